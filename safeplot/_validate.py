@@ -1,0 +1,209 @@
+"""Input validation shared by every anonymiser and plot: clear errors, never numpy tracebacks."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import DisclosureError
+
+__all__ = ["CleanData", "as_frame", "clean_numeric"]
+
+
+@dataclass
+class CleanData:
+    """Complete, finite, numeric rows ready for an anonymiser.
+
+    Attributes
+    ----------
+    values : ndarray, shape (n, p)
+        float64 values, rows with a missing value removed.
+    names : tuple of str
+        Variable names, one per column of `values`.
+    strata : ndarray of int, shape (n,), or None
+        Integer code of each row's stratum (combination of categorical columns).
+    strata_labels : list of tuple
+        The category values of each stratum code.
+    n_dropped : int
+        Rows removed because a value was missing.
+    """
+
+    values: np.ndarray
+    names: tuple[str, ...]
+    strata: np.ndarray | None
+    strata_labels: list[tuple[Any, ...]]
+    n_dropped: int
+
+    @property
+    def n(self) -> int:
+        """Number of complete rows."""
+        return self.values.shape[0]
+
+
+def as_frame(data: Any, columns: Sequence[Hashable] | None = None) -> pd.DataFrame:
+    """Return `data` as a DataFrame with string column names.
+
+    Accepts a DataFrame (optionally restricted to `columns`), a Series, a
+    1-D or 2-D array-like, or a mapping of names to arrays.
+    """
+    if isinstance(data, pd.DataFrame):
+        frame = data
+    elif isinstance(data, pd.Series):
+        frame = data.to_frame(name=data.name if data.name is not None else "x")
+    elif isinstance(data, dict):
+        frame = pd.DataFrame(data)
+    else:
+        try:
+            arr = np.asarray(data)
+        except Exception as exc:  # pragma: no cover - exotic inputs
+            raise TypeError(f"Cannot read data of type {type(data).__name__}: {exc}") from None
+        if arr.ndim == 0:
+            raise ValueError("Expected a column of values or a table, got a single value.")
+        if arr.ndim == 1:
+            arr = arr[:, None]
+        if arr.ndim != 2:
+            raise ValueError(f"Expected 1-D or 2-D data, got an array with {arr.ndim} dimensions.")
+        names = ["x", "y"] if arr.shape[1] == 2 else [f"x{i}" for i in range(arr.shape[1])]
+        if arr.shape[1] == 1:
+            names = ["x"]
+        frame = pd.DataFrame(arr, columns=names)
+    if columns is not None:
+        missing = [c for c in columns if c not in frame.columns]
+        if missing:
+            raise ValueError(
+                f"Column(s) {missing} not in the data; available columns: {list(frame.columns)}."
+            )
+        frame = frame[list(columns)]
+    frame = frame.copy()
+    frame.columns = [str(c) for c in frame.columns]
+    return frame
+
+
+def _numeric_column(name: str, col: pd.Series) -> np.ndarray:
+    dtype = col.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        raise ValueError(
+            f"Column {name!r} is boolean, not a measurement. Plot it as a category "
+            "(hue= or countplot) or convert it to numbers explicitly."
+        )
+    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+        raise ValueError(
+            f"Column {name!r} holds dates or times ({dtype}). Convert it to a number "
+            "(e.g. days since a reference date) before releasing it."
+        )
+    if not pd.api.types.is_numeric_dtype(dtype):
+        converted = pd.to_numeric(col, errors="coerce")
+        bad = col.notna() & converted.isna()
+        if bad.any():
+            raise ValueError(
+                f"Column {name!r} is not numeric (dtype {dtype}): it holds text such as "
+                f"{str(col[bad].iloc[0])[:20]!r}. Pass numeric columns here, and categorical "
+                "ones as hue/strata."
+            )
+        col = converted
+    try:
+        values = col.to_numpy(dtype="float64", na_value=np.nan)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"Column {name!r} cannot be read as numbers: {exc}") from None
+    return values
+
+
+def clean_numeric(
+    data: Any,
+    columns: Sequence[Hashable] | None = None,
+    *,
+    strata: Sequence[Hashable] | None = None,
+    min_rows: int = 1,
+) -> CleanData:
+    """Validate numeric columns (and optional categorical strata) for release.
+
+    Rows with a missing value in any used column are dropped and counted;
+    infinite values, text, booleans, dates, empty or all-missing data and
+    constant columns are refused with a message saying what to do.
+
+    Parameters
+    ----------
+    data : DataFrame, Series, array-like or dict
+        The data.
+    columns : sequence of str, optional
+        Numeric columns to use (default: all columns of `data` not in `strata`).
+    strata : sequence of str, optional
+        Categorical columns whose combinations define strata.
+    min_rows : int, default 1
+        Fewest complete rows accepted.
+
+    Returns
+    -------
+    CleanData
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> c = clean_numeric(pd.DataFrame({"a": [1.0, None, 3.0, 4.0], "b": [1, 2, 3, 5]}))
+    >>> c.n, c.n_dropped, c.names
+    (3, 1, ('a', 'b'))
+    """
+    strata = list(strata or [])
+    frame = as_frame(data)
+    if columns is None:
+        columns = [c for c in frame.columns if c not in {str(s) for s in strata}]
+    else:
+        columns = [str(c) for c in columns]
+    frame = as_frame(frame, [*columns, *[str(s) for s in strata]])
+    if frame.shape[0] == 0:
+        raise ValueError("The data are empty (no rows). There is nothing to release.")
+    if len(columns) == 0:
+        raise ValueError("No numeric column was given to release.")
+    values = np.column_stack([_numeric_column(c, frame[c]) for c in columns])
+    if np.isinf(values).any():
+        bad = [c for j, c in enumerate(columns) if np.isinf(values[:, j]).any()]
+        raise ValueError(
+            f"Column(s) {bad} contain infinite values. Replace them with NaN (to drop those rows) "
+            "or with a real value before releasing."
+        )
+    for j, c in enumerate(columns):
+        if np.isnan(values[:, j]).all():
+            raise ValueError(f"Column {c!r} has no values (all missing). Choose another column.")
+    keep = ~np.isnan(values).any(axis=1)
+    strata_codes = None
+    labels: list[tuple[Any, ...]] = []
+    if strata:
+        sframe = frame[[str(s) for s in strata]]
+        keep &= sframe.notna().all(axis=1).to_numpy()
+    n_dropped = int((~keep).sum())
+    values = values[keep]
+    if strata:
+        sframe = sframe[keep]
+        codes, uniques = pd.MultiIndex.from_frame(sframe).factorize()
+        strata_codes = np.asarray(codes, dtype=np.intp)
+        labels = [u if isinstance(u, tuple) else (u,) for u in uniques]
+    n = values.shape[0]
+    if n == 0:
+        raise ValueError(
+            f"No complete rows: every row has a missing value in {columns + [str(s) for s in strata]}."
+        )
+    if n < min_rows:
+        raise DisclosureError(
+            f"Too few complete rows to release ({'fewer than ' + str(min_rows)} needed). "
+            "Use more data or a coarser grouping."
+        )
+    with np.errstate(over="ignore", invalid="ignore"):
+        spread = np.nanmax(values, axis=0) - np.nanmin(values, axis=0)
+        scale = np.nanmax(np.abs(values), axis=0)
+        var = np.var(values, axis=0)
+    for j, c in enumerate(columns):
+        if not np.isfinite(spread[j]) or not np.isfinite(var[j]) or scale[j] > 1e150:
+            raise ValueError(
+                f"Column {c!r} has values too large in magnitude to compute a standard deviation "
+                "(beyond about 1e150). Rescale it (e.g. change units) first."
+            )
+        if spread[j] == 0:
+            raise DisclosureError(
+                f"Column {c!r} is constant among the complete rows: plotting it would show its one "
+                "value exactly and it has no spread to anonymise. Drop it or choose another column."
+            )
+    return CleanData(values, tuple(columns), strata_codes, labels, n_dropped)

@@ -1,0 +1,3 @@
+"""The package version, read by the build and by ``safeplot.__version__``."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Disclosure-control numerics: numbers in, numbers out (no plotting here)."""

@@ -1,0 +1,570 @@
+"""The disclosure-control policy: floors, defaults and allowed methods.
+
+A data custodian writes the rules once, in a TOML file named by the
+``SAFEPLOT_POLICY`` environment variable (read when safeplot is imported)::
+
+    # /secure/safeplot-policy.toml
+    threshold = 5            # minimum cell count
+    k_min = 5                # minimum k for kNN centroids and microaggregation
+    q_min = 0.3              # minimum noise, as a fraction of the SD
+    allow_raw = false        # method="none" refused
+    allowed_methods = ["suppress", "generalize", "deterministic", "probabilistic"]
+    secret_file = "/secure/safeplot.key"
+    locked = true            # analysts may tighten these floors, never loosen them
+
+Analysts change the policy for a session with :func:`set_policy` or for a
+block with the :func:`policy` context manager. When the custodian's file is
+locked, every change is checked against it: a change that loosens a floor
+raises :class:`~safeplot.errors.DisclosureError` naming the floor.
+
+Each plot call checks its own parameters against the policy in force
+(``k`` against ``k_min``, ``q`` against ``q_min``, ``threshold`` against the
+policy threshold, the method against ``allowed_methods`` and ``allow_raw``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import math
+import os
+import sys
+import types
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import DisclosureError
+from .keys import SecretKey, read_key_file, resolve_key
+
+try:  # Python >= 3.11
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = [
+    "BINNED_PLOTS",
+    "METHODS",
+    "POINT_PLOTS",
+    "Policy",
+    "get_policy",
+    "load_policy",
+    "policy",
+    "set_policy",
+]
+
+#: Every value ``method=`` accepts.
+METHODS: tuple[str, ...] = (
+    "suppress",
+    "generalize",
+    "deterministic",
+    "probabilistic",
+    "confidential",
+    "microaggregation",
+    "rounding",
+    "none",
+)
+
+#: Plot kinds whose default method is the policy's ``default_binned``.
+BINNED_PLOTS = frozenset({"hist", "heatmap", "count", "contour"})
+#: Plot kinds whose default method is the policy's ``default_point``.
+POINT_PLOTS = frozenset({"scatter", "residual", "qq", "kde", "box"})
+
+# How each field tightens: "up" means a larger value is stricter.
+_FLOOR_DIRECTION = {
+    "threshold": "up",
+    "k_min": "up",
+    "q_min": "up",
+    "round_n_to": "up",
+    "winsor_sd": "down",
+    "sig_figs": "down",
+}
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Disclosure-control rules in force for every release.
+
+    Parameters
+    ----------
+    threshold : int, default 3
+        Minimum cell count: any drawn count is 0 or at least this.
+    k_min : int, default 3
+        Minimum ``k`` for kNN-centroid anonymisation and microaggregation;
+        also the margin in ``k <= n - k_min``.
+    q_min : float, default 0.25
+        Minimum noise for probabilistic anonymisation, as a fraction of each
+        variable's standard deviation.
+    winsor_sd : float, default 2.6
+        Winsorising bound, in standard deviations from the mean (O'Keefe).
+    sig_figs : int, default 3
+        Significant figures of rounded statistics.
+    allow_raw : bool, default False
+        Whether ``method="none"`` (the raw plot) may be used.
+    round_n_to : int, default 5
+        Reports give the number of records rounded to a multiple of this.
+    default_binned : str, default "suppress"
+        Method used by histograms, heat maps, count and contour plots when
+        ``method`` is omitted.
+    default_point : str, default "deterministic"
+        Method used by scatter, residual, Q-Q, kde and box plots when
+        ``method`` is omitted.
+    allowed_methods : frozenset of str
+        Methods that may be used (``"none"`` additionally needs
+        ``allow_raw``).
+    annotate : bool, default True
+        Whether figures carry a small footnote naming the method.
+    secret_key : SecretKey, optional
+        Key for keyed noise; see :mod:`safeplot.keys`. Never shown.
+    locked : bool, default False
+        A locked policy is a floor: later changes may tighten, not loosen it.
+    source : str
+        Where the policy came from, for messages and the audit log.
+
+    Examples
+    --------
+    >>> p = Policy(threshold=5, k_min=5)
+    >>> p.check_threshold(None)
+    5
+    >>> p.check_k(4, n=100)
+    Traceback (most recent call last):
+    ...
+    safeplot.errors.DisclosureError: k=4 is below the policy floor k_min=5 ...
+    """
+
+    threshold: int = 3
+    k_min: int = 3
+    q_min: float = 0.25
+    winsor_sd: float = 2.6
+    sig_figs: int = 3
+    allow_raw: bool = False
+    round_n_to: int = 5
+    default_binned: str = "suppress"
+    default_point: str = "deterministic"
+    allowed_methods: frozenset[str] = frozenset(METHODS)
+    annotate: bool = True
+    secret_key: SecretKey | None = field(default=None, repr=False, compare=False)
+    locked: bool = False
+    source: str = "built-in defaults"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "allowed_methods", frozenset(self.allowed_methods))
+        _require_int("threshold", self.threshold, 1)
+        _require_int("k_min", self.k_min, 2)
+        _require_int("sig_figs", self.sig_figs, 1)
+        _require_int("round_n_to", self.round_n_to, 1)
+        _require_positive("q_min", self.q_min)
+        _require_positive("winsor_sd", self.winsor_sd)
+        unknown = self.allowed_methods - set(METHODS)
+        if unknown:
+            raise ValueError(
+                f"allowed_methods has unknown method(s) {sorted(unknown)}; "
+                f"choose from {list(METHODS)}."
+            )
+        for name in ("default_binned", "default_point"):
+            value = getattr(self, name)
+            if value not in METHODS:
+                raise ValueError(f"{name}={value!r} is not a method; choose from {list(METHODS)}.")
+        if self.secret_key is not None and not isinstance(self.secret_key, SecretKey):
+            raise TypeError("secret_key must be a safeplot.keys.SecretKey")
+
+    # -- checks used by every release ------------------------------------------------
+
+    def default_method(self, kind: str) -> str:
+        """Return the method used for plot `kind` when ``method`` is omitted.
+
+        Examples
+        --------
+        >>> Policy().default_method("hist"), Policy().default_method("scatter")
+        ('suppress', 'deterministic')
+        """
+        if kind in BINNED_PLOTS:
+            return self.default_binned
+        if kind in POINT_PLOTS:
+            return self.default_point
+        raise ValueError(
+            f"Unknown plot kind {kind!r}; expected one of {sorted(BINNED_PLOTS | POINT_PLOTS)}."
+        )
+
+    def check_method(self, method: str | None, kind: str | None = None) -> str:
+        """Return the method to use, refusing unknown or disallowed ones.
+
+        Parameters
+        ----------
+        method : str or None
+            The requested method; None means the policy default for `kind`.
+        kind : str, optional
+            Plot kind ("hist", "scatter", ...), needed when `method` is None.
+
+        Raises
+        ------
+        ValueError
+            For an unknown method name.
+        DisclosureError
+            For a method the policy does not allow, or ``"none"`` without
+            ``allow_raw``.
+        """
+        if method is None:
+            if kind is None:
+                raise ValueError("method is None and no plot kind was given to pick a default.")
+            method = self.default_method(kind)
+        if not isinstance(method, str) or method.lower() not in METHODS:
+            raise ValueError(f"method={method!r} is not a safeplot method; choose from {list(METHODS)}.")
+        method = method.lower()
+        if method not in self.allowed_methods:
+            raise DisclosureError(
+                f"method={method!r} is not allowed by the policy ({self.source}); "
+                f"allowed methods: {sorted(self.allowed_methods)}."
+            )
+        if method == "none" and not self.allow_raw:
+            raise DisclosureError(
+                "method='none' draws raw data and the policy does not allow raw output "
+                f"(allow_raw=False, {self.source}). Choose a disclosure-control method such as "
+                "'suppress' or 'deterministic'."
+            )
+        return method
+
+    def check_threshold(self, threshold: int | None) -> int:
+        """Return the cell-count threshold to use (the policy's when None)."""
+        if threshold is None:
+            return self.threshold
+        _require_int("threshold", threshold, 1)
+        if threshold < self.threshold:
+            raise self._below_floor("threshold", threshold, "threshold")
+        return int(threshold)
+
+    def check_k(self, k: int, n: int | None = None, *, what: str = "k") -> int:
+        """Check `k` against ``k_min`` and, given `n`, against ``n - k_min``."""
+        _require_int(what, k, 1)
+        if k < self.k_min:
+            raise self._below_floor(what, k, "k_min")
+        if n is not None:
+            if n < 2 * self.k_min:
+                raise DisclosureError(
+                    f"Only {self.describe_count(n)} complete records: at least "
+                    f"2*k_min={2 * self.k_min} are needed to release them. "
+                    "Combine groups or use a binned method on more data."
+                )
+            if k > n - self.k_min:
+                raise DisclosureError(
+                    f"{what}={k} is too large for {self.describe_count(n)} records: "
+                    f"{what} must satisfy k_min <= {what} <= n - k_min "
+                    f"(here {self.k_min} <= {what} <= {n - self.k_min}). Use a smaller {what}."
+                )
+        return int(k)
+
+    def check_q(self, q: float) -> float:
+        """Check the noise level `q` (a fraction of the SD) against ``q_min``."""
+        _require_positive("q", q)
+        if q < self.q_min:
+            raise self._below_floor("q", q, "q_min")
+        return float(q)
+
+    def describe_count(self, n: int) -> str:
+        """Return `n` as reports show it: rounded, and never a small exact count.
+
+        Examples
+        --------
+        >>> p = Policy()
+        >>> p.describe_count(0), p.describe_count(2), p.describe_count(498)
+        ('0', 'fewer than 3', 'about 500')
+        """
+        return _describe(self.round_count(n))
+
+    def round_count(self, n: int) -> int | str:
+        """Return `n` rounded for reports: 0, ``"<threshold"``, or a rounded integer.
+
+        Examples
+        --------
+        >>> p = Policy()
+        >>> p.round_count(0), p.round_count(2), p.round_count(498)
+        (0, '<3', 500)
+        """
+        n = int(n)
+        if n == 0:
+            return 0
+        if n < self.threshold:
+            return f"<{self.threshold}"
+        base = self.round_n_to
+        rounded = int(math.floor(n / base + 0.5)) * base
+        return max(rounded, base)
+
+    def replace(self, **changes: Any) -> Policy:
+        """Return a copy with `changes`, checked against this policy's lock.
+
+        A locked policy can be tightened (higher ``threshold``/``k_min``/
+        ``q_min``, lower ``winsor_sd``/``sig_figs``, fewer methods, raw output
+        switched off) but not loosened.
+        """
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise TypeError(
+                f"Unknown policy setting(s) {sorted(unknown)}; "
+                f"settings are {[f.name for f in dataclasses.fields(self)]}."
+            )
+        new = dataclasses.replace(self, **changes)
+        if self.locked:
+            _check_not_looser(new, self)
+            new = dataclasses.replace(new, locked=True)
+        return new
+
+    @property
+    def key(self) -> SecretKey:
+        """The noise key: the policy's, else ``SAFEPLOT_SECRET``, else the key file."""
+        return resolve_key(self.secret_key)
+
+    def _below_floor(self, what: str, value: Any, floor: str) -> DisclosureError:
+        return DisclosureError(
+            f"{what}={value} is below the policy floor {floor}={getattr(self, floor)} "
+            f"({self.source}). Use {what} >= {getattr(self, floor)}."
+        )
+
+
+def _describe(rounded: int | str) -> str:
+    if isinstance(rounded, str):
+        return "fewer than " + rounded[1:]
+    return "0" if rounded == 0 else f"about {rounded}"
+
+
+def _require_int(name: str, value: Any, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int,)) and not (
+        hasattr(value, "__index__")
+    ):
+        raise TypeError(f"{name} must be an integer, got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}.")
+
+
+def _require_positive(name: str, value: Any) -> None:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number, got {value!r}.") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive finite number, got {value}.")
+
+
+def _check_not_looser(new: Policy, floor: Policy) -> None:
+    problems = []
+    for name, direction in _FLOOR_DIRECTION.items():
+        a, b = getattr(new, name), getattr(floor, name)
+        if (direction == "up" and a < b) or (direction == "down" and a > b):
+            problems.append(f"{name}={a} (locked floor {name}={b})")
+    if new.allow_raw and not floor.allow_raw:
+        problems.append("allow_raw=True (locked: allow_raw=False)")
+    extra = new.allowed_methods - floor.allowed_methods
+    if extra:
+        problems.append(f"allowed_methods adds {sorted(extra)} (locked: {sorted(floor.allowed_methods)})")
+    if floor.secret_key is not None and new.secret_key != floor.secret_key:
+        problems.append("secret_key (the custodian's key is locked)")
+    if problems:
+        raise DisclosureError(
+            f"The custodian policy ({floor.source}) is locked: it may be tightened but not "
+            "loosened. Refused: " + "; ".join(problems) + "."
+        )
+
+
+# -- loading ---------------------------------------------------------------------------
+
+_FILE_KEYS = {f.name for f in dataclasses.fields(Policy)} - {"secret_key", "source"}
+
+
+def load_policy(path: str | os.PathLike[str]) -> Policy:
+    """Read a custodian policy from a TOML file.
+
+    Every :class:`Policy` setting may appear as a top-level key; the noise
+    key is given as ``secret_file = "path"`` (preferred) or ``secret = "..."``.
+    Unknown keys are refused so a typo cannot silently leave a floor at its
+    default.
+
+    Parameters
+    ----------
+    path : path-like
+        The TOML file.
+
+    Returns
+    -------
+    Policy
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "policy.toml"
+    >>> _ = f.write_text("threshold = 10\\nlocked = true\\n")
+    >>> p = load_policy(f)
+    >>> p.threshold, p.locked
+    (10, True)
+    """
+    path = Path(path).expanduser()
+    try:
+        with path.open("rb") as fh:
+            raw = tomllib.load(fh)
+    except OSError as exc:
+        raise DisclosureError(
+            f"Cannot read the safeplot policy file {str(path)!r} ({exc.strerror}). "
+            "Check SAFEPLOT_POLICY or ask the data custodian."
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DisclosureError(f"The safeplot policy file {str(path)!r} is not valid TOML: {exc}.") from None
+    raw = dict(raw.get("safeplot", raw)) if isinstance(raw.get("safeplot"), Mapping) else dict(raw)
+    settings: dict[str, Any] = {}
+    secret_file = raw.pop("secret_file", None)
+    secret = raw.pop("secret", None)
+    unknown = set(raw) - _FILE_KEYS
+    if unknown:
+        raise DisclosureError(
+            f"The safeplot policy file {str(path)!r} has unknown setting(s) {sorted(unknown)}; "
+            f"known settings: {sorted(_FILE_KEYS | {'secret', 'secret_file'})}."
+        )
+    settings.update(raw)
+    if "allowed_methods" in settings:
+        settings["allowed_methods"] = frozenset(_as_str_list(settings["allowed_methods"]))
+    if secret_file is not None:
+        key_path = Path(secret_file).expanduser()
+        if not key_path.is_absolute():
+            key_path = path.parent / key_path
+        settings["secret_key"] = read_key_file(key_path, source=f"policy file {path}")
+    elif secret is not None:
+        settings["secret_key"] = SecretKey(str(secret), source=f"policy file {path}")
+    try:
+        return Policy(source=f"policy file {path}", **settings)
+    except (TypeError, ValueError) as exc:
+        raise DisclosureError(f"The safeplot policy file {str(path)!r} is invalid: {exc}") from None
+
+
+def _as_str_list(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+def _policy_from_environment() -> Policy:
+    path = os.environ.get("SAFEPLOT_POLICY")
+    if path:
+        return load_policy(path)
+    return Policy()
+
+
+# -- the policy in force ---------------------------------------------------------------
+
+#: The policy read at import time; a locked one is the floor for the whole process.
+_BASE: Policy = _policy_from_environment()
+_global: Policy = _BASE
+_context: contextvars.ContextVar[Policy | None] = contextvars.ContextVar(
+    "safeplot_policy", default=None
+)
+
+
+def get_policy() -> Policy:
+    """Return the policy in force (the innermost :func:`policy` block, else the global one).
+
+    Examples
+    --------
+    >>> get_policy().threshold >= 1
+    True
+    """
+    current = _context.get()
+    return _global if current is None else current
+
+
+def _derive(base: Policy, new: Policy | None, changes: Mapping[str, Any]) -> Policy:
+    if new is None:
+        return base.replace(**changes)
+    if not isinstance(new, Policy):
+        raise TypeError(f"Expected a safeplot Policy, got {type(new).__name__}.")
+    if changes:
+        new = dataclasses.replace(new, **changes)
+    if _BASE.locked:
+        _check_not_looser(new, _BASE)
+        new = dataclasses.replace(new, locked=True)
+    return new
+
+
+def set_policy(new: Policy | None = None, /, **changes: Any) -> Policy:
+    """Set the policy for the rest of the session.
+
+    Parameters
+    ----------
+    new : Policy, optional
+        A whole policy to use; otherwise the current one is copied.
+    **changes
+        Settings to change, e.g. ``threshold=10``.
+
+    Returns
+    -------
+    Policy
+        The policy now in force.
+
+    Raises
+    ------
+    DisclosureError
+        When the custodian's policy is locked and a change would loosen it.
+
+    Examples
+    --------
+    >>> old = get_policy()
+    >>> set_policy(threshold=old.threshold + 2).threshold == old.threshold + 2
+    True
+    >>> _ = set_policy(old)
+    """
+    global _global
+    _global = _derive(get_policy() if new is None else _BASE, new, changes)
+    return _global
+
+
+@contextlib.contextmanager
+def policy(new: Policy | None = None, /, **changes: Any) -> Iterator[Policy]:
+    """Use a changed policy inside a ``with`` block.
+
+    Parameters
+    ----------
+    new : Policy, optional
+        A whole policy to use inside the block.
+    **changes
+        Settings to change, e.g. ``k_min=5``.
+
+    Yields
+    ------
+    Policy
+        The policy in force inside the block.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> with safeplot.policy(threshold=10) as p:
+    ...     p.threshold
+    10
+    """
+    derived = _derive(get_policy() if new is None else _BASE, new, changes)
+    token = _context.set(derived)
+    try:
+        yield derived
+    finally:
+        _context.reset(token)
+
+
+def _reset(base: Policy | None = None) -> None:
+    """Reload the policy from the environment (or use `base`); for tests only."""
+    global _BASE, _global
+    _BASE = _policy_from_environment() if base is None else base
+    _global = _BASE
+    _context.set(None)
+
+
+class _PolicyModule(types.ModuleType):
+    """This module, callable: ``safeplot.policy(...)`` is the :func:`policy` context manager.
+
+    Keeps ``safeplot.policy`` one object, usable both as the module
+    (``safeplot.policy.Policy``) and as the context manager, instead of the
+    function shadowing the module.
+    """
+
+    def __call__(
+        self, new: Policy | None = None, /, **changes: Any
+    ) -> contextlib.AbstractContextManager[Policy]:
+        return policy(new, **changes)
+
+
+sys.modules[__name__].__class__ = _PolicyModule

@@ -1,0 +1,190 @@
+"""Releases: exactly the numbers a plot will draw, and the report that goes with them.
+
+A plot function never hands raw data to matplotlib. It validates the input,
+turns it into a *release* (anonymised points, suppressed counts on safe bin
+edges, vetted axis limits and ticks) and draws only the release. Every release
+carries a :class:`DisclosureReport` saying what was done, which ends up on the
+Axes (``ax.safeplot_report``) and in the session audit log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["DisclosureReport", "HistogramRelease", "PointRelease"]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+@dataclass
+class DisclosureReport:
+    """What a release did: method, parameters, rounded counts, suppression, warnings.
+
+    Counts of records are rounded by the policy (``round_n_to``) and small
+    ones are shown as ``"<threshold"``, so the report itself discloses
+    nothing the figure does not.
+
+    Attributes
+    ----------
+    function : str
+        The plotting or anonymising function that made the release.
+    method : str
+        The disclosure-control method.
+    params : dict
+        The method's parameters as used (``k``, ``q``, ``threshold``, ...).
+    variables : tuple of str
+        The variables released.
+    n : int or str
+        Number of records released, rounded.
+    n_dropped : int or str
+        Rows dropped for missing values, rounded.
+    cells_suppressed : int
+        Bins or grid cells removed by small-cell suppression.
+    warnings : list of str
+        Anything the analyst or output checker should know.
+    details : dict
+        Method-specific facts (e.g. ``n_coincident`` centroids).
+    policy : str
+        Where the policy in force came from.
+
+    Examples
+    --------
+    >>> r = DisclosureReport("histplot", "suppress", {"threshold": 3}, ("age",), n=500)
+    >>> r.to_dict()["method"]
+    'suppress'
+    """
+
+    function: str
+    method: str
+    params: dict[str, Any] = field(default_factory=dict)
+    variables: tuple[str, ...] = ()
+    n: int | str = 0
+    n_dropped: int | str = 0
+    cells_suppressed: int = 0
+    warnings: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+    policy: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the report as plain JSON-serialisable types."""
+        return _jsonable(dataclasses.asdict(self))
+
+    def to_json(self) -> str:
+        """Return the report as a JSON string."""
+        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    def merge(self, other: DisclosureReport) -> DisclosureReport:
+        """Combine two reports of one figure (e.g. two panels) into one."""
+        return DisclosureReport(
+            function=self.function,
+            method=self.method,
+            params={**self.params, **other.params},
+            variables=tuple(dict.fromkeys(self.variables + other.variables)),
+            n=self.n,
+            n_dropped=self.n_dropped,
+            cells_suppressed=self.cells_suppressed + other.cells_suppressed,
+            warnings=list(dict.fromkeys(self.warnings + other.warnings)),
+            details={**self.details, **other.details},
+            policy=self.policy,
+        )
+
+    def footnote(self) -> str:
+        """Return a one-line description for the figure footnote."""
+        params = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        text = f"safeplot: method={self.method}" + (f" ({params})" if params else "")
+        if self.cells_suppressed:
+            text += f"; {self.cells_suppressed} cells suppressed"
+        return text
+
+    def __str__(self) -> str:
+        lines = [
+            f"DisclosureReport for {self.function}",
+            f"  method            {self.method}",
+            f"  parameters        {self.params}",
+            f"  variables         {', '.join(self.variables)}",
+            f"  records (rounded) {self.n}",
+            f"  rows dropped      {self.n_dropped}",
+            f"  cells suppressed  {self.cells_suppressed}",
+        ]
+        lines += [f"  {k:<17} {v}" for k, v in self.details.items()]
+        lines += [f"  warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+
+@dataclass
+class HistogramRelease:
+    """A released histogram: safe bin edges and counts, suppressed bins as NaN.
+
+    Attributes
+    ----------
+    edges : ndarray, shape (m + 1,)
+        Bin edges on a rounded grid that extends beyond the data.
+    counts : ndarray, shape (m,)
+        Counts per bin; suppressed bins are NaN (drawn as gaps).
+    xlim : tuple of float
+        Axis limits (two bin edges).
+    xticks : ndarray
+        Tick positions, all on the safe grid.
+    report : DisclosureReport
+    """
+
+    edges: np.ndarray
+    counts: np.ndarray
+    xlim: tuple[float, float]
+    xticks: np.ndarray
+    report: DisclosureReport
+
+    @property
+    def suppressed(self) -> np.ndarray:
+        """Boolean mask of the suppressed bins."""
+        return np.isnan(self.counts)
+
+
+@dataclass
+class PointRelease:
+    """Released points (anonymised values or surviving grid-cell centres).
+
+    Attributes
+    ----------
+    x, y : ndarray
+        Coordinates to draw.
+    sizes : ndarray, optional
+        Marker weights (the cell counts for grid releases), else None.
+    xlim, ylim : tuple of float
+        Axis limits on the safe grid.
+    xticks, yticks : ndarray
+        Tick positions on the safe grid.
+    coincident : ndarray of bool, optional
+        Points whose released value is shared with another record (kNN
+        centroids that coincide), drawn distinctly when asked.
+    report : DisclosureReport
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    xlim: tuple[float, float]
+    ylim: tuple[float, float]
+    xticks: np.ndarray
+    yticks: np.ndarray
+    report: DisclosureReport
+    sizes: np.ndarray | None = None
+    coincident: np.ndarray | None = None
+    labels: Sequence[str] = ()

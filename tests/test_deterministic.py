@@ -1,0 +1,177 @@
+"""Deterministic kNN-centroid anonymisation against an independent brute-force reference."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from safeplot import DisclosureError, Policy
+from safeplot.anonymize.deterministic import knn_centroids
+
+
+def brute_force(x, k, strata=None, metric="euclidean"):
+    """All-pairs reference: z-score, stable sort of every row's distances, centroid, rescale."""
+    x = np.asarray(x, dtype=float)
+    n = x.shape[0]
+    mean, sd = x.mean(axis=0), x.std(axis=0, ddof=1)
+    z = (x - mean) / sd
+    search = z
+    if metric == "mahalanobis":
+        chol = np.linalg.cholesky(np.atleast_2d(np.cov(z, rowvar=False)))
+        search = np.linalg.solve(chol, z.T).T
+    groups = [np.arange(n)] if strata is None else [np.flatnonzero(strata == s) for s in np.unique(strata)]
+    cent = np.empty_like(z)
+    for idx in groups:
+        s = search[idx]
+        d = ((s[:, None, :] - s[None, :, :]) ** 2).sum(axis=-1)
+        for a in range(idx.size):
+            nearest = np.lexsort((np.arange(idx.size), d[a]))[:k]
+            cent[idx[a]] = z[idx][nearest].mean(axis=0)
+    scaled = (cent - cent.mean(axis=0)) / cent.std(axis=0, ddof=1)
+    return scaled * sd + mean
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("kind", ["continuous", "integer", "rounded"])
+def test_matches_brute_force_2d(seed, kind):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 250))
+    k = int(rng.integers(3, 12))
+    if kind == "continuous":
+        x = rng.normal(size=(n, 2)) * [1.0, 40.0] + [10.0, -3.0]
+    elif kind == "integer":
+        x = rng.integers(0, 6, size=(n, 2)).astype(float)
+    else:
+        x = np.round(rng.normal(size=(n, 2)), 1)
+    got = knn_centroids(x, k).values
+    np.testing.assert_allclose(got, brute_force(x, k), rtol=0, atol=1e-12)
+
+
+def test_matches_brute_force_mahalanobis_and_strata():
+    rng = np.random.default_rng(7)
+    x = rng.multivariate_normal([0, 5, 1], [[1, 0.9, 0.2], [0.9, 1, 0.1], [0.2, 0.1, 1]], size=150)
+    strata = rng.integers(0, 3, size=150)
+    got = knn_centroids(x, 4, metric="mahalanobis", strata=strata).values
+    np.testing.assert_allclose(got, brute_force(x, 4, strata, "mahalanobis"), atol=1e-12)
+
+
+def test_ties_go_to_earlier_rows():
+    # the query point 0 has three neighbours at distance 1; with k=3 it must
+    # take the two earliest rows among them (rows 1 and 2), not row 3.
+    x = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [5.0, 5.0], [6.0, 5.0], [5, 6]])
+    got = knn_centroids(x, 3, policy=Policy(k_min=3)).values
+    np.testing.assert_allclose(got, brute_force(x, 3), atol=1e-12)
+
+
+def test_heavy_duplicates_use_row_order_across_groups():
+    # value A=(0,0) once at row 9; value B=(1,0) at rows 0,1,2 and C=(-1,0) at row 3;
+    # A needs 2 more records at distance 1 from {B x3, C x1}: the earliest rows are 0 and 1 (both B)
+    x = np.array([[1, 0], [1, 0], [1, 0], [-1, 0], [9, 9], [9, 8], [8, 9], [9, 9], [8, 8], [0, 0]], float)
+    got = knn_centroids(x, 3).values
+    np.testing.assert_allclose(got, brute_force(x, 3), atol=1e-12)
+
+
+def test_reproducible_and_shape_preserving():
+    x = np.random.default_rng(3).lognormal(size=(300, 2))
+    a, b = knn_centroids(x, 5), knn_centroids(x.copy(), 5)
+    np.testing.assert_array_equal(a.values, b.values)
+    assert a.values.shape == x.shape
+
+
+def test_one_dimensional_input():
+    x = np.random.default_rng(4).normal(size=50)
+    res = knn_centroids(x, 3)
+    assert res.values.shape == (50, 1)
+    np.testing.assert_allclose(res.values[:, 0], brute_force(x[:, None], 3)[:, 0], atol=1e-12)
+
+
+def test_coincident_centroids_are_counted_exactly():
+    # three tight, well separated clusters of three: with k=3 each cluster collapses to one point
+    base = np.array([[0, 0], [10, 0], [0, 10]], float)
+    x = np.repeat(base, 3, axis=0) + np.tile([[0, 0], [0.1, 0], [0, 0.1]], (3, 1))
+    res = knn_centroids(x, 3)
+    assert res.n_coincident == 9
+    assert len(np.unique(res.values, axis=0)) == 3
+
+
+data_2d = arrays(
+    np.float64,
+    st.tuples(st.integers(8, 120), st.integers(1, 3)),
+    elements=st.floats(-1e6, 1e6, allow_nan=False, width=64),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(x=data_2d, k=st.integers(3, 6))
+def test_properties_mean_sd_reproducible(x, k):
+    n = x.shape[0]
+    sd = x.std(axis=0, ddof=1)
+    if k > n - 3 or (np.ptp(x, axis=0) == 0).any():
+        with pytest.raises((DisclosureError, ValueError)):
+            knn_centroids(x, k)
+        return
+    # near-constant columns are valid but ill-conditioned: compare only well-scaled data
+    assume((sd > 1e-6 * (np.abs(x).max(axis=0) + 1)).all())
+    try:
+        res = knn_centroids(x, k)
+    except DisclosureError as exc:  # every centroid equal: refused, never wrong numbers
+        assert "centroid" in str(exc)
+        return
+    out = res.values
+    assert out.shape == x.shape
+    np.testing.assert_allclose(out.mean(axis=0), x.mean(axis=0), rtol=1e-9, atol=1e-9 * sd.max())
+    np.testing.assert_allclose(out.std(axis=0, ddof=1), sd, rtol=1e-9)
+    np.testing.assert_array_equal(out, knn_centroids(x, k).values)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 400), k=st.integers(3, 7), p=st.integers(1, 3))
+def test_no_record_released_unchanged_for_continuous_data(seed, n, k, p):
+    x = np.random.default_rng(seed).normal(size=(n, p))
+    out = knn_centroids(x, k).values
+    assert not (out == x).all(axis=1).any()
+
+
+def test_k_floor_and_range_enforced():
+    x = np.random.default_rng(0).normal(size=(20, 2))
+    with pytest.raises(DisclosureError, match=r"k=2 is below the policy floor k_min=3"):
+        knn_centroids(x, 2)
+    with pytest.raises(DisclosureError, match=r"k_min <= k <= n - k_min"):
+        knn_centroids(x, 18)
+    with pytest.raises(DisclosureError, match="k_min=5"):
+        knn_centroids(x, 4, policy=Policy(k_min=5))
+
+
+def test_too_few_rows_refused():
+    with pytest.raises(DisclosureError, match="at least"):
+        knn_centroids(np.arange(5.0), 3)
+
+
+def test_small_stratum_refused():
+    x = np.random.default_rng(0).normal(size=(30, 2))
+    strata = np.array(["a"] * 28 + ["b"] * 2)
+    with pytest.raises(DisclosureError, match="fewer than k=3"):
+        knn_centroids(x, 3, strata=strata)
+
+
+@pytest.mark.parametrize(
+    ("x", "match"),
+    [
+        (np.empty((0, 2)), "empty"),
+        (np.array([[1.0, np.nan]] * 10), "NaN"),
+        (np.array([[1.0, np.inf]] * 10), "infinite"),
+        (np.c_[np.ones(10), np.arange(10.0)], "constant"),
+    ],
+)
+def test_bad_input_messages(x, match):
+    with pytest.raises((ValueError, DisclosureError), match=match):
+        knn_centroids(x, 3)
+
+
+def test_unknown_metric_and_collinear_mahalanobis():
+    x = np.random.default_rng(0).normal(size=(30, 1))
+    with pytest.raises(ValueError, match="metric="):
+        knn_centroids(x, 3, metric="cosine")
+    with pytest.raises(ValueError, match="collinear"):
+        knn_centroids(np.c_[x, 2 * x], 3, metric="mahalanobis")
