@@ -1,8 +1,8 @@
 """safeplot: seaborn- and statsmodels-style plots of sensitive data, released safely."""
 
+from . import policy  # callable module: ``with safeplot.policy(threshold=5): ...``
 from ._version import __version__
 from .errors import DisclosureError, UnsafePlotError
-from . import policy  # callable module: ``with safeplot.policy(threshold=5): ...``
 from .policy import Policy, get_policy, load_policy, set_policy
 
 __all__ = [

@@ -184,7 +184,8 @@ def clean_numeric(
     n = values.shape[0]
     if n == 0:
         raise ValueError(
-            f"No complete rows: every row has a missing value in {columns + [str(s) for s in strata]}."
+            "No complete rows: every row has a missing value in "
+            f"{columns + [str(s) for s in strata]}."
         )
     if n < min_rows:
         raise DisclosureError(
@@ -203,7 +204,8 @@ def clean_numeric(
             )
         if spread[j] == 0:
             raise DisclosureError(
-                f"Column {c!r} is constant among the complete rows: plotting it would show its one "
-                "value exactly and it has no spread to anonymise. Drop it or choose another column."
+                f"Column {c!r} is constant among the complete rows: plotting it would show "
+                "its one value exactly and it has no spread to anonymise. Drop it or choose "
+                "another column."
             )
     return CleanData(values, tuple(columns), strata_codes, labels, n_dropped)

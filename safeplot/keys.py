@@ -84,7 +84,8 @@ class SecretKey:
     def __hash__(self) -> int:
         return hash(self.digest(b"hash"))
 
-    def __reduce__(self):  # noqa: D401 - refuses pickling
+    def __reduce__(self):
+        """Refuse pickling: the key must not leave the process."""
         raise TypeError(
             "A safeplot SecretKey cannot be pickled: the noise key must stay on this machine."
         )

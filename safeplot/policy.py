@@ -211,7 +211,9 @@ class Policy:
                 raise ValueError("method is None and no plot kind was given to pick a default.")
             method = self.default_method(kind)
         if not isinstance(method, str) or method.lower() not in METHODS:
-            raise ValueError(f"method={method!r} is not a safeplot method; choose from {list(METHODS)}.")
+            raise ValueError(
+                f"method={method!r} is not a safeplot method; choose from {list(METHODS)}."
+            )
         method = method.lower()
         if method not in self.allowed_methods:
             raise DisclosureError(
@@ -288,7 +290,7 @@ class Policy:
         if n < self.threshold:
             return f"<{self.threshold}"
         base = self.round_n_to
-        rounded = int(math.floor(n / base + 0.5)) * base
+        rounded = math.floor(n / base + 0.5) * base
         return max(rounded, base)
 
     def replace(self, **changes: Any) -> Policy:
@@ -329,9 +331,7 @@ def _describe(rounded: int | str) -> str:
 
 
 def _require_int(name: str, value: Any, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int,)) and not (
-        hasattr(value, "__index__")
-    ):
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise TypeError(f"{name} must be an integer, got {value!r}.")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}.")
@@ -356,7 +356,9 @@ def _check_not_looser(new: Policy, floor: Policy) -> None:
         problems.append("allow_raw=True (locked: allow_raw=False)")
     extra = new.allowed_methods - floor.allowed_methods
     if extra:
-        problems.append(f"allowed_methods adds {sorted(extra)} (locked: {sorted(floor.allowed_methods)})")
+        problems.append(
+            f"allowed_methods adds {sorted(extra)} (locked: {sorted(floor.allowed_methods)})"
+        )
     if floor.secret_key is not None and new.secret_key != floor.secret_key:
         problems.append("secret_key (the custodian's key is locked)")
     if problems:
@@ -392,7 +394,7 @@ def load_policy(path: str | os.PathLike[str]) -> Policy:
     --------
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "policy.toml"
-    >>> _ = f.write_text("threshold = 10\\nlocked = true\\n")
+    >>> _ = f.write_text("threshold = 10" + chr(10) + "locked = true" + chr(10))
     >>> p = load_policy(f)
     >>> p.threshold, p.locked
     (10, True)
@@ -407,7 +409,9 @@ def load_policy(path: str | os.PathLike[str]) -> Policy:
             "Check SAFEPLOT_POLICY or ask the data custodian."
         ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise DisclosureError(f"The safeplot policy file {str(path)!r} is not valid TOML: {exc}.") from None
+        raise DisclosureError(
+            f"The safeplot policy file {str(path)!r} is not valid TOML: {exc}."
+        ) from None
     raw = dict(raw.get("safeplot", raw)) if isinstance(raw.get("safeplot"), Mapping) else dict(raw)
     settings: dict[str, Any] = {}
     secret_file = raw.pop("secret_file", None)
@@ -431,7 +435,9 @@ def load_policy(path: str | os.PathLike[str]) -> Policy:
     try:
         return Policy(source=f"policy file {path}", **settings)
     except (TypeError, ValueError) as exc:
-        raise DisclosureError(f"The safeplot policy file {str(path)!r} is invalid: {exc}") from None
+        raise DisclosureError(
+            f"The safeplot policy file {str(path)!r} is invalid: {exc}"
+        ) from None
 
 
 def _as_str_list(value: Any) -> Iterable[str]:
@@ -554,7 +560,7 @@ def _reset(base: Policy | None = None) -> None:
 
 
 class _PolicyModule(types.ModuleType):
-    """This module, callable: ``safeplot.policy(...)`` is the :func:`policy` context manager.
+    """Make this module callable: ``safeplot.policy(...)`` is the :func:`policy` context manager.
 
     Keeps ``safeplot.policy`` one object, usable both as the module
     (``safeplot.policy.Policy``) and as the context manager, instead of the

@@ -20,7 +20,11 @@ def brute_force(x, k, strata=None, metric="euclidean"):
     if metric == "mahalanobis":
         chol = np.linalg.cholesky(np.atleast_2d(np.cov(z, rowvar=False)))
         search = np.linalg.solve(chol, z.T).T
-    groups = [np.arange(n)] if strata is None else [np.flatnonzero(strata == s) for s in np.unique(strata)]
+    groups = (
+        [np.arange(n)]
+        if strata is None
+        else [np.flatnonzero(strata == s) for s in np.unique(strata)]
+    )
     cent = np.empty_like(z)
     for idx in groups:
         s = search[idx]
@@ -66,8 +70,11 @@ def test_ties_go_to_earlier_rows():
 
 def test_heavy_duplicates_use_row_order_across_groups():
     # value A=(0,0) once at row 9; value B=(1,0) at rows 0,1,2 and C=(-1,0) at row 3;
-    # A needs 2 more records at distance 1 from {B x3, C x1}: the earliest rows are 0 and 1 (both B)
-    x = np.array([[1, 0], [1, 0], [1, 0], [-1, 0], [9, 9], [9, 8], [8, 9], [9, 9], [8, 8], [0, 0]], float)
+    # A needs 2 more records at distance 1 from {B x3, C x1}:
+    # the earliest rows are 0 and 1 (both B)
+    x = np.array(
+        [[1, 0], [1, 0], [1, 0], [-1, 0], [9, 9], [9, 8], [8, 9], [9, 9], [8, 8], [0, 0]], float
+    )
     got = knn_centroids(x, 3).values
     np.testing.assert_allclose(got, brute_force(x, 3), atol=1e-12)
 
@@ -126,7 +133,12 @@ def test_properties_mean_sd_reproducible(x, k):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 400), k=st.integers(3, 7), p=st.integers(1, 3))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(10, 400),
+    k=st.integers(3, 7),
+    p=st.integers(1, 3),
+)
 def test_no_record_released_unchanged_for_continuous_data(seed, n, k, p):
     x = np.random.default_rng(seed).normal(size=(n, p))
     out = knn_centroids(x, k).values

@@ -135,7 +135,7 @@ class _Groups:
         self._starts: np.ndarray | None = None
 
     def __getitem__(self, g: int) -> np.ndarray:
-        """The rows of group `g`, ascending (computed on first use: only ties need them)."""
+        """Return the rows of group `g`, ascending (computed on first use: only ties need them)."""
         if self._order is None:
             self._order = np.argsort(self.inverse, kind="stable")
             self._starts = np.concatenate([[0], np.cumsum(self.counts)[:-1]])
@@ -185,7 +185,9 @@ def _neighbour_weights(groups: _Groups, k: int) -> tuple[np.ndarray, np.ndarray,
         db = d2[r, b]
         tol = _TIE_RTOL * db
         tie_next = (b + 1 < m) & (np.abs(d2[r, np.minimum(b + 1, m - 1)] - db) <= tol)
-        tie_prev = (b >= 1) & (np.abs(db - d2[r, np.maximum(b - 1, 0)]) <= tol) & (w[r, b] < c[r, b])
+        tie_prev = (
+            (b >= 1) & (np.abs(db - d2[r, np.maximum(b - 1, 0)]) <= tol) & (w[r, b] < c[r, b])
+        )
         for i in np.flatnonzero(tie_next | tie_prev):
             cand[i], w[i] = _resolve_ties(groups, tree, rows[i], db[i], k, m)
         canon = np.argsort(np.where(w > 0, cand, points.shape[0]), axis=1)
@@ -300,8 +302,10 @@ def knn_centroids(
     >>> res = knn_centroids(x, k=3)
     >>> res.values.shape
     (100, 2)
-    >>> np.allclose(res.values.mean(0), x.mean(0)), np.allclose(res.values.std(0, ddof=1), x.std(0, ddof=1))
-    (True, True)
+    >>> bool(np.allclose(res.values.mean(0), x.mean(0)))
+    True
+    >>> bool(np.allclose(res.values.std(0, ddof=1), x.std(0, ddof=1)))
+    True
     """
     pol = get_policy() if policy is None else policy
     x = _as_matrix(values)
@@ -351,7 +355,8 @@ def knn_centroids(
     c_sd = cent.std(axis=0, ddof=1)
     if (c_sd == 0).any():
         raise DisclosureError(
-            "Every centroid is the same for at least one variable, so the data cannot be rescaled. "
+            "Every centroid is the same for at least one variable, so the data cannot be "
+            "rescaled. "
             "Use a smaller k or more data."
         )
     scaled = (cent - c_mean) / c_sd

@@ -1,0 +1,333 @@
+"""Safe grids: bin edges, grid cells, axis limits and ticks that reveal no raw value.
+
+Numbers a figure shows that are not data — bin edges, cell centres, axis
+limits, tick positions — can still leak data when they are computed from it:
+numpy's and seaborn's default bins start exactly at the minimum and end at the
+maximum, so a histogram of a registry's ages prints the oldest person's age as
+its last edge. safeplot instead places every such number on a *rounded grid*:
+a "nice" step (1, 2, 2.5 or 5 times a power of ten), an outermost edge on each
+side strictly beyond the data, and no edge, centre or tick equal (to a relative
+1e-9) to any *rare* raw value — one held by fewer than ``threshold`` records.
+When a grid point would hit a rare value the grid is shifted by a fraction of
+its step (or the step is widened), which reveals nothing about which value
+was avoided.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from ..errors import DisclosureError
+
+__all__ = [
+    "grid_counts",
+    "histogram_counts",
+    "nice_step",
+    "rare_values",
+    "safe_edges",
+    "safe_ticks",
+]
+
+#: Mantissas of "nice" steps, in increasing order.
+NICE_MANTISSAS = (1.0, 2.0, 2.5, 5.0, 10.0)
+#: Fractions of a step by which a grid may be shifted to avoid rare values.
+_OFFSETS = (0.0, 0.5, 0.25, 0.75, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9)
+#: Relative tolerance within which a drawn number "equals" a raw value.
+MATCH_RTOL = 1e-9
+
+
+def nice_step(raw: float) -> float:
+    """Return the smallest "nice" step (1, 2, 2.5 or 5 x 10**e) that is at least `raw`.
+
+    Examples
+    --------
+    >>> nice_step(0.37), nice_step(3.0), nice_step(7.2), nice_step(230.0)
+    (0.5, 5.0, 10.0, 250.0)
+    """
+    if not math.isfinite(raw) or raw <= 0:
+        raise ValueError(f"A grid step must be positive and finite, got {raw}.")
+    exponent = math.floor(math.log10(raw))
+    for mantissa in NICE_MANTISSAS:
+        step = mantissa * 10.0**exponent
+        if step >= raw * (1 - 1e-12):
+            return float(np.round(step, max(0, 3 - exponent)))
+    return 10.0 ** (exponent + 1)  # pragma: no cover - mantissa 10 always fits
+
+
+def _next_nice(step: float) -> float:
+    return nice_step(step * (1 + 1e-9))
+
+
+def _on_grid(first: float, step: float, n: int) -> np.ndarray:
+    """Return ``first + step * arange(n)`` rounded to the step's precision (0.1 + 0.2 -> 0.3)."""
+    decimals = max(0, 3 - math.floor(math.log10(step)))
+    return np.round(first + step * np.arange(n), decimals)
+
+
+def rare_values(values: ArrayLike, threshold: int) -> np.ndarray:
+    """Return the distinct values held by fewer than `threshold` records, sorted.
+
+    These are the values no drawn number may equal (DESIGN invariant 2).
+
+    Examples
+    --------
+    >>> rare_values([1, 1, 1, 2, 5, 5], threshold=3)
+    array([2., 5.])
+    """
+    x = np.asarray(values, dtype=float).ravel()
+    x = x[np.isfinite(x)]
+    counts = pd.Series(x).value_counts(sort=False)
+    rare = counts.index.to_numpy(dtype=float)[counts.to_numpy() < threshold]
+    return np.sort(rare)
+
+
+def _hits(points: np.ndarray, avoid: np.ndarray) -> bool:
+    """Tell whether any of `points` equals (relative 1e-9) a value in sorted `avoid`."""
+    if avoid.size == 0 or points.size == 0:
+        return False
+    pos = np.searchsorted(avoid, points)
+    for nb in (np.clip(pos - 1, 0, avoid.size - 1), np.clip(pos, 0, avoid.size - 1)):
+        near = avoid[nb]
+        tol = MATCH_RTOL * np.maximum(np.abs(points), np.abs(near))
+        if (np.abs(points - near) <= tol).any():
+            return True
+    return False
+
+
+def safe_edges(
+    values: ArrayLike,
+    bins: int | str = "auto",
+    *,
+    binwidth: float | None = None,
+    avoid: ArrayLike | None = None,
+) -> np.ndarray:
+    """Bin edges on a rounded grid that extends strictly beyond the data.
+
+    The number of bins is ``bins`` (an int, or a numpy rule such as
+    ``"auto"``, ``"fd"``, ``"sturges"``); their width is the nice step at
+    least ``range / bins``; the first edge lies strictly below the minimum
+    and the last strictly above the maximum, so neither discloses an extreme
+    value. No edge and no bin centre equals a value in `avoid` (give the rare
+    raw values).
+
+    Parameters
+    ----------
+    values : array-like
+        The values to bin (finite).
+    bins : int or str, default "auto"
+        Number of bins, or a rule understood by :func:`numpy.histogram_bin_edges`.
+    binwidth : float, optional
+        Use this width instead (the grid is aligned to its multiples).
+    avoid : array-like, optional
+        Values no edge or centre may equal (e.g. :func:`rare_values` of the raw data).
+
+    Returns
+    -------
+    ndarray
+        Increasing edges, ``edges[0] < min(values)`` and ``edges[-1] > max(values)``.
+
+    Examples
+    --------
+    >>> safe_edges([1.3, 2.0, 4.9, 7.7], bins=4)
+    array([0., 2., 4., 6., 8.])
+
+    Two bins cannot cover [0, 10] strictly on the grid of tens, so the grid is
+    shifted by half a step rather than ending on the data's extremes:
+
+    >>> safe_edges([0.0, 10.0], bins=2)
+    array([-5.,  5., 15.])
+
+    Rare values to avoid also move the grid (edges and bin centres):
+
+    >>> safe_edges([1.3, 2.0, 4.9, 7.7], bins=4, avoid=[2.0, 4.9])
+    array([0.5, 2.5, 4.5, 6.5, 8.5])
+    """
+    x = np.asarray(values, dtype=float).ravel()
+    if x.size == 0 or not np.isfinite(x).all():
+        raise ValueError("safe_edges needs a non-empty array of finite values.")
+    lo, hi = float(x.min()), float(x.max())
+    avoid_arr = np.sort(np.asarray(avoid if avoid is not None else [], dtype=float).ravel())
+    if binwidth is not None:
+        if not (binwidth > 0 and math.isfinite(binwidth)):
+            raise ValueError(f"binwidth must be positive and finite, got {binwidth}.")
+        return _aligned_edges(lo, hi, float(binwidth), avoid_arr)
+    n_bins = _bin_count(x, bins)
+    span = hi - lo if hi > lo else max(abs(lo), 1.0)
+    if span < 1e-12 * max(abs(lo), abs(hi)) or span < 1e-250:
+        raise ValueError(
+            "The values span less than 1e-12 of their magnitude: they are effectively constant "
+            "and cannot be binned. Check the units, or drop the variable."
+        )
+    step = nice_step(span / n_bins)
+    for _ in range(60):
+        for frac in _OFFSETS:
+            offset = frac * step
+            start = math.floor((lo - offset) / step)
+            first = start * step + offset
+            if first >= lo:  # the first edge must lie strictly below the minimum
+                first -= step
+            last = first + n_bins * step
+            if last <= hi:
+                continue
+            edges = _on_grid(first, step, n_bins + 1)
+            centres = _on_grid(first + step / 2, step, n_bins)
+            if (
+                edges[0] < lo
+                and edges[-1] > hi
+                and not _hits(edges, avoid_arr)
+                and not _hits(centres, avoid_arr)
+            ):
+                return edges
+        step = _next_nice(step)
+    raise DisclosureError(  # pragma: no cover - needs an adversarial set of values to avoid
+        "Could not place bin edges that avoid every rare value; use fewer bins or a binwidth."
+    )
+
+
+def _aligned_edges(lo: float, hi: float, width: float, avoid: np.ndarray) -> np.ndarray:
+    for frac in _OFFSETS:
+        offset = frac * width
+        first = math.floor((lo - offset) / width) * width + offset
+        if first >= lo:
+            first -= width
+        n = math.floor((hi - first) / width) + 1
+        if n > MAX_BINS:
+            raise ValueError(
+                f"binwidth={width} makes {n} bins over the data's range; at most {MAX_BINS} are "
+                "allowed. Use a wider binwidth or give bins as a count."
+            )
+        if first + n * width <= hi:
+            n += 1
+        edges = _on_grid(first, width, n + 1)
+        centres = _on_grid(first + width / 2, width, n)
+        if not _hits(edges, avoid) and not _hits(centres, avoid):
+            return edges
+    raise DisclosureError(
+        f"Every grid of width {width} puts an edge on a rare data value; choose another binwidth."
+    )
+
+
+#: Most bins a rule may ask for (numpy's "fd" asks for millions when the IQR is tiny).
+MAX_BINS = 1000
+
+
+def _rule_bin_count(x: np.ndarray, rule: str) -> int:
+    """Count bins as numpy's binning rules do (same estimators, without building the edges)."""
+    n = x.size
+    span = float(x.max() - x.min())
+    sturges = math.log2(n) + 1.0
+
+    def from_width(width: float) -> float:
+        return span / width if width > 0 and span > 0 else 1.0
+
+    if rule == "sturges":
+        count = sturges
+    elif rule == "sqrt":
+        count = math.sqrt(n)
+    elif rule == "rice":
+        count = 2.0 * n ** (1 / 3)
+    elif rule == "scott":
+        count = from_width((24.0 * math.sqrt(math.pi) / n) ** (1 / 3) * float(np.std(x)))
+    elif rule in ("fd", "auto"):
+        iqr = float(np.subtract(*np.percentile(x, [75, 25])))
+        fd = from_width(2.0 * iqr * n ** (-1 / 3)) if iqr > 0 else 0.0
+        count = fd if rule == "fd" else max(fd, sturges)
+    elif rule in ("doane", "stone"):
+        count = len(np.histogram_bin_edges(x, bins=rule)) - 1
+    else:
+        raise ValueError(
+            f"bins={rule!r} is not a binning rule; use an int or one of 'auto', 'fd', 'doane', "
+            "'scott', 'stone', 'rice', 'sturges', 'sqrt'."
+        )
+    return int(min(max(math.ceil(count), 1), MAX_BINS))
+
+
+def _bin_count(x: np.ndarray, bins: int | str) -> int:
+    if isinstance(bins, str):
+        return _rule_bin_count(x, bins)
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)):
+        raise TypeError(
+            f"bins must be an int or a rule name like 'auto', got {bins!r}. "
+            "Explicit edges computed from the data can disclose it; give a count or a binwidth."
+        )
+    if bins < 1:
+        raise ValueError(f"bins must be at least 1, got {bins}.")
+    if bins > MAX_BINS:
+        raise ValueError(f"bins must be at most {MAX_BINS}, got {bins}.")
+    return int(bins)
+
+
+def safe_ticks(
+    lo: float, hi: float, *, avoid: ArrayLike | None = None, n_target: int = 5
+) -> np.ndarray:
+    """Tick positions on a nice grid inside [lo, hi], none equal to a value in `avoid`.
+
+    The step is the nice step nearest to ``(hi - lo) / n_target``; if a tick
+    would equal a rare value the ticks are shifted by a fraction of the step or
+    the step widened, so the scheme never drops just one tick (a missing tick
+    would itself point at the rare value).
+
+    Examples
+    --------
+    >>> safe_ticks(0.0, 10.0)
+    array([ 0.,  2.,  4.,  6.,  8., 10.])
+    >>> safe_ticks(0.0, 10.0, avoid=[4.0])
+    array([1., 3., 5., 7., 9.])
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        raise ValueError(f"Tick range must be finite and increasing, got ({lo}, {hi}).")
+    avoid_arr = np.sort(np.asarray(avoid if avoid is not None else [], dtype=float).ravel())
+    step = nice_step((hi - lo) / max(n_target, 1) * 0.75)
+    for _ in range(30):
+        for frac in _OFFSETS:
+            offset = frac * step
+            first = math.ceil((lo - offset) / step - 1e-9) * step + offset
+            ticks = _on_grid(first, step, int((hi - first) / step + 1e-9) + 1)
+            ticks = ticks[(ticks >= lo - 1e-12 * abs(lo)) & (ticks <= hi + 1e-12 * abs(hi))]
+            if ticks.size >= 2 and not _hits(ticks, avoid_arr):
+                return ticks
+        step = _next_nice(step)
+    raise DisclosureError(  # pragma: no cover
+        "Could not place axis ticks that avoid every rare value."
+    )
+
+
+def histogram_counts(values: ArrayLike, edges: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Count values per bin (left-closed bins, the last one closed), as integers.
+
+    Examples
+    --------
+    >>> histogram_counts([0.5, 1.5, 1.7, 3.0], [0, 1, 2, 3])
+    array([1, 2, 1])
+    """
+    counts, _ = np.histogram(np.asarray(values, dtype=float), bins=np.asarray(edges, dtype=float))
+    return counts.astype(np.int64)
+
+
+def grid_counts(x: ArrayLike, y: ArrayLike, xedges: np.ndarray, yedges: np.ndarray) -> np.ndarray:
+    """Count (x, y) pairs per cell of a rectangular grid; shape ``(len(xedges)-1, len(yedges)-1)``.
+
+    Equivalent to :func:`numpy.histogram2d` for edges that cover the data,
+    and linear-time (``bincount`` of cell indices) for millions of points.
+
+    Examples
+    --------
+    >>> grid_counts([0.5, 0.6, 1.5], [0.5, 0.5, 0.5], [0, 1, 2], [0, 1])
+    array([[2],
+           [1]])
+    """
+    xv = np.asarray(x, dtype=float)
+    yv = np.asarray(y, dtype=float)
+    xedges = np.asarray(xedges, dtype=float)
+    yedges = np.asarray(yedges, dtype=float)
+    nx, ny = xedges.size - 1, yedges.size - 1
+    ix = np.clip(np.searchsorted(xedges, xv, side="right") - 1, 0, nx - 1)
+    iy = np.clip(np.searchsorted(yedges, yv, side="right") - 1, 0, ny - 1)
+    inside = (xv >= xedges[0]) & (xv <= xedges[-1]) & (yv >= yedges[0]) & (yv <= yedges[-1])
+    flat = np.bincount(ix[inside] * ny + iy[inside], minlength=nx * ny)
+    return flat.reshape(nx, ny).astype(np.int64)

@@ -1,0 +1,307 @@
+"""Probabilistic anonymisation by keyed Gaussian noise (Avraam et al.).
+
+Each variable gets independent normal noise with mean zero and standard
+deviation ``q`` times the variable's sample standard deviation (``ddof=1``),
+following the "probabilistic anonymisation" of Avraam et al. (2021), section
+3.4. With ``q = 0.25`` the noise SD is a quarter of the variable's SD and the
+noise variance 6.25 % of its variance.
+
+The noise is *keyed*: the random generator for a variable is seeded from an
+HMAC-SHA256, under a secret key (see :mod:`safeplot.keys`), of the variable's
+name and a fingerprint of its values. Consequences:
+
+* releasing the same data again gives exactly the same noise, so averaging
+  many releases of one data set recovers nothing;
+* the fingerprint ignores row order and the noise is handed to records by
+  their rank, so a shuffled copy of the data gets the same noise per record;
+* changing any value changes the noise of every record, and nobody without
+  the key can regenerate (and subtract) the noise.
+
+Note that DataSHIELD's ``noise=`` argument is a fraction of the *variance*,
+not of the SD: DataSHIELD ``noise=0.25`` corresponds to ``q = 0.5`` here.
+
+References
+----------
+.. [1] Avraam D, Wilson R, Butters O, Burton T, Nicolaides C, Jones E,
+   Boyd A, Burton P. "Privacy preserving data visualizations." EPJ Data
+   Science 10, 2 (2021). https://doi.org/10.1140/epjds/s13688-020-00257-4
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..errors import DisclosureError
+from ..keys import SecretKey
+from ..policy import Policy, get_policy
+
+__all__ = ["add_keyed_noise", "noise_sd"]
+
+#: Domain-separation tag of the seed derivation; change it only together with
+#: a deliberate change of the noise stream.
+_NOISE_TAG = b"safeplot-noise-v1"
+
+
+def _as_data(values: ArrayLike, what: str = "values") -> np.ndarray:
+    """Return `values` as a finite float64 array of shape (n,) or (n, p), n >= 2."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{what} must be numeric (an array of numbers); clean the data first, "
+            "e.g. with safeplot._validate.clean_numeric."
+        ) from None
+    if arr.ndim not in (1, 2):
+        raise ValueError(
+            f"{what} must be 1-D (n,) or 2-D (n, p); got an array with {arr.ndim} dimensions."
+        )
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError(f"{what} has no columns: give at least one variable.")
+    if arr.shape[0] < 2:
+        raise ValueError(
+            f"{what} has {arr.shape[0]} record(s); at least 2 are needed to estimate a "
+            "standard deviation. Use more data."
+        )
+    if not np.isfinite(arr).all():
+        raise ValueError(
+            f"{what} contains NaN or infinite values. Drop incomplete rows and replace "
+            "infinite values first (safeplot._validate.clean_numeric does both)."
+        )
+    return arr
+
+
+def noise_sd(values: ArrayLike, q: float = 0.25) -> float | np.ndarray:
+    """Return the standard deviation of the noise for each variable: ``q * SD``.
+
+    Parameters
+    ----------
+    values : array_like, shape (n,) or (n, p)
+        Finite data, at least two records.
+    q : float, default 0.25
+        Noise level as a fraction of each variable's standard deviation.
+
+    Returns
+    -------
+    float or ndarray of shape (p,)
+        ``q`` times the sample standard deviation (``ddof=1``) of each
+        variable: a float for 1-D `values`, an array for 2-D.
+
+    Raises
+    ------
+    ValueError
+        For non-finite data, fewer than two records, or ``q`` not a positive
+        finite number.
+
+    Examples
+    --------
+    >>> noise_sd([1.0, 2.0, 3.0, 4.0, 5.0], q=0.5)
+    0.7905694150420949
+    """
+    arr = _as_data(values)
+    q = float(q)
+    if not np.isfinite(q) or q <= 0:
+        raise ValueError(f"q must be a positive finite number, got {q}.")
+    data = arr[:, None] if arr.ndim == 1 else arr
+    sd = q * _column_sd(np.sort(data, axis=0))
+    return float(sd[0]) if arr.ndim == 1 else sd
+
+
+def _column_sd(ordered: np.ndarray) -> np.ndarray:
+    """Sample SD (``ddof=1``) of each column of column-sorted data.
+
+    Each column is reduced on its own so that a variable's SD, and hence its
+    noise, depends only on its own values: floating-point sums depend on the
+    order of the terms, and neither row order nor the other columns may
+    change it.
+    """
+    return np.array([ordered[:, j].std(ddof=1) for j in range(ordered.shape[1])])
+
+
+def _fingerprint(column: np.ndarray) -> bytes:
+    """SHA-256 of the sorted values (little-endian float64, -0.0 as 0.0).
+
+    Sorting makes the fingerprint independent of row order; any changed,
+    added or removed value changes it.
+    """
+    canonical = np.sort(column) + 0.0  # adding +0.0 turns -0.0 into 0.0
+    return hashlib.sha256(canonical.astype("<f8", copy=False).tobytes()).digest()
+
+
+def _seed_message(name: str, column: np.ndarray) -> bytes:
+    encoded = name.encode("utf-8")
+    return _NOISE_TAG + len(encoded).to_bytes(8, "big") + encoded + _fingerprint(column)
+
+
+def _ranks_order(arr: np.ndarray, j: int) -> np.ndarray:
+    """Row indices sorted by column `j`, ties broken by the other columns.
+
+    This is a stable argsort of column `j` in which records tied on `j` are
+    ordered by their values on the remaining columns (in column order), so
+    the assignment of noise to records does not depend on row order unless
+    two rows are identical, in which case it does not matter.
+    """
+    p = arr.shape[1]
+    others = [arr[:, i] for i in range(p) if i != j]
+    # np.lexsort sorts by the last key first.
+    return np.lexsort([*reversed(others), arr[:, j]])
+
+
+def add_keyed_noise(
+    values: ArrayLike,
+    q: float = 0.25,
+    *,
+    names: Sequence[str] | None = None,
+    key: SecretKey | None = None,
+    policy: Policy | None = None,
+) -> np.ndarray:
+    """Add keyed normal noise with SD ``q * SD_j`` to each variable.
+
+    Probabilistic anonymisation of Avraam et al. [1]_: variable ``j`` gets
+    independent noise drawn from :math:`N(0, (q s_j)^2)`, with
+    :math:`s_j` its sample standard deviation (``ddof=1``, computed from the
+    sorted values so that row order cannot change it). With the default
+    ``q = 0.25`` the noise variance is 6.25 % of the variable's variance.
+
+    The generator for variable ``j`` is
+    ``np.random.Generator(np.random.PCG64(seed))`` with ``seed`` the
+    HMAC-SHA256, under `key`, of a version tag, the variable's name and a
+    SHA-256 fingerprint of its sorted values. The noise vector is assigned to
+    records in rank order of the variable (a stable sort; records tied on
+    the variable are ordered by the other variables), so:
+
+    * the same data, names and key always give the same output;
+    * permuting the rows of `values` permutes the output in the same way;
+    * changing any value of a variable changes the noise of every record of
+      that variable, and so does a different name or key.
+
+    Parameters
+    ----------
+    values : array_like, shape (n,) or (n, p)
+        Finite numeric data with at least two records (clean it first, e.g.
+        with :func:`safeplot._validate.clean_numeric`).
+    q : float, default 0.25
+        Noise level as a fraction of each variable's standard deviation. It
+        must be at least the policy floor ``q_min``. DataSHIELD's ``noise=``
+        argument is a fraction of the *variance* instead: DataSHIELD
+        ``noise=0.25`` is about ``q=0.5`` here.
+    names : sequence of str, optional
+        Distinct variable names, one per column; they enter the seed, so the
+        same values under different names get different noise. Default
+        ``"x0", "x1", ...``.
+    key : SecretKey, optional
+        Key seeding the noise. Default: ``policy.key`` (the custodian's key,
+        else ``SAFEPLOT_SECRET``, else the per-user key file).
+    policy : Policy, optional
+        Policy to check `q` against. Default: the policy in force
+        (:func:`safeplot.policy.get_policy`).
+
+    Returns
+    -------
+    ndarray
+        A new float64 array with the shape of `values`: the values plus noise.
+
+    Raises
+    ------
+    DisclosureError
+        If `q` is below the policy floor ``q_min``, or a variable is constant
+        (its one value cannot be hidden by noise proportional to its SD).
+    ValueError
+        If `values` is not 1-D or 2-D, has fewer than two records, or holds
+        NaN or infinite values; if `q` is not a positive finite number; or if
+        `names` has the wrong length or repeats a name.
+    TypeError
+        If `values` is not numeric, a name is not a string, or `key` is not a
+        :class:`~safeplot.keys.SecretKey`.
+
+    See Also
+    --------
+    noise_sd : The noise SD of each variable.
+    safeplot.anonymize.deterministic.knn_centroids : Deterministic anonymisation.
+
+    Notes
+    -----
+    Noise with ``q > 1`` hides most of the correlation between variables [1]_.
+    Keying the noise to the data means a re-release of identical data adds
+    no information; it does not protect against releases of *different*
+    data sets that share records, which get independent noise.
+
+    References
+    ----------
+    .. [1] Avraam D, Wilson R, Butters O, Burton T, Nicolaides C, Jones E,
+       Boyd A, Burton P. "Privacy preserving data visualizations." EPJ Data
+       Science 10, 2 (2021). https://doi.org/10.1140/epjds/s13688-020-00257-4
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from safeplot.keys import SecretKey
+    >>> key = SecretKey("example", source="example")
+    >>> x = np.array([3.1, 4.7, 5.0, 5.2, 6.8, 7.4])
+    >>> noisy = add_keyed_noise(x, q=0.25, key=key)
+    >>> noisy.shape
+    (6,)
+    >>> bool(np.array_equal(noisy, add_keyed_noise(x, q=0.25, key=key)))
+    True
+
+    Re-ordering the records re-orders the output the same way:
+
+    >>> perm = np.array([5, 0, 3, 1, 4, 2])
+    >>> bool(np.array_equal(add_keyed_noise(x[perm], q=0.25, key=key), noisy[perm]))
+    True
+    """
+    if policy is None:
+        policy = get_policy()
+    q = policy.check_q(q)
+    arr = _as_data(values)
+    one_dim = arr.ndim == 1
+    data = arr[:, None] if one_dim else arr
+    n, p = data.shape
+
+    if names is None:
+        names = [f"x{j}" for j in range(p)]
+    elif isinstance(names, str):
+        names = [names]
+    names = list(names)
+    if len(names) != p:
+        raise ValueError(
+            f"names has {len(names)} entries but values has {p} variable(s); "
+            "give one name per column."
+        )
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"Variable names must be strings, got {type(name).__name__}.")
+    if len(set(names)) != p:
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        raise ValueError(f"Variable names must be distinct; repeated: {repeated}.")
+
+    ordered = np.sort(data, axis=0)
+    sd = _column_sd(ordered)
+    constant = [name for name, s in zip(names, sd, strict=True) if not s > 0]
+    if constant:
+        raise DisclosureError(
+            f"Variable(s) {constant} are constant: noise proportional to the SD would be zero "
+            "and release their one value exactly. Drop them or choose other variables."
+        )
+
+    if key is None:
+        key = policy.key
+    if not isinstance(key, SecretKey):
+        # Do not show the object: it may be the secret itself.
+        raise TypeError(
+            f"key must be a safeplot.keys.SecretKey, not {type(key).__name__}; "
+            "wrap the secret as SecretKey(secret, source=...)."
+        )
+
+    out = np.empty_like(data)
+    for j in range(p):
+        column = data[:, j]
+        digest = key.digest(_seed_message(names[j], ordered[:, j]))
+        rng = np.random.Generator(np.random.PCG64(int.from_bytes(digest, "big")))
+        noise = rng.standard_normal(n) * (q * sd[j])
+        order = _ranks_order(data, j)
+        out[order, j] = column[order] + noise
+    return out[:, 0] if one_dim else out

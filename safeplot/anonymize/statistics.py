@@ -1,0 +1,357 @@
+"""Confidentialised statistics: winsorising and rounding (O'Keefe).
+
+O'Keefe's rules for exploratory output from remote analysis systems [1]_
+replace extreme values by bounds a fixed number of standard deviations from
+the mean (winsorising, default 2.6 SD) and round released statistics
+(quantiles, medians, extremes, correlations) to a few significant figures,
+so that no drawn number is an individual's exact value. Rounding of released
+statistics is also part of the output-checking guidance of Brandt et al.
+[2]_.
+
+Everything here is plain numpy: numbers in, numbers out.
+
+References
+----------
+.. [1] O'Keefe CM. "Confidentialising exploratory data analysis output in
+   remote analysis." Journal of Official Statistics 29(4) (2013); see also
+   O'Keefe CM, Good NM, "Regression output from a remote analysis server",
+   Data & Knowledge Engineering 68(11) (2009).
+.. [2] Brandt M, Franconi L, Guerke C, Hundepool A, Lucarelli M, Mol J,
+   Ritchie F, Seri G, Welpton R. "Guidelines for the checking of output
+   based on microdata research." ESSnet SDC (2010).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..errors import DisclosureError
+from ..policy import Policy, get_policy
+
+__all__ = ["WinsorResult", "round_sig", "safe_quantiles", "winsorize"]
+
+# _POW10[e] is the float64 nearest to 10**e (int -> float conversion is
+# correctly rounded, unlike repeated multiplication).
+_POW10 = np.array([float(10**e) for e in range(309)])
+# Largest exponent looked up in one step; bigger ones are split in two.
+_MAX_STEP = 300
+
+
+@dataclass(frozen=True, eq=False)
+class WinsorResult:
+    """Output of :func:`winsorize`.
+
+    Attributes
+    ----------
+    values : ndarray
+        The winsorised data, same shape as the input.
+    lower, upper : float or ndarray of shape (p,)
+        The bounds ``mean -/+ sd * SD``: floats for 1-D input, one per
+        column for 2-D input.
+    n_winsorized : int
+        Number of values moved to a bound (over all columns).
+    sd : float
+        The number of standard deviations used for the bounds.
+    """
+
+    values: np.ndarray
+    lower: float | np.ndarray
+    upper: float | np.ndarray
+    n_winsorized: int
+    sd: float
+
+
+def _as_finite(values: ArrayLike, *, min_rows: int) -> np.ndarray:
+    """Return `values` as a finite float64 array of shape (n,) or (n, p)."""
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            "values must be numeric (an array of numbers); clean the data first, "
+            "e.g. with safeplot._validate.clean_numeric."
+        ) from None
+    if arr.ndim not in (1, 2):
+        raise ValueError(
+            f"values must be 1-D (n,) or 2-D (n, p); got an array with {arr.ndim} dimensions."
+        )
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError("values has no columns: give at least one variable.")
+    if arr.shape[0] < min_rows:
+        raise ValueError(
+            f"values has {arr.shape[0]} record(s); at least {min_rows} are needed. Use more data."
+        )
+    if not np.isfinite(arr).all():
+        raise ValueError(
+            "values contains NaN or infinite values. Drop incomplete rows and replace "
+            "infinite values first (safeplot._validate.clean_numeric does both)."
+        )
+    return arr
+
+
+def _check_sig(sig: object) -> int:
+    if isinstance(sig, bool) or not isinstance(sig, numbers.Integral):
+        raise TypeError(f"sig must be an integer number of significant figures, got {sig!r}.")
+    if sig < 1:
+        raise ValueError(f"sig must be at least 1 significant figure, got {sig}.")
+    return int(sig)
+
+
+def winsorize(
+    values: ArrayLike, sd: float | None = None, *, policy: Policy | None = None
+) -> WinsorResult:
+    """Winsorise each variable at its mean plus or minus `sd` standard deviations.
+
+    Values below ``mean - sd * SD`` are set to that bound and values above
+    ``mean + sd * SD`` to that one, with the mean and the sample standard
+    deviation (``ddof=1``) of each column computed from the input. This is
+    O'Keefe's treatment of extreme values in exploratory output [1]_.
+
+    Parameters
+    ----------
+    values : array_like, shape (n,) or (n, p)
+        Finite numeric data with at least two records.
+    sd : float, optional
+        Width of the bounds in standard deviations. Default: the policy's
+        ``winsor_sd`` (2.6). It may not exceed the policy's ``winsor_sd``:
+        wider bounds would keep more extreme raw values.
+    policy : Policy, optional
+        Policy supplying and limiting `sd`. Default: the policy in force.
+
+    Returns
+    -------
+    WinsorResult
+        The winsorised values, the bounds and the number of values moved.
+
+    Raises
+    ------
+    DisclosureError
+        If `sd` is larger than the policy's ``winsor_sd``.
+    ValueError
+        If `sd` is not a positive finite number, or `values` is not 1-D or
+        2-D, has fewer than two records, or holds NaN or infinite values.
+
+    See Also
+    --------
+    round_sig : Round released statistics.
+
+    Notes
+    -----
+    A constant column has SD 0: its bounds both equal its value and nothing
+    is moved. Winsorising alone does not hide such a value.
+
+    References
+    ----------
+    .. [1] O'Keefe CM. "Confidentialising exploratory data analysis output in
+       remote analysis." Journal of Official Statistics 29(4) (2013).
+
+    Examples
+    --------
+    >>> from safeplot.policy import Policy
+    >>> w = winsorize([0.0, 0.0, 0.0, 3.0, 5.0, 10.0], sd=1.5, policy=Policy())
+    >>> w.values  # mean 3, SD 4: bounds 3 -/+ 6
+    array([0., 0., 0., 3., 5., 9.])
+    >>> w.lower, w.upper, w.n_winsorized
+    (-3.0, 9.0, 1)
+    """
+    if policy is None:
+        policy = get_policy()
+    if sd is None:
+        sd = policy.winsor_sd
+    try:
+        sd = float(sd)
+    except (TypeError, ValueError):
+        raise TypeError(f"sd must be a number of standard deviations, got {sd!r}.") from None
+    if not math.isfinite(sd) or sd <= 0:
+        raise ValueError(f"sd must be a positive finite number of standard deviations, got {sd}.")
+    if sd > policy.winsor_sd:
+        raise DisclosureError(
+            f"sd={sd} is above the policy limit winsor_sd={policy.winsor_sd} ({policy.source}): "
+            "wider bounds would keep more extreme raw values. "
+            f"Use sd <= {policy.winsor_sd}."
+        )
+    arr = _as_finite(values, min_rows=2)
+    mean = arr.mean(axis=0)
+    spread = sd * arr.std(axis=0, ddof=1)
+    lower = mean - spread
+    upper = mean + spread
+    moved = (arr < lower) | (arr > upper)
+    out = np.clip(arr, lower, upper)
+    if arr.ndim == 1:
+        lower, upper = float(lower), float(upper)
+    return WinsorResult(out, lower, upper, int(moved.sum()), sd)
+
+
+def round_sig(
+    x: ArrayLike, sig: int | None = None, *, policy: Policy | None = None
+) -> float | np.ndarray:
+    """Round to `sig` significant figures, elementwise.
+
+    Parameters
+    ----------
+    x : array_like
+        Numbers to round.
+    sig : int, optional
+        Number of significant figures, at least 1. Default: the policy's
+        ``sig_figs`` (3).
+    policy : Policy, optional
+        Policy supplying the default `sig`. Default: the policy in force.
+
+    Returns
+    -------
+    float or ndarray
+        A float for scalar `x`, else a float64 array of the shape of `x`.
+        Zero, NaN and infinities are returned unchanged, and so is
+        everything when ``sig >= 17`` (float64 holds at most 17 significant
+        figures).
+
+    Raises
+    ------
+    TypeError
+        If `x` is not numeric or `sig` is not an integer.
+    ValueError
+        If `sig` is less than 1.
+
+    Notes
+    -----
+    The computation is vectorised: each value is scaled by a power of ten,
+    rounded to an integer mantissa and scaled back. Powers of ten up to
+    1e22 are exact in float64, so for magnitudes from about ``1e-22`` to
+    ``1e22`` the result is exactly the float64 nearest to a decimal with
+    `sig` significant figures; further out it can be off by about one unit
+    in the last place. Halfway cases are rounded to even, as
+    :func:`numpy.round` does; as most decimal fractions have no exact
+    binary form, a value that *prints* as a tie (such as 9.995) may round
+    either way. A value that rounds up past the largest float64 becomes
+    infinite.
+
+    Examples
+    --------
+    >>> round_sig(123456, 3)
+    123000.0
+    >>> round_sig(0.0012345, 3)
+    0.00123
+    >>> round_sig([-1234.5, 0.0, float("nan"), 2.718], 2)
+    array([-1200. ,     0. ,     nan,     2.7])
+    """
+    if sig is None:
+        sig = (get_policy() if policy is None else policy).sig_figs
+    sig = _check_sig(sig)
+    try:
+        a = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("x must be numeric (a number or an array of numbers).") from None
+    scalar = a.ndim == 0
+    a = np.atleast_1d(a)
+    result = a.copy()
+    mask = np.isfinite(a) & (a != 0)
+    # 17 significant figures identify every float64 exactly: nothing to round.
+    if sig < 17 and mask.any():
+        v = a[mask]
+        with np.errstate(divide="ignore"):
+            exponent = np.floor(np.log10(np.abs(v))).astype(np.int64)
+        m, back = _round_at(v, sig - 1 - exponent)
+        # log10 can land one below the true exponent next to a power of ten;
+        # the rounded mantissa then has sig + 1 digits: redo those one place up.
+        over = np.abs(m) >= _POW10[min(sig, 308)]
+        if over.any():
+            back[over] = _round_at(v[over], sig - 2 - exponent[over])[1]
+        result[mask] = back
+    return float(result[0]) if scalar else result
+
+
+def _round_at(v: np.ndarray, decimals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Round `v` to `decimals` decimal places (negative: tens, hundreds, ...).
+
+    Returns the integer mantissas (as floats) and the rounded values. For
+    ``|decimals| <= 22`` the power of ten is exact and the scaling back is a
+    single correctly rounded operation. Exponents above ``_MAX_STEP`` (only
+    for subnormal inputs) are applied in two steps to avoid overflow.
+    """
+    e = np.abs(decimals)
+    first = np.minimum(e, _MAX_STEP)
+    p1 = _POW10[first]
+    p2 = _POW10[e - first]  # 1.0 unless |decimals| > _MAX_STEP (subnormal inputs)
+    up = decimals >= 0
+    with np.errstate(over="ignore", under="ignore"):
+        scaled = np.where(up, v * p1 * p2, v / p1 / p2)
+        m = np.rint(scaled)
+        back = np.where(up, m / p1 / p2, m * p1 * p2)
+    return m, back
+
+
+def safe_quantiles(
+    values: ArrayLike,
+    probs: ArrayLike,
+    *,
+    sig: int | None = None,
+    policy: Policy | None = None,
+) -> np.ndarray:
+    """Return quantiles rounded to `sig` significant figures.
+
+    Quantiles use numpy's default linear interpolation
+    (:func:`numpy.quantile`, ``method="linear"``) along the first axis, and
+    are then rounded with :func:`round_sig`. For O'Keefe's box plots,
+    winsorise the data first with :func:`winsorize`.
+
+    Parameters
+    ----------
+    values : array_like, shape (n,) or (n, p)
+        Finite numeric data; 2-D data give quantiles per column.
+    probs : float or array_like of float
+        Probabilities in [0, 1].
+    sig : int, optional
+        Significant figures, at least 1 and at most the policy's
+        ``sig_figs``. Default: the policy's ``sig_figs`` (3).
+    policy : Policy, optional
+        Policy supplying and limiting `sig` and the minimum number of records
+        (``threshold``). Default: the policy in force.
+
+    Returns
+    -------
+    ndarray
+        Rounded quantiles, shaped as :func:`numpy.quantile` shapes them with
+        ``axis=0``: ``probs.shape + values.shape[1:]``.
+
+    Raises
+    ------
+    DisclosureError
+        If there are fewer records than the policy's ``threshold`` (a
+        quantile of a handful of records is nearly an individual value), or
+        `sig` is larger than the policy's ``sig_figs``.
+    ValueError
+        If `values` holds NaN or infinite values or is not 1-D or 2-D, or a
+        probability is outside [0, 1].
+
+    Examples
+    --------
+    >>> from safeplot.policy import Policy
+    >>> safe_quantiles([1.25, 2.5, 3.75, 5.0, 6.25, 7.5], [0.25, 0.5, 0.75],
+    ...                sig=2, policy=Policy())
+    array([2.8, 4.4, 5.9])
+    """
+    if policy is None:
+        policy = get_policy()
+    sig = policy.sig_figs if sig is None else _check_sig(sig)
+    if sig > policy.sig_figs:
+        raise DisclosureError(
+            f"sig={sig} is above the policy limit sig_figs={policy.sig_figs} ({policy.source}): "
+            f"more significant figures come closer to raw values. Use sig <= {policy.sig_figs}."
+        )
+    arr = _as_finite(values, min_rows=1)
+    if arr.shape[0] < policy.threshold:
+        raise DisclosureError(
+            f"Only {policy.describe_count(arr.shape[0])} records: quantiles need at least "
+            f"threshold={policy.threshold} ({policy.source}). Combine groups or use more data."
+        )
+    try:
+        p = np.asarray(probs, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("probs must be a number or an array of numbers in [0, 1].") from None
+    if not (np.isfinite(p).all() and (p >= 0).all() and (p <= 1).all()):
+        raise ValueError("probs must lie in [0, 1] (e.g. 0.25 for the lower quartile).")
+    return np.asarray(round_sig(np.quantile(arr, p, axis=0), sig))

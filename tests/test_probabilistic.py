@@ -1,0 +1,356 @@
+"""Tests for keyed-noise (probabilistic) anonymisation."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from safeplot.anonymize.probabilistic import add_keyed_noise, noise_sd
+from safeplot.errors import DisclosureError
+from safeplot.keys import SecretKey
+from safeplot.policy import Policy, policy
+
+MATERIAL = "MATERIAL-do-not-leak-7f3a9c"
+KEY = SecretKey(MATERIAL, source="test")
+OTHER_KEY = SecretKey("another key entirely", source="test")
+POLICY = Policy()
+
+
+def sample(n: int = 200, p: int | None = None, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    shape = (n,) if p is None else (n, p)
+    return rng.normal(50.0, 10.0, size=shape)
+
+
+def noisy(values, **kwargs):
+    kwargs.setdefault("key", KEY)
+    kwargs.setdefault("policy", POLICY)
+    return add_keyed_noise(values, **kwargs)
+
+
+# -- determinism and keying ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p", [None, 1, 3])
+def test_same_call_gives_identical_output(p):
+    x = sample(p=p)
+    out = noisy(x, q=0.5)
+    assert out.shape == x.shape
+    assert out.dtype == np.float64
+    np.testing.assert_array_equal(out, noisy(x, q=0.5))
+    np.testing.assert_array_equal(out, noisy(x.copy(), q=0.5, key=SecretKey(MATERIAL)))
+
+
+def test_input_is_not_modified_and_every_value_moves():
+    x = sample(p=2)
+    before = x.copy()
+    out = noisy(x)
+    np.testing.assert_array_equal(x, before)
+    assert np.all(out != x)
+
+
+def test_lists_and_integers_are_accepted():
+    x = [1, 5, 2, 8, 3, 9, 4]
+    np.testing.assert_array_equal(noisy(x), noisy(np.asarray(x, dtype=float)))
+
+
+def test_different_key_gives_different_noise():
+    x = sample()
+    assert np.all(noisy(x) != noisy(x, key=OTHER_KEY))
+
+
+def test_different_name_gives_different_noise():
+    x = sample()
+    assert np.all(noisy(x, names=["glucose"]) != noisy(x, names=["bmi"]))
+    assert np.all(noisy(x) != noisy(x, names=["glucose"]))
+    np.testing.assert_array_equal(noisy(x), noisy(x, names=["x0"]))
+    # Two copies of one variable under different names get independent noise.
+    both = noisy(np.column_stack([x, x]), names=["a", "b"])
+    assert np.all(both[:, 0] != both[:, 1])
+
+
+def test_a_single_string_names_a_1d_variable():
+    x = sample()
+    np.testing.assert_array_equal(noisy(x, names="age"), noisy(x, names=["age"]))
+
+
+@pytest.mark.parametrize("delta", [1e-9, 5.0, -1e3])
+def test_changing_one_value_changes_the_noise_of_every_record(delta):
+    x = sample()
+    y = x.copy()
+    y[0] += delta
+    noise_x = noisy(x) - x
+    noise_y = noisy(y) - y
+    assert np.all(noise_x[1:] != noise_y[1:])
+
+
+def test_changing_one_variable_leaves_the_others_noise_alone():
+    x = sample(p=2)
+    y = x.copy()
+    y[3, 1] += 1.0
+    out_x, out_y = noisy(x), noisy(y)
+    np.testing.assert_array_equal(out_x[:, 0], out_y[:, 0])
+    assert np.all((out_x - x)[:, 1] != (out_y - y)[:, 1])
+
+
+def test_a_variable_gets_the_same_noise_alone_or_with_others():
+    x = sample(n=1000, p=3)
+    both = noisy(x, names=["a", "b", "c"])
+    for j, name in enumerate("abc"):
+        np.testing.assert_array_equal(noisy(x[:, j], names=[name]), both[:, j])
+
+
+def test_adding_a_record_changes_all_noise():
+    x = sample()
+    y = np.append(x, 55.0)
+    assert np.all((noisy(x) - x) != (noisy(y) - y)[:-1])
+
+
+def test_seed_follows_the_documented_derivation():
+    x = sample(n=50)
+    name = "glucose (mmol/l)"
+    fingerprint = hashlib.sha256(np.sort(x).astype("<f8").tobytes()).digest()
+    encoded = name.encode("utf-8")
+    message = b"safeplot-noise-v1" + len(encoded).to_bytes(8, "big") + encoded + fingerprint
+    digest = hmac.new(MATERIAL.encode(), message, hashlib.sha256).digest()
+    rng = np.random.Generator(np.random.PCG64(int.from_bytes(digest, "big")))
+    noise = rng.standard_normal(x.size) * 0.25 * np.sort(x).std(ddof=1)
+    expected = np.empty_like(x)
+    order = np.argsort(x, kind="stable")
+    expected[order] = x[order] + noise
+    np.testing.assert_array_equal(noisy(x, names=[name]), expected)
+
+
+def test_negative_zero_is_the_same_as_zero():
+    x = np.array([0.0, 1.0, 2.5, -3.0, 4.0])
+    y = x.copy()
+    y[0] = -0.0
+    np.testing.assert_array_equal(noisy(x), noisy(y))
+
+
+# -- row order ---------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 60),
+    p=st.integers(1, 3),
+    levels=st.integers(2, 1000),
+)
+def test_permuting_rows_permutes_the_output(seed, n, p, levels):
+    rng = np.random.default_rng(seed)
+    # Few distinct levels make ties within a column common.
+    x = rng.integers(0, levels, size=(n, p)).astype(float)
+    if np.ptp(x, axis=0).min() == 0:
+        x[0] = levels  # no constant column
+    perm = rng.permutation(n)
+    out = noisy(x)
+    out_perm = noisy(x[perm])
+    if np.unique(x, axis=0).shape[0] == n:
+        np.testing.assert_array_equal(out_perm, out[perm])
+    # Identical rows are interchangeable: as a set of rows the output is the same.
+    np.testing.assert_array_equal(np.unique(out_perm, axis=0), np.unique(out, axis=0))
+
+
+def test_permuting_rows_with_ties_in_one_column():
+    x = np.array([[1.0, 10.0], [1.0, 20.0], [2.0, 30.0], [1.0, 40.0], [3.0, 50.0]])
+    perm = np.array([3, 1, 4, 0, 2])
+    np.testing.assert_array_equal(noisy(x[perm]), noisy(x)[perm])
+
+
+# -- noise level -------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1000, 5000),
+    q=st.floats(0.25, 2.0),
+    loc=st.floats(-1e4, 1e4),
+    scale=st.floats(1e-3, 1e4),
+    shape=st.sampled_from(["normal", "lognormal", "uniform", "discrete"]),
+)
+def test_noise_sd_is_q_times_the_sd(seed, n, q, loc, scale, shape):
+    rng = np.random.default_rng(seed)
+    if shape == "normal":
+        x = rng.normal(loc, scale, n)
+    elif shape == "lognormal":
+        x = loc + scale * rng.lognormal(0.0, 1.0, n)
+    elif shape == "uniform":
+        x = rng.uniform(loc, loc + scale, n)
+    else:
+        x = loc + scale * rng.integers(0, 5, n)
+    target = q * x.std(ddof=1)
+    noise = noisy(x, q=q) - x
+    assert abs(noise.std(ddof=1) / target - 1) <= 0.10
+    # The mean of n standard normals has SD 1/sqrt(n); allow 5 of those.
+    assert abs(noise.mean()) <= 5 * target / np.sqrt(n)
+
+
+def test_noise_sd_per_column():
+    x = sample(n=4000, p=3) * np.array([1.0, 10.0, 0.01])
+    out = noisy(x, q=0.5)
+    ratio = (out - x).std(axis=0, ddof=1) / (0.5 * x.std(axis=0, ddof=1))
+    np.testing.assert_allclose(ratio, 1.0, atol=0.06)
+    # Noise is independent between columns.
+    assert abs(np.corrcoef((out - x).T)[0, 1]) < 0.1
+
+
+def test_noise_sd_helper():
+    x = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert noise_sd(x, 0.5) == pytest.approx(0.5 * np.sqrt(2.5))
+    both = noise_sd(np.column_stack([x, 2 * x]), 0.25)
+    np.testing.assert_allclose(both, [0.25 * np.sqrt(2.5), 0.5 * np.sqrt(2.5)])
+    with pytest.raises(ValueError, match="q must be a positive"):
+        noise_sd(x, 0.0)
+
+
+# -- policy ------------------------------------------------------------------------------
+
+
+def test_q_below_the_policy_floor_is_refused():
+    with pytest.raises(DisclosureError, match=r"q_min=0\.25"):
+        noisy(sample(), q=0.1)
+
+
+def test_raised_floor_in_a_policy_block():
+    x = sample()
+    with policy(q_min=0.5):
+        with pytest.raises(DisclosureError, match=r"q_min=0\.5"):
+            add_keyed_noise(x, q=0.3, key=KEY)
+        out = add_keyed_noise(x, q=0.5, key=KEY)
+    np.testing.assert_array_equal(out, noisy(x, q=0.5))
+
+
+@pytest.mark.parametrize("q", [0.0, -1.0, float("nan"), float("inf")])
+def test_q_must_be_positive_and_finite(q):
+    with pytest.raises(ValueError, match="q must be a positive finite number"):
+        noisy(sample(), q=q)
+
+
+def test_default_key_comes_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("SAFEPLOT_HOME", str(tmp_path))
+    monkeypatch.setenv("SAFEPLOT_SECRET", MATERIAL)
+    x = sample()
+    np.testing.assert_array_equal(add_keyed_noise(x, policy=POLICY), noisy(x))
+    assert not list(tmp_path.iterdir())  # the environment key is used: no key file
+
+
+def test_default_key_comes_from_the_policy(monkeypatch, tmp_path):
+    monkeypatch.setenv("SAFEPLOT_HOME", str(tmp_path))
+    monkeypatch.setenv("SAFEPLOT_SECRET", "not the policy key")
+    x = sample()
+    out = add_keyed_noise(x, policy=Policy(secret_key=OTHER_KEY))
+    np.testing.assert_array_equal(out, noisy(x, key=OTHER_KEY))
+
+
+# -- the key stays secret ----------------------------------------------------------------
+
+
+def _assert_no_material(text: str) -> None:
+    assert MATERIAL not in text
+    assert MATERIAL.encode().hex() not in text
+
+
+def test_key_material_never_shown():
+    _assert_no_material(repr(KEY))
+    _assert_no_material(str(KEY))
+    _assert_no_material(f"{KEY}")
+    _assert_no_material(repr(Policy(secret_key=KEY)))
+    out = noisy(sample())
+    _assert_no_material(repr(out))
+    assert MATERIAL.encode() not in out.tobytes()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: noisy(sample(), q=0.1),
+        lambda: noisy([1.0, np.nan, 3.0]),
+        lambda: noisy([1.0]),
+        lambda: noisy(sample(p=2), names=["a"]),
+        lambda: noisy(np.ones(10)),
+        lambda: add_keyed_noise(sample(), key=MATERIAL, policy=POLICY),
+        lambda: add_keyed_noise(sample(), key=MATERIAL.encode(), policy=POLICY),
+    ],
+)
+def test_key_material_not_in_errors_or_warnings(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises((ValueError, TypeError)) as excinfo:
+            call()
+    _assert_no_material(str(excinfo.value))
+    _assert_no_material(repr(excinfo.value))
+    assert not caught
+
+
+def test_no_warnings_on_success():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        noisy(sample(p=2))
+
+
+def test_secret_key_refuses_pickling():
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(KEY)
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(Policy(secret_key=KEY))
+
+
+def test_raw_secret_as_key_is_refused():
+    with pytest.raises(TypeError, match="SecretKey"):
+        add_keyed_noise(sample(), key=MATERIAL, policy=POLICY)
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ([1.0, np.nan, 3.0, 4.0], "NaN or infinite"),
+        ([1.0, np.inf, 3.0, 4.0], "NaN or infinite"),
+        ([[1.0, 2.0], [-np.inf, 1.0], [3.0, 4.0]], "NaN or infinite"),
+        ([1.0], "at least 2"),
+        ([], "at least 2"),
+        (np.ones((2, 2, 2)), "1-D .* or 2-D"),
+        (3.0, "1-D .* or 2-D"),
+        (np.empty((5, 0)), "no columns"),
+    ],
+)
+def test_bad_values(values, message):
+    with pytest.raises(ValueError, match=message):
+        noisy(values)
+
+
+def test_text_is_refused():
+    with pytest.raises(TypeError, match="numeric"):
+        noisy(["a", "b", "c"])
+
+
+def test_constant_variable_is_refused():
+    x = np.column_stack([sample(n=10), np.full(10, 7.0)])
+    with pytest.raises(DisclosureError, match=r"\['x1'\] are constant"):
+        noisy(x)
+
+
+@pytest.mark.parametrize(
+    ("names", "error", "message"),
+    [
+        (["a"], ValueError, "names has 1 entries but values has 2"),
+        (["a", "b", "c"], ValueError, "names has 3 entries"),
+        (["a", "a"], ValueError, r"distinct; repeated: \['a'\]"),
+        (["a", 1], TypeError, "must be strings"),
+    ],
+)
+def test_bad_names(names, error, message):
+    with pytest.raises(error, match=message):
+        noisy(sample(p=2), names=names)
