@@ -98,7 +98,7 @@ finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 def test_safe_edges_extend_beyond_data_and_avoid_rare_values(x, bins, threshold):
     rare = rare_values(x, threshold)
     span = np.ptp(x)
-    if 0 < span and (span < 1e-12 * np.abs(x).max() or span < 1e-250):
+    if span > 0 and (span < 1e-12 * np.abs(x).max() or span < 1e-250):
         with pytest.raises(ValueError, match="effectively constant"):
             safe_edges(x, bins, avoid=rare)
         return
