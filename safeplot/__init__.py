@@ -1,7 +1,20 @@
-"""safeplot: seaborn- and statsmodels-style plots of sensitive data, released safely."""
+"""safeplot: seaborn- and statsmodels-style plots of sensitive data, released safely.
 
-from . import policy  # callable module: ``with safeplot.policy(threshold=5): ...``
+Use it as ``import safeplot as sns``: plot functions take the usual arguments
+plus ``method=`` and route the data through statistical disclosure control
+before anything is drawn. See :mod:`safeplot.policy` for the custodian's
+rules, :mod:`safeplot.anonymize` for the methods and :mod:`safeplot.audit`
+for the log an output checker reads.
+"""
+
+from . import (
+    anonymize,
+    audit,
+    datasets,
+    policy,  # callable module: ``with safeplot.policy(threshold=5): ...``
+)
 from ._version import __version__
+from .datasets import get_dataset_names, load_dataset
 from .errors import DisclosureError, UnsafePlotError
 from .policy import Policy, get_policy, load_policy, set_policy
 
@@ -10,7 +23,12 @@ __all__ = [
     "Policy",
     "UnsafePlotError",
     "__version__",
+    "anonymize",
+    "audit",
+    "datasets",
+    "get_dataset_names",
     "get_policy",
+    "load_dataset",
     "load_policy",
     "policy",
     "set_policy",

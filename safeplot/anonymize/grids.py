@@ -27,6 +27,7 @@ from ..errors import DisclosureError
 __all__ = [
     "grid_counts",
     "histogram_counts",
+    "hits_any",
     "nice_step",
     "rare_values",
     "safe_edges",
@@ -86,8 +87,15 @@ def rare_values(values: ArrayLike, threshold: int) -> np.ndarray:
     return np.sort(rare)
 
 
-def _hits(points: np.ndarray, avoid: np.ndarray) -> bool:
-    """Tell whether any of `points` equals (relative 1e-9) a value in sorted `avoid`."""
+def hits_any(points: ArrayLike, avoid: np.ndarray) -> bool:
+    """Tell whether any of `points` equals (relative 1e-9) a value in sorted `avoid`.
+
+    Examples
+    --------
+    >>> hits_any([1.0, 2.0], np.array([2.0 + 1e-12]))
+    True
+    """
+    points = np.asarray(points, dtype=float).ravel()
     if avoid.size == 0 or points.size == 0:
         return False
     pos = np.searchsorted(avoid, points)
@@ -167,20 +175,22 @@ def safe_edges(
     for _ in range(60):
         for frac in _OFFSETS:
             offset = frac * step
-            start = math.floor((lo - offset) / step)
-            first = start * step + offset
-            if first >= lo:  # the first edge must lie strictly below the minimum
+            # centre the grid's slack around the data, the first edge strictly below the minimum
+            slack = n_bins * step - span
+            first = math.floor((lo - slack / 2 - offset) / step) * step + offset
+            if first >= lo:
                 first -= step
-            last = first + n_bins * step
-            if last <= hi:
+            while first + n_bins * step <= hi and first + step < lo:
+                first += step
+            if first + n_bins * step <= hi:
                 continue
             edges = _on_grid(first, step, n_bins + 1)
             centres = _on_grid(first + step / 2, step, n_bins)
             if (
                 edges[0] < lo
                 and edges[-1] > hi
-                and not _hits(edges, avoid_arr)
-                and not _hits(centres, avoid_arr)
+                and not hits_any(edges, avoid_arr)
+                and not hits_any(centres, avoid_arr)
             ):
                 return edges
         step = _next_nice(step)
@@ -205,7 +215,7 @@ def _aligned_edges(lo: float, hi: float, width: float, avoid: np.ndarray) -> np.
             n += 1
         edges = _on_grid(first, width, n + 1)
         centres = _on_grid(first + width / 2, width, n)
-        if not _hits(edges, avoid) and not _hits(centres, avoid):
+        if not hits_any(edges, avoid) and not hits_any(centres, avoid):
             return edges
     raise DisclosureError(
         f"Every grid of width {width} puts an edge on a rare data value; choose another binwidth."
@@ -289,7 +299,7 @@ def safe_ticks(
             first = math.ceil((lo - offset) / step - 1e-9) * step + offset
             ticks = _on_grid(first, step, int((hi - first) / step + 1e-9) + 1)
             ticks = ticks[(ticks >= lo - 1e-12 * abs(lo)) & (ticks <= hi + 1e-12 * abs(hi))]
-            if ticks.size >= 2 and not _hits(ticks, avoid_arr):
+            if ticks.size >= 2 and not hits_any(ticks, avoid_arr):
                 return ticks
         step = _next_nice(step)
     raise DisclosureError(  # pragma: no cover

@@ -1,0 +1,1 @@
+"""Plot families: each validates its input, builds a release and draws only the release."""

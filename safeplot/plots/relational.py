@@ -1,0 +1,201 @@
+"""Scatter releases and their drawing.
+
+:func:`release_scatter` turns two raw variables into a
+:class:`~safeplot.release.PointRelease`: anonymised points (deterministic,
+probabilistic) or the centres of the surviving cells of a density grid
+(suppress, generalize), sized by their counts. :func:`draw_scatter` draws a
+release and nothing else. The seaborn-compatible ``scatterplot`` builds on them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.axes import Axes
+
+from ..anonymize import anonymize_values
+from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
+from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
+from ..policy import Policy, get_policy
+from ..release import PointRelease
+from ._common import (
+    attach_release,
+    axis_from_range,
+    check_positive_int,
+    finite_range,
+    make_report,
+    not_available,
+    set_safe_axis,
+)
+
+__all__ = ["SCATTER_METHODS", "draw_scatter", "release_scatter"]
+
+#: Methods a scatter release supports.
+SCATTER_METHODS = ("deterministic", "probabilistic", "suppress", "generalize", "none")
+
+#: Cells per axis of the density grid behind suppressed scatter plots (Avraam et al.).
+GRID_BINS = 30
+
+
+def release_scatter(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    names: tuple[str, str] = ("x", "y"),
+    method: str | None = None,
+    k: int = 3,
+    q: float = 0.25,
+    threshold: int | None = None,
+    factor: int = 2,
+    bins: int = GRID_BINS,
+    metric: str = "euclidean",
+    n_dropped: int = 0,
+    function: str = "scatterplot",
+    policy: Policy | None = None,
+) -> PointRelease:
+    """Release a scatter plot of two variables under a disclosure-control method.
+
+    Parameters
+    ----------
+    x, y : ndarray, shape (n,)
+        Complete, finite raw values (validated by the caller).
+    names : tuple of str
+        Variable names, for the report and the keyed noise.
+    method : str, optional
+        ``"deterministic"`` (default from the policy), ``"probabilistic"``,
+        ``"suppress"``, ``"generalize"`` or ``"none"``.
+    k : int, default 3
+        Records per centroid (deterministic).
+    q : float, default 0.25
+        Noise SD as a fraction of each variable's SD (probabilistic).
+    threshold : int, optional
+        Minimum count of a shown grid cell (default and floor: the policy's).
+    factor : int, default 2
+        Grid coarsening of ``"generalize"`` (30 x 30 -> 15 x 15).
+    bins : int, default 30
+        Cells per axis of the density grid (suppress, generalize).
+    metric : str, default "euclidean"
+        Neighbour distance of ``"deterministic"``.
+    n_dropped : int
+        Rows the caller dropped for missing values.
+    function : str
+        Name of the calling plot function, for the report.
+    policy : Policy, optional
+        The policy in force.
+
+    Returns
+    -------
+    PointRelease
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x, y = np.random.default_rng(0).normal(size=(2, 300))
+    >>> rel = release_scatter(x, y, method="suppress")
+    >>> bool((rel.sizes >= 3).all())
+    True
+    """
+    pol = get_policy() if policy is None else policy
+    method = pol.check_method(method, "scatter")
+    raw = np.column_stack([np.asarray(x, dtype=float), np.asarray(y, dtype=float)])
+    if method == "none":
+        report = make_report(function, method, {}, names, raw.shape[0], n_dropped, pol)
+        return _point_release(raw, report, [np.array([]), np.array([])])
+    if method not in SCATTER_METHODS:
+        raise not_available(method, "scatter plots", SCATTER_METHODS)
+    threshold = pol.check_threshold(threshold)
+    rare = [rare_values(raw[:, j], threshold) for j in range(2)]
+    if method in ("suppress", "generalize"):
+        return _grid_release(
+            raw, rare, method, names, threshold, factor, bins, n_dropped, function, pol
+        )
+    out = anonymize_values(raw, method, names=list(names), k=k, q=q, metric=metric, policy=pol)
+    report = make_report(
+        function, method, out.params, names, raw.shape[0], n_dropped, pol, details=out.details
+    )
+    return _point_release(out.values, report, rare, coincident=out.coincident)
+
+
+def _point_release(points, report, rare, *, sizes=None, coincident=None) -> PointRelease:
+    xlim, xticks = axis_from_range(*finite_range(points[:, 0]), rare[0])
+    ylim, yticks = axis_from_range(*finite_range(points[:, 1]), rare[1])
+    return PointRelease(
+        points[:, 0], points[:, 1], xlim, ylim, xticks, yticks, report, sizes, coincident
+    )
+
+
+def _grid_release(raw, rare, method, names, threshold, factor, bins, n_dropped, function, pol):
+    bins = check_positive_int("bins", bins)
+    xedges = safe_edges(raw[:, 0], bins, avoid=rare[0])
+    yedges = safe_edges(raw[:, 1], bins, avoid=rare[1])
+    counts = grid_counts(raw[:, 0], raw[:, 1], xedges, yedges)
+    params: dict = {"threshold": threshold, "bins": bins}
+    if method == "generalize":
+        factor = check_positive_int("factor", factor)
+        params.update(factor=factor, bins=-(-bins // factor))
+        counts = coarsen_counts(counts, factor)
+        xedges, yedges = coarsen_edges(xedges, factor), coarsen_edges(yedges, factor)
+    shown = suppress(counts, threshold)
+    ix, iy = np.nonzero(np.nan_to_num(shown.counts) > 0)
+    cx = (xedges[:-1] + xedges[1:])[ix] / 2
+    cy = (yedges[:-1] + yedges[1:])[iy] / 2
+    warnings = []
+    if ix.size == 0:
+        warnings.append(
+            "Every grid cell is below the threshold: nothing can be shown. Use "
+            "method='generalize', fewer bins, or a point method such as 'deterministic'."
+        )
+    report = make_report(
+        function,
+        method,
+        params,
+        names,
+        raw.shape[0],
+        n_dropped,
+        pol,
+        cells_suppressed=shown.n_suppressed,
+        warnings=warnings,
+    )
+    xlim, ylim = (xedges[0], xedges[-1]), (yedges[0], yedges[-1])
+    return PointRelease(
+        cx,
+        cy,
+        xlim,
+        ylim,
+        safe_ticks(*xlim, avoid=rare[0]),
+        safe_ticks(*ylim, avoid=rare[1]),
+        report,
+        sizes=shown.counts[ix, iy],
+    )
+
+
+def draw_scatter(
+    ax: Axes, release: PointRelease, *, color=None, mark_coincident: bool = False, s: float = 12
+) -> Axes:
+    """Draw a released scatter: points, or grid-cell centres with area proportional to count.
+
+    Parameters
+    ----------
+    ax : Axes
+    release : PointRelease
+    color : color, optional
+    mark_coincident : bool, default False
+        Draw points whose released value is shared with other records in
+        black, as Avraam et al. do for coinciding centroids.
+    s : float, default 12
+        Marker area for unweighted points (the median area for weighted ones).
+    """
+    if release.sizes is not None:
+        if release.sizes.size:
+            area = s * release.sizes / np.median(release.sizes)
+            ax.scatter(release.x, release.y, s=area, color=color, alpha=0.7, linewidths=0)
+    else:
+        ax.scatter(release.x, release.y, s=s, color=color, alpha=0.6, linewidths=0)
+        if mark_coincident and release.coincident is not None and release.coincident.any():
+            c = release.coincident
+            ax.scatter(release.x[c], release.y[c], s=s, color="black", linewidths=0)
+    set_safe_axis(ax, "x", release.xlim, release.xticks)
+    set_safe_axis(ax, "y", release.ylim, release.yticks)
+    ax.set_xlabel(release.report.variables[0])
+    ax.set_ylabel(release.report.variables[1])
+    attach_release(ax, release.report)
+    return ax

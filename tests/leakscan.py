@@ -1,0 +1,143 @@
+"""A leak scanner for figures (DESIGN.md sections 3 and 7).
+
+Given a figure and the raw data behind it, collect every number the figure
+shows — bar and patch extents, marker offsets, line vertices, image data,
+axis limits, tick positions, tick labels and any other text — and report each
+one that equals (relative 1e-9) a raw value held by fewer than ``threshold``
+records. Numbers are compared per axis: x-axis numbers against the raw x
+variable, y-axis numbers against the raw y variable (a count axis is checked
+for cells in ``(0, threshold)`` instead). Text is compared against every
+variable. The SVG that ``savefig`` writes is scanned for text numbers too.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+
+import matplotlib as mpl
+import numpy as np
+from matplotlib.collections import Collection
+from matplotlib.image import AxesImage
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+
+from safeplot.anonymize.grids import MATCH_RTOL, rare_values
+
+NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+@dataclass
+class Findings:
+    """What the scanner found: leaks (rare raw values shown) and small counts."""
+
+    leaks: list[str] = field(default_factory=list)
+    small_counts: list[str] = field(default_factory=list)
+    numbers_scanned: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.leaks or self.small_counts)
+
+    def __str__(self) -> str:
+        return "\n".join(self.leaks + self.small_counts)
+
+
+def _matches(numbers: np.ndarray, rare: np.ndarray) -> np.ndarray:
+    numbers = np.asarray(numbers, dtype=float).ravel()
+    numbers = numbers[np.isfinite(numbers)]
+    if numbers.size == 0 or rare.size == 0:
+        return np.array([])
+    pos = np.searchsorted(rare, numbers)
+    hit = np.zeros(numbers.size, dtype=bool)
+    for nb in (np.clip(pos - 1, 0, rare.size - 1), np.clip(pos, 0, rare.size - 1)):
+        near = rare[nb]
+        hit |= np.abs(numbers - near) <= MATCH_RTOL * np.maximum(np.abs(numbers), np.abs(near))
+    return numbers[hit]
+
+
+def _text_numbers(text: str) -> np.ndarray:
+    return np.array([float(m.replace("\u2212", "-")) for m in NUMBER.findall(text)], dtype=float)
+
+
+def scan_figure(fig, raw: dict[str, np.ndarray], *, threshold: int = 3) -> Findings:
+    """Scan every Axes of `fig`.
+
+    Parameters
+    ----------
+    fig : Figure
+    raw : dict
+        ``{"x": raw x values, "y": raw y values}``; leave "y" out when the
+        y axis shows counts (histograms), whose bars are then checked for
+        counts in ``(0, threshold)``.
+    threshold : int
+    """
+    found = Findings()
+    rare = {axis: rare_values(v, threshold) for axis, v in raw.items()}
+    all_rare = np.unique(np.concatenate(list(rare.values()))) if rare else np.array([])
+
+    def check(label: str, numbers, axis: str | None) -> None:
+        values = np.asarray(numbers, dtype=float).ravel()
+        found.numbers_scanned += values.size
+        against = all_rare if axis is None else rare.get(axis)
+        if against is None:
+            return
+        for v in _matches(values, against):
+            found.leaks.append(f"{label}: {v!r} equals a rare raw {axis or 'value'}")
+
+    for ax in fig.axes:
+        check("xlim", ax.get_xlim(), "x")
+        check("ylim", ax.get_ylim(), "y")
+        check("xticks", ax.get_xticks(), "x")
+        check("yticks", ax.get_yticks(), "y")
+        for axis, labels in (("x", ax.get_xticklabels()), ("y", ax.get_yticklabels())):
+            for t in labels:
+                check(f"{axis} tick label {t.get_text()!r}", _text_numbers(t.get_text()), axis)
+        for patch in ax.patches:
+            if isinstance(patch, Rectangle):
+                x0, y0 = patch.get_x(), patch.get_y()
+                x1, y1 = x0 + patch.get_width(), y0 + patch.get_height()
+                check("bar x extent", [x0, x1], "x")
+                check("bar y extent", [y0, y1], "y")
+                if "y" not in raw:
+                    height = abs(y1 - y0)
+                    if 0 < height < threshold:
+                        found.small_counts.append(f"bar of height {height} < {threshold}")
+            else:
+                verts = patch.get_path().vertices
+                if verts.size:
+                    data = patch.get_patch_transform().transform(verts)
+                    check("patch x", data[:, 0], "x")
+                    check("patch y", data[:, 1], "y")
+        for line in ax.lines:
+            if isinstance(line, Line2D):
+                check("line x", line.get_xdata(), "x")
+                check("line y", line.get_ydata(), "y")
+        for coll in ax.collections:
+            if isinstance(coll, Collection):
+                offsets = np.asarray(coll.get_offsets())
+                if offsets.size:
+                    check("marker x", offsets[:, 0], "x")
+                    check("marker y", offsets[:, 1], "y")
+        for image in ax.images:
+            if isinstance(image, AxesImage):
+                check(
+                    "image data", np.ma.filled(np.asarray(image.get_array(), float), np.nan), None
+                )
+                check("image extent", image.get_extent(), None)
+        texts = [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
+        texts += list(ax.texts)
+        legend = ax.get_legend()
+        if legend is not None:
+            texts += list(legend.get_texts())
+        for t in texts:
+            check(f"text {t.get_text()!r}", _text_numbers(t.get_text()), None)
+    for t in fig.texts + ([fig._suptitle] if fig._suptitle is not None else []):
+        check(f"figure text {t.get_text()!r}", _text_numbers(t.get_text()), None)
+
+    buf = io.StringIO()
+    with mpl.rc_context({"svg.fonttype": "none"}):
+        fig.savefig(buf, format="svg")
+    for text in re.findall(r"<text[^>]*>(.*?)</text>", buf.getvalue(), flags=re.S):
+        check(f"SVG text {text!r}", _text_numbers(re.sub(r"<[^>]+>", "", text)), None)
+    return found

@@ -1,0 +1,310 @@
+"""Tests of safeplot.audit: the log of releases and its JSON export."""
+
+import dataclasses
+import json
+import threading
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+import safeplot
+from safeplot import audit
+from safeplot.audit import AuditEntry
+from safeplot.keys import SecretKey
+from safeplot.policy import Policy, set_policy
+from safeplot.release import DisclosureReport
+
+MATERIAL = "very-secret-material-123"
+
+
+def make_report(function="histplot", method="suppress", **kws):
+    kws.setdefault("params", {"threshold": 3})
+    kws.setdefault("variables", ("age",))
+    return DisclosureReport(function, method, **kws)
+
+
+def test_log_starts_empty():
+    assert audit.entries() == []
+
+
+def test_record_fills_entry_from_report():
+    report = make_report(
+        "scatterplot",
+        "deterministic",
+        params={"k": np.int64(5)},
+        variables=("x", "y"),
+        n=500,
+        cells_suppressed=2,
+        warnings=["w"],
+        details={"n_coincident": 4},
+        policy="built-in defaults",
+    )
+    entry = audit.record(report, figure="figure-1")
+    assert isinstance(entry, AuditEntry)
+    assert entry.function == "scatterplot"
+    assert entry.variables == ("x", "y")
+    assert entry.method == "deterministic"
+    assert entry.params == {"k": 5}
+    assert type(entry.params["k"]) is int  # plain JSON types
+    assert entry.report == report.to_dict()
+    assert entry.figure == "figure-1"
+    assert entry.sequence == 1
+
+
+def test_entry_time_is_utc_iso8601():
+    before = datetime.now(timezone.utc)
+    entry = audit.record(make_report())
+    after = datetime.now(timezone.utc)
+    stamp = datetime.fromisoformat(entry.time)
+    assert stamp.utcoffset() == timedelta(0)
+    assert before - timedelta(milliseconds=1) <= stamp <= after
+
+
+def test_entry_is_frozen_and_hashable():
+    entry = audit.record(make_report())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        entry.method = "none"
+    assert hash(entry) == hash(audit.entries()[0])
+    assert entry == audit.entries()[0]
+
+
+def test_figure_defaults_to_none():
+    assert audit.record(make_report()).figure is None
+
+
+def test_record_refuses_other_objects():
+    with pytest.raises(TypeError, match="DisclosureReport, got dict"):
+        audit.record({"method": "suppress"})
+    with pytest.raises(TypeError, match="figure must be a string"):
+        audit.record(make_report(), figure=3)
+    assert audit.entries() == []
+
+
+def test_figure_is_keyword_only():
+    with pytest.raises(TypeError):
+        audit.record(make_report(), "figure-1")
+
+
+def test_sequence_numbers_and_order():
+    for i in range(5):
+        audit.record(make_report(f"plot{i}"))
+    logged = audit.entries()
+    assert [e.sequence for e in logged] == [1, 2, 3, 4, 5]
+    assert [e.function for e in logged] == [f"plot{i}" for i in range(5)]
+    times = [e.time for e in logged]
+    assert times == sorted(times)
+
+
+def test_clear_empties_and_restarts_numbering():
+    audit.record(make_report())
+    audit.record(make_report())
+    audit.clear()
+    assert audit.entries() == []
+    assert audit.record(make_report()).sequence == 1
+
+
+def test_entries_is_a_copy():
+    audit.record(make_report())
+    logged = audit.entries()
+    logged.clear()
+    assert len(audit.entries()) == 1
+    audit.entries()[0].params["threshold"] = 1
+    audit.entries()[0].report["method"] = "none"
+    assert audit.entries()[0].params == {"threshold": 3}
+    assert audit.entries()[0].report["method"] == "suppress"
+
+
+def test_record_result_does_not_alias_log():
+    entry = audit.record(make_report())
+    entry.params["threshold"] = 1
+    assert audit.entries()[0].params == {"threshold": 3}
+
+
+def test_report_changed_after_recording_does_not_change_log():
+    report = make_report()
+    audit.record(report)
+    report.params["threshold"] = 1
+    report.warnings.append("late")
+    assert audit.entries()[0].params == {"threshold": 3}
+    assert audit.entries()[0].report["warnings"] == []
+
+
+def test_entry_to_dict():
+    entry = audit.record(make_report(), figure="f")
+    data = entry.to_dict()
+    assert data == {
+        "time": entry.time,
+        "function": "histplot",
+        "variables": ["age"],
+        "method": "suppress",
+        "params": {"threshold": 3},
+        "report": entry.report,
+        "figure": "f",
+        "sequence": 1,
+    }
+    json.dumps(data)
+
+
+def test_export_round_trip(tmp_path):
+    audit.record(make_report("histplot", n=500, cells_suppressed=3), figure="hist.png")
+    audit.record(
+        make_report("scatterplot", "deterministic", params={"k": 5}, variables=("x", "y"))
+    )
+    out = audit.export(tmp_path / "audit.json")
+    assert out == tmp_path / "audit.json"
+    with out.open(encoding="utf-8") as fh:
+        doc = json.load(fh)
+    assert set(doc) == {"safeplot_version", "created", "policy", "entries"}
+    assert doc["safeplot_version"] == safeplot.__version__
+    assert datetime.fromisoformat(doc["created"]).utcoffset() == timedelta(0)
+    assert [e["sequence"] for e in doc["entries"]] == [1, 2]
+    assert [e["function"] for e in doc["entries"]] == ["histplot", "scatterplot"]
+    assert doc["entries"][0]["figure"] == "hist.png"
+    assert doc["entries"][0]["report"]["cells_suppressed"] == 3
+    assert doc["entries"][1]["variables"] == ["x", "y"]
+    assert doc["entries"][1]["params"] == {"k": 5}
+    assert doc["entries"] == [e.to_dict() for e in audit.entries()]
+
+
+def test_export_accepts_string_path_and_replaces_file(tmp_path):
+    target = tmp_path / "audit.json"
+    target.write_text("old", encoding="utf-8")
+    out = audit.export(str(target))
+    assert out == target
+    assert json.loads(target.read_text(encoding="utf-8"))["entries"] == []
+
+
+def test_export_missing_folder(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        audit.export(tmp_path / "no" / "such" / "audit.json")
+
+
+def test_export_text_is_sorted_indented_utf8(tmp_path):
+    audit.record(make_report(variables=("größe",)), figure="Abb. 1 — Größe")
+    text = audit.to_json()
+    assert text.startswith("{\n  ")
+    assert text.endswith("\n")
+    assert "größe" in text  # not \u-escaped
+    doc = json.loads(text)
+    assert text.rstrip("\n") == json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False)
+    out = audit.export(tmp_path / "audit.json")
+    assert json.loads(out.read_bytes().decode("utf-8"))["entries"] == doc["entries"]
+
+
+def test_export_policy_section():
+    set_policy(
+        threshold=7,
+        k_min=4,
+        q_min=0.5,
+        winsor_sd=2.0,
+        sig_figs=2,
+        allowed_methods=["suppress", "deterministic"],
+        locked=True,
+    )
+    doc = json.loads(audit.to_json())
+    assert doc["policy"] == {
+        "source": "built-in defaults",
+        "threshold": 7,
+        "k_min": 4,
+        "q_min": 0.5,
+        "winsor_sd": 2.0,
+        "sig_figs": 2,
+        "round_n_to": 5,
+        "allow_raw": False,
+        "allowed_methods": ["deterministic", "suppress"],
+        "locked": True,
+    }
+
+
+def test_export_policy_source_from_file(tmp_path, monkeypatch):
+    path = tmp_path / "policy.toml"
+    path.write_text("threshold = 10\nlocked = true\n", encoding="utf-8")
+    monkeypatch.setenv("SAFEPLOT_POLICY", str(path))
+    safeplot.policy._reset()
+    doc = json.loads(audit.to_json())
+    assert str(path) in doc["policy"]["source"]
+    assert doc["policy"]["threshold"] == 10
+    assert doc["policy"]["locked"] is True
+
+
+def test_secret_key_never_exported(tmp_path):
+    set_policy(Policy(secret_key=SecretKey(MATERIAL, source="test")))
+    assert safeplot.get_policy().key == SecretKey(MATERIAL)
+    # A report that somehow carries the key object still shows only its repr.
+    audit.record(
+        make_report(details={"key": safeplot.get_policy().secret_key}, policy="test"),
+        figure="f1",
+    )
+    text = audit.to_json()
+    out = audit.export(tmp_path / "audit.json")
+    for blob in (
+        text,
+        out.read_text(encoding="utf-8"),
+        repr(audit.entries()),
+        str(audit.entries()),
+    ):
+        assert MATERIAL not in blob
+        assert MATERIAL.encode().hex() not in blob
+    assert "secret" not in json.loads(text)["policy"]
+    assert not any("key" in name for name in json.loads(text)["policy"])
+
+
+def test_secret_key_from_policy_file_never_exported(tmp_path, monkeypatch):
+    (tmp_path / "noise.key").write_text(MATERIAL, encoding="utf-8")
+    path = tmp_path / "policy.toml"
+    path.write_text('secret_file = "noise.key"\nlocked = true\n', encoding="utf-8")
+    monkeypatch.setenv("SAFEPLOT_POLICY", str(path))
+    safeplot.policy._reset()
+    audit.record(make_report())
+    assert MATERIAL not in audit.export(tmp_path / "audit.json").read_text(encoding="utf-8")
+
+
+def test_thread_safety():
+    n_threads, per_thread = 8, 250
+    barrier = threading.Barrier(n_threads)
+    returned = [[] for _ in range(n_threads)]
+
+    def work(i):
+        barrier.wait()
+        for j in range(per_thread):
+            entry = audit.record(make_report(f"t{i}", params={"j": j}))
+            returned[i].append(entry.sequence)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(n_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+    logged = audit.entries()
+    total = n_threads * per_thread
+    assert len(logged) == total
+    assert [e.sequence for e in logged] == list(range(1, total + 1))
+    assert sorted(s for seqs in returned for s in seqs) == list(range(1, total + 1))
+    for i in range(n_threads):
+        # each thread's entries appear in the order it recorded them
+        mine = [e.params["j"] for e in logged if e.function == f"t{i}"]
+        assert mine == list(range(per_thread))
+        assert returned[i] == sorted(returned[i])
+    json.loads(audit.to_json())
+
+
+def test_export_while_recording():
+    done = threading.Event()
+
+    def writer():
+        for _ in range(1000):
+            audit.record(make_report())
+        done.set()
+
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        while not done.is_set():
+            doc = json.loads(audit.to_json())
+            seqs = [e["sequence"] for e in doc["entries"]]
+            assert seqs == list(range(1, len(seqs) + 1))
+    finally:
+        t.join()
+    assert len(audit.entries()) == 1000

@@ -1,0 +1,86 @@
+"""``safeplot demo`` and the command line."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from matplotlib.image import imread
+
+import safeplot
+from safeplot import cli
+from safeplot.demo import DEMO_METHODS, run_demo
+
+
+def test_demo_writes_figures_and_audit_log(tmp_path):
+    paths = run_demo(tmp_path, n=200)
+    assert [p.name for p in paths] == [
+        "demo_D1.png",
+        "demo_D2.png",
+        "demo_D3.png",
+        "audit_log.json",
+    ]
+    image = imread(paths[0])
+    assert image.shape[0] > 300 and image.shape[1] > 1000
+    log = json.loads(paths[-1].read_text())
+    # one histogram and one scatter per method per data set
+    assert len(log["entries"]) == 3 * 2 * len(DEMO_METHODS)
+    methods = {e["method"] for e in log["entries"]}
+    assert methods == set(DEMO_METHODS)
+    assert "demonstration key" not in paths[-1].read_text()
+
+
+def test_demo_is_reproducible(tmp_path):
+    a = run_demo(tmp_path / "a", n=150)
+    b = run_demo(tmp_path / "b", n=150)
+    np.testing.assert_array_equal(imread(a[0]), imread(b[0]))
+
+
+def test_demo_leaves_policy_unchanged(tmp_path):
+    before = safeplot.get_policy()
+    run_demo(tmp_path, n=100)
+    assert safeplot.get_policy() == before
+
+
+def test_demo_under_locked_policy_without_raw_panels(tmp_path, monkeypatch):
+    policy_file = tmp_path / "policy.toml"
+    policy_file.write_text(
+        'locked = true\nallow_raw = false\nsecret = "custodian key 0123456789"\n'
+    )
+    monkeypatch.setenv("SAFEPLOT_POLICY", str(policy_file))
+    safeplot.policy._reset()
+    paths = run_demo(tmp_path / "out", n=150)
+    log = json.loads(paths[-1].read_text())
+    assert "none" not in {e["method"] for e in log["entries"]}
+    assert len(log["entries"]) == 3 * 2 * (len(DEMO_METHODS) - 1)
+
+
+def test_cli_demo(tmp_path, capsys):
+    assert cli.main(["demo", "--out", str(tmp_path), "--n", "120"]) == 0
+    out = capsys.readouterr().out
+    assert "wrote 4 files" in out and "audit_log.json" in out
+
+
+def test_cli_reports_errors_without_traceback(tmp_path, capsys):
+    assert cli.main(["demo", "--out", str(tmp_path), "--n", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("safeplot: error:") and "Traceback" not in err
+
+
+def test_cli_without_command_prints_help(capsys):
+    assert cli.main([]) == 2
+    assert "demo" in capsys.readouterr().out
+
+
+def test_python_dash_m(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "safeplot", "--version"], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == f"safeplot {safeplot.__version__}"
+
+
+@pytest.mark.parametrize("n", [0, -5])
+def test_demo_rejects_bad_n(tmp_path, n):
+    with pytest.raises(ValueError):
+        run_demo(tmp_path, n=n)

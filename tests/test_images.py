@@ -1,0 +1,22 @@
+"""Image comparison (pytest-mpl) against baseline_images/: the demo's method grids.
+
+Regenerate a baseline only on purpose (``pytest tests/test_images.py --mpl-generate-path=
+baseline_images``), look at the new PNG, and say in the commit why it changed.
+"""
+
+import pytest
+
+import safeplot
+from safeplot.demo import DEMO_METHODS, _demo_figure, demo_policy
+
+BASELINE = "../baseline_images"
+
+
+@pytest.mark.parametrize("name", ["D1", "D2", "D3"])
+@pytest.mark.mpl_image_compare(
+    baseline_dir=BASELINE, style="default", savefig_kwargs={"dpi": 50}, tolerance=2
+)
+def test_method_grid(name):
+    """Histogram and scatter under every method: the layout of Avraam et al.'s Figures 1-2."""
+    with safeplot.policy(demo_policy()):
+        return _demo_figure(name, DEMO_METHODS, n=500, seed=1234)

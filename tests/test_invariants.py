@@ -1,0 +1,158 @@
+"""DESIGN.md section 3 for every release function x every method x several data shapes."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import safeplot
+from safeplot import DisclosureError, audit
+from safeplot.datasets import simulate
+from safeplot.plots.distributions import HIST_METHODS, draw_histogram, release_histogram
+from safeplot.plots.relational import SCATTER_METHODS, draw_scatter, release_scatter
+
+from .leakscan import scan_figure
+
+
+def _shapes():
+    rng = np.random.default_rng(20261121)
+    x = np.round(rng.normal(50, 10, 300), 3)
+    y = np.round(0.5 * x + rng.normal(0, 5, 300), 3)
+    outliers = (
+        np.r_[x, 412.731, -97.113, 255.517],
+        np.r_[y, -88.404, 301.219, 12.5],
+    )
+    tx = rng.integers(0, 12, 400).astype(float)
+    ty = rng.integers(0, 8, 400).astype(float)
+    ties = (np.r_[tx, 37.0, 41.0, 19.0], np.r_[ty, 15.0, 23.0, -4.0])
+    sx = rng.lognormal(0, 1, 250)
+    skewed = (sx, np.log(sx) + rng.uniform(0, 1, 250))
+    small = (rng.normal(size=30), rng.normal(size=30))
+    shapes = {"outliers": outliers, "ties": ties, "skewed": skewed, "small": small}
+    for name in ("D1", "D2", "D3"):
+        df = simulate(name, n=300)
+        shapes[name] = (df["x"].to_numpy(), df["y"].to_numpy())
+    return shapes
+
+
+SHAPES = _shapes()
+SAFE_HIST = [m for m in HIST_METHODS if m != "none"]
+SAFE_SCATTER = [m for m in SCATTER_METHODS if m != "none"]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize("method", SAFE_HIST)
+def test_histogram_release_leaks_nothing(shape, method):
+    x, _ = SHAPES[shape]
+    fig, ax = plt.subplots()
+    rel = release_histogram(x, name="x", method=method, bins=20)
+    draw_histogram(ax, rel)
+    findings = scan_figure(fig, {"x": x}, threshold=3)
+    assert not findings, str(findings)
+    assert findings.numbers_scanned > 20
+    # edges and limits never sit on the raw extremes
+    assert rel.edges[0] < x.min() or method in ("deterministic", "probabilistic", "confidential")
+    assert rel.xlim[0] not in (x.min(), x.max()) and rel.xlim[1] not in (x.min(), x.max())
+    shown = rel.counts[~np.isnan(rel.counts)]
+    assert not ((shown > 0) & (shown < 3)).any()
+    assert ax.safeplot_report.method == method
+    assert audit.entries()[-1].method == method
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize("method", SAFE_SCATTER)
+def test_scatter_release_leaks_nothing(shape, method):
+    x, y = SHAPES[shape]
+    fig, ax = plt.subplots()
+    rel = release_scatter(x, y, method=method)
+    draw_scatter(ax, rel, mark_coincident=True)
+    findings = scan_figure(fig, {"x": x, "y": y}, threshold=3)
+    assert not findings, str(findings)
+    if rel.sizes is not None:
+        assert (rel.sizes >= 3).all()
+    assert ax.safeplot_report.method == method
+    assert audit.entries()[-1].function == "scatterplot"
+
+
+def test_scanner_catches_a_raw_plot():
+    """The scanner is not vacuous: the raw plot of the outlier data is flagged."""
+    x, y = SHAPES["outliers"]
+    with safeplot.policy(allow_raw=True):
+        fig, ax = plt.subplots()
+        draw_scatter(ax, release_scatter(x, y, method="none"))
+        assert scan_figure(fig, {"x": x, "y": y}, threshold=3).leaks
+        fig, ax = plt.subplots()
+        ax.hist(x, bins=20)
+        findings = scan_figure(fig, {"x": x}, threshold=3)
+        assert findings.leaks and findings.small_counts
+
+
+@pytest.mark.parametrize("threshold", [3, 5, 10])
+def test_suppressed_histogram_counts_are_exact(threshold):
+    x = SHAPES["D2"][0]
+    rel = release_histogram(x, method="suppress", bins=25, threshold=threshold)
+    expected, _ = np.histogram(x, rel.edges)
+    small = (expected > 0) & (expected < threshold)
+    np.testing.assert_array_equal(np.isnan(rel.counts), small)
+    np.testing.assert_array_equal(rel.counts[~small], expected[~small])
+    assert rel.report.cells_suppressed == small.sum()
+
+
+def test_generalized_histogram_merges_pairs_of_bins():
+    x = SHAPES["D1"][0]
+    with safeplot.policy(threshold=1):
+        fine = release_histogram(x, method="suppress", bins=20)
+        coarse = release_histogram(x, method="generalize", bins=20, factor=2)
+    np.testing.assert_array_equal(
+        coarse.edges, np.r_[fine.edges[::2], fine.edges[-1]][: coarse.edges.size]
+    )
+    np.testing.assert_array_equal(coarse.counts, fine.counts.reshape(-1, 2).sum(axis=1))
+
+
+def test_suppressed_scatter_is_the_surviving_cells_of_a_30_by_30_grid():
+    x, y = SHAPES["D1"]
+    rel = release_scatter(x, y, method="suppress")
+    xe = safeplot.anonymize.safe_edges(x, 30, avoid=safeplot.anonymize.rare_values(x, 3))
+    ye = safeplot.anonymize.safe_edges(y, 30, avoid=safeplot.anonymize.rare_values(y, 3))
+    counts, _, _ = np.histogram2d(x, y, [xe, ye])
+    keep = counts >= 3
+    assert rel.sizes.sum() == counts[keep].sum()
+    assert len(rel.x) == keep.sum()
+    assert rel.report.cells_suppressed == ((counts > 0) & (counts < 3)).sum()
+    gen = release_scatter(x, y, method="generalize")
+    assert gen.report.params["bins"] == 15
+
+
+@pytest.mark.parametrize(
+    ("call", "floor"),
+    [
+        (lambda x, y: release_histogram(x, method="deterministic", k=2), "k_min=3"),
+        (lambda x, y: release_scatter(x, y, method="deterministic", k=2), "k_min=3"),
+        (lambda x, y: release_scatter(x, y, method="probabilistic", q=0.1), "q_min=0.25"),
+        (lambda x, y: release_histogram(x, method="suppress", threshold=2), "threshold=3"),
+        (lambda x, y: release_scatter(x, y, method="suppress", threshold=1), "threshold=3"),
+        (lambda x, y: release_histogram(x, method="none"), "allow_raw=False"),
+        (lambda x, y: release_scatter(x, y, method="none"), "allow_raw=False"),
+    ],
+)
+def test_floors_refuse_before_anything_is_drawn(call, floor):
+    x, y = SHAPES["D1"]
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match=floor):
+        call(x, y)
+    assert plt.get_fignums() == before
+    assert audit.entries() == []
+
+
+def test_unknown_and_unavailable_methods_are_clear():
+    x, y = SHAPES["D1"]
+    with pytest.raises(ValueError, match="not a safeplot method"):
+        release_histogram(x, method="blur")
+    with pytest.raises(ValueError, match="not available for scatter plots"):
+        release_scatter(x, y, method="confidential")
+
+
+def test_report_rounds_counts():
+    x = SHAPES["D1"][0][:298]
+    rel = release_histogram(x, method="suppress")
+    assert rel.report.n == 300
+    assert "298" not in rel.report.to_json()
