@@ -49,6 +49,7 @@ __all__ = [
     "METHODS",
     "POINT_PLOTS",
     "Policy",
+    "custodian_policy",
     "get_policy",
     "load_policy",
     "policy",
@@ -461,6 +462,20 @@ _global: Policy = _BASE
 _context: contextvars.ContextVar[Policy | None] = contextvars.ContextVar(
     "safeplot_policy", default=None
 )
+
+
+def custodian_policy() -> Policy:
+    """Return the policy read at import time (the custodian's file, else the defaults).
+
+    Its floors are the reference that stays fixed for the whole process,
+    whatever the analyst changes later.
+
+    Examples
+    --------
+    >>> custodian_policy().q_min > 0
+    True
+    """
+    return _BASE
 
 
 def get_policy() -> Policy:

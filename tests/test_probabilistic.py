@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import pickle
+import struct
 import warnings
 
 import numpy as np
@@ -66,14 +67,35 @@ def test_different_key_gives_different_noise():
     assert np.all(noisy(x) != noisy(x, key=OTHER_KEY))
 
 
-def test_different_name_gives_different_noise():
+def test_renaming_a_variable_does_not_redraw_its_noise():
+    # a free re-draw per name would let many renamed releases be averaged away
     x = sample()
-    assert np.all(noisy(x, names=["glucose"]) != noisy(x, names=["bmi"]))
-    assert np.all(noisy(x) != noisy(x, names=["glucose"]))
-    np.testing.assert_array_equal(noisy(x), noisy(x, names=["x0"]))
-    # Two copies of one variable under different names get independent noise.
-    both = noisy(np.column_stack([x, x]), names=["a", "b"])
-    assert np.all(both[:, 0] != both[:, 1])
+    np.testing.assert_array_equal(noisy(x, names=["glucose"]), noisy(x, names=["bmi"]))
+    np.testing.assert_array_equal(noisy(x), noisy(x, names=["glucose"]))
+
+
+def test_releases_at_two_q_cannot_be_solved_for_the_raw_values():
+    # x1 = x + q1*s*e and x2 = x + q2*s*e would give x = (q2*x1 - q1*x2) / (q2 - q1)
+    x = sample(n=4000)
+    s = x.std(ddof=1)
+    r1, r2 = noisy(x, q=0.25), noisy(x, q=0.5)
+    solved = (0.5 * r1 - 0.25 * r2) / 0.25
+    assert np.std(solved - x) > 0.2 * s
+    # the two releases share exactly the base noise at q_min = 0.25 ...
+    np.testing.assert_array_equal(r1, noisy(x, q=0.25))
+    # ... and the best linear combination of many releases is no better than q_min
+    releases = np.array([noisy(x, q=q) for q in (0.25, 0.3, 0.5, 1.0, 2.0)])
+    weights = 1 / np.array([0.25, 0.3, 0.5, 1.0, 2.0]) ** 2
+    pooled = (weights[:, None] * releases).sum(0) / weights.sum()
+    assert np.std(pooled - x) > 0.2 * s
+
+
+@settings(max_examples=25, deadline=None)
+@given(q=st.floats(0.25, 3.0), seed=st.integers(0, 2**32 - 1))
+def test_noise_sd_is_q_times_sd_at_every_q(q, seed):
+    x = np.random.default_rng(seed).normal(size=5000)
+    noise = noisy(x, q=q) - x
+    assert abs(noise.std(ddof=1) / (q * x.std(ddof=1)) - 1) < 0.1
 
 
 def test_a_single_string_names_a_1d_variable():
@@ -113,19 +135,25 @@ def test_adding_a_record_changes_all_noise():
     assert np.all((noisy(x) - x) != (noisy(y) - y)[:-1])
 
 
-def test_seed_follows_the_documented_derivation():
-    x = sample(n=50)
-    name = "glucose (mmol/l)"
-    fingerprint = hashlib.sha256(np.sort(x).astype("<f8").tobytes()).digest()
-    encoded = name.encode("utf-8")
-    message = b"safeplot-noise-v1" + len(encoded).to_bytes(8, "big") + encoded + fingerprint
+def _documented_stream(label, fingerprint, n):
+    message = b"safeplot-noise-v1" + len(label).to_bytes(8, "big") + label + fingerprint
     digest = hmac.new(MATERIAL.encode(), message, hashlib.sha256).digest()
-    rng = np.random.Generator(np.random.PCG64(int.from_bytes(digest, "big")))
-    noise = rng.standard_normal(x.size) * 0.25 * np.sort(x).std(ddof=1)
+    return np.random.Generator(np.random.PCG64(int.from_bytes(digest, "big"))).standard_normal(n)
+
+
+@pytest.mark.parametrize("q", [0.25, 0.7])
+def test_seed_follows_the_documented_derivation(q):
+    x = sample(n=50)
+    fingerprint = hashlib.sha256(np.sort(x).astype("<f8").tobytes()).digest()
+    e = 0.25 * _documented_stream(b"base", fingerprint, x.size)
+    if q > 0.25:
+        label = b"q" + struct.pack(">d", q)
+        e = e + np.sqrt(q**2 - 0.25**2) * _documented_stream(label, fingerprint, x.size)
+    noise = e * np.sort(x).std(ddof=1)
     expected = np.empty_like(x)
     order = np.argsort(x, kind="stable")
     expected[order] = x[order] + noise
-    np.testing.assert_array_equal(noisy(x, names=[name]), expected)
+    np.testing.assert_array_equal(noisy(x, q=q, names=["glucose"]), expected)
 
 
 def test_negative_zero_is_the_same_as_zero():

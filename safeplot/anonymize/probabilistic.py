@@ -7,13 +7,17 @@ following the "probabilistic anonymisation" of Avraam et al. (2021), section
 noise variance 6.25 % of its variance.
 
 The noise is *keyed*: the random generator for a variable is seeded from an
-HMAC-SHA256, under a secret key (see :mod:`safeplot.keys`), of the variable's
-name and a fingerprint of its values. Consequences:
+HMAC-SHA256, under a secret key (see :mod:`safeplot.keys`), of a fingerprint
+of the variable's values. Consequences:
 
 * releasing the same data again gives exactly the same noise, so averaging
-  many releases of one data set recovers nothing;
+  many releases of one data set recovers nothing; renaming the column does
+  not change the noise either (the name is not part of the seed);
 * the fingerprint ignores row order and the noise is handed to records by
   their rank, so a shuffled copy of the data gets the same noise per record;
+* releases at different ``q`` share a base noise at the custodian's
+  ``q_min`` and differ only by independent top-ups, so combining them
+  reveals no more than a release at ``q_min``;
 * changing any value changes the noise of every record, and nobody without
   the key can regenerate (and subtract) the noise.
 
@@ -30,6 +34,8 @@ References
 from __future__ import annotations
 
 import hashlib
+import math
+import struct
 from collections.abc import Sequence
 
 import numpy as np
@@ -37,7 +43,7 @@ from numpy.typing import ArrayLike
 
 from ..errors import DisclosureError
 from ..keys import SecretKey
-from ..policy import Policy, get_policy
+from ..policy import Policy, custodian_policy, get_policy
 
 __all__ = ["add_keyed_noise", "noise_sd"]
 
@@ -131,9 +137,36 @@ def _fingerprint(column: np.ndarray) -> bytes:
     return hashlib.sha256(canonical.astype("<f8", copy=False).tobytes()).digest()
 
 
-def _seed_message(name: str, column: np.ndarray) -> bytes:
-    encoded = name.encode("utf-8")
-    return _NOISE_TAG + len(encoded).to_bytes(8, "big") + encoded + _fingerprint(column)
+def _seed_message(stream: bytes, fingerprint: bytes) -> bytes:
+    return _NOISE_TAG + len(stream).to_bytes(8, "big") + stream + fingerprint
+
+
+def _stream(key: SecretKey, stream: bytes, fingerprint: bytes, n: int) -> np.ndarray:
+    """Return `n` standard normal draws from the keyed stream `stream` of one variable."""
+    digest = key.digest(_seed_message(stream, fingerprint))
+    return np.random.Generator(np.random.PCG64(int.from_bytes(digest, "big"))).standard_normal(n)
+
+
+def _keyed_normal(
+    key: SecretKey, fingerprint: bytes, n: int, q: float, q_ref: float
+) -> np.ndarray:
+    """Return keyed noise with SD `q` (in units of the variable's SD), nested across `q`.
+
+    For ``q >= q_ref`` the noise is ``q_ref * e0 + sqrt(q**2 - q_ref**2) * e_q``:
+    ``e0`` is shared by every release of the variable and ``e_q`` is drawn
+    afresh for each ``q``. Combining releases at different ``q`` can then
+    cancel at most the top-up terms, never ``e0``: the best an attacker can
+    reach is the release at ``q_ref`` (the custodian's ``q_min``), which the
+    policy allows anyway. Were the draws simply scaled by ``q``, two releases
+    at different ``q`` would solve exactly for the raw values.
+    """
+    if q < q_ref:  # only possible under a loosened, unlocked policy
+        return q * _stream(key, b"q" + struct.pack(">d", q), fingerprint, n)
+    noise = q_ref * _stream(key, b"base", fingerprint, n)
+    if q > q_ref:
+        top_up = math.sqrt(q * q - q_ref * q_ref)
+        noise += top_up * _stream(key, b"q" + struct.pack(">d", q), fingerprint, n)
+    return noise
 
 
 def _ranks_order(arr: np.ndarray, j: int) -> np.ndarray:
@@ -158,7 +191,7 @@ def add_keyed_noise(
     key: SecretKey | None = None,
     policy: Policy | None = None,
 ) -> np.ndarray:
-    """Add keyed normal noise with SD ``q * SD_j`` to each variable.
+    r"""Add keyed normal noise with SD ``q * SD_j`` to each variable.
 
     Probabilistic anonymisation of Avraam et al. [1]_: variable ``j`` gets
     independent noise drawn from :math:`N(0, (q s_j)^2)`, with
@@ -166,17 +199,22 @@ def add_keyed_noise(
     sorted values so that row order cannot change it). With the default
     ``q = 0.25`` the noise variance is 6.25 % of the variable's variance.
 
-    The generator for variable ``j`` is
-    ``np.random.Generator(np.random.PCG64(seed))`` with ``seed`` the
-    HMAC-SHA256, under `key`, of a version tag, the variable's name and a
-    SHA-256 fingerprint of its sorted values. The noise vector is assigned to
-    records in rank order of the variable (a stable sort; records tied on
-    the variable are ordered by the other variables), so:
+    The noise of variable ``j`` is :math:`s_j (q_0 e_0 + \sqrt{q^2 - q_0^2}\, e_q)`
+    with :math:`q_0` the custodian's ``q_min`` (see
+    :func:`safeplot.policy.custodian_policy`); :math:`e_0` and :math:`e_q` are
+    standard normal streams from ``np.random.Generator(np.random.PCG64(seed))``,
+    ``seed`` the HMAC-SHA256, under `key`, of a version tag, a stream label
+    (``b"base"``, or ``b"q"`` and ``q`` as a big-endian double) and a SHA-256
+    fingerprint of the variable's sorted values. The shared :math:`e_0` means
+    releases at several ``q`` cannot be combined to cancel the noise. The
+    noise vector is assigned to records in rank order of the variable (a
+    stable sort; records tied on the variable are ordered by the other
+    variables), so:
 
-    * the same data, names and key always give the same output;
+    * the same data and key always give the same output, whatever the names;
     * permuting the rows of `values` permutes the output in the same way;
     * changing any value of a variable changes the noise of every record of
-      that variable, and so does a different name or key.
+      that variable, and so does a different key.
 
     Parameters
     ----------
@@ -189,9 +227,9 @@ def add_keyed_noise(
         argument is a fraction of the *variance* instead: DataSHIELD
         ``noise=0.25`` is about ``q=0.5`` here.
     names : sequence of str, optional
-        Distinct variable names, one per column; they enter the seed, so the
-        same values under different names get different noise. Default
-        ``"x0", "x1", ...``.
+        Distinct variable names, one per column, used in messages. They do
+        not enter the seed: renaming a column must not re-draw its noise.
+        Default ``"x0", "x1", ...``.
     key : SecretKey, optional
         Key seeding the noise. Default: ``policy.key`` (the custodian's key,
         else ``SAFEPLOT_SECRET``, else the per-user key file).
@@ -296,12 +334,11 @@ def add_keyed_noise(
             "wrap the secret as SecretKey(secret, source=...)."
         )
 
+    q_ref = custodian_policy().q_min
     out = np.empty_like(data)
     for j in range(p):
         column = data[:, j]
-        digest = key.digest(_seed_message(names[j], ordered[:, j]))
-        rng = np.random.Generator(np.random.PCG64(int.from_bytes(digest, "big")))
-        noise = rng.standard_normal(n) * (q * sd[j])
+        noise = _keyed_normal(key, _fingerprint(ordered[:, j]), n, q, q_ref) * sd[j]
         order = _ranks_order(data, j)
         out[order, j] = column[order] + noise
     return out[:, 0] if one_dim else out
