@@ -66,6 +66,10 @@ class AuditEntry:
         An id or label of the figure the release was drawn on, if known.
     sequence : int
         Position in the log, starting at 1.
+    policy : dict
+        The policy in force when the release was made: its source and floors
+        (never the noise key), so a checker sees the rules of every figure
+        even when the policy changed between figures.
 
     Examples
     --------
@@ -85,6 +89,7 @@ class AuditEntry:
     report: dict[str, Any] = field(hash=False)
     figure: str | None
     sequence: int
+    policy: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the entry as plain JSON-serialisable types (a deep copy)."""
@@ -97,6 +102,7 @@ class AuditEntry:
             "report": copy.deepcopy(self.report),
             "figure": self.figure,
             "sequence": self.sequence,
+            "policy": copy.deepcopy(self.policy),
         }
 
 
@@ -152,6 +158,7 @@ def record(report: DisclosureReport, *, figure: str | None = None) -> AuditEntry
             "pass for example fig.get_label() or a file name."
         )
     data = report.to_dict()
+    floors = _policy_summary(get_policy())
     with _lock:
         entry = AuditEntry(
             time=_now(),
@@ -162,6 +169,7 @@ def record(report: DisclosureReport, *, figure: str | None = None) -> AuditEntry
             report=data,
             figure=figure,
             sequence=len(_log) + 1,
+            policy=floors,
         )
         _log.append(entry)
     return _copy_entry(entry)
@@ -252,9 +260,9 @@ def to_json() -> str:
 
     Notes
     -----
-    ``policy`` describes the policy in force when the log is exported; the
-    policy each release was made under is named in its report's ``policy``
-    field.
+    The top-level ``policy`` describes the policy in force when the log is
+    exported; each entry's ``policy`` gives the floors its release was made
+    under.
 
     Examples
     --------

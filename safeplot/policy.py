@@ -31,10 +31,12 @@ import math
 import os
 import sys
 import types
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from .errors import DisclosureError
 from .keys import SecretKey, read_key_file, resolve_key
@@ -151,7 +153,16 @@ class Policy:
     source: str = "built-in defaults"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "allowed_methods", frozenset(self.allowed_methods))
+        methods = self.allowed_methods
+        if isinstance(methods, str) or not isinstance(methods, (list, tuple, set, frozenset)):
+            raise TypeError(f"allowed_methods must be a list of method names, got {methods!r}.")
+        object.__setattr__(self, "allowed_methods", frozenset(methods))
+        for name in ("allow_raw", "annotate", "locked"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(
+                    f"{name} must be true or false, got {getattr(self, name)!r} "
+                    f"({type(getattr(self, name)).__name__})."
+                )
         _require_int("threshold", self.threshold, 1)
         _require_int("k_min", self.k_min, 2)
         _require_int("sig_figs", self.sig_figs, 1)
@@ -253,8 +264,8 @@ class Policy:
             if k > n - self.k_min:
                 raise DisclosureError(
                     f"{what}={k} is too large for {self.describe_count(n)} records: "
-                    f"{what} must satisfy k_min <= {what} <= n - k_min "
-                    f"(here {self.k_min} <= {what} <= {n - self.k_min}). Use a smaller {what}."
+                    f"{what} must satisfy k_min <= {what} <= n - k_min (k_min={self.k_min}). "
+                    f"Use a smaller {what}."
                 )
         return int(k)
 
@@ -339,10 +350,9 @@ def _require_int(name: str, value: Any, minimum: int) -> None:
 
 
 def _require_positive(name: str, value: Any) -> None:
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number, got {value!r}.") from None
+    if isinstance(value, (bool, str, bytes)) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"{name} must be a number, got {value!r}.")
+    value = float(value)
     if not math.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive finite number, got {value}.")
 
@@ -353,6 +363,11 @@ def _check_not_looser(new: Policy, floor: Policy) -> None:
         a, b = getattr(new, name), getattr(floor, name)
         if (direction == "up" and a < b) or (direction == "down" and a > b):
             problems.append(f"{name}={a} (locked floor {name}={b})")
+    if new.round_n_to % floor.round_n_to:
+        # counts rounded to several unrelated bases can be narrowed to their exact value
+        problems.append(
+            f"round_n_to={new.round_n_to} (must be a multiple of the locked {floor.round_n_to})"
+        )
     if new.allow_raw and not floor.allow_raw:
         problems.append("allow_raw=True (locked: allow_raw=False)")
     extra = new.allowed_methods - floor.allowed_methods
@@ -413,7 +428,16 @@ def load_policy(path: str | os.PathLike[str]) -> Policy:
         raise DisclosureError(
             f"The safeplot policy file {str(path)!r} is not valid TOML: {exc}."
         ) from None
-    raw = dict(raw.get("safeplot", raw)) if isinstance(raw.get("safeplot"), Mapping) else dict(raw)
+    if isinstance(raw.get("safeplot"), Mapping):
+        outside = sorted(set(raw) - {"safeplot"})
+        if outside:
+            raise DisclosureError(
+                f"The safeplot policy file {str(path)!r} has settings {outside} outside its "
+                "[safeplot] table, where they would be ignored. Put every setting in the table."
+            )
+        raw = dict(raw["safeplot"])
+    else:
+        raw = dict(raw)
     settings: dict[str, Any] = {}
     secret_file = raw.pop("secret_file", None)
     secret = raw.pop("secret", None)
@@ -424,8 +448,13 @@ def load_policy(path: str | os.PathLike[str]) -> Policy:
             f"known settings: {sorted(_FILE_KEYS | {'secret', 'secret_file'})}."
         )
     settings.update(raw)
-    if "allowed_methods" in settings:
-        settings["allowed_methods"] = frozenset(_as_str_list(settings["allowed_methods"]))
+    if isinstance(settings.get("allowed_methods"), str):  # one method, written as a string
+        settings["allowed_methods"] = [settings["allowed_methods"]]
+    if secret_file is not None and secret is not None:
+        raise DisclosureError(
+            f"The safeplot policy file {str(path)!r} gives both secret and secret_file; "
+            "keep one (secret_file is preferred: the key stays out of the policy file)."
+        )
     if secret_file is not None:
         key_path = Path(secret_file).expanduser()
         if not key_path.is_absolute():
@@ -439,12 +468,6 @@ def load_policy(path: str | os.PathLike[str]) -> Policy:
         raise DisclosureError(
             f"The safeplot policy file {str(path)!r} is invalid: {exc}"
         ) from None
-
-
-def _as_str_list(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        return [value]
-    return [str(v) for v in value]
 
 
 def _policy_from_environment() -> Policy:
@@ -491,10 +514,16 @@ def get_policy() -> Policy:
 
 
 def _derive(base: Policy, new: Policy | None, changes: Mapping[str, Any]) -> Policy:
-    if new is None:
-        return base.replace(**changes)
-    if not isinstance(new, Policy):
+    """Apply `new` or `changes` to `base`; a locked custodian policy is the floor."""
+    if new is not None and not isinstance(new, Policy):
         raise TypeError(f"Expected a safeplot Policy, got {type(new).__name__}.")
+    unknown = set(changes) - {f.name for f in dataclasses.fields(Policy)}
+    if unknown:
+        raise TypeError(
+            f"Unknown policy setting(s) {sorted(unknown)}; "
+            f"settings are {[f.name for f in dataclasses.fields(Policy)]}."
+        )
+    new = base if new is None else new
     if changes:
         new = dataclasses.replace(new, **changes)
     if _BASE.locked:
@@ -531,8 +560,14 @@ def set_policy(new: Policy | None = None, /, **changes: Any) -> Policy:
     >>> _ = set_policy(old)
     """
     global _global
-    _global = _derive(get_policy() if new is None else _BASE, new, changes)
-    return _global
+    derived = _derive(get_policy(), new, changes)
+    if _context.get() is not None:
+        # inside a ``with safeplot.policy(...)`` block: change the block's policy,
+        # which the block restores on exit, as matplotlib's rc_context does
+        _context.set(derived)
+    else:
+        _global = derived
+    return derived
 
 
 @contextlib.contextmanager
@@ -558,7 +593,7 @@ def policy(new: Policy | None = None, /, **changes: Any) -> Iterator[Policy]:
     ...     p.threshold
     10
     """
-    derived = _derive(get_policy() if new is None else _BASE, new, changes)
+    derived = _derive(get_policy(), new, changes)
     token = _context.set(derived)
     try:
         yield derived

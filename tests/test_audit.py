@@ -142,7 +142,9 @@ def test_entry_to_dict():
         "report": entry.report,
         "figure": "f",
         "sequence": 1,
+        "policy": entry.policy,
     }
+    assert data["policy"]["threshold"] == 3
     json.dumps(data)
 
 
@@ -308,3 +310,13 @@ def test_export_while_recording():
     finally:
         t.join()
     assert len(audit.entries()) == 1000
+
+
+def test_each_entry_records_the_floors_it_was_released_under():
+    audit.record(DisclosureReport("histplot", "suppress", {"threshold": 3}, ("x",)))
+    with safeplot.policy(threshold=10, k_min=7):
+        audit.record(DisclosureReport("histplot", "suppress", {"threshold": 10}, ("x",)))
+    first, second = (e.to_dict()["policy"] for e in audit.entries())
+    assert (first["threshold"], first["k_min"]) == (3, 3)
+    assert (second["threshold"], second["k_min"]) == (10, 7)
+    assert "secret_key" not in second
