@@ -187,3 +187,21 @@ def test_unknown_metric_and_collinear_mahalanobis():
         knn_centroids(x, 3, metric="cosine")
     with pytest.raises(ValueError, match="collinear"):
         knn_centroids(np.c_[x, 2 * x], 3, metric="mahalanobis")
+
+
+@pytest.mark.parametrize("kind", ["continuous", "integer"])
+def test_spatial_renumbering_matches_brute_force(monkeypatch, kind):
+    # large inputs are renumbered in kd-tree order before the search; force it on small ones
+    monkeypatch.setattr("safeplot.anonymize.deterministic._SPATIAL_ORDER_MIN", 10)
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=(200, 2)) if kind == "continuous" else rng.integers(0, 5, (200, 2)) * 1.0
+    np.testing.assert_allclose(knn_centroids(x, 4).values, brute_force(x, 4), atol=1e-12)
+
+
+def test_spatial_renumbering_changes_nothing_at_scale(monkeypatch):
+    x = np.random.default_rng(12).normal(size=(100_000, 2))
+    renumbered = knn_centroids(x, 3)
+    monkeypatch.setattr("safeplot.anonymize.deterministic._SPATIAL_ORDER_MIN", 10**9)
+    plain = knn_centroids(x, 3)
+    np.testing.assert_array_equal(renumbered.values, plain.values)
+    np.testing.assert_array_equal(renumbered.coincident, plain.coincident)

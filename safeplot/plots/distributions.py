@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 
+from .._validate import clean_numeric
 from ..anonymize import anonymize_values
 from ..anonymize.grids import histogram_counts, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
@@ -42,8 +43,9 @@ def release_histogram(
 
     Parameters
     ----------
-    values : ndarray, shape (n,)
-        Complete, finite raw values (validated by the caller).
+    values : array-like, shape (n,)
+        Raw values. Missing values are dropped and counted in the report;
+        text, infinite, empty, all-missing or constant data are refused.
     name : str
         The variable's name, for the report and the keyed noise.
     method : str, optional
@@ -81,7 +83,9 @@ def release_histogram(
     pol = get_policy() if policy is None else policy
     method = pol.check_method(method, "hist")
     threshold = pol.check_threshold(threshold)
-    raw = np.asarray(values, dtype=float).ravel()
+    clean = clean_numeric({name: values})
+    raw = clean.values[:, 0]
+    n_dropped += clean.n_dropped
     params: dict = {"threshold": threshold}
     details: dict = {}
     if method == "none":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 
+from .._validate import clean_numeric
 from ..anonymize import anonymize_values
 from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
@@ -56,8 +57,9 @@ def release_scatter(
 
     Parameters
     ----------
-    x, y : ndarray, shape (n,)
-        Complete, finite raw values (validated by the caller).
+    x, y : array-like, shape (n,)
+        Raw values. Rows with a missing value are dropped and counted in the
+        report; text, infinite, empty, all-missing or constant data are refused.
     names : tuple of str
         Variable names, for the report and the keyed noise.
     method : str, optional
@@ -96,7 +98,11 @@ def release_scatter(
     """
     pol = get_policy() if policy is None else policy
     method = pol.check_method(method, "scatter")
-    raw = np.column_stack([np.asarray(x, dtype=float), np.asarray(y, dtype=float)])
+    if names[0] == names[1]:
+        raise ValueError(f"x and y need different names, got {names[0]!r} twice.")
+    clean = clean_numeric({names[0]: x, names[1]: y})
+    raw = clean.values
+    n_dropped += clean.n_dropped
     if method == "none":
         report = make_report(function, method, {}, names, raw.shape[0], n_dropped, pol)
         return _point_release(raw, report, [np.array([]), np.array([])])
