@@ -32,6 +32,8 @@ __all__ = ["SecretKey", "default_key_path", "resolve_key"]
 
 #: Number of random bytes in a generated key (256 bits).
 KEY_BYTES = 32
+#: Shortest ``SAFEPLOT_SECRET`` accepted.
+MIN_SECRET_CHARS = 16
 
 
 class SecretKey:
@@ -162,6 +164,14 @@ def resolve_key(policy_key: SecretKey | None = None) -> SecretKey:
         return policy_key
     env = os.environ.get("SAFEPLOT_SECRET")
     if env:
+        if len(env) < MIN_SECRET_CHARS:
+            # a short secret can be guessed, and the noise regenerated and subtracted
+            raise DisclosureError(
+                f"SAFEPLOT_SECRET is too short to keep the noise secret (fewer than "
+                f"{MIN_SECRET_CHARS} characters). Use a long random value, e.g. the output of "
+                "python -c 'import secrets; print(secrets.token_hex(32))', or unset it to use "
+                "the per-user key file."
+            )
         return SecretKey(env, source="SAFEPLOT_SECRET")
     path = default_key_path()
     if not path.exists():

@@ -276,6 +276,35 @@ class Policy:
             raise self._below_floor("q", q, "q_min")
         return float(q)
 
+    def check_winsor_sd(self, sd: float | None) -> float:
+        """Return the winsorising bound in SDs (the policy's when None); wider is refused.
+
+        A wider bound than ``winsor_sd`` would keep more extreme raw values.
+        """
+        if sd is None:
+            return self.winsor_sd
+        if isinstance(sd, (bool, str, bytes)) or not isinstance(sd, (int, float, np.number)):
+            raise TypeError(f"sd must be a number of standard deviations, got {sd!r}.")
+        sd = float(sd)
+        if not math.isfinite(sd) or sd <= 0:
+            raise ValueError(
+                f"sd must be a positive finite number of standard deviations, got {sd}."
+            )
+        if sd > self.winsor_sd:
+            raise self._above_limit("sd", sd, "winsor_sd", "wider bounds keep more extreme values")
+        return sd
+
+    def check_sig_figs(self, sig: int | None) -> int:
+        """Return significant figures for rounded statistics; more than ``sig_figs`` is refused."""
+        if sig is None:
+            return self.sig_figs
+        _require_int("sig", sig, 1)
+        if sig > self.sig_figs:
+            raise self._above_limit(
+                "sig", sig, "sig_figs", "more figures come closer to raw values"
+            )
+        return int(sig)
+
     def describe_count(self, n: int) -> str:
         """Return `n` as reports show it: rounded, and never a small exact count.
 
@@ -328,6 +357,12 @@ class Policy:
     def key(self) -> SecretKey:
         """The noise key: the policy's, else ``SAFEPLOT_SECRET``, else the key file."""
         return resolve_key(self.secret_key)
+
+    def _above_limit(self, what: str, value: Any, limit: str, why: str) -> DisclosureError:
+        return DisclosureError(
+            f"{what}={value} is above the policy limit {limit}={getattr(self, limit)} "
+            f"({self.source}): {why}. Use {what} <= {getattr(self, limit)}."
+        )
 
     def _below_floor(self, what: str, value: Any, floor: str) -> DisclosureError:
         return DisclosureError(

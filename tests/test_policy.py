@@ -798,8 +798,8 @@ def test_environment_changes_after_loading_do_not_change_policy(locked, tmp_path
 
 
 def test_key_from_environment_when_policy_has_none(monkeypatch):
-    monkeypatch.setenv("SAFEPLOT_SECRET", "environment key")
-    assert get_policy().key == SecretKey("environment key")
+    monkeypatch.setenv("SAFEPLOT_SECRET", "environment key 0123456789")
+    assert get_policy().key == SecretKey("environment key 0123456789")
     assert get_policy().key.source == "SAFEPLOT_SECRET"
 
 

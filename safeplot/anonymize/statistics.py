@@ -23,7 +23,6 @@ References
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import dataclass
 
@@ -160,20 +159,7 @@ def winsorize(
     """
     if policy is None:
         policy = get_policy()
-    if sd is None:
-        sd = policy.winsor_sd
-    try:
-        sd = float(sd)
-    except (TypeError, ValueError):
-        raise TypeError(f"sd must be a number of standard deviations, got {sd!r}.") from None
-    if not math.isfinite(sd) or sd <= 0:
-        raise ValueError(f"sd must be a positive finite number of standard deviations, got {sd}.")
-    if sd > policy.winsor_sd:
-        raise DisclosureError(
-            f"sd={sd} is above the policy limit winsor_sd={policy.winsor_sd} ({policy.source}): "
-            "wider bounds would keep more extreme raw values. "
-            f"Use sd <= {policy.winsor_sd}."
-        )
+    sd = policy.check_winsor_sd(sd)
     arr = _as_finite(values, min_rows=2)
     mean = arr.mean(axis=0)
     spread = sd * arr.std(axis=0, ddof=1)
@@ -336,12 +322,7 @@ def safe_quantiles(
     """
     if policy is None:
         policy = get_policy()
-    sig = policy.sig_figs if sig is None else _check_sig(sig)
-    if sig > policy.sig_figs:
-        raise DisclosureError(
-            f"sig={sig} is above the policy limit sig_figs={policy.sig_figs} ({policy.source}): "
-            f"more significant figures come closer to raw values. Use sig <= {policy.sig_figs}."
-        )
+    sig = policy.check_sig_figs(None if sig is None else _check_sig(sig))
     arr = _as_finite(values, min_rows=1)
     if arr.shape[0] < policy.threshold:
         raise DisclosureError(
