@@ -11,7 +11,49 @@ import pandas as pd
 
 from .errors import DisclosureError
 
-__all__ = ["CleanData", "as_frame", "clean_numeric"]
+__all__ = ["CleanData", "as_frame", "clean_numeric", "finite_array"]
+
+
+def finite_array(values: Any, *, min_rows: int = 1, what: str = "values") -> np.ndarray:
+    """Return `values` as a finite float64 array of shape (n,) or (n, p), n >= `min_rows`.
+
+    The entry check of the anonymisers, which take plain arrays: it refuses
+    text, other shapes, missing and infinite values with a message saying
+    what to do (plot functions clean data with :func:`clean_numeric` first).
+
+    Examples
+    --------
+    >>> finite_array([1, 2, 3]).dtype
+    dtype('float64')
+    """
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{what} must be numeric (an array of numbers); clean the data first, "
+            "e.g. with safeplot._validate.clean_numeric."
+        ) from None
+    if arr.ndim not in (1, 2):
+        raise ValueError(
+            f"{what} must be 1-D (n,) or 2-D (n, p); got an array with {arr.ndim} dimensions."
+        )
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError(f"{what} has no columns: give at least one variable.")
+    if arr.shape[0] == 0:
+        raise ValueError(
+            f"{what} are empty (no rows): there is nothing to release; at least {min_rows} "
+            "are needed."
+        )
+    if arr.shape[0] < min_rows:
+        raise ValueError(
+            f"{what} has {arr.shape[0]} record(s); at least {min_rows} are needed. Use more data."
+        )
+    if not np.isfinite(arr).all():
+        raise ValueError(
+            f"{what} contains NaN or infinite values. Drop incomplete rows and replace "
+            "infinite values first (safeplot._validate.clean_numeric does both)."
+        )
+    return arr
 
 
 @dataclass

@@ -37,6 +37,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.spatial import cKDTree
 
+from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 
@@ -85,19 +86,8 @@ class DeterministicResult:
 
 
 def _as_matrix(values: ArrayLike) -> np.ndarray:
-    x = np.asarray(values, dtype=float)
-    if x.ndim == 1:
-        x = x[:, None]
-    if x.ndim != 2:
-        raise ValueError(f"Expected a 1-D or 2-D array of values, got {x.ndim} dimensions.")
-    if x.shape[0] == 0:
-        raise ValueError("The data are empty (no rows). There is nothing to anonymise.")
-    if not np.isfinite(x).all():
-        raise ValueError(
-            "The data contain NaN or infinite values. Drop incomplete rows first "
-            "(plot functions do this and report the count) and replace infinities."
-        )
-    return x
+    x = finite_array(values)
+    return x[:, None] if x.ndim == 1 else x
 
 
 def _row_codes(points: np.ndarray) -> np.ndarray:

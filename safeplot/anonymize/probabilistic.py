@@ -41,6 +41,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._validate import finite_array
 from ..errors import DisclosureError
 from ..keys import SecretKey
 from ..policy import Policy, custodian_policy, get_policy
@@ -50,34 +51,6 @@ __all__ = ["add_keyed_noise", "noise_sd"]
 #: Domain-separation tag of the seed derivation; change it only together with
 #: a deliberate change of the noise stream.
 _NOISE_TAG = b"safeplot-noise-v1"
-
-
-def _as_data(values: ArrayLike, what: str = "values") -> np.ndarray:
-    """Return `values` as a finite float64 array of shape (n,) or (n, p), n >= 2."""
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"{what} must be numeric (an array of numbers); clean the data first, "
-            "e.g. with safeplot._validate.clean_numeric."
-        ) from None
-    if arr.ndim not in (1, 2):
-        raise ValueError(
-            f"{what} must be 1-D (n,) or 2-D (n, p); got an array with {arr.ndim} dimensions."
-        )
-    if arr.ndim == 2 and arr.shape[1] == 0:
-        raise ValueError(f"{what} has no columns: give at least one variable.")
-    if arr.shape[0] < 2:
-        raise ValueError(
-            f"{what} has {arr.shape[0]} record(s); at least 2 are needed to estimate a "
-            "standard deviation. Use more data."
-        )
-    if not np.isfinite(arr).all():
-        raise ValueError(
-            f"{what} contains NaN or infinite values. Drop incomplete rows and replace "
-            "infinite values first (safeplot._validate.clean_numeric does both)."
-        )
-    return arr
 
 
 def noise_sd(values: ArrayLike, q: float = 0.25) -> float | np.ndarray:
@@ -107,7 +80,7 @@ def noise_sd(values: ArrayLike, q: float = 0.25) -> float | np.ndarray:
     >>> noise_sd([1.0, 2.0, 3.0, 4.0, 5.0], q=0.5)
     0.7905694150420949
     """
-    arr = _as_data(values)
+    arr = finite_array(values, min_rows=2)
     q = float(q)
     if not np.isfinite(q) or q <= 0:
         raise ValueError(f"q must be a positive finite number, got {q}.")
@@ -294,7 +267,7 @@ def add_keyed_noise(
     if policy is None:
         policy = get_policy()
     q = policy.check_q(q)
-    arr = _as_data(values)
+    arr = finite_array(values, min_rows=2)
     one_dim = arr.ndim == 1
     data = arr[:, None] if one_dim else arr
     n, p = data.shape

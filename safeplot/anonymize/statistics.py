@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 
@@ -63,33 +64,6 @@ class WinsorResult:
     upper: float | np.ndarray
     n_winsorized: int
     sd: float
-
-
-def _as_finite(values: ArrayLike, *, min_rows: int) -> np.ndarray:
-    """Return `values` as a finite float64 array of shape (n,) or (n, p)."""
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(
-            "values must be numeric (an array of numbers); clean the data first, "
-            "e.g. with safeplot._validate.clean_numeric."
-        ) from None
-    if arr.ndim not in (1, 2):
-        raise ValueError(
-            f"values must be 1-D (n,) or 2-D (n, p); got an array with {arr.ndim} dimensions."
-        )
-    if arr.ndim == 2 and arr.shape[1] == 0:
-        raise ValueError("values has no columns: give at least one variable.")
-    if arr.shape[0] < min_rows:
-        raise ValueError(
-            f"values has {arr.shape[0]} record(s); at least {min_rows} are needed. Use more data."
-        )
-    if not np.isfinite(arr).all():
-        raise ValueError(
-            "values contains NaN or infinite values. Drop incomplete rows and replace "
-            "infinite values first (safeplot._validate.clean_numeric does both)."
-        )
-    return arr
 
 
 def _check_sig(sig: object) -> int:
@@ -160,7 +134,7 @@ def winsorize(
     if policy is None:
         policy = get_policy()
     sd = policy.check_winsor_sd(sd)
-    arr = _as_finite(values, min_rows=2)
+    arr = finite_array(values, min_rows=2)
     mean = arr.mean(axis=0)
     spread = sd * arr.std(axis=0, ddof=1)
     lower = mean - spread
@@ -323,7 +297,7 @@ def safe_quantiles(
     if policy is None:
         policy = get_policy()
     sig = policy.check_sig_figs(None if sig is None else _check_sig(sig))
-    arr = _as_finite(values, min_rows=1)
+    arr = finite_array(values, min_rows=1)
     if arr.shape[0] < policy.threshold:
         raise DisclosureError(
             f"Only {policy.describe_count(arr.shape[0])} records: quantiles need at least "
