@@ -1,4 +1,4 @@
-"""Pieces every plot family shares: method resolution, safe axes, reports, attaching releases."""
+"""Pieces every plot family shares: safe axes, reports, and attaching releases to an Axes."""
 
 from __future__ import annotations
 
