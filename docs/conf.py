@@ -14,13 +14,22 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
+    "sphinx_gallery.gen_gallery",
 ]
+sphinx_gallery_conf = {
+    "examples_dirs": "../gallery",
+    "gallery_dirs": "auto_gallery",
+    "filename_pattern": r"/plot_",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "matplotlib_animations": False,
+}
 autosummary_generate = True
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "auto_gallery/*.ipynb", "auto_gallery/*.py", "auto_gallery/*.zip"]
 html_theme = "alabaster"
 html_theme_options = {
     "description": "Plots of sensitive data, released safely",
