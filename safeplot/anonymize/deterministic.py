@@ -28,7 +28,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -156,7 +156,9 @@ def _sq_dist(points: np.ndarray, rows: np.ndarray, cand: np.ndarray) -> np.ndarr
     return (diff * diff).sum(axis=-1)
 
 
-def _neighbour_weights(groups: _Groups, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _neighbour_weights(
+    groups: _Groups, k: int
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Find, for every unique point with fewer than k copies, its k nearest records.
 
     Works on unique points weighted by their multiplicity, so heavily tied
@@ -164,17 +166,16 @@ def _neighbour_weights(groups: _Groups, k: int) -> tuple[np.ndarray, np.ndarray,
     neighbours; where the last neighbour is (nearly) tied with the next one,
     the distances are recomputed exactly and ties go to the earliest rows.
 
-    Returns (rows, candidates, weights): for each unique point in `rows`,
-    ``weights[i, j]`` records of unique point ``candidates[i, j]`` are among
-    its k nearest. Each row of candidates is sorted, so equal neighbour sets
+    Yields (rows, candidates, weights) chunk by chunk, so memory stays
+    bounded at any n: for each unique point in `rows`, ``weights[i, j]``
+    records of unique point ``candidates[i, j]`` are among its k nearest.
+    Each row of candidates is in original-row order, so equal neighbour sets
     give bit-identical centroids.
     """
     points, counts, first_row = groups.points, groups.counts, groups.first_row
     need = np.flatnonzero(counts < k)
     m = min(k + 1, points.shape[0])
     tree = cKDTree(points, balanced_tree=False, compact_nodes=False)
-    cand_all = np.empty((need.size, m), dtype=np.intp)
-    w_all = np.zeros((need.size, m), dtype=np.int64)
     for start in range(0, need.size, _CHUNK):
         rows = need[start : start + _CHUNK]
         dist, cand = tree.query(points[rows], k=m, workers=-1)
@@ -200,9 +201,7 @@ def _neighbour_weights(groups: _Groups, k: int) -> tuple[np.ndarray, np.ndarray,
         # sum each centroid in the order of original rows: the same neighbour set gives the
         # same bits whatever the internal numbering of the points
         canon = np.argsort(np.where(w > 0, first_row[cand], np.iinfo(np.intp).max), axis=1)
-        cand_all[start : start + rows.size] = np.take_along_axis(cand, canon, axis=1)
-        w_all[start : start + rows.size] = np.take_along_axis(w, canon, axis=1)
-    return need, cand_all, w_all
+        yield rows, np.take_along_axis(cand, canon, axis=1), np.take_along_axis(w, canon, axis=1)
 
 
 def _resolve_ties(
@@ -254,8 +253,7 @@ def _centroids_in_stratum(z: np.ndarray, search: np.ndarray, k: int) -> np.ndarr
         groups.reorder(cKDTree(groups.points, balanced_tree=False, compact_nodes=False).indices)
     z_uniq = z[groups.first_row]
     cent = z_uniq.copy()  # a point with at least k copies is its own centroid
-    rows, cand, w = _neighbour_weights(groups, k)
-    if rows.size:
+    for rows, cand, w in _neighbour_weights(groups, k):
         cent[rows] = np.einsum("ij,ijp->ip", w.astype(float), z_uniq[cand]) / k
     return cent[groups.position()]
 
