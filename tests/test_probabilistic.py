@@ -219,8 +219,11 @@ def test_noise_sd_is_q_times_the_sd(seed, n, q, loc, scale, shape):
     target = q * x.std(ddof=1)
     noise = noisy(x, q=q) - x
     assert abs(noise.std(ddof=1) / target - 1) <= 0.10
-    # The mean of n standard normals has SD 1/sqrt(n); allow 5 of those.
-    assert abs(noise.mean()) <= 5 * target / np.sqrt(n)
+    # The mean of n standard normals has SD 1/sqrt(n). Allow 6 of those: a 5-SE
+    # bound fails by chance about once in 2 million examples, and one such data set
+    # (z = 5.3) turned up, while 200,000 other fingerprints gave a standard normal
+    # mean (max |z| 4.4). At 6 SE a false alarm is about 2e-9 per example.
+    assert abs(noise.mean()) <= 6 * target / np.sqrt(n)
 
 
 def test_noise_sd_per_column():
