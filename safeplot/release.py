@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,14 +106,6 @@ class DisclosureReport:
             policy=self.policy,
         )
 
-    def footnote(self) -> str:
-        """Return a one-line description for the figure footnote."""
-        params = ", ".join(f"{k}={v}" for k, v in self.params.items())
-        text = f"safeplot: method={self.method}" + (f" ({params})" if params else "")
-        if self.cells_suppressed:
-            text += f"; {self.cells_suppressed} cells suppressed"
-        return text
-
     def __str__(self) -> str:
         lines = [
             f"DisclosureReport for {self.function}",
@@ -187,4 +179,3 @@ class PointRelease:
     report: DisclosureReport
     sizes: np.ndarray | None = None
     coincident: np.ndarray | None = None
-    labels: Sequence[str] = ()

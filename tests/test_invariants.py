@@ -93,6 +93,7 @@ def test_suppressed_histogram_counts_are_exact(threshold):
     expected, _ = np.histogram(x, rel.edges)
     small = (expected > 0) & (expected < threshold)
     np.testing.assert_array_equal(np.isnan(rel.counts), small)
+    np.testing.assert_array_equal(rel.suppressed, small)
     np.testing.assert_array_equal(rel.counts[~small], expected[~small])
     assert rel.report.cells_suppressed == small.sum()
 
@@ -156,3 +157,13 @@ def test_report_rounds_counts():
     rel = release_histogram(x, method="suppress")
     assert rel.report.n == 300
     assert "298" not in rel.report.to_json()
+
+
+def test_two_releases_on_one_axes_merge_their_reports():
+    x, y = SHAPES["D1"]
+    _, ax = plt.subplots()
+    draw_histogram(ax, release_histogram(x, name="x", method="suppress", bins=20))
+    draw_histogram(ax, release_histogram(y, name="y", method="suppress", bins=20))
+    assert ax.safeplot_report.variables == ("x", "y")
+    assert len(audit.entries()) == 2
+    assert audit.entries()[0].figure == audit.entries()[1].figure
