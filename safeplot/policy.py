@@ -283,13 +283,8 @@ class Policy:
         """
         if sd is None:
             return self.winsor_sd
-        if isinstance(sd, (bool, str, bytes)) or not isinstance(sd, (int, float, np.number)):
-            raise TypeError(f"sd must be a number of standard deviations, got {sd!r}.")
+        _require_positive("sd", sd)
         sd = float(sd)
-        if not math.isfinite(sd) or sd <= 0:
-            raise ValueError(
-                f"sd must be a positive finite number of standard deviations, got {sd}."
-            )
         if sd > self.winsor_sd:
             raise self._above_limit("sd", sd, "winsor_sd", "wider bounds keep more extreme values")
         return sd
@@ -341,12 +336,7 @@ class Policy:
         ``q_min``, lower ``winsor_sd``/``sig_figs``, fewer methods, raw output
         switched off) but not loosened.
         """
-        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
-        if unknown:
-            raise TypeError(
-                f"Unknown policy setting(s) {sorted(unknown)}; "
-                f"settings are {[f.name for f in dataclasses.fields(self)]}."
-            )
+        _require_known_settings(changes)
         new = dataclasses.replace(self, **changes)
         if self.locked:
             _check_not_looser(new, self)
@@ -382,6 +372,13 @@ def _require_int(name: str, value: Any, minimum: int) -> None:
         raise TypeError(f"{name} must be an integer, got {value!r}.")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}.")
+
+
+def _require_known_settings(changes: Mapping[str, Any]) -> None:
+    names = [f.name for f in dataclasses.fields(Policy)]
+    unknown = set(changes) - set(names)
+    if unknown:
+        raise TypeError(f"Unknown policy setting(s) {sorted(unknown)}; settings are {names}.")
 
 
 def _require_positive(name: str, value: Any) -> None:
@@ -552,12 +549,7 @@ def _derive(base: Policy, new: Policy | None, changes: Mapping[str, Any]) -> Pol
     """Apply `new` or `changes` to `base`; a locked custodian policy is the floor."""
     if new is not None and not isinstance(new, Policy):
         raise TypeError(f"Expected a safeplot Policy, got {type(new).__name__}.")
-    unknown = set(changes) - {f.name for f in dataclasses.fields(Policy)}
-    if unknown:
-        raise TypeError(
-            f"Unknown policy setting(s) {sorted(unknown)}; "
-            f"settings are {[f.name for f in dataclasses.fields(Policy)]}."
-        )
+    _require_known_settings(changes)
     new = base if new is None else new
     if changes:
         new = dataclasses.replace(new, **changes)
