@@ -17,8 +17,6 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-import matplotlib
-
 from . import audit
 from .datasets import simulate
 from .errors import DisclosureError
@@ -100,8 +98,6 @@ def run_demo(out: str | Path = "safeplot-demo", *, n: int = 500, seed: int = 123
     """
     import matplotlib.pyplot as plt
 
-    if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "cairo"):
-        plt.switch_backend("Agg")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
