@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DisclosureReport", "HistogramRelease", "PointRelease"]
+__all__ = ["DisclosureReport", "GridRelease", "HistogramRelease", "PointRelease"]
 
 
 def _jsonable(value: Any) -> Any:
@@ -179,3 +179,53 @@ class PointRelease:
     report: DisclosureReport
     sizes: np.ndarray | None = None
     coincident: np.ndarray | None = None
+
+
+@dataclass
+class GridRelease:
+    """A released two-dimensional density grid: counts per cell, suppressed cells NaN.
+
+    The grid behind suppressed scatter plots, heat maps and contour plots
+    (Avraam et al.: 30 x 30 cells, 15 x 15 after generalisation).
+
+    Attributes
+    ----------
+    xedges, yedges : ndarray
+        Cell edges on rounded grids that extend beyond the data.
+    counts : ndarray, shape (n_levels, nx, ny)
+        Counts per hue level and cell, NaN where suppressed; every other
+        count is 0 or at least the threshold.
+    levels : list
+        The hue level of each slice of `counts` (``[None]`` without hue).
+    xlim, ylim : tuple of float
+        Axis limits (outer edges).
+    xticks, yticks : ndarray
+        Tick positions on the safe grid.
+    report : DisclosureReport
+    """
+
+    xedges: np.ndarray
+    yedges: np.ndarray
+    counts: np.ndarray
+    levels: list
+    xlim: tuple[float, float]
+    ylim: tuple[float, float]
+    xticks: np.ndarray
+    yticks: np.ndarray
+    report: DisclosureReport
+
+    @property
+    def xcentres(self) -> np.ndarray:
+        """Centres of the cells along x."""
+        return (self.xedges[:-1] + self.xedges[1:]) / 2
+
+    @property
+    def ycentres(self) -> np.ndarray:
+        """Centres of the cells along y."""
+        return (self.yedges[:-1] + self.yedges[1:]) / 2
+
+    @property
+    def total(self) -> np.ndarray:
+        """Counts summed over hue levels, shape (nx, ny); NaN where every level is suppressed."""
+        shown = np.nansum(self.counts, axis=0)
+        return np.where(np.isnan(self.counts).all(axis=0), np.nan, shown)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -9,20 +12,32 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator
 
 from .. import audit
-from ..anonymize.grids import hits_any, safe_ticks
+from ..anonymize.grids import MATCH_RTOL, hits_any, safe_ticks
+from ..errors import DisclosureError
 from ..policy import Policy
 from ..release import DisclosureReport
 
 __all__ = [
+    "FOOTNOTE_GID",
     "attach_release",
     "axis_from_range",
+    "check_methods",
     "check_positive_int",
+    "finish",
     "finite_range",
+    "get_ax",
     "make_report",
+    "method_note",
     "not_available",
+    "quiet_seaborn",
+    "resolve_annotate",
     "safe_limits",
+    "safe_points",
     "set_safe_axis",
 ]
+
+#: gid of the method note every released figure carries (unless annotate=False).
+FOOTNOTE_GID = "safeplot-method-note"
 
 #: Methods whose release is not implemented for a plot yet get this message.
 NOT_AVAILABLE = (
@@ -34,6 +49,112 @@ NOT_AVAILABLE = (
 def not_available(method: str, what: str, available: tuple[str, ...]) -> ValueError:
     """Return the error for a known method a plot does not support (yet)."""
     return ValueError(NOT_AVAILABLE.format(method=method, what=what, available=list(available)))
+
+
+def check_methods(method: str, available: tuple[str, ...], what: str) -> str:
+    """Refuse a known method that `what` does not support, naming the ones it does."""
+    if method not in available:
+        raise not_available(method, what, available)
+    return method
+
+
+def get_ax(ax: Axes | None) -> Axes:
+    """Return the Axes to draw on: `ax`, else the current Axes (as seaborn does)."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        return plt.gca()
+    return ax
+
+
+@contextlib.contextmanager
+def quiet_seaborn() -> Iterator[None]:
+    """Silence the deprecation warnings seaborn 0.13 triggers in newer matplotlib and pandas.
+
+    They concern seaborn's own calls (``vert=`` of ``Axes.bxp``, pandas
+    option names), not anything the user can change.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*vert: bool.*")
+        warnings.filterwarnings("ignore", category=FutureWarning, module="seaborn")
+        warnings.filterwarnings("ignore", category=DeprecationWarning, module="seaborn")
+        yield
+
+
+def resolve_annotate(annotate: bool | None, policy: Policy) -> bool:
+    """Whether to add the method note: the policy decides unless the call says otherwise.
+
+    A locked custodian policy that asks for the note cannot be overridden.
+    """
+    if annotate is None:
+        return policy.annotate
+    if not annotate and policy.annotate and policy.locked:
+        raise DisclosureError(
+            f"The custodian policy ({policy.source}) is locked and requires every figure to "
+            "name its disclosure-control method (annotate=True); annotate=False is refused."
+        )
+    return bool(annotate)
+
+
+def method_note(report: DisclosureReport) -> str:
+    """One line naming the method and its parameters, e.g. ``safeplot: deterministic (k=3)``.
+
+    Under ``"confidential"`` it ends with ``***`` when values were winsorised,
+    as O'Keefe asks.
+    """
+    shown = {k: v for k, v in report.params.items() if isinstance(v, (int, float, str))}
+    params = ", ".join(
+        f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items()
+    )
+    note = f"safeplot: {report.method}" + (f" ({params})" if params else "")
+    winsorised = report.details.get("values_winsorised", 0)
+    if report.method == "confidential" and winsorised not in (0, "0"):
+        note += " *** values winsorised"
+    return note
+
+
+def finish(ax: Axes, report: DisclosureReport, *, annotate: bool | None, policy: Policy) -> Axes:
+    """Attach the release's report to `ax`, log it, and add the method note."""
+    attach_release(ax, report)
+    if resolve_annotate(annotate, policy):
+        text = method_note(ax.safeplot_report)
+        for artist in ax.texts:
+            if artist.get_gid() == FOOTNOTE_GID:
+                artist.set_text(text)
+                break
+        else:
+            ax.annotate(
+                text,
+                xy=(1.0, 1.0),
+                xycoords="axes fraction",
+                xytext=(0, 3),
+                textcoords="offset points",
+                ha="right",
+                va="bottom",
+                fontsize="x-small",
+                color="0.35",
+                gid=FOOTNOTE_GID,
+            )
+    return ax
+
+
+def safe_points(lo: float, hi: float, num: int, avoid: np.ndarray) -> np.ndarray:
+    """``num`` evenly spaced points on [lo, hi], any equal to a value in `avoid` moved a little.
+
+    For the x coordinates of curves (density estimates, smooth lines) drawn
+    over a range of released values: a grid point that happens to equal a
+    rare raw value is shifted by 1e-6 of the spacing, invisible in the figure.
+    """
+    pts = np.linspace(lo, hi, num)
+    avoid = np.sort(np.asarray(avoid, dtype=float).ravel())
+    if avoid.size:
+        step = (hi - lo) / max(num - 1, 1) or 1.0
+        pos = np.clip(np.searchsorted(avoid, pts), 1, max(avoid.size - 1, 1))
+        for nb in (pos - 1, np.minimum(pos, avoid.size - 1)):
+            near = avoid[nb]
+            hit = np.abs(pts - near) <= MATCH_RTOL * np.maximum(np.abs(pts), np.abs(near))
+            pts[hit] += 1e-6 * step
+    return pts
 
 
 def safe_limits(

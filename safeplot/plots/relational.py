@@ -14,27 +14,23 @@ from matplotlib.axes import Axes
 
 from .._validate import clean_numeric
 from ..anonymize import anonymize_values
-from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
-from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
+from ..anonymize.grids import rare_values
 from ..policy import Policy, get_policy
 from ..release import PointRelease
 from ._common import (
     attach_release,
     axis_from_range,
-    check_positive_int,
     finite_range,
     make_report,
     not_available,
     set_safe_axis,
 )
+from .grid import GRID_BINS, release_grid
 
 __all__ = ["SCATTER_METHODS", "draw_scatter", "release_scatter"]
 
 #: Methods a scatter release supports.
 SCATTER_METHODS = ("deterministic", "probabilistic", "suppress", "generalize", "none")
-
-#: Cells per axis of the density grid behind suppressed scatter plots (Avraam et al.).
-GRID_BINS = 30
 
 
 def release_scatter(
@@ -111,9 +107,7 @@ def release_scatter(
     threshold = pol.check_threshold(threshold)
     rare = [rare_values(raw[:, j], threshold) for j in range(2)]
     if method in ("suppress", "generalize"):
-        return _grid_release(
-            raw, rare, method, names, threshold, factor, bins, n_dropped, function, pol
-        )
+        return _grid_release(raw, method, names, threshold, factor, bins, n_dropped, function, pol)
     out = anonymize_values(raw, method, names=list(names), k=k, q=q, metric=metric, policy=pol)
     report = make_report(
         function, method, out.params, names, raw.shape[0], n_dropped, pol, details=out.details
@@ -129,48 +123,31 @@ def _point_release(points, report, rare, *, sizes=None, coincident=None) -> Poin
     )
 
 
-def _grid_release(raw, rare, method, names, threshold, factor, bins, n_dropped, function, pol):
-    bins = check_positive_int("bins", bins)
-    xedges = safe_edges(raw[:, 0], bins, avoid=rare[0])
-    yedges = safe_edges(raw[:, 1], bins, avoid=rare[1])
-    counts = grid_counts(raw[:, 0], raw[:, 1], xedges, yedges)
-    params: dict = {"threshold": threshold, "bins": bins}
-    if method == "generalize":
-        factor = check_positive_int("factor", factor)
-        params.update(factor=factor, bins=-(-bins // factor))
-        counts = coarsen_counts(counts, factor)
-        xedges, yedges = coarsen_edges(xedges, factor), coarsen_edges(yedges, factor)
-    shown = suppress(counts, threshold)
-    ix, iy = np.nonzero(np.nan_to_num(shown.counts) > 0)
-    cx = (xedges[:-1] + xedges[1:])[ix] / 2
-    cy = (yedges[:-1] + yedges[1:])[iy] / 2
-    warnings = []
-    if ix.size == 0:
-        warnings.append(
-            "Every grid cell is below the threshold: nothing can be shown. Use "
-            "method='generalize', fewer bins, or a point method such as 'deterministic'."
-        )
-    report = make_report(
-        function,
-        method,
-        params,
-        names,
-        raw.shape[0],
-        n_dropped,
-        pol,
-        cells_suppressed=shown.n_suppressed,
-        warnings=warnings,
+def _grid_release(raw, method, names, threshold, factor, bins, n_dropped, function, pol):
+    grid = release_grid(
+        raw[:, 0],
+        raw[:, 1],
+        names=names,
+        method=method,
+        bins=bins,
+        threshold=threshold,
+        factor=factor,
+        kind="scatter",
+        n_dropped=n_dropped,
+        function=function,
+        policy=pol,
     )
-    xlim, ylim = (xedges[0], xedges[-1]), (yedges[0], yedges[-1])
+    total = np.nan_to_num(grid.total)
+    ix, iy = np.nonzero(total > 0)
     return PointRelease(
-        cx,
-        cy,
-        xlim,
-        ylim,
-        safe_ticks(*xlim, avoid=rare[0]),
-        safe_ticks(*ylim, avoid=rare[1]),
-        report,
-        sizes=shown.counts[ix, iy],
+        grid.xcentres[ix],
+        grid.ycentres[iy],
+        grid.xlim,
+        grid.ylim,
+        grid.xticks,
+        grid.yticks,
+        grid.report,
+        sizes=total[ix, iy],
     )
 
 

@@ -1,0 +1,197 @@
+"""seaborn-style input handling: ``data=`` plus variables given by name or as vectors.
+
+Every public plot function accepts its data the way seaborn 0.13 does: a
+long-form table with ``x=``, ``y=``, ``hue=`` ... naming columns, vectors
+passed directly, or (for the distribution and box plots) a wide-form table
+whose numeric columns are plotted side by side. :func:`plot_data` turns all
+of these into one frame whose columns are the *roles* ("x", "y", "hue", ...),
+with the original names kept for axis labels and legends. Nothing here looks
+at values beyond their shape: validation of numbers is in ``safeplot._validate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["PlotData", "categorical_order", "plot_data", "wide_to_long"]
+
+
+@dataclass
+class PlotData:
+    """The variables of one plot call.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        One column per role given ("x", "y", "hue", "size", "style", "weights").
+    labels : dict
+        Role -> name to show on axes and legends (the column name, or the
+        vector's ``.name``; the role itself when there is none).
+    """
+
+    frame: pd.DataFrame
+    labels: dict[str, str]
+
+    def has(self, role: str) -> bool:
+        """Whether the role was given."""
+        return role in self.frame.columns
+
+    def label(self, role: str) -> str:
+        """Return the display name of a role."""
+        return self.labels.get(role, role)
+
+
+def _is_vector(value: Any) -> bool:
+    return isinstance(value, (pd.Series, pd.Index, np.ndarray, list, tuple))
+
+
+def plot_data(data: Any, roles: Mapping[str, Any], *, function: str) -> PlotData:
+    """Resolve seaborn-style variables against `data`.
+
+    Parameters
+    ----------
+    data : DataFrame, mapping, or None
+        The long-form table the names refer to.
+    roles : mapping
+        Role -> column name, vector, or None (role not used).
+    function : str
+        Calling function, for error messages.
+
+    Returns
+    -------
+    PlotData
+
+    Raises
+    ------
+    ValueError
+        A name not in `data`, vectors of different lengths, or a vector
+        whose length does not match `data`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"age": [30, 40, 50], "sex": ["f", "m", "f"]})
+    >>> pdata = plot_data(df, {"x": "age", "hue": "sex", "y": None}, function="histplot")
+    >>> list(pdata.frame.columns), pdata.label("x")
+    (['x', 'hue'], 'age')
+    """
+    if data is not None and not isinstance(data, pd.DataFrame):
+        if isinstance(data, Mapping):
+            data = pd.DataFrame(dict(data))
+        else:
+            raise TypeError(
+                f"{function}: data must be a pandas DataFrame or a mapping of columns when "
+                f"variables are given by name, got {type(data).__name__}."
+            )
+    columns: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+    for role, value in roles.items():
+        if value is None:
+            continue
+        if _is_vector(value):
+            vec = value if isinstance(value, pd.Series) else pd.Series(np.asarray(value))
+            if vec.ndim != 1 or (data is not None and len(vec) != len(data)):
+                raise ValueError(
+                    f"{function}: the vector given for `{role}` has {len(vec)} values but `data` "
+                    f"has {len(data)} rows. Give a column name, or a vector of the same length."
+                )
+            columns[role] = vec
+            name = getattr(value, "name", None)
+            labels[role] = str(name) if name is not None else role
+        elif isinstance(value, Hashable):
+            if data is None:
+                raise ValueError(
+                    f"{function}: `{role}={value!r}` names a column but no `data` was given. "
+                    "Pass data=<DataFrame>, or pass the values themselves."
+                )
+            if value not in data.columns:
+                raise ValueError(
+                    f"{function}: could not interpret value `{value}` for `{role}`: there is no "
+                    f"column of that name in `data` (columns: {list(map(str, data.columns))})."
+                )
+            columns[role] = data[value]
+            labels[role] = str(value)
+        else:
+            raise TypeError(
+                f"{function}: `{role}` must be a column name or a vector, "
+                f"got {type(value).__name__}."
+            )
+    lengths = {len(v) for v in columns.values()}
+    if len(lengths) > 1:
+        raise ValueError(
+            f"{function}: the variables have different lengths "
+            f"({ {r: len(v) for r, v in columns.items()} }); they must describe the same records."
+        )
+    if columns:
+        frame = pd.DataFrame({r: v.to_numpy() for r, v in columns.items()})
+    else:
+        frame = pd.DataFrame(index=pd.RangeIndex(0))
+    return PlotData(frame, labels)
+
+
+def wide_to_long(data: Any, *, function: str) -> PlotData:
+    """Turn wide-form data (one numeric column per variable) into long form.
+
+    The result has a role "value" with every numeric value and a role
+    "variable" naming its column, which the plot uses as hue or category.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = wide_to_long(pd.DataFrame({"a": [1, 2], "b": [3, 4]}), function="boxplot")
+    >>> long.frame["variable"].tolist()
+    ['a', 'a', 'b', 'b']
+    """
+    if isinstance(data, pd.Series):
+        data = data.to_frame(name=data.name if data.name is not None else "x")
+    elif isinstance(data, Mapping):
+        data = pd.DataFrame(dict(data))
+    elif not isinstance(data, pd.DataFrame):
+        arr = np.asarray(data)
+        if arr.ndim == 1:
+            arr = arr[:, None]
+        if arr.ndim != 2:
+            raise ValueError(f"{function}: wide-form data must be 1-D or 2-D.")
+        data = pd.DataFrame(arr)
+    numeric = [c for c in data.columns if pd.api.types.is_numeric_dtype(data[c].dtype)]
+    numeric = [c for c in numeric if not pd.api.types.is_bool_dtype(data[c].dtype)]
+    if not numeric:
+        raise ValueError(
+            f"{function}: the data have no numeric column to plot. Name the variable with x= "
+            "or y=, or pass numeric columns."
+        )
+    parts = [
+        pd.DataFrame({"value": data[c].to_numpy(dtype=float), "variable": str(c)}) for c in numeric
+    ]
+    frame = pd.concat(parts, ignore_index=True)
+    frame["variable"] = pd.Categorical(frame["variable"], categories=[str(c) for c in numeric])
+    return PlotData(frame, {"value": "", "variable": ""})
+
+
+def categorical_order(values: pd.Series, order: Sequence[Any] | None = None) -> list[Any]:
+    """Levels of a categorical variable in seaborn's order.
+
+    The given `order`; else the categories of a categorical dtype; else the
+    unique values, sorted when numeric and in order of appearance otherwise.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> categorical_order(pd.Series(["b", "a", "b"]))
+    ['b', 'a']
+    >>> categorical_order(pd.Series([3, 1, 2]))
+    [1, 2, 3]
+    """
+    if order is not None:
+        return list(order)
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return list(values.cat.categories)
+    levels = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(values.dropna())]
+    if pd.api.types.is_numeric_dtype(values.dtype):
+        levels = sorted(levels)
+    return levels

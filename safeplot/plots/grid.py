@@ -1,0 +1,195 @@
+"""The two-dimensional density grid behind heat maps, contour plots and suppressed scatters.
+
+:func:`release_grid` counts the records of two variables in a grid of cells
+on safe rounded edges (Avraam et al.: 30 x 30) and releases the counts under
+a method: small cells suppressed (``"suppress"``), the grid coarsened first
+(``"generalize"``, 15 x 15), or the counts of anonymised values
+(``"deterministic"``, ``"probabilistic"``, ``"confidential"``), which are
+suppressed as well so that no drawn count lies in ``(0, threshold)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._validate import clean_numeric
+from ..anonymize import anonymize_values
+from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
+from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
+from ..policy import Policy, get_policy
+from ..release import GridRelease
+from ._common import check_methods, check_positive_int, make_report
+from ._data import categorical_order
+
+__all__ = ["GRID_BINS", "GRID_METHODS", "release_grid"]
+
+#: Cells per axis of the density grid (Avraam et al.).
+GRID_BINS = 30
+
+#: Methods a density-grid release supports.
+GRID_METHODS = ("suppress", "generalize", "deterministic", "probabilistic", "confidential", "none")
+
+_HUE = "\x00hue"
+
+
+def release_grid(
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    names: tuple[str, str] = ("x", "y"),
+    hue: ArrayLike | None = None,
+    hue_order: list[Any] | None = None,
+    method: str | None = None,
+    bins: int = GRID_BINS,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    metric: str = "euclidean",
+    kind: str = "heatmap",
+    n_dropped: int = 0,
+    function: str = "heatmap",
+    policy: Policy | None = None,
+) -> GridRelease:
+    """Release the counts of (x, y) in a grid of cells, per hue level.
+
+    Parameters
+    ----------
+    x, y : array-like, shape (n,)
+        Raw values; rows with a missing value are dropped and reported.
+    names : tuple of str
+        Variable names (report, keyed noise).
+    hue : array-like, shape (n,), optional
+        A category per record: one grid per level, on common edges. The
+        deterministic method searches neighbours within each level.
+    hue_order : list, optional
+        Order of the hue levels.
+    method : str, optional
+        Default: the policy's method for `kind`.
+    bins : int, default 30
+        Cells per axis before generalisation.
+    threshold : int, optional
+        Minimum count of a shown cell (default and floor: the policy's).
+    factor : int, default 2
+        Coarsening of ``"generalize"``.
+    k, q, metric
+        Parameters of the value methods.
+    kind : str, default "heatmap"
+        Plot kind, for the policy's default method.
+    n_dropped : int
+        Rows the caller already dropped.
+    function : str
+        Calling function, for the report.
+    policy : Policy, optional
+
+    Returns
+    -------
+    GridRelease
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x, y = np.random.default_rng(0).normal(size=(2, 500))
+    >>> rel = release_grid(x, y, method="suppress")
+    >>> rel.counts.shape
+    (1, 30, 30)
+    >>> shown = rel.counts[~np.isnan(rel.counts)]
+    >>> bool(((shown == 0) | (shown >= 3)).all())
+    True
+    """
+    pol = get_policy() if policy is None else policy
+    method = pol.check_method(method, kind)
+    if names[0] == names[1]:
+        raise ValueError(f"x and y need different names, got {names[0]!r} twice.")
+    bins = check_positive_int("bins", bins)
+    columns: dict[str, Any] = {names[0]: x, names[1]: y}
+    if hue is not None:
+        columns[_HUE] = hue
+    clean = clean_numeric(columns, list(names), strata=[_HUE] if hue is not None else None)
+    raw = clean.values
+    n_dropped += clean.n_dropped
+    if hue is not None:
+        present = [lab[0] for lab in clean.strata_labels]
+        import pandas as pd
+
+        levels = categorical_order(pd.Series(present), hue_order)
+        codes = np.array([levels.index(p) if p in levels else -1 for p in present])[clean.strata]
+    else:
+        levels, codes = [None], np.zeros(raw.shape[0], dtype=int)
+    if method == "none":
+        xedges = np.histogram_bin_edges(raw[:, 0], bins)
+        yedges = np.histogram_bin_edges(raw[:, 1], bins)
+        counts = np.stack(
+            [grid_counts(*raw[codes == i].T, xedges, yedges) for i in range(len(levels))]
+        ).astype(float)
+        report = make_report(function, method, {"bins": bins}, names, raw.shape[0], n_dropped, pol)
+        xlim, ylim = (xedges[0], xedges[-1]), (yedges[0], yedges[-1])
+        return GridRelease(
+            xedges,
+            yedges,
+            counts,
+            levels,
+            xlim,
+            ylim,
+            safe_ticks(*xlim),
+            safe_ticks(*ylim),
+            report,
+        )
+    check_methods(method, GRID_METHODS, "density grids")
+    threshold = pol.check_threshold(threshold)
+    rare = [rare_values(raw[:, j], threshold) for j in range(2)]
+    params: dict[str, Any] = {"threshold": threshold, "bins": bins}
+    details: dict[str, Any] = {}
+    released = raw
+    if method not in ("suppress", "generalize"):
+        strata = clean.strata if hue is not None else None
+        out = anonymize_values(
+            raw, method, names=list(names), k=k, q=q, metric=metric, strata=strata, policy=pol
+        )
+        released = out.values
+        params.update(out.params)
+        details.update(out.details)
+    xedges = safe_edges(released[:, 0], bins, avoid=rare[0])
+    yedges = safe_edges(released[:, 1], bins, avoid=rare[1])
+    counts = np.stack(
+        [grid_counts(*released[codes == i].T, xedges, yedges) for i in range(len(levels))]
+    )
+    if method == "generalize":
+        factor = check_positive_int("factor", factor)
+        params.update(factor=factor, bins=-(-bins // factor))
+        counts = np.stack([coarsen_counts(c, factor) for c in counts])
+        xedges, yedges = coarsen_edges(xedges, factor), coarsen_edges(yedges, factor)
+    shown = suppress(counts, threshold)
+    warnings = []
+    if not np.nan_to_num(shown.counts).any():
+        warnings.append(
+            "Every grid cell is below the threshold: nothing can be shown. Use "
+            "method='generalize', fewer bins, or a point method such as 'deterministic'."
+        )
+    report = make_report(
+        function,
+        method,
+        params,
+        names,
+        raw.shape[0],
+        n_dropped,
+        pol,
+        cells_suppressed=shown.n_suppressed,
+        details=details,
+        warnings=warnings,
+    )
+    xlim, ylim = (float(xedges[0]), float(xedges[-1])), (float(yedges[0]), float(yedges[-1]))
+    return GridRelease(
+        xedges,
+        yedges,
+        shown.counts,
+        levels,
+        xlim,
+        ylim,
+        safe_ticks(*xlim, avoid=rare[0]),
+        safe_ticks(*ylim, avoid=rare[1]),
+        report,
+    )
