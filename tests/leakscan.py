@@ -7,7 +7,9 @@ one that equals (relative 1e-9) a raw value held by fewer than ``threshold``
 records. Numbers are compared per axis: x-axis numbers against the raw x
 variable, y-axis numbers against the raw y variable (a count axis is checked
 for cells in ``(0, threshold)`` instead). Text is compared against every
-variable. The SVG that ``savefig`` writes is scanned for text numbers too.
+variable. Meshes (heat maps), contour and fill paths in data coordinates and
+colour-bar limits are scanned as well. The SVG that ``savefig`` writes is
+scanned for text numbers too.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 
 import matplotlib as mpl
 import numpy as np
-from matplotlib.collections import Collection
+from matplotlib.collections import Collection, PathCollection, QuadMesh
 from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
@@ -60,7 +62,14 @@ def _text_numbers(text: str) -> np.ndarray:
     return np.array([float(m.replace("\u2212", "-")) for m in NUMBER.findall(text)], dtype=float)
 
 
-def scan_figure(fig, raw: dict[str, np.ndarray], *, threshold: int = 3) -> Findings:
+def scan_figure(
+    fig,
+    raw: dict[str, np.ndarray],
+    *,
+    threshold: int = 3,
+    counts_in_colour: bool = False,
+    count_axis: str | None = "infer",
+) -> Findings:
     """Scan every Axes of `fig`.
 
     Parameters
@@ -71,8 +80,18 @@ def scan_figure(fig, raw: dict[str, np.ndarray], *, threshold: int = 3) -> Findi
         y axis shows counts (histograms), whose bars are then checked for
         counts in ``(0, threshold)``.
     threshold : int
+    count_axis : {"x", "y", None}
+        The axis along which bars show counts (checked for counts in
+        ``(0, threshold)``). Default: "y" when only "x" is in `raw`, "x"
+        when only "y" is, else None.
+    counts_in_colour : bool
+        The colour of meshes and images encodes counts (heat maps of a
+        density grid): check them, and colour-bar limits, for counts in
+        ``(0, threshold)`` instead of against raw values.
     """
     found = Findings()
+    if count_axis == "infer":
+        count_axis = {("x",): "y", ("y",): "x"}.get(tuple(sorted(raw)))
     rare = {axis: rare_values(v, threshold) for axis, v in raw.items()}
     all_rare = np.unique(np.concatenate(list(rare.values()))) if rare else np.array([])
 
@@ -85,7 +104,26 @@ def scan_figure(fig, raw: dict[str, np.ndarray], *, threshold: int = 3) -> Findi
         for v in _matches(values, against):
             found.leaks.append(f"{label}: {v!r} equals a rare raw {axis or 'value'}")
 
+    def check_count(label: str, numbers) -> None:
+        values = np.asarray(np.ma.filled(np.ma.asarray(numbers, dtype=float), np.nan)).ravel()
+        values = values[np.isfinite(values)]
+        found.numbers_scanned += values.size
+        for v in values[(values > 0) & (values < threshold)]:
+            found.small_counts.append(f"{label}: count {v!r} < {threshold}")
+
     for ax in fig.axes:
+        colorbar = getattr(ax, "_colorbar", None)
+        if colorbar is not None:
+            # a colour bar's axis shows counts (or statistics of released numbers)
+            norm = colorbar.mappable.norm
+            if counts_in_colour:
+                check_count("colour-bar limit", [norm.vmin, norm.vmax])
+            check(
+                "colour-bar limit",
+                [norm.vmin, norm.vmax],
+                None if not counts_in_colour else "colour",
+            )
+            continue
         check("xlim", ax.get_xlim(), "x")
         check("ylim", ax.get_ylim(), "y")
         check("xticks", ax.get_xticks(), "x")
@@ -99,10 +137,10 @@ def scan_figure(fig, raw: dict[str, np.ndarray], *, threshold: int = 3) -> Findi
                 x1, y1 = x0 + patch.get_width(), y0 + patch.get_height()
                 check("bar x extent", [x0, x1], "x")
                 check("bar y extent", [y0, y1], "y")
-                if "y" not in raw:
-                    height = abs(y1 - y0)
-                    if 0 < height < threshold:
-                        found.small_counts.append(f"bar of height {height} < {threshold}")
+                if count_axis is not None:
+                    extent = abs(y1 - y0) if count_axis == "y" else abs(x1 - x0)
+                    if 0 < extent < threshold:
+                        found.small_counts.append(f"bar of {count_axis} extent {extent}")
             else:
                 verts = patch.get_path().vertices
                 if verts.size:
@@ -114,11 +152,34 @@ def scan_figure(fig, raw: dict[str, np.ndarray], *, threshold: int = 3) -> Findi
                 check("line x", line.get_xdata(), "x")
                 check("line y", line.get_ydata(), "y")
         for coll in ax.collections:
-            if isinstance(coll, Collection):
-                offsets = np.asarray(coll.get_offsets())
-                if offsets.size:
-                    check("marker x", offsets[:, 0], "x")
-                    check("marker y", offsets[:, 1], "y")
+            if not isinstance(coll, Collection):
+                continue
+            if isinstance(coll, QuadMesh):
+                coords = np.asarray(coll.get_coordinates())
+                check("mesh x", coords[..., 0], "x")
+                check("mesh y", coords[..., 1], "y")
+                array = coll.get_array()
+                if array is not None:
+                    if counts_in_colour:
+                        check_count("mesh value", array)
+                    check(
+                        "mesh value",
+                        np.ma.filled(np.ma.asarray(array, float), np.nan),
+                        "colour" if counts_in_colour else None,
+                    )
+                continue
+            offsets = np.asarray(coll.get_offsets())
+            if offsets.size and not (offsets.shape[0] == 1 and not offsets.any()):
+                check("marker x", offsets[:, 0], "x")
+                check("marker y", offsets[:, 1], "y")
+            if not isinstance(coll, PathCollection) and coll.get_transform().contains_branch(
+                ax.transData
+            ):
+                # fills, contour lines and line collections are drawn in data coordinates
+                for path in coll.get_paths():
+                    if path.vertices.size:
+                        check("path x", path.vertices[:, 0], "x")
+                        check("path y", path.vertices[:, 1], "y")
         for image in ax.images:
             if isinstance(image, AxesImage):
                 check(
