@@ -136,6 +136,8 @@ class HistogramRelease:
     xticks : ndarray
         Tick positions, all on the safe grid.
     report : DisclosureReport
+    level : object, optional
+        The hue level this histogram describes (None without hue).
     """
 
     edges: np.ndarray
@@ -143,6 +145,7 @@ class HistogramRelease:
     xlim: tuple[float, float]
     xticks: np.ndarray
     report: DisclosureReport
+    level: object = None
 
     @property
     def suppressed(self) -> np.ndarray:

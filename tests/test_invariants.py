@@ -49,9 +49,10 @@ def test_histogram_release_leaks_nothing(shape, method):
     findings = scan_figure(fig, {"x": x}, threshold=3)
     assert not findings, str(findings)
     assert findings.numbers_scanned > 20
-    # edges and limits never sit on the raw extremes
-    assert rel.edges[0] < x.min() or method in ("deterministic", "probabilistic", "confidential")
-    assert rel.xlim[0] not in (x.min(), x.max()) and rel.xlim[1] not in (x.min(), x.max())
+    # limits never sit on the raw extremes, and the outer bins are shown ones
+    rare = safeplot.anonymize.rare_values(x, 3)
+    assert not np.isin(rel.xlim, rare).any()
+    assert rel.counts[0] > 0 and rel.counts[-1] > 0
     shown = rel.counts[~np.isnan(rel.counts)]
     assert not ((shown > 0) & (shown < 3)).any()
     assert ax.safeplot_report.method == method
@@ -86,27 +87,43 @@ def test_scanner_catches_a_raw_plot():
         assert findings.leaks and findings.small_counts
 
 
+def test_suppressed_outliers_do_not_stretch_the_axes():
+    """A suppressed bin far out would say where the outlier is: the release ends before it."""
+    x, y = SHAPES["outliers"]
+    rel = release_histogram(x, method="suppress", bins=40)
+    bulk = x[:-3]
+    assert rel.xlim[1] < 255.517 and rel.xlim[0] > -97.113
+    assert rel.edges[0] <= bulk.min() + 3 * np.diff(rel.edges)[0]
+    pts = release_scatter(x, y, method="suppress")
+    assert pts.xlim[1] < 255.517 and pts.ylim[1] < 301.219 and pts.ylim[0] > -88.404
+
+
 @pytest.mark.parametrize("threshold", [3, 5, 10])
 def test_suppressed_histogram_counts_are_exact(threshold):
     x = SHAPES["D2"][0]
     rel = release_histogram(x, method="suppress", bins=25, threshold=threshold)
-    expected, _ = np.histogram(x, rel.edges)
+    full = safeplot.anonymize.safe_edges(x, 25, avoid=safeplot.anonymize.rare_values(x, threshold))
+    expected, _ = np.histogram(x, full)
     small = (expected > 0) & (expected < threshold)
-    np.testing.assert_array_equal(np.isnan(rel.counts), small)
-    np.testing.assert_array_equal(rel.suppressed, small)
-    np.testing.assert_array_equal(rel.counts[~small], expected[~small])
+    shown = np.flatnonzero(~small & (expected > 0))
+    span = slice(shown[0], shown[-1] + 1)  # the release ends at the outermost shown bins
+    np.testing.assert_array_equal(rel.edges, full[span.start : span.stop + 1])
+    np.testing.assert_array_equal(rel.suppressed, small[span])
+    np.testing.assert_array_equal(rel.counts[~small[span]], expected[span][~small[span]])
     assert rel.report.cells_suppressed == small.sum()
 
 
 def test_generalized_histogram_merges_pairs_of_bins():
     x = SHAPES["D1"][0]
+    fine_edges = safeplot.anonymize.safe_edges(x, 20, avoid=safeplot.anonymize.rare_values(x, 3))
     with safeplot.policy(threshold=1):
-        fine = release_histogram(x, method="suppress", bins=20)
         coarse = release_histogram(x, method="generalize", bins=20, factor=2)
-    np.testing.assert_array_equal(
-        coarse.edges, np.r_[fine.edges[::2], fine.edges[-1]][: coarse.edges.size]
-    )
-    np.testing.assert_array_equal(coarse.counts, fine.counts.reshape(-1, 2).sum(axis=1))
+    pairs = np.r_[fine_edges, fine_edges[-1] + np.diff(fine_edges)[-1]][::2]
+    assert set(coarse.edges) <= set(pairs)  # every other edge of the fine grid
+    np.testing.assert_allclose(np.diff(coarse.edges), 2 * np.diff(fine_edges)[0])
+    expected, _ = np.histogram(x, coarse.edges)
+    np.testing.assert_array_equal(coarse.counts, expected)
+    assert expected.sum() == x.size
 
 
 def test_suppressed_scatter_is_the_surviving_cells_of_a_30_by_30_grid():

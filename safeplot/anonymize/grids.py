@@ -37,7 +37,9 @@ __all__ = [
 #: Mantissas of "nice" steps, in increasing order.
 NICE_MANTISSAS = (1.0, 2.0, 2.5, 5.0, 10.0)
 #: Fractions of a step by which a grid may be shifted to avoid rare values.
-_OFFSETS = (0.0, 0.5, 0.25, 0.75, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9)
+# grid offsets tried in turn (fractions of a step); the last ones are binary fractions that
+# data recorded to a few decimal places cannot hit
+_OFFSETS = (0.0, 0.5, 0.25, 0.75, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 0.125, 0.375, 0.0625)
 #: Relative tolerance within which a drawn number "equals" a raw value.
 MATCH_RTOL = 1e-9
 
@@ -172,6 +174,17 @@ def safe_edges(
             "and cannot be binned. Check the units, or drop the variable."
         )
     step = nice_step(span / n_bins)
+    if isinstance(bins, str):
+        # a rule asks for a bin width: take the nice step nearest to it (it may be narrower)
+        # and as many bins as the data need, rather than a count of wider bins
+        target = span / n_bins
+        nearest = min(
+            {nice_step(target * f) for f in (0.4, 0.5, 0.8, 1.0)},
+            key=lambda st: abs(math.log(st / target)),
+        )
+        if math.ceil(span / nearest) + 1 <= MAX_BINS:
+            step = nearest
+            n_bins = math.ceil(span / step * (1 - 1e-12)) + 1
     for _ in range(60):
         for frac in _OFFSETS:
             offset = frac * step

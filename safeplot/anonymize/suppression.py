@@ -21,7 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["SuppressedCounts", "coarsen_counts", "coarsen_edges", "generalize", "suppress"]
+__all__ = [
+    "SuppressedCounts",
+    "coarsen_counts",
+    "coarsen_edges",
+    "generalize",
+    "suppress",
+    "trim_to_shown",
+]
 
 
 @dataclass(frozen=True)
@@ -154,3 +161,56 @@ def _check_factor(factor: int) -> int:
     if isinstance(factor, bool) or int(factor) != factor or factor < 1:
         raise ValueError(f"factor must be a positive integer (e.g. 2), got {factor!r}.")
     return int(factor)
+
+
+def trim_to_shown(
+    counts: ArrayLike, *edges: ArrayLike
+) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """Drop the outer rows of bins that show nothing (suppressed or empty).
+
+    A suppressed outlier's bin would otherwise still stretch the grid, and
+    with it the axis, towards the outlier: the extent of the plot would say
+    where it lies. After trimming, the grid spans only bins that are shown.
+
+    Parameters
+    ----------
+    counts : array-like
+        Suppressed counts (NaN where suppressed), shape ``(..., n1, ..., nd)``:
+        the last ``len(edges)`` axes are binned axes; leading axes (e.g. hue
+        levels) are kept whole.
+    *edges : array-like
+        The edges of each binned axis (``n_i + 1`` values).
+
+    Returns
+    -------
+    counts : ndarray
+        The counts restricted to the shown span on every binned axis.
+    edges : tuple of ndarray
+        The matching edges.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c, (e,) = trim_to_shown([np.nan, 5.0, 0.0, 7.0, np.nan], [0, 1, 2, 3, 4, 5])
+    >>> c, e
+    (array([5., 0., 7.]), array([1., 2., 3., 4.]))
+    """
+    c = np.asarray(counts, dtype=float)
+    shown = np.nan_to_num(c) > 0
+    d = len(edges)
+    lead = c.ndim - d
+    out_edges = []
+    index: list[slice] = [slice(None)] * c.ndim
+    for i, e in enumerate(edges):
+        axis = lead + i
+        other = tuple(a for a in range(c.ndim) if a != axis)
+        any_shown = shown.any(axis=other) if other else shown
+        e = np.asarray(e, dtype=float)
+        if not any_shown.any():
+            out_edges.append(e)
+            continue
+        idx = np.flatnonzero(any_shown)
+        lo, hi = int(idx[0]), int(idx[-1]) + 1
+        index[axis] = slice(lo, hi)
+        out_edges.append(e[lo : hi + 1])
+    return c[tuple(index)], tuple(out_edges)

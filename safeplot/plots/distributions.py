@@ -9,17 +9,38 @@ on these two.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import seaborn as sns
 from matplotlib.axes import Axes
 
 from .._validate import clean_numeric
-from ..anonymize import anonymize_values
-from ..anonymize.grids import histogram_counts, rare_values, safe_edges, safe_ticks
-from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
+from ..anonymize import VALUE_METHODS, anonymize_values
+from ..anonymize.grids import histogram_counts, hits_any, rare_values, safe_edges, safe_ticks
+from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..policy import Policy, get_policy
 from ..release import HistogramRelease
-from ._common import attach_release, check_positive_int, make_report, not_available, set_safe_axis
+from ._common import (
+    attach_release,
+    check_methods,
+    check_positive_int,
+    finish,
+    get_ax,
+    make_report,
+    quiet_seaborn,
+    resolve_annotate,
+    set_safe_axis,
+)
+from ._data import categorical_order, plot_data, wide_to_long
+from .grid import GRID_BINS, release_grid
 
-__all__ = ["HIST_METHODS", "draw_histogram", "release_histogram"]
+__all__ = [
+    "HIST_METHODS",
+    "draw_histogram",
+    "hist",
+    "histplot",
+    "release_histogram",
+    "release_histograms",
+]
 
 #: Methods a histogram release supports.
 HIST_METHODS = ("suppress", "generalize", "deterministic", "probabilistic", "confidential", "none")
@@ -80,57 +101,20 @@ def release_histogram(
     >>> bool(np.all(np.isnan(rel.counts) | (rel.counts == 0) | (rel.counts >= 3)))
     True
     """
-    pol = get_policy() if policy is None else policy
-    method = pol.check_method(method, "hist")
-    threshold = pol.check_threshold(threshold)
     clean = clean_numeric({name: values})
-    raw = clean.values[:, 0]
-    n_dropped += clean.n_dropped
-    params: dict = {"threshold": threshold}
-    details: dict = {}
-    if method == "none":
-        edges = np.histogram_bin_edges(raw, bins=bins)
-        counts = histogram_counts(raw, edges).astype(float)
-        report = make_report(function, method, {}, (name,), raw.size, n_dropped, pol)
-        ticks = safe_ticks(edges[0], edges[-1])
-        return HistogramRelease(edges, counts, (edges[0], edges[-1]), ticks, report)
-    if method not in HIST_METHODS:
-        raise not_available(method, "histograms", HIST_METHODS)
-    rare = rare_values(raw, threshold)
-    if method in ("suppress", "generalize"):
-        released = raw
-    else:
-        out = anonymize_values(raw, method, names=[name], k=k, q=q, policy=pol)
-        released = out.values[:, 0]
-        params.update(out.params)
-        details.update(out.details)
-    edges = safe_edges(released, bins, avoid=rare)
-    counts = histogram_counts(released, edges)
-    if method == "generalize":
-        factor = check_positive_int("factor", factor)
-        params["factor"] = factor
-        counts, edges = coarsen_counts(counts, factor), coarsen_edges(edges, factor)
-    shown = suppress(counts, threshold)
-    warnings = []
-    if not np.nan_to_num(shown.counts).any():
-        warnings.append(
-            "Every bin is below the threshold: nothing can be shown. Use fewer bins or "
-            "method='generalize'."
-        )
-    report = make_report(
-        function,
-        method,
-        params,
-        (name,),
-        raw.size,
-        n_dropped,
-        pol,
-        cells_suppressed=shown.n_suppressed,
-        details=details,
-        warnings=warnings,
-    )
-    ticks = safe_ticks(edges[0], edges[-1], avoid=rare)
-    return HistogramRelease(edges, shown.counts, (edges[0], edges[-1]), ticks, report)
+    return release_histograms(
+        clean.values[:, 0],
+        name=name,
+        method=method,
+        bins=bins,
+        threshold=threshold,
+        factor=factor,
+        k=k,
+        q=q,
+        n_dropped=n_dropped + clean.n_dropped,
+        function=function,
+        policy=policy,
+    )[0]
 
 
 def draw_histogram(ax: Axes, release: HistogramRelease, *, color=None, label=None) -> Axes:
@@ -157,3 +141,720 @@ def draw_histogram(ax: Axes, release: HistogramRelease, *, color=None, label=Non
     ax.set_ylabel("Count")
     attach_release(ax, release.report)
     return ax
+
+
+# -- seaborn-compatible functions ------------------------------------------------------
+
+
+def _discrete_edges(values: np.ndarray, rare: np.ndarray, centres_drawn: bool) -> np.ndarray:
+    """Unit-width bins centred on the integers (seaborn's ``discrete=True``).
+
+    Bars never draw their centres, so integer centres are kept then. A step
+    or polygon outline draws a vertex at every bin centre, suppressed bins
+    included, so when a rare value would be such a centre the grid is
+    shifted (its edges and centres then avoid every rare value).
+    """
+    if np.array_equal(values, np.round(values)):
+        edges = np.arange(values.min() - 0.5, values.max() + 1.0, 1.0)
+        centres = edges[:-1] + 0.5
+        if not hits_any(edges, rare) and not (centres_drawn and hits_any(centres, rare)):
+            return edges
+    return safe_edges(values, binwidth=1.0, avoid=rare)
+
+
+def _user_edges(bins: object, rare: np.ndarray) -> np.ndarray:
+    """Validate explicit bin edges; an edge on a rare raw value moves off it, invisibly."""
+    try:
+        edges = np.array(bins, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"bins must be a number of bins, a numpy rule name or increasing edges, got {bins!r}."
+        ) from None
+    if edges.ndim != 1 or edges.size < 2 or not np.isfinite(edges).all():
+        raise ValueError("Explicit bins must be at least two finite, increasing edges.")
+    if not (np.diff(edges) > 0).all():
+        raise ValueError("Explicit bin edges must be strictly increasing.")
+    return safe_points_off(edges, rare, np.diff(edges).min())
+
+
+def safe_points_off(points: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
+    """Move any point equal to a value in `avoid` by 1e-6 of `scale`."""
+    out = points.copy()
+    for i, p in enumerate(out):
+        while hits_any([out[i]], avoid):
+            out[i] = p + 1e-6 * scale * (1 + i % 2)
+            p = out[i]
+    return out
+
+
+def release_histograms(
+    values: np.ndarray,
+    *,
+    levels: np.ndarray | None = None,
+    level_names: list | None = None,
+    name: str = "x",
+    method: str | None = None,
+    bins: int | str | np.ndarray = "auto",
+    binwidth: float | None = None,
+    binrange: tuple[float, float] | None = None,
+    discrete: bool | None = None,
+    common_bins: bool = True,
+    centres_drawn: bool = True,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    n_dropped: int = 0,
+    function: str = "histplot",
+    policy: Policy | None = None,
+) -> list[HistogramRelease]:
+    """Release one histogram per hue level, suppressed per level, on common bins.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n,)
+        Finite raw values (clean them first).
+    levels : ndarray of int, shape (n,), optional
+        Hue level code of each value (``-1`` for values not plotted).
+    level_names : list, optional
+        The label of each level code.
+    name, method, threshold, factor, k, q, n_dropped, function, policy
+        As in :func:`release_histogram`.
+    bins, binwidth, binrange, discrete, common_bins
+        As in :func:`seaborn.histplot`; edges are placed on a safe grid
+        (explicit edges are moved off rare raw values).
+    centres_drawn : bool, default True
+        Whether the drawing shows bin centres (step and polygon outlines
+        do, bars do not); discrete bins then avoid rare values at centres.
+
+    Returns
+    -------
+    list of HistogramRelease
+        One per level, in level order; each is suppressed on its own counts
+        and the list shares one span of bins (when `common_bins`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.random.default_rng(0).normal(size=400)
+    >>> a, b = release_histograms(x, levels=np.arange(400) % 2, bins=12)
+    >>> bool(np.array_equal(a.edges, b.edges))
+    True
+    """
+    pol = get_policy() if policy is None else policy
+    method = pol.check_method(method, "hist")
+    if method != "none":
+        check_methods(method, HIST_METHODS, "histograms")
+    raw = np.asarray(values, dtype=float)
+    codes = np.zeros(raw.size, dtype=int) if levels is None else np.asarray(levels)
+    if levels is not None and level_names is None:
+        raise ValueError("level_names must be given with levels.")
+    level_names = [None] if level_names is None else list(level_names)
+    n_levels = len(level_names)
+    threshold = pol.check_threshold(threshold)
+    params: dict = {} if method == "none" else {"threshold": threshold}
+    details: dict = {}
+    rare = np.array([]) if method == "none" else rare_values(raw, threshold)
+    if levels is not None and method != "none":
+        # values rare within a level are avoided as well as values rare overall
+        per_level = [rare_values(raw[codes == i], threshold) for i in range(n_levels)]
+        rare = np.unique(np.concatenate([rare, *per_level]))
+    released = raw
+    if method in VALUE_METHODS:
+        out = anonymize_values(
+            raw[:, None],
+            method,
+            names=[name],
+            k=k,
+            q=q,
+            strata=None if levels is None else codes,
+            policy=pol,
+        )
+        released = out.values[:, 0]
+        params.update(out.params)
+        details.update(out.details)
+    if binrange is not None:
+        lo, hi = (float(v) for v in binrange)
+        if not (np.isfinite([lo, hi]).all() and hi > lo):
+            raise ValueError(f"binrange must be (low, high) with low < high, got {binrange!r}.")
+        inside = (released >= lo) & (released <= hi)
+        if not inside.any():
+            raise ValueError(f"No values lie within binrange={binrange!r}.")
+        released, codes = released[inside], codes[inside]
+
+    def edges_for(v: np.ndarray) -> np.ndarray:
+        if method == "none":
+            if binwidth is not None:
+                return np.arange(v.min(), v.max() + binwidth, binwidth)
+            return np.histogram_bin_edges(v, bins=bins)
+        if discrete:
+            return _discrete_edges(v, rare, centres_drawn)
+        if not isinstance(bins, (str, int, np.integer)) and binwidth is None:
+            return _user_edges(bins, rare)
+        return safe_edges(v, bins, binwidth=binwidth, avoid=rare)
+
+    common = edges_for(released) if common_bins else None
+    if method == "generalize":
+        factor = check_positive_int("factor", factor)
+        params["factor"] = factor
+    out_releases = []
+    for i in range(n_levels):
+        v = released[codes == i]
+        if v.size == 0:
+            raise ValueError(
+                f"{function}: hue level {level_names[i]!r} has no values to plot; "
+                "remove it from hue_order."
+            )
+        edges = common if common is not None else edges_for(v)
+        counts = histogram_counts(v, edges)
+        if method == "generalize":
+            counts, edges = coarsen_counts(counts, factor), coarsen_edges(edges, factor)
+        if method == "none":
+            shown_counts, n_supp = counts.astype(float), 0
+        else:
+            shown = suppress(counts, threshold)
+            shown_counts, n_supp = shown.counts, shown.n_suppressed
+        warnings = []
+        if not np.nan_to_num(shown_counts).any():
+            warnings.append(
+                "Every bin is below the threshold: nothing can be shown. Use fewer bins or "
+                "method='generalize'."
+            )
+        report = make_report(
+            function,
+            method,
+            params,
+            (name,),
+            int(v.size),
+            n_dropped if i == 0 else 0,
+            pol,
+            cells_suppressed=n_supp,
+            details=details,
+            warnings=warnings,
+        )
+        out_releases.append(
+            HistogramRelease(edges, shown_counts, (0.0, 0.0), np.array([]), report)
+        )
+    # one span for every level: from the first to the last bin any level shows
+    if common_bins and method != "none":
+        stacked = np.stack([r.counts for r in out_releases])
+        _, (span_edges,) = trim_to_shown(stacked, out_releases[0].edges)
+        first = int(np.searchsorted(out_releases[0].edges, span_edges[0]))
+        for r in out_releases:
+            r.edges = span_edges
+            r.counts = r.counts[first : first + span_edges.size - 1]
+    for r in out_releases:
+        if method != "none" and not common_bins:
+            r.counts, (r.edges,) = trim_to_shown(r.counts, r.edges)
+        lo_edge = min(float(rr.edges[0]) for rr in out_releases)
+        hi_edge = max(float(rr.edges[-1]) for rr in out_releases)
+        r.xlim = (lo_edge, hi_edge)
+        r.xticks = safe_ticks(lo_edge, hi_edge, avoid=rare)
+    return out_releases
+
+
+def _refuse_weights(weights: object, method: str, function: str) -> None:
+    if weights is not None and method != "none":
+        raise ValueError(
+            f"{function}: weights= gives each record its own value, and weighted sums of a few "
+            "records are not protected by small-cell suppression. Drop weights, or aggregate "
+            "the data to counts first (e.g. safeplot.crosstab)."
+        )
+
+
+def _level_codes(frame, hue_order) -> tuple[np.ndarray | None, list]:
+    """Integer hue code per row (-1: not in hue_order) and the level names."""
+    if "hue" not in frame.columns:
+        return None, [None]
+    levels = categorical_order(frame["hue"], hue_order)
+    lookup = {lev: i for i, lev in enumerate(levels)}
+    codes = frame["hue"].map(lambda v: lookup.get(v, -1)).to_numpy(dtype=int)
+    return codes, levels
+
+
+def _drawn_frame(releases: list[HistogramRelease], var: str, hue: str | None) -> pd.DataFrame:
+    """One row per shown bin: its centre, its released count and its hue level."""
+    rows = []
+    for rel in releases:
+        shown = np.nan_to_num(rel.counts) > 0
+        centres = (rel.edges[:-1] + rel.edges[1:])[shown] / 2
+        part = pd.DataFrame({var: centres, _COUNT: rel.counts[shown]})
+        if hue is not None:
+            part[hue] = rel.level
+        rows.append(part)
+    return pd.concat(rows, ignore_index=True)
+
+
+_COUNT = "\x00count"
+
+
+def histplot(
+    data=None,
+    *,
+    x=None,
+    y=None,
+    hue=None,
+    weights=None,
+    stat="count",
+    bins="auto",
+    binwidth=None,
+    binrange=None,
+    discrete=None,
+    cumulative=False,
+    common_bins=True,
+    common_norm=True,
+    multiple="layer",
+    element="bars",
+    fill=True,
+    shrink=1,
+    kde=False,
+    kde_kws=None,
+    line_kws=None,
+    thresh=0,
+    pthresh=None,
+    pmax=None,
+    cbar=False,
+    cbar_ax=None,
+    cbar_kws=None,
+    palette=None,
+    hue_order=None,
+    hue_norm=None,
+    color=None,
+    log_scale=None,
+    legend=True,
+    ax: Axes | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    annotate: bool | None = None,
+    **kwargs,
+) -> Axes:
+    """Plot a histogram of released data, as :func:`seaborn.histplot` does.
+
+    The data are released first (see Methods) and only the released bins are
+    drawn, by seaborn, so ``stat``, ``multiple``, ``element``, ``kde``,
+    ``hue`` and the palette behave as in seaborn. Bin edges lie on a rounded
+    grid that avoids every rare raw value, and the axis spans only bins that
+    are shown.
+
+    Parameters
+    ----------
+    data : DataFrame, Series, array or mapping, optional
+        Long-form data with variables named by `x`, `y`, `hue`; or wide-form
+        data (no `x`/`y`): one histogram per numeric column, as hue levels.
+    x, y : name or vector, optional
+        The variable (vertical bars for `x`, horizontal for `y`); both give
+        a bivariate histogram on the safe density grid.
+    hue : name or vector, optional
+        Levels drawn in different colours; each level's bins are suppressed
+        on its own counts.
+    weights : None
+        Per-record weights are refused (weighted sums of a few records are
+        not protected by small-cell suppression), except with ``method="none"``.
+    stat : {"count", "frequency", "probability", "percent", "density"}
+        As in seaborn, computed from the released counts. With unequal bins
+        (explicit `bins` edges) ``"count"`` becomes ``"frequency"`` (count
+        per unit width), so bar areas stay comparable; the report says so.
+    bins : int, str or sequence, default "auto"
+        Number of bins or a numpy rule (placed on the safe grid), or explicit
+        edges (any edge equal to a rare raw value is moved off it).
+    binwidth : float, optional
+        Width of each bin, on a grid aligned to its multiples.
+    binrange : (float, float), optional
+        Only values in this range are binned.
+    discrete : bool, optional
+        Unit-width bins centred on the integers.
+    cumulative, common_norm, multiple, element, fill, shrink : optional
+        As in seaborn.
+    common_bins : bool, default True
+        Hue levels share bins. ``False`` is refused: each level is suppressed
+        on the same grid so levels can be compared.
+    kde : bool, default False
+        Add a kernel density estimate of the released bins (their centres
+        weighted by the shown counts).
+    kde_kws, line_kws, thresh, pthresh, pmax, cbar, cbar_ax, cbar_kws : optional
+        As in seaborn (the bivariate ones act on the released grid).
+    palette, hue_order, hue_norm, color, legend : optional
+        As in seaborn.
+    log_scale : None
+        Not supported: transform the variable (e.g. ``np.log10``) first.
+    ax : Axes, optional
+        Axes to draw on (default: the current Axes).
+    method : str, optional
+        Disclosure-control method (default: the policy's for histograms,
+        ``"suppress"``). See Methods.
+    threshold : int, optional
+        Minimum count of a shown bin (default and floor: the policy's).
+    factor : int, default 2
+        Bin-width multiplier of ``"generalize"``.
+    k : int, default 3
+        Records per centroid (``"deterministic"``).
+    q : float, default 0.25
+        Noise SD as a fraction of the variable's SD (``"probabilistic"``).
+    annotate : bool, optional
+        Add the note naming the method (default: the policy's choice).
+    **kwargs
+        Passed to seaborn and on to matplotlib.
+
+    Returns
+    -------
+    Axes
+        With ``.safeplot_report`` describing the release.
+
+    See Also
+    --------
+    hist : The matplotlib-style call.
+    safeplot.plots.distributions.release_histograms : The release alone.
+
+    Notes
+    -----
+    What each method releases:
+
+    - ``"suppress"``: bins with a count in ``(0, threshold)`` are removed and
+      shown as gaps.
+    - ``"generalize"``: bins ``factor`` times wider, then suppression.
+    - ``"deterministic"``: the histogram of the kNN centroids (Avraam et al.),
+      within each hue level; small bins are then suppressed as well.
+    - ``"probabilistic"``: the histogram of the values plus keyed noise.
+    - ``"confidential"``: the histogram of the winsorised values (O'Keefe).
+    - ``"none"``: the raw histogram, only where the policy allows raw output.
+
+    Whatever the method, every count drawn is 0 or at least ``threshold``.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> ax = safeplot.histplot(data=penguins, x="flipper_length_mm", hue="species")
+    >>> ax.safeplot_report.method
+    'suppress'
+    """
+    pol = get_policy()
+    method = pol.check_method(method, "hist")
+    resolve_annotate(annotate, pol)
+    if log_scale:
+        raise ValueError(
+            "histplot: log_scale is not supported on released bins; plot the logarithm of the "
+            "variable instead (e.g. x=np.log10(df['income']))."
+        )
+    _refuse_weights(weights, method, "histplot")
+    if hue is not None and not common_bins:
+        raise ValueError(
+            "histplot: common_bins=False is not supported: hue levels are suppressed on one "
+            "common grid so that they can be compared. Leave common_bins=True."
+        )
+    if x is None and y is None:
+        if data is None:
+            raise ValueError("histplot needs data: pass data= and x= (or y=).")
+        if hue is not None:
+            raise ValueError("histplot: hue needs long-form data with x= or y= named.")
+        pdata = wide_to_long(data, function="histplot")
+        frame = pdata.frame.rename(columns={"value": "x", "variable": "hue"})
+        labels = {"x": "", "hue": ""}
+        orient = "x"
+    else:
+        pdata = plot_data(data, {"x": x, "y": y, "hue": hue}, function="histplot")
+        frame, labels = pdata.frame, pdata.labels
+        orient = "x" if x is not None else "y"
+    if x is not None and y is not None:
+        return _bivariate_histplot(
+            frame,
+            labels,
+            ax,
+            method=method,
+            bins=bins,
+            hue_order=hue_order,
+            thresh=thresh,
+            pthresh=pthresh,
+            pmax=pmax,
+            cbar=cbar,
+            cbar_ax=cbar_ax,
+            cbar_kws=cbar_kws,
+            palette=palette,
+            hue_norm=hue_norm,
+            color=color,
+            legend=legend,
+            threshold=threshold,
+            factor=factor,
+            k=k,
+            q=q,
+            annotate=annotate,
+            policy=pol,
+            kwargs=kwargs,
+        )
+    has_hue = "hue" in frame.columns
+    name = labels.get(orient) or orient
+    clean = clean_numeric(frame, [orient], strata=["hue"] if has_hue else None)
+    codes, levels = _level_codes(frame.loc[_complete_rows(frame, orient)], hue_order)
+    releases = release_histograms(
+        clean.values[:, 0],
+        levels=codes,
+        level_names=levels if has_hue else None,
+        name=name,
+        method=method,
+        bins=bins,
+        binwidth=binwidth,
+        binrange=binrange,
+        discrete=discrete,
+        centres_drawn=element != "bars",
+        threshold=threshold,
+        factor=factor,
+        k=k,
+        q=q,
+        n_dropped=clean.n_dropped,
+        function="histplot",
+        policy=pol,
+    )
+    for rel, level in zip(releases, levels, strict=True):
+        rel.level = level
+    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    edges = releases[0].edges
+    widths = np.diff(edges)
+    if stat == "count" and not np.allclose(widths, widths[0], rtol=1e-9):
+        stat = "frequency"
+        releases[0].report.warnings.append(
+            "Unequal bins: bars show frequency density (count per unit width)."
+        )
+    var = name if name not in ("", _COUNT) else orient
+    hue_col = (labels.get("hue") or "hue") if has_hue else None
+    if hue_col == var:
+        hue_col = f"{hue_col} "
+    drawn = _drawn_frame(releases, var, hue_col)
+    if len(drawn):
+        with quiet_seaborn():
+            sns.histplot(
+                data=drawn,
+                **{orient: var},
+                hue=hue_col,
+                weights=_COUNT,
+                stat=stat,
+                bins=edges.tolist(),
+                cumulative=cumulative,
+                common_norm=common_norm,
+                multiple=multiple,
+                element=element,
+                fill=fill,
+                shrink=shrink,
+                kde=kde,
+                kde_kws=kde_kws,
+                line_kws=line_kws,
+                palette=palette,
+                hue_order=levels if has_hue else None,
+                hue_norm=hue_norm,
+                color=color,
+                legend=legend,
+                ax=ax,
+                **kwargs,
+            )
+    if has_hue and not labels.get("hue") and ax.get_legend() is not None:
+        ax.get_legend().set_title(None)  # wide-form data: the levels are the columns
+    rel0 = releases[0]
+    set_safe_axis(ax, orient, rel0.xlim, rel0.xticks)
+    (ax.set_xlabel if orient == "x" else ax.set_ylabel)(labels.get(orient, ""))
+    report = rel0.report
+    for rel in releases[1:]:
+        report = report.merge(rel.report)
+    report.n = pol.round_count(clean.n)
+    report.details["stat"] = stat
+    return finish(ax, report, annotate=annotate, policy=pol)
+
+
+def _complete_rows(frame: pd.DataFrame, column: str) -> np.ndarray:
+    """Rows clean_numeric keeps: the value and (if present) the hue are not missing."""
+    values = pd.to_numeric(frame[column], errors="coerce")
+    keep = values.notna()
+    if "hue" in frame.columns:
+        keep &= frame["hue"].notna()
+    return keep.to_numpy()
+
+
+def _bivariate_histplot(
+    frame,
+    labels,
+    ax,
+    *,
+    method,
+    bins,
+    hue_order,
+    thresh,
+    pthresh,
+    pmax,
+    cbar,
+    cbar_ax,
+    cbar_kws,
+    palette,
+    hue_norm,
+    color,
+    legend,
+    threshold,
+    factor,
+    k,
+    q,
+    annotate,
+    policy,
+    kwargs,
+) -> Axes:
+    has_hue = "hue" in frame.columns
+    names = (labels.get("x") or "x", labels.get("y") or "y")
+    if names[0] == names[1]:
+        names = (names[0] + " (x)", names[1] + " (y)")
+    n_bins = GRID_BINS if isinstance(bins, str) else check_positive_int("bins", bins)
+    grid = release_grid(
+        frame["x"],
+        frame["y"],
+        names=names,
+        hue=frame["hue"] if has_hue else None,
+        hue_order=hue_order,
+        method=method,
+        bins=n_bins,
+        threshold=threshold,
+        factor=factor,
+        k=k,
+        q=q,
+        kind="hist",
+        function="histplot",
+        policy=policy,
+    )
+    ax = get_ax(ax)
+    rows = []
+    for level, counts in zip(grid.levels, grid.counts, strict=True):
+        ix, iy = np.nonzero(np.nan_to_num(counts) > 0)
+        part = pd.DataFrame(
+            {names[0]: grid.xcentres[ix], names[1]: grid.ycentres[iy], _COUNT: counts[ix, iy]}
+        )
+        if has_hue:
+            part[labels.get("hue") or "hue"] = level
+        rows.append(part)
+    drawn = pd.concat(rows, ignore_index=True)
+    if len(drawn):
+        with quiet_seaborn():
+            sns.histplot(
+                data=drawn,
+                x=names[0],
+                y=names[1],
+                hue=(labels.get("hue") or "hue") if has_hue else None,
+                weights=_COUNT,
+                bins=[grid.xedges, grid.yedges],
+                thresh=thresh,
+                pthresh=pthresh,
+                pmax=pmax,
+                cbar=cbar,
+                cbar_ax=cbar_ax,
+                cbar_kws=cbar_kws,
+                palette=palette,
+                hue_order=grid.levels if has_hue else None,
+                hue_norm=hue_norm,
+                color=color,
+                legend=legend,
+                ax=ax,
+                **kwargs,
+            )
+    set_safe_axis(ax, "x", grid.xlim, grid.xticks)
+    set_safe_axis(ax, "y", grid.ylim, grid.yticks)
+    ax.set_xlabel(labels.get("x", ""))
+    ax.set_ylabel(labels.get("y", ""))
+    return finish(ax, grid.report, annotate=annotate, policy=policy)
+
+
+def hist(
+    x,
+    bins=None,
+    *,
+    range=None,
+    density=False,
+    weights=None,
+    cumulative=False,
+    histtype="bar",
+    orientation="vertical",
+    color=None,
+    label=None,
+    ax: Axes | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    annotate: bool | None = None,
+    **kwargs,
+):
+    """Plot a histogram of released data, as :meth:`matplotlib.axes.Axes.hist` does.
+
+    Parameters
+    ----------
+    x : array-like, shape (n,)
+        One variable (a Series keeps its name for the label).
+    bins : int, str or sequence, optional
+        Number of bins (default: numpy's "auto" rule), a rule, or edges;
+        placed on the safe grid as in :func:`histplot`.
+    range : (float, float), optional
+        Only values in this range are binned.
+    density, cumulative, histtype, orientation, color, label : optional
+        As in matplotlib, applied to the released counts.
+    weights : None
+        Refused except with ``method="none"`` (see :func:`histplot`).
+    ax : Axes, optional
+        Axes to draw on (default: the current Axes).
+    method, threshold, factor, k, q, annotate : optional
+        As in :func:`histplot`.
+    **kwargs
+        Passed to matplotlib.
+
+    Returns
+    -------
+    n : ndarray
+        The released counts, NaN for suppressed bins.
+    bins : ndarray
+        The bin edges (on the safe grid).
+    patches : BarContainer or list of Polygon
+        As returned by matplotlib.
+
+    Examples
+    --------
+    >>> import numpy as np, safeplot
+    >>> n, edges, patches = safeplot.hist(np.random.default_rng(0).normal(size=500), bins=20)
+    >>> bool(np.all(np.isnan(n) | (n == 0) | (n >= 3)))
+    True
+    """
+    pol = get_policy()
+    method = pol.check_method(method, "hist")
+    resolve_annotate(annotate, pol)
+    _refuse_weights(weights, method, "hist")
+    name = str(getattr(x, "name", None) or "x")
+    clean = clean_numeric({name: x})
+    rel = release_histograms(
+        clean.values[:, 0],
+        name=name,
+        method=method,
+        bins="auto" if bins is None else bins,
+        binrange=range,
+        centres_drawn=histtype != "bar" and histtype != "barstacked",
+        threshold=threshold,
+        factor=factor,
+        k=k,
+        q=q,
+        n_dropped=clean.n_dropped,
+        function="hist",
+        policy=pol,
+    )[0]
+    ax = get_ax(ax)
+    shown = np.nan_to_num(rel.counts)
+    centres = (rel.edges[:-1] + rel.edges[1:]) / 2
+    keep = shown > 0
+    _, _, patches = ax.hist(
+        centres[keep],
+        bins=rel.edges,
+        weights=shown[keep],
+        density=density,
+        cumulative=cumulative,
+        histtype=histtype,
+        orientation=orientation,
+        color=color,
+        label=label,
+        **kwargs,
+    )
+    axis = "x" if orientation == "vertical" else "y"
+    set_safe_axis(ax, axis, rel.xlim, rel.xticks)
+    finish(ax, rel.report, annotate=annotate, policy=pol)
+    return rel.counts, rel.edges, patches

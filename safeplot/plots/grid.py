@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 from .._validate import clean_numeric
 from ..anonymize import anonymize_values
 from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
-from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
+from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..policy import Policy, get_policy
 from ..release import GridRelease
 from ._common import check_methods, check_positive_int, make_report
@@ -163,8 +163,10 @@ def release_grid(
         counts = np.stack([coarsen_counts(c, factor) for c in counts])
         xedges, yedges = coarsen_edges(xedges, factor), coarsen_edges(yedges, factor)
     shown = suppress(counts, threshold)
+    # the grid spans only shown cells: a suppressed outlier must not stretch the axes
+    shown_counts, (xedges, yedges) = trim_to_shown(shown.counts, xedges, yedges)
     warnings = []
-    if not np.nan_to_num(shown.counts).any():
+    if not np.nan_to_num(shown_counts).any():
         warnings.append(
             "Every grid cell is below the threshold: nothing can be shown. Use "
             "method='generalize', fewer bins, or a point method such as 'deterministic'."
@@ -185,7 +187,7 @@ def release_grid(
     return GridRelease(
         xedges,
         yedges,
-        shown.counts,
+        shown_counts,
         levels,
         xlim,
         ylim,

@@ -1,0 +1,295 @@
+"""histplot and hist: released numbers, what is drawn, seaborn behaviour, refusals."""
+
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.patches import Rectangle
+
+import safeplot
+from safeplot import DisclosureError, audit
+from safeplot.anonymize import knn_centroids, rare_values, safe_edges
+from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots.distributions import hist, histplot
+
+from .leakscan import scan_figure
+
+METHODS = ["suppress", "generalize", "deterministic", "probabilistic", "confidential"]
+
+
+@pytest.fixture
+def planted():
+    rng = np.random.default_rng(7)
+    x = np.r_[np.round(rng.normal(50, 8, 400), 2), 412.731, -97.113, 255.517]
+    g = np.concatenate([np.where(rng.random(400) < 0.5, "a", "b"), ["a", "b", "a"]])
+    return pd.DataFrame({"value": x, "group": g})
+
+
+def _bars(ax):
+    bars = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_height() > 0]
+    return sorted((b.get_x(), b.get_width(), b.get_height()) for b in bars)
+
+
+def test_suppressed_counts_are_exact_and_drawn_exactly(planted):
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", bins=30, ax=ax)
+    x = planted["value"].to_numpy()
+    full = safe_edges(x, 30, avoid=rare_values(x, 3))
+    counts, _ = np.histogram(x, full)
+    keep = counts >= 3
+    shown = np.flatnonzero(keep)
+    drawn = _bars(ax)
+    expected = [
+        (full[i], full[i + 1] - full[i], counts[i])
+        for i in range(shown[0], shown[-1] + 1)
+        if keep[i]
+    ]
+    np.testing.assert_allclose(np.array(drawn), np.array(expected))
+    assert ax.safeplot_report.cells_suppressed == int(((counts > 0) & ~keep).sum())
+    # the three planted outliers are in suppressed bins beyond the shown span
+    assert ax.get_xlim()[1] < 255.517 and ax.get_xlim()[0] > -97.113
+
+
+def test_hue_levels_are_suppressed_on_their_own_counts(planted):
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", hue="group", bins=25, multiple="dodge", ax=ax)
+    x, g = planted["value"].to_numpy(), planted["group"].to_numpy()
+    rare = np.unique(
+        np.concatenate(
+            [rare_values(x, 3), rare_values(x[g == "a"], 3), rare_values(x[g == "b"], 3)]
+        )
+    )
+    edges = safe_edges(x, 25, avoid=rare)
+    total = 0
+    for level in ("a", "b"):
+        c, _ = np.histogram(x[g == level], edges)
+        total += int(c[c >= 3].sum())
+    heights = sum(h for _, _, h in _bars(ax))
+    assert heights == total
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == list(pd.unique(g))
+    assert ax.get_legend().get_title().get_text() == "group"
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_value_methods_bin_the_released_values(method, planted):
+    df = planted[planted["value"].between(0, 100)]
+    fig, ax = plt.subplots()
+    histplot(data=df, x="value", bins=12, method=method, ax=ax)
+    rel = ax.safeplot_report
+    assert rel.method == method
+    heights = [h for _, _, h in _bars(ax)]
+    assert all(h >= 3 for h in heights)
+    # the bars account for every record but those in suppressed bins
+    assert sum(heights) <= len(df)
+    if method == "deterministic":
+        released = knn_centroids(df["value"].to_numpy(), 3).values[:, 0]
+        left = [b[0] for b in _bars(ax)]
+        edges = np.r_[left, _bars(ax)[-1][0] + _bars(ax)[-1][1]]
+        c, _ = np.histogram(released, edges)
+        np.testing.assert_array_equal(np.sort(c[c >= 3]), np.sort(heights))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"hue": "group", "multiple": "stack", "kde": True},
+        {"hue": "group", "element": "poly", "stat": "density"},
+        {"element": "step", "cumulative": True},
+        {"discrete": True},
+    ],
+    ids=["plain", "stack-kde", "poly-density", "step-cumulative", "discrete"],
+)
+def test_no_rare_value_and_no_small_count_is_drawn(method, options, planted):
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", method=method, ax=ax, **options)
+    stat = options.get("stat", "count")
+    findings = scan_figure(
+        fig, {"x": planted["value"].to_numpy()}, count_axis="y" if stat == "count" else None
+    )
+    assert not findings, str(findings)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_integer_data_with_rare_values(method):
+    rng = np.random.default_rng(3)
+    x = np.r_[rng.integers(20, 40, 300), 77, 5, 61].astype(float)
+    fig, ax = plt.subplots()
+    histplot(x=x, method=method, discrete=True, element="poly", ax=ax)
+    assert not scan_figure(fig, {"x": x}), str(scan_figure(fig, {"x": x}))
+    fig, ax = plt.subplots()
+    histplot(y=x, method=method, ax=ax)
+    findings = scan_figure(fig, {"y": x})
+    assert not findings, str(findings)
+
+
+def test_scanner_flags_the_raw_histogram(planted):
+    with safeplot.policy(allow_raw=True):
+        fig, ax = plt.subplots()
+        histplot(data=planted, x="value", bins=30, method="none", ax=ax)
+    findings = scan_figure(fig, {"x": planted["value"].to_numpy()})
+    assert findings.leaks and findings.small_counts
+    assert "Raw output" in " ".join(ax.safeplot_report.warnings)
+
+
+def test_stats_come_from_released_counts(planted):
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", bins=20, stat="probability", ax=ax)
+    assert sum(h for _, _, h in _bars(ax)) == pytest.approx(1.0)
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", bins=20, stat="density", ax=ax)
+    assert sum(w * h for _, w, h in _bars(ax)) == pytest.approx(1.0)
+    assert ax.safeplot_report.details["stat"] == "density"
+
+
+def test_unequal_bins_show_frequency_density(planted):
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", bins=[20, 40, 45, 50, 55, 60, 80], ax=ax)
+    report = ax.safeplot_report
+    assert report.details["stat"] == "frequency"
+    assert any("Unequal bins" in w for w in report.warnings)
+    x = planted["value"].to_numpy()
+    counts, edges = np.histogram(x, [20, 40, 45, 50, 55, 60, 80])
+    expected = sorted(zip(edges[:-1], np.diff(edges), counts / np.diff(edges), strict=True))
+    np.testing.assert_allclose(np.array(_bars(ax)), np.array(expected))
+
+
+def test_explicit_edges_move_off_rare_values(planted):
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", bins=[20, 35, 50.0, 412.731], ax=ax)
+    assert not scan_figure(fig, {"x": planted["value"].to_numpy()}).leaks
+
+
+def test_wide_form_data_become_hue_levels():
+    df = safeplot.load_dataset("penguins")[["bill_length_mm", "bill_depth_mm"]]
+    fig, ax = plt.subplots()
+    histplot(df, ax=ax)
+    legend = ax.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["bill_length_mm", "bill_depth_mm"]
+    assert legend.get_title().get_text() == ""
+
+
+def test_vectors_and_series_work_without_data():
+    s = pd.Series(np.random.default_rng(1).normal(size=300), name="score")
+    fig, ax = plt.subplots()
+    histplot(x=s, ax=ax)
+    assert ax.get_xlabel() == "score"
+    fig, ax = plt.subplots()
+    histplot(y=s.to_numpy(), ax=ax)
+    assert ax.safeplot_report.variables == ("y",)
+
+
+def test_bivariate_histogram_is_the_suppressed_grid():
+    df = safeplot.datasets.simulate("D2", n=500, seed=1)
+    fig, ax = plt.subplots()
+    histplot(data=df, x="x", y="y", bins=20, cbar=True, ax=ax)
+    mesh = ax.collections[0]
+    shown = np.ma.compressed(mesh.get_array())
+    shown = shown[shown > 0]
+    assert (shown >= 3).all()
+    x, y = df["x"].to_numpy(), df["y"].to_numpy()
+    xe = safe_edges(x, 20, avoid=rare_values(x, 3))
+    ye = safe_edges(y, 20, avoid=rare_values(y, 3))
+    counts, _, _ = np.histogram2d(x, y, [xe, ye])
+    assert shown.sum() == counts[counts >= 3].sum()
+    assert not scan_figure(fig, {"x": x, "y": y}, counts_in_colour=True)
+
+
+def test_hist_returns_released_counts_edges_and_patches(planted):
+    x = planted["value"]
+    fig, ax = plt.subplots()
+    n, edges, patches = hist(x, bins=30, ax=ax)
+    assert n.size == edges.size - 1
+    shown = n[~np.isnan(n)]
+    assert ((shown == 0) | (shown >= 3)).all()
+    heights = [p.get_height() for p in patches]
+    np.testing.assert_array_equal(heights, np.nan_to_num(n))
+    assert ax.safeplot_report.function == "hist"
+    assert ax.get_xlabel() == ""
+    assert not scan_figure(fig, {"x": x.to_numpy()})
+    fig, ax = plt.subplots()
+    hist(x, orientation="horizontal", histtype="step", method="generalize", ax=ax)
+    assert not scan_figure(fig, {"y": x.to_numpy()})
+
+
+def test_method_note_and_annotate_false(planted):
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", method="generalize", ax=ax)
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID]
+    assert notes == ["safeplot: generalize (threshold=3, factor=2)"]
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", ax=ax, annotate=False)
+    assert not [t for t in ax.texts if t.get_gid() == FOOTNOTE_GID]
+    with safeplot.policy(annotate=False):
+        fig, ax = plt.subplots()
+        histplot(data=planted, x="value", ax=ax)
+        assert not ax.texts
+
+
+def test_confidential_note_marks_winsorising(planted):
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", method="confidential", ax=ax)
+    note = next(t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID)
+    assert note.endswith("*** values winsorised")
+
+
+def test_locked_policy_keeps_the_note(tmp_path, planted):
+    path = tmp_path / "policy.toml"
+    path.write_text("locked = true\nannotate = true\n")
+    safeplot.set_policy(safeplot.load_policy(path))
+    with pytest.raises(DisclosureError, match="annotate"):
+        histplot(data=planted, x="value", annotate=False)
+
+
+def test_every_call_is_audited(planted):
+    fig, ax = plt.subplots()
+    histplot(data=planted, x="value", hue="group", ax=ax)
+    assert ax.safeplot_report.variables == ("value",)
+    assert audit.entries()[-1].function == "histplot"
+    assert ax.safeplot_report.n == 405
+
+
+def test_seaborn_deprecation_warnings_do_not_reach_users(planted):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig, ax = plt.subplots()
+        histplot(data=planted, x="value", hue="group", kde=True, ax=ax)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"method": "deterministic", "k": 2}, DisclosureError, "k_min=3"),
+        ({"method": "probabilistic", "q": 0.1}, DisclosureError, "q_min=0.25"),
+        ({"threshold": 2}, DisclosureError, "threshold=3"),
+        ({"method": "none"}, DisclosureError, "allow_raw"),
+        ({"weights": "value"}, ValueError, "weights"),
+        ({"log_scale": True}, ValueError, "log_scale"),
+        ({"hue": "group", "common_bins": False}, ValueError, "common_bins"),
+        ({"x": "nope"}, ValueError, "no column of that name"),
+        ({"x": "group"}, ValueError, "not numeric"),
+        ({"method": "blur"}, ValueError, "not a safeplot method"),
+        ({"bins": [3, 2, 1]}, ValueError, "increasing"),
+    ],
+)
+def test_refusals_leave_no_figure(kwargs, error, match, planted):
+    before = plt.get_fignums()
+    call = {"data": planted, "x": "value", **kwargs}
+    with pytest.raises(error, match=match):
+        histplot(**call)
+    assert plt.get_fignums() == before
+    assert audit.entries() == []
+
+
+def test_bad_input_is_explained():
+    with pytest.raises(ValueError, match="needs data"):
+        histplot()
+    with pytest.raises(ValueError, match=r"all missing|no values"):
+        histplot(x=[np.nan, np.nan, np.nan])
+    with pytest.raises(ValueError, match="infinite"):
+        histplot(x=[1.0, 2.0, np.inf, 4.0])
+    with pytest.raises(ValueError, match="empty"):
+        hist([])
