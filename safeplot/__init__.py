@@ -16,6 +16,7 @@ from . import (
 from ._version import __version__
 from .datasets import get_dataset_names, load_dataset
 from .errors import DisclosureError, UnsafePlotError
+from .plots.distributions import hist, histplot
 from .policy import Policy, get_policy, load_policy, set_policy
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "datasets",
     "get_dataset_names",
     "get_policy",
+    "hist",
+    "histplot",
     "load_dataset",
     "load_policy",
     "policy",

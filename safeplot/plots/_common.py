@@ -102,7 +102,11 @@ def method_note(report: DisclosureReport) -> str:
     Under ``"confidential"`` it ends with ``***`` when values were winsorised,
     as O'Keefe asks.
     """
-    shown = {k: v for k, v in report.params.items() if isinstance(v, (int, float, str))}
+    shown = {
+        k: v
+        for k, v in report.params.items()
+        if isinstance(v, (int, float, str)) and (k, v) != ("metric", "euclidean")
+    }
     params = ", ".join(
         f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items()
     )
@@ -123,13 +127,15 @@ def finish(ax: Axes, report: DisclosureReport, *, annotate: bool | None, policy:
                 artist.set_text(text)
                 break
         else:
+            # along the right edge, outside the axes: clear of titles, labels and legends
             ax.annotate(
                 text,
-                xy=(1.0, 1.0),
+                xy=(1.0, 0.0),
                 xycoords="axes fraction",
-                xytext=(0, 3),
+                xytext=(2, 0),
                 textcoords="offset points",
-                ha="right",
+                rotation=90,
+                ha="left",
                 va="bottom",
                 fontsize="x-small",
                 color="0.35",

@@ -237,7 +237,7 @@ def release_histograms(
     --------
     >>> import numpy as np
     >>> x = np.random.default_rng(0).normal(size=400)
-    >>> a, b = release_histograms(x, levels=np.arange(400) % 2, bins=12)
+    >>> a, b = release_histograms(x, levels=np.arange(400) % 2, level_names=['odd', 'even'])
     >>> bool(np.array_equal(a.edges, b.edges))
     True
     """
