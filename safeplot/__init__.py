@@ -17,6 +17,7 @@ from ._version import __version__
 from .datasets import get_dataset_names, load_dataset
 from .errors import DisclosureError, UnsafePlotError
 from .plots.distributions import hist, histplot
+from .plots.matrix import crosstab, heatmap, is_safe_matrix
 from .policy import Policy, get_policy, load_policy, set_policy
 
 __all__ = [
@@ -26,11 +27,14 @@ __all__ = [
     "__version__",
     "anonymize",
     "audit",
+    "crosstab",
     "datasets",
     "get_dataset_names",
     "get_policy",
+    "heatmap",
     "hist",
     "histplot",
+    "is_safe_matrix",
     "load_dataset",
     "load_policy",
     "policy",

@@ -78,6 +78,7 @@ def quiet_seaborn() -> Iterator[None]:
         warnings.filterwarnings("ignore", message=".*vert: bool.*")
         warnings.filterwarnings("ignore", category=FutureWarning, module="seaborn")
         warnings.filterwarnings("ignore", category=DeprecationWarning, module="seaborn")
+        warnings.filterwarnings("ignore", category=PendingDeprecationWarning, module="seaborn")
         yield
 
 

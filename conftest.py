@@ -1,4 +1,4 @@
-"""Shared test set-up: an isolated environment, policy and audit log for every test."""
+"""Shared test set-up (tests and doctests): an isolated environment, policy and audit log."""
 
 import matplotlib
 
