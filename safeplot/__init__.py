@@ -18,6 +18,7 @@ from .datasets import get_dataset_names, load_dataset
 from .errors import DisclosureError, UnsafePlotError
 from .plots.distributions import hist, histplot
 from .plots.matrix import crosstab, heatmap, is_safe_matrix
+from .plots.relational import scatter, scatterplot
 from .policy import Policy, get_policy, load_policy, set_policy
 
 __all__ = [
@@ -38,5 +39,7 @@ __all__ = [
     "load_dataset",
     "load_policy",
     "policy",
+    "scatter",
+    "scatterplot",
     "set_policy",
 ]

@@ -26,6 +26,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from safeplot.anonymize.grids import MATCH_RTOL, rare_values
+from safeplot.plots._common import FOOTNOTE_GID
 
 NUMBER = re.compile(r"[-\u2212]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
@@ -111,7 +112,8 @@ def scan_figure(
         for v in values[(values > 0) & (values < threshold)]:
             found.small_counts.append(f"{label}: count {v!r} < {threshold}")
 
-    # tick labels are checked against their own axis; the SVG pass below skips them
+    # tick labels are checked against their own axis, the method note against the report;
+    # the SVG pass below skips both
     tick_texts: set[str] = set()
     for ax in fig.axes:
         colorbar = getattr(ax, "_colorbar", None)
@@ -190,7 +192,9 @@ def scan_figure(
                 )
                 check("image extent", image.get_extent(), None)
         texts = [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
-        texts += list(ax.texts)
+        # the method note is built from the report's parameters only (tests check that)
+        texts += [t for t in ax.texts if t.get_gid() != FOOTNOTE_GID]
+        tick_texts.update(t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID)
         legend = ax.get_legend()
         if legend is not None:
             texts += list(legend.get_texts())

@@ -11,7 +11,7 @@ from matplotlib.patches import Rectangle
 import safeplot
 from safeplot import DisclosureError, audit
 from safeplot.anonymize import knn_centroids, rare_values, safe_edges
-from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots._common import FOOTNOTE_GID, method_note
 from safeplot.plots.distributions import hist, histplot
 
 from .leakscan import scan_figure
@@ -220,6 +220,8 @@ def test_method_note_and_annotate_false(planted):
     histplot(data=planted, x="value", method="generalize", ax=ax)
     notes = [t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID]
     assert notes == ["safeplot: generalize (threshold=3, factor=2)"]
+    # the note is made from the report's parameters only: the leak scanner relies on that
+    assert notes == [method_note(ax.safeplot_report)]
     fig, ax = plt.subplots()
     histplot(data=planted, x="value", ax=ax, annotate=False)
     assert not [t for t in ax.texts if t.get_gid() == FOOTNOTE_GID]
@@ -233,7 +235,7 @@ def test_confidential_note_marks_winsorising(planted):
     fig, ax = plt.subplots()
     histplot(data=planted, x="value", method="confidential", ax=ax)
     note = next(t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID)
-    assert note.endswith("*** values winsorised")
+    assert note.endswith("*** winsorised")
 
 
 def test_locked_policy_keeps_the_note(tmp_path, planted):

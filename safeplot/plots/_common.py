@@ -97,24 +97,31 @@ def resolve_annotate(annotate: bool | None, policy: Policy) -> bool:
     return bool(annotate)
 
 
+#: The parameters the method note shows for each method (the report has them all).
+_NOTE_PARAMS = {
+    "suppress": ("threshold",),
+    "generalize": ("threshold", "factor"),
+    "deterministic": ("k",),
+    "probabilistic": ("q",),
+    "confidential": ("winsor_sd",),
+}
+
+
 def method_note(report: DisclosureReport) -> str:
-    """One line naming the method and its parameters, e.g. ``safeplot: deterministic (k=3)``.
+    """Return a short line naming the method and its main parameter, e.g. ``... (k=3)``.
 
     Under ``"confidential"`` it ends with ``***`` when values were winsorised,
-    as O'Keefe asks.
+    as O'Keefe asks. The full parameters are in the report.
     """
-    shown = {
-        k: v
-        for k, v in report.params.items()
-        if isinstance(v, (int, float, str)) and (k, v) != ("metric", "euclidean")
-    }
+    names = _NOTE_PARAMS.get(report.method, ())
+    shown = {k: report.params[k] for k in names if k in report.params}
     params = ", ".join(
         f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items()
     )
     note = f"safeplot: {report.method}" + (f" ({params})" if params else "")
     winsorised = report.details.get("values_winsorised", 0)
     if report.method == "confidential" and winsorised not in (0, "0"):
-        note += " *** values winsorised"
+        note += " *** winsorised"
     return note
 
 

@@ -1,36 +1,159 @@
-"""Scatter releases and their drawing.
+"""Scatter plots under disclosure control: seaborn's ``scatterplot``, matplotlib's ``scatter``.
 
-:func:`release_scatter` turns two raw variables into a
-:class:`~safeplot.release.PointRelease`: anonymised points (deterministic,
-probabilistic) or the centres of the surviving cells of a density grid
-(suppress, generalize), sized by their counts. :func:`draw_scatter` draws a
-release and nothing else. The seaborn-compatible ``scatterplot`` builds on them.
+A scatter plot draws every record, so it is the most disclosive plot there
+is. Each function here validates its input, turns it into a *release* (the
+exact numbers that will be drawn), and draws only the release:
+
+- ``"deterministic"`` (the policy's default for scatter plots) and
+  ``"probabilistic"`` release one point per record: the centroid of its k
+  nearest neighbours (Avraam et al.), or the record plus keyed noise;
+- ``"suppress"`` and ``"generalize"`` release the surviving cells of a
+  30 x 30 (15 x 15) density grid, one marker per cell, its area
+  proportional to the count;
+- ``"confidential"`` replaces the scatter by O'Keefe's parallel box plots
+  of y over intervals of x with a lowess trend line
+  (:mod:`safeplot.anonymize.confidential`).
+
+:func:`release_scatter` and :func:`draw_scatter` are the two halves for two
+plain variables; :func:`scatterplot` adds seaborn's semantics (hue, size,
+style) and :func:`scatter` matplotlib's call.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import matplotlib as mpl
 import numpy as np
+import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.collections import PathCollection
 
 from .._validate import clean_numeric
 from ..anonymize import anonymize_values
-from ..anonymize.grids import rare_values
+from ..anonymize.confidential import (
+    ParallelBoxes,
+    default_intervals,
+    interval_edges,
+    lowess_trend,
+    parallel_boxes,
+)
+from ..anonymize.grids import MATCH_RTOL, rare_values, safe_ticks
+from ..anonymize.statistics import winsorize
+from ..errors import DisclosureError
 from ..policy import Policy, get_policy
-from ..release import PointRelease
+from ..release import DisclosureReport, PointRelease
 from ._common import (
     attach_release,
     axis_from_range,
+    check_methods,
+    finish,
     finite_range,
+    get_ax,
     make_report,
     not_available,
+    quiet_seaborn,
     set_safe_axis,
 )
+from ._data import PlotData, categorical_order, plot_data
 from .grid import GRID_BINS, release_grid
 
-__all__ = ["SCATTER_METHODS", "draw_scatter", "release_scatter"]
+__all__ = ["SCATTER_METHODS", "draw_scatter", "release_scatter", "scatter", "scatterplot"]
 
 #: Methods a scatter release supports.
-SCATTER_METHODS = ("deterministic", "probabilistic", "suppress", "generalize", "none")
+SCATTER_METHODS = (
+    "deterministic",
+    "probabilistic",
+    "suppress",
+    "generalize",
+    "confidential",
+    "none",
+)
+#: Methods of :func:`scatter` (it returns the markers, so no box plots).
+SCATTER_POINT_METHODS = ("deterministic", "probabilistic", "suppress", "generalize", "none")
+
+_GRID_METHODS = ("suppress", "generalize")
+_VALUE_METHODS = ("deterministic", "probabilistic")
+#: gid of the note saying which x intervals of a confidential scatter were merged.
+MERGE_NOTE_GID = "safeplot-merge-note"
+#: Share of an interval the boxes of one interval take up together.
+_BOX_SHARE = (0.8, 0.76, 0.72, 0.68, 0.64, 0.6)
+
+
+# -- releases ------------------------------------------------------------------------------
+
+
+@dataclass
+class BoxScatterRelease:
+    """A confidential scatter (O'Keefe): parallel box plots of y over intervals of x, and trends.
+
+    Attributes
+    ----------
+    levels : list
+        Hue levels with boxes (``[None]`` without hue).
+    boxes : list of ParallelBoxes
+        The boxes of each level, on common interval edges.
+    positions : list of ndarray
+        x position of every box of each level (dodged when there are levels).
+    width : float
+        Width of every box.
+    trends : list of (ndarray, ndarray)
+        The lowess trend line of each level.
+    xlim, ylim : tuple of float
+    xticks, yticks : ndarray
+    report : DisclosureReport
+    notes : list of str
+        Which intervals were merged into one box (the figure shows them).
+    """
+
+    levels: list
+    boxes: list[ParallelBoxes]
+    positions: list[np.ndarray]
+    width: float
+    trends: list[tuple[np.ndarray, np.ndarray]]
+    xlim: tuple[float, float]
+    ylim: tuple[float, float]
+    xticks: np.ndarray
+    yticks: np.ndarray
+    report: DisclosureReport
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ScatterRelease:
+    """What :func:`scatterplot` draws: released points or grid cells, with their semantics.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        One row per drawn marker; the columns named in `columns`.
+    columns : dict
+        Role ("x", "y", "hue", "size", "style") -> column of `frame`.
+    xlim, ylim : tuple of float, or None
+        Axis limits (None only for raw output).
+    xticks, yticks : ndarray or None
+    report : DisclosureReport
+    coincident : ndarray of bool, optional
+        Rows whose released point is shared with another record.
+    cells : bool
+        The markers are grid cells and ``columns["size"]`` holds their counts.
+    avoid : ndarray
+        Rare raw values no legend entry may equal.
+    """
+
+    frame: pd.DataFrame
+    columns: dict[str, str]
+    xlim: tuple[float, float] | None
+    ylim: tuple[float, float] | None
+    xticks: np.ndarray | None
+    yticks: np.ndarray | None
+    report: DisclosureReport
+    coincident: np.ndarray | None = None
+    cells: bool = False
+    avoid: np.ndarray = field(default_factory=lambda: np.array([]))
 
 
 def release_scatter(
@@ -48,7 +171,7 @@ def release_scatter(
     n_dropped: int = 0,
     function: str = "scatterplot",
     policy: Policy | None = None,
-) -> PointRelease:
+) -> PointRelease | BoxScatterRelease:
     """Release a scatter plot of two variables under a disclosure-control method.
 
     Parameters
@@ -60,13 +183,13 @@ def release_scatter(
         Variable names, for the report and the keyed noise.
     method : str, optional
         ``"deterministic"`` (default from the policy), ``"probabilistic"``,
-        ``"suppress"``, ``"generalize"`` or ``"none"``.
+        ``"suppress"``, ``"generalize"``, ``"confidential"`` or ``"none"``.
     k : int, default 3
         Records per centroid (deterministic).
     q : float, default 0.25
         Noise SD as a fraction of each variable's SD (probabilistic).
     threshold : int, optional
-        Minimum count of a shown grid cell (default and floor: the policy's).
+        Minimum count of a shown grid cell or box (default and floor: the policy's).
     factor : int, default 2
         Grid coarsening of ``"generalize"`` (30 x 30 -> 15 x 15).
     bins : int, default 30
@@ -82,7 +205,9 @@ def release_scatter(
 
     Returns
     -------
-    PointRelease
+    PointRelease or BoxScatterRelease
+        Points (or grid cells sized by count); for ``"confidential"`` the
+        parallel box plots and trend line that replace the points.
 
     Examples
     --------
@@ -106,8 +231,13 @@ def release_scatter(
         raise not_available(method, "scatter plots", SCATTER_METHODS)
     threshold = pol.check_threshold(threshold)
     rare = [rare_values(raw[:, j], threshold) for j in range(2)]
-    if method in ("suppress", "generalize"):
+    if method in _GRID_METHODS:
         return _grid_release(raw, method, names, threshold, factor, bins, n_dropped, function, pol)
+    if method == "confidential":
+        codes = np.zeros(raw.shape[0], dtype=int)
+        return _release_boxes(
+            raw[:, 0], raw[:, 1], codes, [None], names, threshold, n_dropped, function, pol
+        )
     out = anonymize_values(raw, method, names=list(names), k=k, q=q, metric=metric, policy=pol)
     report = make_report(
         function, method, out.params, names, raw.shape[0], n_dropped, pol, details=out.details
@@ -151,15 +281,150 @@ def _grid_release(raw, method, names, threshold, factor, bins, n_dropped, functi
     )
 
 
+def _hits(values: np.ndarray, avoid: np.ndarray, rtol: float = 1e3 * MATCH_RTOL) -> bool:
+    """Whether any value is within `rtol` (relative) of one in `avoid` (a margin over 1e-9)."""
+    v = np.asarray(values, dtype=float).ravel()[:, None]
+    a = np.asarray(avoid, dtype=float).ravel()[None, :]
+    if v.size == 0 or a.size == 0:
+        return False
+    return bool((np.abs(v - a) <= rtol * np.maximum(np.abs(v), np.abs(a))).any())
+
+
+def _box_geometry(boxes: list[ParallelBoxes], avoid: np.ndarray) -> tuple[list[np.ndarray], float]:
+    """Positions (dodged by level) and one width for all boxes, no drawn x on a rare value.
+
+    matplotlib draws a box at ``pos -/+ width/2``, its caps at ``pos -/+ width/4``
+    and its whiskers and median through ``pos``; the share of the interval
+    the boxes take is lowered a little until none of these is a rare raw x.
+    """
+    step = boxes[0].width
+    n_levels = len(boxes)
+    for share in _BOX_SHARE:
+        width = share * step / n_levels
+        positions = [pb.centres + (j - (n_levels - 1) / 2) * width for j, pb in enumerate(boxes)]
+        drawn = np.concatenate(
+            [p + d * width for p in positions for d in (-0.5, -0.25, 0.0, 0.25, 0.5)]
+        )
+        if not _hits(drawn, avoid):
+            return positions, width
+    raise DisclosureError(  # pragma: no cover - needs rare values at six box widths
+        "Could not place the boxes without drawing a rare x value; use another threshold."
+    )
+
+
+def _release_boxes(
+    x: np.ndarray,
+    y: np.ndarray,
+    codes: np.ndarray,
+    levels: list,
+    names: tuple[str, str],
+    threshold: int,
+    n_dropped: int,
+    function: str,
+    pol: Policy,
+    *,
+    role: str = "hue",
+) -> BoxScatterRelease:
+    """O'Keefe's confidential scatter: parallel boxes and a lowess trend per level."""
+    rare_x, rare_y = rare_values(x, threshold), rare_values(y, threshold)
+    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
+    need = max(threshold, 3)
+    small = [lev for lev, s in zip(levels, sizes, strict=True) if 0 < s < need]
+    if small:
+        raise DisclosureError(
+            f"{role} level(s) {small} have fewer than {need} records: a box plot of a level "
+            f"needs at least threshold={threshold} (and 3). Merge small levels or drop {role}."
+        )
+    present = [i for i, s in enumerate(sizes) if s > 0]
+    # common interval edges, over each level's winsorised x
+    wx = np.concatenate([winsorize(x[codes == i], policy=pol).values for i in present])
+    edges = interval_edges(
+        wx, default_intervals(int(sizes[present].min()), threshold), avoid=rare_x
+    )
+    boxes, trends = [], []
+    for i in present:
+        sel = codes == i
+        boxes.append(
+            parallel_boxes(
+                x[sel],
+                y[sel],
+                edges=edges,
+                threshold=threshold,
+                policy=pol,
+                avoid_x=rare_x,
+                avoid_y=rare_y,
+            )
+        )
+        trends.append(
+            lowess_trend(
+                x[sel], y[sel], threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_y
+            )
+        )
+    positions, width = _box_geometry(boxes, rare_x)
+    lows = [b.whislo for pb in boxes for b in pb.boxes] + [float(t[1].min()) for t in trends]
+    highs = [b.whishi for pb in boxes for b in pb.boxes] + [float(t[1].max()) for t in trends]
+    ylim, yticks = axis_from_range(min(lows), max(highs), rare_y)
+    xlim = (float(edges[0]), float(edges[-1]))
+    notes, warnings = [], []
+    drawn_levels = [levels[i] for i in present]
+    for level, pb in zip(drawn_levels, boxes, strict=True):
+        prefix = "" if level is None else f"{level}: "
+        notes += [prefix + text for text in pb.describe_merges()]
+        warnings += [prefix + text for text in pb.warnings]
+    if notes:
+        warnings.append(
+            "Adjacent x intervals were merged (each merged box is drawn over the interval "
+            "holding most of its records; the others are left empty): " + "; ".join(notes)
+        )
+    n_wins = sum(pb.n_winsorized for pb in boxes)
+    report = make_report(
+        function,
+        "confidential",
+        {"threshold": threshold, "winsor_sd": pol.winsor_sd},
+        names,
+        int((codes >= 0).sum()),
+        n_dropped,
+        pol,
+        details={
+            "values_winsorised": pol.round_count(n_wins),
+            "sig_figs": pol.sig_figs,
+            "intervals": len(edges) - 1,
+            "intervals_merged": notes,
+        },
+        warnings=warnings,
+    )
+    return BoxScatterRelease(
+        drawn_levels,
+        boxes,
+        positions,
+        width,
+        trends,
+        xlim,
+        ylim,
+        xticks=safe_ticks(*xlim, avoid=rare_x),
+        yticks=yticks,
+        report=report,
+        notes=notes,
+    )
+
+
+# -- drawing -------------------------------------------------------------------------------
+
+
 def draw_scatter(
-    ax: Axes, release: PointRelease, *, color=None, mark_coincident: bool = False, s: float = 12
+    ax: Axes,
+    release: PointRelease | BoxScatterRelease,
+    *,
+    color=None,
+    mark_coincident: bool = False,
+    s: float = 12,
 ) -> Axes:
-    """Draw a released scatter: points, or grid-cell centres with area proportional to count.
+    """Draw a released scatter: points, grid-cell centres sized by count, or parallel boxes.
 
     Parameters
     ----------
     ax : Axes
-    release : PointRelease
+    release : PointRelease or BoxScatterRelease
     color : color, optional
     mark_coincident : bool, default False
         Draw points whose released value is shared with other records in
@@ -167,6 +432,12 @@ def draw_scatter(
     s : float, default 12
         Marker area for unweighted points (the median area for weighted ones).
     """
+    if isinstance(release, BoxScatterRelease):
+        _draw_boxes(ax, release, colors=[color or "C0"], legend=False)
+        ax.set_xlabel(release.report.variables[0])
+        ax.set_ylabel(release.report.variables[1])
+        attach_release(ax, release.report)
+        return ax
     if release.sizes is not None:
         if release.sizes.size:
             area = s * release.sizes / np.median(release.sizes)
@@ -182,3 +453,917 @@ def draw_scatter(
     ax.set_ylabel(release.report.variables[1])
     attach_release(ax, release.report)
     return ax
+
+
+def _draw_boxes(
+    ax: Axes,
+    release: BoxScatterRelease,
+    *,
+    colors: list,
+    legend: Any,
+    title: str = "",
+    line_kws: dict | None = None,
+) -> None:
+    """Draw parallel boxes, trend lines, safe axes, and the note on merged intervals."""
+    from matplotlib.patches import Patch
+
+    edge = "0.2"
+    handles = []
+    for j, (level, pb, pos, (xs, ys)) in enumerate(
+        zip(release.levels, release.boxes, release.positions, release.trends, strict=True)
+    ):
+        color = colors[j % len(colors)]
+        ax.bxp(
+            [b.to_bxp() for b in pb.boxes],
+            positions=pos,
+            widths=release.width,
+            showfliers=False,
+            patch_artist=True,
+            manage_ticks=False,
+            boxprops={"facecolor": color, "edgecolor": edge, "linewidth": 0.8},
+            whiskerprops={"color": edge, "linewidth": 0.8},
+            capprops={"color": edge, "linewidth": 0.8},
+            medianprops={"color": "0.1", "linewidth": 1.0},
+        )
+        kws = {"linewidth": 1.6, "color": edge if level is None else color, "zorder": 3}
+        kws.update(line_kws or {})
+        ax.plot(xs, ys, **kws)
+        if level is not None:
+            handles.append(Patch(facecolor=color, edgecolor=edge, label=str(level)))
+    set_safe_axis(ax, "x", release.xlim, release.xticks)
+    set_safe_axis(ax, "y", release.ylim, release.yticks)
+    if handles and legend:
+        ax.legend(handles=handles, title=title or None)
+    if release.notes:
+        # below the x-axis label, clear of the boxes
+        ax.annotate(
+            "Merged x intervals (one box each, drawn where most of its records are):\n"
+            + "\n".join(release.notes),
+            xy=(0.0, 0.0),
+            xycoords=("axes fraction", ax.xaxis.label),
+            xytext=(0, -2),
+            textcoords="offset points",
+            ha="left",
+            va="top",
+            fontsize="xx-small",
+            color="0.3",
+            gid=MERGE_NOTE_GID,
+        )
+
+
+def _level_colors(levels: list, palette: Any) -> list:
+    """Colours of categorical levels as seaborn picks them (palette name, list, dict or None)."""
+    import seaborn as sns
+
+    n = len(levels)
+    if isinstance(palette, dict):
+        missing = [lev for lev in levels if lev not in palette]
+        if missing:
+            raise ValueError(f"The palette dictionary is missing keys: {missing}.")
+        return [palette[lev] for lev in levels]
+    if palette is None:
+        cycle = mpl.rcParams["axes.prop_cycle"].by_key().get("color", [])
+        return sns.color_palette(None if n <= len(cycle) else "husl", n)
+    if isinstance(palette, list):
+        return [palette[i % len(palette)] for i in range(n)]
+    return sns.color_palette(palette, n)
+
+
+@contextlib.contextmanager
+def _safe_legend_entries(avoid: np.ndarray) -> Iterator[None]:
+    """Make seaborn's brief numeric legends use safe ticks (none equal to a rare raw value).
+
+    seaborn labels a numeric hue or size legend with "nice" numbers between
+    the smallest and largest value drawn; a nice number may be a rare raw
+    value (an age of 90). Within this context the entries are the ticks of
+    :func:`~safeplot.anonymize.grids.safe_ticks`, which avoid `avoid`.
+    """
+    import seaborn._base as sb
+
+    original = sb.locator_to_legend_entries
+    avoid = np.sort(np.asarray(avoid, dtype=float).ravel())
+
+    def entries(locator, limits, dtype):
+        lo, hi = float(limits[0]), float(limits[1])
+        if isinstance(locator, mpl.ticker.LogLocator) or not hi > lo:
+            return original(locator, limits, dtype)
+        ticks = safe_ticks(lo, hi, avoid=avoid, n_target=5)
+        if np.issubdtype(np.dtype(dtype), np.integer):
+            whole = ticks[ticks == np.round(ticks)]
+            ticks = whole if whole.size else ticks[:1].round()
+        return original(mpl.ticker.FixedLocator(ticks), limits, dtype)
+
+    sb.locator_to_legend_entries = entries
+    try:
+        yield
+    finally:
+        sb.locator_to_legend_entries = original
+
+
+# -- seaborn-style input -------------------------------------------------------------------
+
+
+def _map_types(
+    pdata: PlotData, palette: Any, hue_norm: Any, sizes: Any, size_norm: Any
+) -> dict[str, str]:
+    """Numeric or categorical, for hue and size, by seaborn's rules; style is categorical."""
+    from seaborn._base import variable_type
+    from seaborn.palettes import QUAL_PALETTES
+
+    types = {"x": "numeric", "y": "numeric"}
+    if pdata.has("hue"):
+        if isinstance(palette, str) and palette in QUAL_PALETTES:
+            types["hue"] = "categorical"
+        elif hue_norm is not None:
+            types["hue"] = "numeric"
+        elif isinstance(palette, (dict, list)):
+            types["hue"] = "categorical"
+        else:
+            types["hue"] = variable_type(pdata.frame["hue"], boolean_type="categorical")
+    if pdata.has("size"):
+        if size_norm is not None:
+            types["size"] = "numeric"
+        elif isinstance(sizes, (dict, list)):
+            types["size"] = "categorical"
+        else:
+            types["size"] = variable_type(pdata.frame["size"], boolean_type="categorical")
+    if pdata.has("style"):
+        types["style"] = "categorical"
+    # dates count as numbers here, so that validation refuses them with a clear message
+    return {r: "numeric" if t == "datetime" else t for r, t in types.items()}
+
+
+def _column_names(pdata: PlotData, roles: list[str]) -> dict[str, str]:
+    """Name a column per role: its label, with the role added on a clash."""
+    names: dict[str, str] = {}
+    for role in roles:
+        name = pdata.label(role)
+        if name in names.values():
+            name = f"{name} ({role})"
+        names[role] = name
+    return names
+
+
+def _refuse_per_point(kwargs: dict[str, Any], what: str) -> None:
+    """Refuse matplotlib keyword arguments that would give every record its own look."""
+    for key in ("c", "s", "color", "facecolor", "facecolors", "edgecolor", "edgecolors"):
+        if key not in kwargs or kwargs[key] is None or isinstance(kwargs[key], str):
+            continue
+        value = kwargs[key]
+        if key != "s" and mpl.colors.is_color_like(value):
+            continue
+        if np.ndim(value) == 0:
+            continue
+        raise ValueError(
+            f"{what}: a per-point `{key}=` would encode raw values of each record and cannot "
+            "be released. Use hue= (colour) or size= (marker size) with a variable instead; "
+            "those are released with the points."
+        )
+
+
+def _describe_level(labels: tuple, roles: list[str]) -> str:
+    if len(roles) == 1:
+        return f"The {roles[0]} level {labels[0]!r}"
+    pairs = ", ".join(f"{r}={v!r}" for r, v in zip(roles, labels, strict=True))
+    return f"The combination {pairs}"
+
+
+def _semantic_release(
+    pdata: PlotData,
+    types: dict[str, str],
+    method: str,
+    *,
+    k: int,
+    q: float,
+    metric: str,
+    threshold: int | None,
+    factor: int,
+    bins: int,
+    orders: dict[str, Any],
+    pol: Policy,
+    function: str,
+) -> ScatterRelease | BoxScatterRelease:
+    """Release x, y and the semantic variables of a scatterplot call."""
+    semantic = [r for r in ("hue", "size", "style") if pdata.has(r)]
+    numeric = ["x", "y"] + [r for r in semantic if types[r] == "numeric"]
+    categorical = [r for r in semantic if types[r] == "categorical"]
+    cols = _column_names(pdata, numeric + categorical)
+    frame = pdata.frame
+    # a numeric hue or size that is x or y itself (hue="body_mass_g", y="body_mass_g") is
+    # released once and drawn from the same released column
+    for r in numeric[2:]:
+        same = next((b for b in numeric[:2] if frame[r].equals(frame[b])), None)
+        if same is not None:
+            cols[r] = cols[same]
+            numeric.remove(r)
+    if method in _GRID_METHODS or method == "confidential":
+        what = f"method={method!r}"
+        if pdata.has("size"):
+            raise ValueError(
+                f"size= cannot be combined with {what}: "
+                + (
+                    "the marker size shows the count of each grid cell. "
+                    if method in _GRID_METHODS
+                    else "the plot shows box plots, not points. "
+                )
+                + "Drop size=, or use method='deterministic' or 'probabilistic'."
+            )
+        if types.get("hue") == "numeric":
+            raise ValueError(
+                f"A numeric hue cannot be drawn with {what}: the plot shows "
+                + ("cells of many records" if method in _GRID_METHODS else "box plots")
+                + " per hue level, not individual values. Use a categorical hue (e.g. pass "
+                "palette as a list or dict), or method='deterministic' or 'probabilistic'."
+            )
+        if method == "confidential" and pdata.has("style"):
+            raise ValueError(
+                "style= cannot be combined with method='confidential': the plot shows box "
+                "plots, not markers. Use hue= to split the boxes by a category."
+            )
+    clean = clean_numeric(
+        {cols[r]: frame[r] for r in numeric + categorical},
+        [cols[r] for r in numeric],
+        strata=[cols[r] for r in categorical] or None,
+    )
+    keep = frame[numeric].apply(pd.to_numeric, errors="coerce").notna().all(axis=1)
+    if categorical:
+        keep &= frame[categorical].notna().all(axis=1)
+    cats = frame.loc[keep.to_numpy(), categorical].reset_index(drop=True)
+    raw = clean.values
+    n = raw.shape[0]
+    names = tuple(cols[r] for r in numeric)
+    if method == "none":
+        out_frame = pd.DataFrame({cols[r]: raw[:, j] for j, r in enumerate(numeric)})
+        for r in categorical:
+            out_frame[cols[r]] = cats[r].to_numpy()
+        report = make_report(function, method, {}, names, n, clean.n_dropped, pol)
+        return ScatterRelease(out_frame, cols, None, None, None, None, report)
+    threshold = pol.check_threshold(threshold)
+    rare = {r: rare_values(raw[:, j], threshold) for j, r in enumerate(numeric)}
+    avoid = np.unique(np.concatenate(list(rare.values())))
+    if method == "confidential":
+        if categorical:
+            levels = categorical_order(cats["hue"], orders.get("hue"))
+            lookup = {lev: i for i, lev in enumerate(levels)}
+            codes = np.array([lookup.get(v, -1) for v in cats["hue"]], dtype=int)
+        else:
+            levels, codes = [None], np.zeros(n, dtype=int)
+        return _release_boxes(
+            raw[:, 0],
+            raw[:, 1],
+            codes,
+            levels,
+            names,
+            threshold,
+            clean.n_dropped,
+            function,
+            pol,
+        )
+    if method in _GRID_METHODS:
+        return _grid_semantic_release(
+            raw,
+            cats,
+            categorical,
+            cols,
+            method,
+            names,
+            threshold,
+            factor,
+            bins,
+            orders,
+            clean.n_dropped,
+            function,
+            pol,
+            avoid,
+        )
+    strata = None
+    if method == "deterministic":
+        k = pol.check_k(k, n)
+        if categorical:
+            strata = clean.strata
+            sizes = np.bincount(strata)
+            small = [clean.strata_labels[i] for i in np.flatnonzero(sizes < k)]
+            if small:
+                roles = " or ".join(f"{r}=" for r in categorical)
+                raise DisclosureError(
+                    f"{_describe_level(small[0], categorical)} has fewer than k={k} records, "
+                    "so its points cannot each be hidden among k neighbours of the same "
+                    f"level ({len(small)} level(s) too small). Merge small levels, drop "
+                    f"{roles}, or use a smaller k (not below k_min={pol.k_min})."
+                )
+    out = anonymize_values(
+        raw, method, names=list(names), k=k, q=q, metric=metric, strata=strata, policy=pol
+    )
+    released = out.values
+    out_frame = pd.DataFrame({cols[r]: released[:, j] for j, r in enumerate(numeric)})
+    for r in categorical:
+        out_frame[cols[r]] = cats[r].to_numpy()
+        if isinstance(cats[r].dtype, pd.CategoricalDtype):
+            out_frame[cols[r]] = out_frame[cols[r]].astype(cats[r].dtype)
+    xlim, xticks = axis_from_range(*finite_range(released[:, 0]), rare["x"])
+    ylim, yticks = axis_from_range(*finite_range(released[:, 1]), rare["y"])
+    details = dict(out.details)
+    report = make_report(
+        function, method, out.params, names, n, clean.n_dropped, pol, details=details
+    )
+    return ScatterRelease(
+        out_frame,
+        cols,
+        xlim,
+        ylim,
+        xticks,
+        yticks,
+        report,
+        coincident=out.coincident,
+        avoid=avoid,
+    )
+
+
+def _grid_semantic_release(
+    raw,
+    cats,
+    categorical,
+    cols,
+    method,
+    names,
+    threshold,
+    factor,
+    bins,
+    orders,
+    n_dropped,
+    function,
+    pol,
+    avoid,
+) -> ScatterRelease:
+    """Grid cells per (hue, style) level: one row per surviving cell, with its count."""
+    count_col = "count"
+    while count_col in cols.values():
+        count_col += "_"
+    hue = None
+    combos: list[tuple] = [()]
+    if categorical:
+        level_lists = [categorical_order(cats[r], orders.get(r)) for r in categorical]
+        present = set(map(tuple, cats[categorical].itertuples(index=False, name=None)))
+        combos = [
+            c
+            for c in pd.MultiIndex.from_product(level_lists).to_list()
+            if (c if isinstance(c, tuple) else (c,)) in present
+        ]
+        combos = [c if isinstance(c, tuple) else (c,) for c in combos]
+        lookup = {c: i for i, c in enumerate(combos)}
+        hue = np.array(
+            [lookup.get(c, -1) for c in cats[categorical].itertuples(index=False, name=None)]
+        )
+    grid = release_grid(
+        raw[:, 0],
+        raw[:, 1],
+        names=names,
+        hue=hue,
+        hue_order=None if hue is None else list(range(len(combos))),
+        method=method,
+        bins=bins,
+        threshold=threshold,
+        factor=factor,
+        kind="scatter",
+        n_dropped=n_dropped,
+        function=function,
+        policy=pol,
+    )
+    rows = []
+    for i, combo in enumerate(combos):
+        counts = np.nan_to_num(grid.counts[i])
+        ix, iy = np.nonzero(counts > 0)
+        part = {
+            cols["x"]: grid.xcentres[ix],
+            cols["y"]: grid.ycentres[iy],
+            count_col: counts[ix, iy].astype(np.int64),
+        }
+        for r, value in zip(categorical, combo, strict=True):
+            part[cols[r]] = [value] * ix.size
+        rows.append(pd.DataFrame(part))
+    frame = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+    for r in categorical:
+        levels = categorical_order(cats[r], orders.get(r))
+        frame[cols[r]] = pd.Categorical(frame[cols[r]], categories=levels)
+    # big cells first, so that small ones stay visible on top
+    frame = frame.sort_values(count_col, ascending=False, kind="stable").reset_index(drop=True)
+    columns = {**cols, "size": count_col}
+    return ScatterRelease(
+        frame,
+        columns,
+        grid.xlim,
+        grid.ylim,
+        grid.xticks,
+        grid.yticks,
+        grid.report,
+        cells=True,
+        avoid=avoid,
+    )
+
+
+def _draw_semantic(
+    ax: Axes,
+    rel: ScatterRelease,
+    *,
+    palette: Any,
+    hue_order: Any,
+    hue_norm: Any,
+    sizes: Any,
+    size_order: Any,
+    size_norm: Any,
+    markers: Any,
+    style_order: Any,
+    legend: Any,
+    mark_coincident: bool,
+    kwargs: dict[str, Any],
+) -> None:
+    import seaborn as sns
+
+    cols = rel.columns
+    semantic = {r: cols.get(r) for r in ("hue", "size", "style")}
+    if rel.cells:
+        counts = rel.frame[cols["size"]].to_numpy(dtype=float)
+        if counts.size:
+            largest = (sizes if np.ndim(sizes) == 0 else sizes[-1]) if sizes is not None else None
+            if largest is None:
+                largest = (
+                    np.square(mpl.rcParams["lines.markersize"]) * counts.max() / np.median(counts)
+                )
+            sizes, size_norm = (0.0, float(largest)), (0.0, float(counts.max()))
+        if legend == "auto":
+            legend = "brief"
+    n_before = len(ax.collections)
+    with quiet_seaborn(), _safe_legend_entries(rel.avoid):
+        sns.scatterplot(
+            data=rel.frame,
+            x=cols["x"],
+            y=cols["y"],
+            **semantic,
+            palette=palette,
+            hue_order=hue_order,
+            hue_norm=hue_norm,
+            sizes=sizes,
+            size_order=size_order,
+            size_norm=size_norm,
+            markers=markers,
+            style_order=style_order,
+            legend=legend,
+            ax=ax,
+            **kwargs,
+        )
+    if mark_coincident and rel.coincident is not None and rel.coincident.any():
+        for coll in ax.collections[n_before:]:
+            if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(rel.frame):
+                face = np.asarray(coll.get_facecolors())
+                face = np.repeat(face[:1], len(rel.frame), axis=0) if len(face) == 1 else face
+                face[rel.coincident] = mpl.colors.to_rgba("black")
+                coll.set_facecolors(face)
+                break
+    if rel.xlim is not None:
+        set_safe_axis(ax, "x", rel.xlim, rel.xticks)
+        set_safe_axis(ax, "y", rel.ylim, rel.yticks)
+
+
+def scatterplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    size: Any = None,
+    style: Any = None,
+    palette: Any = None,
+    hue_order: Sequence[Any] | None = None,
+    hue_norm: Any = None,
+    sizes: Any = None,
+    size_order: Sequence[Any] | None = None,
+    size_norm: Any = None,
+    markers: Any = True,
+    style_order: Sequence[Any] | None = None,
+    legend: str | bool = "auto",
+    ax: Axes | None = None,
+    method: str | None = None,
+    k: int = 3,
+    q: float = 0.25,
+    threshold: int | None = None,
+    factor: int = 2,
+    bins: int = GRID_BINS,
+    metric: str = "euclidean",
+    mark_coincident: bool = False,
+    annotate: bool | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Draw a scatter plot with semantic groupings, released under disclosure control.
+
+    The call of :func:`seaborn.scatterplot` (0.13.2), plus ``method=`` and
+    its parameters. The records are released first (see Methods below) and
+    seaborn draws only the released numbers, so hue, size, style, palettes
+    and legends look and behave as in seaborn.
+
+    Parameters
+    ----------
+    data : DataFrame or mapping, optional
+        Long-form data the variable names refer to.
+    x, y : name of a column in `data`, or vector
+        The two numeric variables (both are required: wide-form data would be
+        plotted against the row index, which shows every value).
+    hue : name or vector, optional
+        Grouping variable drawn in colour. Categorical: the release is made
+        within each level (deterministic) or per level (grid methods,
+        confidential). Numeric: released together with x and y (its values
+        are centroids or noised), never drawn raw.
+    size : name or vector, optional
+        Grouping variable drawn as marker size (categorical or numeric, as
+        `hue`). Not with grid methods (the size shows the cell count) nor
+        ``"confidential"``.
+    style : name or vector, optional
+        Categorical variable drawn as marker shape. With grid methods each
+        (hue, style) combination gets its own grid; not with ``"confidential"``.
+    palette : string, list, dict, or Colormap, optional
+        Colours of the hue levels, as in seaborn.
+    hue_order : list, optional
+        Order of the hue levels.
+    hue_norm : tuple or Normalize, optional
+        Normalisation of a numeric hue (makes the hue numeric, as in seaborn).
+    sizes : list, dict, or tuple, optional
+        Marker sizes, as in seaborn. With grid methods a number or a
+        ``(min, max)`` tuple: the largest cell gets the (max) area.
+    size_order : list, optional
+        Order of the size levels.
+    size_norm : tuple or Normalize, optional
+        Normalisation of a numeric size.
+    markers : bool, list, or dict, default True
+        Markers of the style levels.
+    style_order : list, optional
+        Order of the style levels.
+    legend : "auto", "brief", "full", or False
+        As in seaborn; numeric legend entries never equal a rare raw value.
+    ax : matplotlib Axes, optional
+        Axes to draw on (default: the current Axes).
+    method : str, optional
+        ``"deterministic"`` (the policy's default for scatter plots),
+        ``"probabilistic"``, ``"suppress"``, ``"generalize"``,
+        ``"confidential"`` or ``"none"`` (raw; only if the policy allows it).
+    k : int, default 3
+        Records per centroid (deterministic); at least the policy's ``k_min``.
+    q : float, default 0.25
+        Noise SD as a fraction of each variable's SD (probabilistic); at
+        least the policy's ``q_min``.
+    threshold : int, optional
+        Fewest records in a shown grid cell or box (default and floor: the policy's).
+    factor : int, default 2
+        Coarsening of ``"generalize"`` (30 x 30 grid -> 15 x 15).
+    bins : int, default 30
+        Cells per axis of the density grid (suppress, generalize).
+    metric : {"euclidean", "mahalanobis"}, default "euclidean"
+        Neighbour distance of ``"deterministic"``.
+    mark_coincident : bool, default False
+        Draw points whose centroid is shared with other records in black
+        (Avraam et al.'s black dots; deterministic only).
+    annotate : bool, optional
+        Add the note naming the method (default: the policy's setting).
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.scatter` (single values only:
+        per-point colours or sizes are refused). Under ``"confidential"``
+        only ``color`` (of the boxes) is used.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        With the release's report on ``ax.safeplot_report``.
+
+    Raises
+    ------
+    DisclosureError
+        A policy floor not met (k, q, threshold, raw output), or a hue/style
+        level with fewer than k records under ``"deterministic"``.
+    ValueError
+        Bad input (missing x or y, text or infinite values, unknown column),
+        or a parameter that cannot be shown safely with the method.
+
+    See Also
+    --------
+    scatter : matplotlib-style call returning the markers.
+    safeplot.anonymize.confidential.parallel_boxes : O'Keefe's parallel box plots.
+    seaborn.scatterplot : The raw-data original.
+
+    Notes
+    -----
+    **Methods**
+
+    ``"deterministic"``
+        Each record is replaced by the centroid of its k nearest neighbours
+        (z-scores, then rescaled to the original mean and SD; Avraam et al.).
+        With a categorical hue, size or style the neighbours are searched
+        within each level (each needs at least k records); a numeric hue or
+        size is a third (fourth) variable of the same search.
+        ``mark_coincident=True`` shows shared centroids in black.
+    ``"probabilistic"``
+        Each variable (x, y, a numeric hue or size) gets keyed normal noise
+        with SD ``q`` times its SD; the same data always get the same noise.
+    ``"suppress"``
+        A 30 x 30 grid on safe rounded edges (per hue/style level, on common
+        edges); one marker per cell with at least ``threshold`` records, at
+        the cell centre, its area proportional to the count.
+    ``"generalize"``
+        As ``"suppress"`` on a grid coarsened by ``factor`` (15 x 15).
+    ``"confidential"``
+        O'Keefe's replacement: box plots of y over intervals of x (each with
+        at least ``threshold`` records, intervals merged while a box has a
+        zero-length half; a merged box is drawn over one interval and the
+        figure notes it), winsorised and rounded, no outliers, and a lowess
+        trend line with winsorised, rounded end points. With a hue, one set
+        of boxes and one trend per level, dodged.
+    ``"none"``
+        The raw seaborn plot, only under a policy that allows raw output.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> fig, (left, right) = plt.subplots(1, 2)
+    >>> ax = scatterplot(data=penguins, x="flipper_length_mm", y="body_mass_g",
+    ...                  hue="species", ax=left)
+    >>> ax.safeplot_report.method, ax.safeplot_report.params["k"]
+    ('deterministic', 3)
+    >>> ax = scatterplot(data=penguins, x="flipper_length_mm", y="body_mass_g",
+    ...                  method="suppress", ax=right)
+    >>> ax.safeplot_report.method
+    'suppress'
+    >>> plt.close(fig)
+    """
+    pol = get_policy()
+    method = pol.check_method(method, "scatter")
+    check_methods(method, SCATTER_METHODS, "scatterplot")
+    if x is None or y is None:
+        raise ValueError(
+            "scatterplot needs both x= and y=. Wide-form data (or a single variable) would be "
+            "drawn against the row index, which shows every raw value; name the two numeric "
+            "variables to plot."
+        )
+    pdata = plot_data(
+        data, {"x": x, "y": y, "hue": hue, "size": size, "style": style}, function="scatterplot"
+    )
+    types = _map_types(pdata, palette, hue_norm, sizes, size_norm)
+    if method != "none":
+        _refuse_per_point(kwargs, "scatterplot")
+        if method in _GRID_METHODS and size_norm is not None:
+            raise ValueError(
+                f"size_norm cannot be used with method={method!r}: the marker area is "
+                "proportional to the cell count. Leave size_norm out."
+            )
+    orders = {"hue": hue_order, "size": size_order, "style": style_order}
+    rel = _semantic_release(
+        pdata,
+        types,
+        method,
+        k=k,
+        q=q,
+        metric=metric,
+        threshold=threshold,
+        factor=factor,
+        bins=bins,
+        orders=orders,
+        pol=pol,
+        function="scatterplot",
+    )
+    ax = get_ax(ax)
+    if isinstance(rel, BoxScatterRelease):
+        all_levels = rel.levels
+        if pdata.has("hue"):
+            all_levels = categorical_order(pdata.frame["hue"].dropna(), hue_order)
+        colors = _level_colors(all_levels, palette) if pdata.has("hue") else [None]
+        by_level = dict(zip(all_levels, colors, strict=True))
+        drawn = [by_level.get(lev) for lev in rel.levels]
+        if not pdata.has("hue"):
+            drawn = [kwargs.get("color", "C0")]
+        _draw_boxes(ax, rel, colors=drawn, legend=legend, title=pdata.label("hue"))
+        ax.set_xlabel(pdata.label("x"))
+        ax.set_ylabel(pdata.label("y"))
+    else:
+        _draw_semantic(
+            ax,
+            rel,
+            palette=palette,
+            hue_order=hue_order,
+            hue_norm=hue_norm,
+            sizes=sizes,
+            size_order=size_order,
+            size_norm=size_norm,
+            markers=markers,
+            style_order=style_order,
+            legend=legend,
+            mark_coincident=mark_coincident and method == "deterministic",
+            kwargs=kwargs,
+        )
+    return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+# -- matplotlib-style scatter --------------------------------------------------------------
+
+
+def _colour_values(c: Any, n: int, data: Any) -> tuple[str, Any]:
+    """Classify `c`: ("none", None), ("color", colour) or ("values", per-point numbers)."""
+    if c is None:
+        return "none", None
+    if isinstance(c, str):
+        if isinstance(data, (pd.DataFrame, dict)) and c in data:
+            return "values", c
+        if mpl.colors.is_color_like(c):
+            return "color", c
+        raise ValueError(f"c={c!r} is neither a colour nor a column of `data`.")
+    try:
+        arr = np.asarray(c, dtype=float)
+    except (TypeError, ValueError):
+        arr = None
+    if arr is not None and arr.ndim == 1 and arr.size == n and n > 1:
+        return "values", c
+    if mpl.colors.is_color_like(c):
+        return "color", c
+    raise ValueError(
+        "Per-point colours (an RGB(A) row or colour name per record) cannot be released: "
+        "they would attach a raw attribute to each point. Pass c as one colour, or as numeric "
+        "values (released with the points), or use scatterplot(hue=...)."
+    )
+
+
+def scatter(
+    x: Any,
+    y: Any,
+    s: float | None = None,
+    c: Any = None,
+    *,
+    marker: Any = None,
+    cmap: Any = None,
+    alpha: float | None = None,
+    ax: Axes | None = None,
+    method: str | None = None,
+    k: int = 3,
+    q: float = 0.25,
+    threshold: int | None = None,
+    factor: int = 2,
+    annotate: bool | None = None,
+    **kwargs: Any,
+) -> PathCollection:
+    """Scatter plot of y against x, as :meth:`matplotlib.axes.Axes.scatter`, released safely.
+
+    Parameters
+    ----------
+    x, y : array-like, or names of columns of ``data=`` (in `kwargs`)
+        The numeric variables.
+    s : float, optional
+        Marker area in points squared (one number; the median area of grid
+        cells under ``"suppress"``/``"generalize"``). Per-point sizes are
+        refused: use :func:`scatterplot` with ``size=``.
+    c : colour, or array-like of numbers, optional
+        One colour, or a number per record mapped through `cmap`: the
+        numbers are released with x and y (as a third variable).
+    marker : MarkerStyle, optional
+    cmap : str or Colormap, optional
+    alpha : float, optional
+    ax : Axes, optional
+        Axes to draw on (default: the current Axes).
+    method : str, optional
+        ``"deterministic"`` (default), ``"probabilistic"``, ``"suppress"``,
+        ``"generalize"`` or ``"none"``. ``"confidential"`` draws box plots,
+        not markers: use :func:`scatterplot` for it.
+    k, q, threshold, factor
+        Parameters of the methods, as in :func:`scatterplot`.
+    annotate : bool, optional
+        Add the note naming the method (default: the policy's setting).
+    **kwargs
+        Passed to :meth:`~matplotlib.axes.Axes.scatter` (``data=`` is
+        resolved first; per-point values are refused).
+
+    Returns
+    -------
+    matplotlib.collections.PathCollection
+        The markers of the released points; their Axes carries the report.
+
+    See Also
+    --------
+    scatterplot : The seaborn-style call, with hue, size and style.
+
+    Notes
+    -----
+    **Methods**
+
+    ``"deterministic"``
+        kNN centroids of (x, y[, c]) (Avraam et al.).
+    ``"probabilistic"``
+        Keyed noise with SD ``q`` times each variable's SD.
+    ``"suppress"`` / ``"generalize"``
+        One marker per grid cell (30 x 30, or 15 x 15) holding at least
+        ``threshold`` records, area proportional to the count.
+    ``"none"``
+        Raw, only if the policy allows it.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> fig, ax = plt.subplots()
+    >>> pc = scatter(tips["total_bill"], tips["tip"], c=tips["size"], cmap="viridis", ax=ax)
+    >>> pc.axes.safeplot_report.method, pc.get_offsets().shape
+    ('deterministic', (244, 2))
+    >>> plt.close(fig)
+    """
+    pol = get_policy()
+    method = pol.check_method(method, "scatter")
+    if method == "confidential":
+        raise ValueError(
+            "method='confidential' is not available for scatter(): O'Keefe's confidential "
+            "scatter is a set of box plots, not markers. Use scatterplot(x=..., y=..., "
+            f"method='confidential'), or one of {list(SCATTER_POINT_METHODS)}."
+        )
+    check_methods(method, SCATTER_POINT_METHODS, "scatter()")
+    data = kwargs.pop("data", None)
+    if s is not None and np.ndim(s) > 0:
+        if np.size(s) != 1:
+            raise ValueError(
+                "Per-point marker sizes (s as an array) would encode a raw value of each "
+                "record. Pass one size, or use scatterplot(..., size=<variable>), which "
+                "releases the variable with the points."
+            )
+        s = float(np.ravel(s)[0])
+    n_guess = len(data) if data is not None else np.size(x) if not isinstance(x, str) else 0
+    c_kind, c_value = _colour_values(c, n_guess, data)
+    if method != "none":
+        _refuse_per_point(kwargs, "scatter")
+    roles = {"x": x, "y": y, "c": c_value if c_kind == "values" else None}
+    pdata = plot_data(data, roles, function="scatter")
+    if method in _GRID_METHODS and c_kind == "values":
+        raise ValueError(
+            f"c as values cannot be drawn with method={method!r}: each marker is a grid cell "
+            "of many records. Pass one colour, or use method='deterministic' or "
+            "'probabilistic'."
+        )
+    numeric = ["x", "y"] + (["c"] if c_kind == "values" else [])
+    cols = _column_names(pdata, numeric)
+    clean = clean_numeric({cols[r]: pdata.frame[r] for r in numeric})
+    raw = clean.values
+    names = tuple(cols[r] for r in numeric)
+    kws = dict(kwargs)
+    if marker is not None:
+        kws["marker"] = marker
+    if cmap is not None:
+        kws["cmap"] = cmap
+    if alpha is not None:
+        kws["alpha"] = alpha
+    if c_kind == "color":
+        kws["c"] = c_value
+    if method in _GRID_METHODS or (method in (*_VALUE_METHODS, "none") and c_kind != "values"):
+        rel = release_scatter(
+            raw[:, 0],
+            raw[:, 1],
+            names=names,
+            method=method,
+            k=k,
+            q=q,
+            threshold=threshold,
+            factor=factor,
+            n_dropped=clean.n_dropped,
+            function="scatter",
+            policy=pol,
+        )
+        ax = get_ax(ax)
+        if rel.sizes is not None:
+            base = np.square(mpl.rcParams["lines.markersize"]) if s is None else s
+            area = base * rel.sizes / np.median(rel.sizes) if rel.sizes.size else []
+            coll = ax.scatter(rel.x, rel.y, s=area, **kws)
+        else:
+            coll = ax.scatter(rel.x, rel.y, s=s, **kws)
+        report = rel.report
+        lims = (rel.xlim, rel.xticks, rel.ylim, rel.yticks) if method != "none" else None
+    else:
+        if method == "none":
+            report = make_report("scatter", method, {}, names, raw.shape[0], clean.n_dropped, pol)
+            ax = get_ax(ax)
+            coll = ax.scatter(raw[:, 0], raw[:, 1], s=s, c=raw[:, 2], **kws)
+            lims = None
+        else:
+            threshold = pol.check_threshold(threshold)
+            rare = [rare_values(raw[:, j], threshold) for j in range(2)]
+            out = anonymize_values(raw, method, names=list(names), k=k, q=q, policy=pol)
+            report = make_report(
+                "scatter",
+                method,
+                out.params,
+                names,
+                raw.shape[0],
+                clean.n_dropped,
+                pol,
+                details=out.details,
+            )
+            xlim, xticks = axis_from_range(*finite_range(out.values[:, 0]), rare[0])
+            ylim, yticks = axis_from_range(*finite_range(out.values[:, 1]), rare[1])
+            lims = (xlim, xticks, ylim, yticks)
+            ax = get_ax(ax)
+            coll = ax.scatter(out.values[:, 0], out.values[:, 1], s=s, c=out.values[:, 2], **kws)
+    if lims is not None:
+        set_safe_axis(ax, "x", lims[0], lims[1])
+        set_safe_axis(ax, "y", lims[2], lims[3])
+    finish(ax, report, annotate=annotate, policy=pol)
+    return coll

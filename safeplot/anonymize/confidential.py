@@ -1,0 +1,528 @@
+"""O'Keefe's confidentialised scatter plot: parallel box plots and a lowess trend line.
+
+A scatter plot draws every record. O'Keefe (2013) replaces it, in remote
+analysis output, by two things that show the relationship without any
+individual point:
+
+- *parallel box plots* (:func:`parallel_boxes`): the x axis is cut into
+  intervals that each hold at least ``threshold`` records, and a
+  confidentialised box plot of y (winsorised, rounded five-number summary,
+  no outliers; :func:`~safeplot.anonymize.boxes.confidential_box`) is drawn
+  for each interval. Adjacent intervals are merged while a box has a
+  zero-length half (its median equal to a quartile), because such a box
+  points at a value many records share;
+- a *lowess trend line* (:func:`lowess_trend`) fitted to the winsorised
+  data, evaluated on a rounded grid of x inside the winsorised range, with
+  the fitted values kept inside the (rounded) winsorised range of y and its
+  end points rounded, so neither end discloses a data value.
+
+Everything here is numbers in, numbers out: numpy and statsmodels, no
+plotting.
+
+References
+----------
+.. [1] O'Keefe CM. "Confidentialising exploratory data analysis output in
+   remote analysis." Journal of Official Statistics 29(4) (2013).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._validate import finite_array
+from ..errors import DisclosureError
+from ..policy import Policy, get_policy
+from .boxes import BoxSummary, confidential_box, nudge_off
+from .grids import hits_any, nice_step, rare_values, safe_edges, safe_ticks
+from .statistics import round_sig, winsorize
+
+__all__ = [
+    "LOWESS_EXACT_MAX",
+    "ParallelBoxes",
+    "default_intervals",
+    "interval_edges",
+    "lowess_trend",
+    "parallel_boxes",
+]
+
+#: Most records for which the lowess fit is evaluated exactly at the grid
+#: points; larger data are fitted with statsmodels' ``delta`` shortcut and
+#: interpolated.
+LOWESS_EXACT_MAX = 5000
+
+
+@dataclass(frozen=True)
+class ParallelBoxes:
+    """O'Keefe's parallel box plots of y over intervals of x.
+
+    Attributes
+    ----------
+    edges : ndarray, shape (m + 1,)
+        Equally spaced interval edges on a rounded grid, the outer ones
+        beyond the (winsorised) x values.
+    boxes : tuple of BoxSummary
+        One confidentialised box per group of intervals, left to right.
+    groups : tuple of tuple of int
+        The intervals each box summarises (more than one where intervals
+        were merged).
+    slots : ndarray of int
+        The interval each box is drawn over: the interval of its group
+        holding the most records (the leftmost of those on a tie). Every box
+        has the width of one interval, never that of its merged group.
+    dropped : tuple of int
+        Intervals that have no box of their own: they were merged into the
+        box drawn over a neighbouring interval, and are left empty.
+    n_winsorized : int
+        Values moved to a winsorising bound (x and y, and within boxes).
+    warnings : tuple of str
+        Anything the reader of the figure should know.
+    """
+
+    edges: np.ndarray
+    boxes: tuple[BoxSummary, ...]
+    groups: tuple[tuple[int, ...], ...]
+    slots: np.ndarray
+    dropped: tuple[int, ...]
+    n_winsorized: int = 0
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def width(self) -> float:
+        """Width of one interval (all are equal)."""
+        return float(self.edges[1] - self.edges[0])
+
+    @property
+    def centres(self) -> np.ndarray:
+        """Centre of the interval each box is drawn over."""
+        return (self.edges[self.slots] + self.edges[self.slots + 1]) / 2
+
+    @property
+    def merged(self) -> tuple[tuple[int, ...], ...]:
+        """Groups of more than one interval (merged intervals)."""
+        return tuple(g for g in self.groups if len(g) > 1)
+
+    def describe_merges(self) -> list[str]:
+        """Say, for each merged group, which x range its box covers and where it is drawn.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> pb = ParallelBoxes(np.array([0.0, 1.0, 2.0, 3.0]), (), ((0, 1), (2,)),
+        ...                    np.array([1, 2]), (0,))
+        >>> pb.describe_merges()
+        ['x in [0, 2) is one box, drawn over [1, 2)']
+        """
+        out = []
+        for group, slot in zip(self.groups, self.slots, strict=True):
+            if len(group) > 1:
+                lo, hi = self.edges[group[0]], self.edges[group[-1] + 1]
+                at_lo, at_hi = self.edges[slot], self.edges[slot + 1]
+                out.append(f"x in [{lo:g}, {hi:g}) is one box, drawn over [{at_lo:g}, {at_hi:g})")
+        return out
+
+
+def default_intervals(n: int, threshold: int) -> int:
+    """Return the default number of x intervals: ``min(10, n // (2 * threshold))``, at least 1.
+
+    Examples
+    --------
+    >>> default_intervals(500, 3), default_intervals(20, 3)
+    (10, 3)
+    """
+    return int(max(1, min(10, n // (2 * threshold))))
+
+
+def interval_edges(
+    x: ArrayLike, n_intervals: int, *, avoid: ArrayLike | None = None
+) -> np.ndarray:
+    """Equal-width interval edges on a rounded grid covering `x`, the outer ones beyond it.
+
+    The width is the "nice" step (1, 2, 2.5 or 5 times a power of ten) at
+    least ``range / n_intervals``, so there are at most ``n_intervals + 1``
+    intervals; no edge or interval centre equals a value in `avoid`.
+
+    Parameters
+    ----------
+    x : array-like
+        The (winsorised) x values.
+    n_intervals : int
+        Target number of intervals.
+    avoid : array-like, optional
+        Rare raw values no edge or centre may equal.
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> interval_edges([0.3, 2.2, 4.9, 9.6], 5)
+    array([ 0.,  2.,  4.,  6.,  8., 10.])
+    """
+    xv = finite_array(x, what="x")
+    if isinstance(n_intervals, bool) or not isinstance(n_intervals, (int, np.integer)):
+        raise ValueError(f"n_intervals must be a positive integer, got {n_intervals!r}.")
+    if n_intervals < 1:
+        raise ValueError(f"n_intervals must be a positive integer, got {n_intervals!r}.")
+    span = float(xv.max() - xv.min())
+    if not span > 0:
+        raise DisclosureError(
+            "x is constant: its one value would be shown and there is nothing to cut into "
+            "intervals. Choose another x variable."
+        )
+    return safe_edges(xv, binwidth=nice_step(span / int(n_intervals)), avoid=avoid)
+
+
+def _neighbour(counts: list[int], g: int) -> int:
+    """Return the adjacent group `g` merges with: the one with fewer records (left on a tie)."""
+    if g == 0:
+        return 1
+    if g == len(counts) - 1:
+        return g - 1
+    return g - 1 if counts[g - 1] <= counts[g + 1] else g + 1
+
+
+def _merge(groups: list[list[int]], counts: list[int], g: int, h: int) -> int:
+    """Merge groups `g` and `h` (adjacent) in place; return the merged group's index."""
+    lo, hi = min(g, h), max(g, h)
+    groups[lo] = groups[lo] + groups[hi]
+    counts[lo] += counts[hi]
+    del groups[hi], counts[hi]
+    return lo
+
+
+def _flat_half(box: BoxSummary) -> bool:
+    return bool(box.med == box.q1 or box.med == box.q3)
+
+
+def parallel_boxes(
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    n_intervals: int | None = None,
+    edges: ArrayLike | None = None,
+    threshold: int | None = None,
+    winsor_sd: float | None = None,
+    sig: int | None = None,
+    policy: Policy | None = None,
+    avoid_x: ArrayLike | None = None,
+    avoid_y: ArrayLike | None = None,
+) -> ParallelBoxes:
+    """O'Keefe's replacement for a scatter plot: box plots of y over intervals of x.
+
+    The steps (O'Keefe 2013):
+
+    1. winsorise x and y at their mean plus or minus ``winsor_sd`` SDs;
+    2. cut the winsorised x into equal-width intervals on a rounded grid
+       (:func:`interval_edges`: edges avoid the rare x values, the outer
+       ones lie beyond the data); records beyond a winsorising bound count
+       in the outer intervals;
+    3. merge every interval holding fewer than ``threshold`` records with a
+       neighbour, smallest first, until each group holds at least
+       ``threshold`` (a merge goes to the neighbour with fewer records, the
+       left one on a tie);
+    4. summarise y in each group with
+       :func:`~safeplot.anonymize.boxes.confidential_box` (winsorised,
+       rounded to ``sig`` significant figures, moved off rare y values,
+       whiskers at the winsorised range, no outliers);
+    5. while a box has a zero-length half (its median equal to a quartile),
+       merge the leftmost such group with a neighbour (as in step 3) and
+       summarise it again;
+    6. draw every box with the width of one interval, over the interval
+       of its group that holds the most records (the leftmost on a tie), so
+       the box stands where most of its data are; the other intervals of a
+       merged group are left empty ("dropped") and recorded, so the figure
+       can say so.
+
+    Parameters
+    ----------
+    x, y : array-like, shape (n,)
+        Finite raw values of one set of records.
+    n_intervals : int, optional
+        Target number of intervals (default :func:`default_intervals`:
+        ``min(10, n // (2 * threshold))``).
+    edges : array-like, optional
+        Use these equally spaced edges instead (e.g. shared by several hue
+        levels); they must cover the winsorised x values.
+    threshold : int, optional
+        Fewest records per box (default and floor: the policy's).
+    winsor_sd : float, optional
+        Winsorising bound in SDs (default and ceiling: the policy's, 2.6).
+    sig : int, optional
+        Significant figures of the summaries (default and ceiling: the policy's, 3).
+    policy : Policy, optional
+        The policy in force.
+    avoid_x, avoid_y : array-like, optional
+        Raw values no edge or statistic may equal (default: the values of
+        `x` and `y` held by fewer than `threshold` records).
+
+    Returns
+    -------
+    ParallelBoxes
+
+    Raises
+    ------
+    DisclosureError
+        Fewer than ``threshold`` records, constant x, or a floor of the
+        policy not met.
+    ValueError
+        Arrays of different lengths, non-finite values, or `edges` that are
+        not equally spaced or do not cover the data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(50, 10, 300)
+    >>> y = 0.5 * x + rng.normal(0, 5, 300)
+    >>> pb = parallel_boxes(x, y)
+    >>> len(pb.boxes) == len(pb.slots), pb.width
+    (True, 10.0)
+    >>> all(box.n >= 3 for box in pb.boxes)
+    True
+    """
+    pol = get_policy() if policy is None else policy
+    threshold = pol.check_threshold(threshold)
+    winsor_sd = pol.check_winsor_sd(winsor_sd)
+    sig = pol.check_sig_figs(sig)
+    xv = finite_array(x, what="x")
+    yv = finite_array(y, what="y")
+    if xv.ndim != 1 or yv.ndim != 1 or xv.size != yv.size:
+        raise ValueError(
+            f"x and y must be 1-D arrays of the same length, got shapes {xv.shape} and {yv.shape}."
+        )
+    n = xv.size
+    if n < max(threshold, 2):
+        raise DisclosureError(
+            f"Only {pol.describe_count(n)} records: a box needs at least threshold={threshold}. "
+            "Use more data, or merge groups."
+        )
+    avoid_x = rare_values(xv, threshold) if avoid_x is None else np.asarray(avoid_x, float)
+    avoid_y = rare_values(yv, threshold) if avoid_y is None else np.asarray(avoid_y, float)
+    wx = winsorize(xv, winsor_sd, policy=pol)
+    wy = winsorize(yv, winsor_sd, policy=pol)
+    xs, ys = wx.values, wy.values
+    if edges is None:
+        if n_intervals is None:
+            n_intervals = default_intervals(n, threshold)
+        edges_arr = interval_edges(xs, n_intervals, avoid=avoid_x)
+    else:
+        edges_arr = np.asarray(edges, dtype=float).ravel()
+        steps = np.diff(edges_arr)
+        if (
+            edges_arr.size < 2
+            or not np.isfinite(edges_arr).all()
+            or not (steps > 0).all()
+            or not np.allclose(steps, steps[0], rtol=1e-9, atol=0)
+        ):
+            raise ValueError("edges must be at least two equally spaced, increasing numbers.")
+        if xs.min() < edges_arr[0] or xs.max() > edges_arr[-1]:
+            raise ValueError("edges must cover the winsorised x values.")
+    m = edges_arr.size - 1
+    cell = np.clip(np.searchsorted(edges_arr, xs, side="right") - 1, 0, m - 1)
+    min_box = max(threshold, 2)  # a box summarises at least two records (to winsorise)
+    groups = [[i] for i in range(m)]
+    per_interval = np.bincount(cell, minlength=m)
+    counts = per_interval.tolist()
+
+    # 3. every group holds at least `threshold` records
+    while len(groups) > 1:
+        small = [g for g in range(len(groups)) if counts[g] < min_box]
+        if not small:
+            break
+        g = min(small, key=lambda i: (counts[i], i))
+        _merge(groups, counts, g, _neighbour(counts, g))
+
+    def summarise(group: list[int]) -> BoxSummary:
+        lo, hi = edges_arr[group[0]], edges_arr[group[-1] + 1]
+        return confidential_box(
+            ys[np.isin(cell, group)],
+            avoid=avoid_y,
+            winsor_sd=winsor_sd,
+            sig=sig,
+            policy=pol,
+            what=f"The x interval [{lo:g}, {hi:g})",
+        )
+
+    boxes = [summarise(g) for g in groups]
+    # 5. no box with a zero-length half
+    while len(groups) > 1:
+        flat = [i for i, box in enumerate(boxes) if _flat_half(box)]
+        if not flat:
+            break
+        g = flat[0]
+        h = _neighbour(counts, g)
+        merged = _merge(groups, counts, g, h)
+        del boxes[max(g, h)]
+        boxes[merged] = summarise(groups[merged])
+    warnings = []
+    if any(_flat_half(box) for box in boxes):
+        warnings.append(
+            "A box still has a zero-length half (its median equals a quartile) after merging "
+            "every interval: many records share that value."
+        )
+    slots = np.array([g[int(np.argmax(per_interval[g]))] for g in groups], dtype=int)
+    dropped = tuple(i for g, slot in zip(groups, slots, strict=True) for i in g if i != slot)
+    n_wins = wx.n_winsorized + wy.n_winsorized + sum(b.n_winsorized for b in boxes)
+    return ParallelBoxes(
+        edges_arr,
+        tuple(boxes),
+        tuple(tuple(g) for g in groups),
+        slots,
+        dropped,
+        int(n_wins),
+        tuple(warnings),
+    )
+
+
+def _sig_unit(value: float, sig: int) -> float:
+    """One unit in the last of `sig` significant figures of `value`."""
+    if value == 0:
+        return 10.0 ** (-sig)
+    return 10.0 ** (math.floor(math.log10(abs(value))) - sig + 1)
+
+
+def _round_inward(lo: float, hi: float, sig: int) -> tuple[float, float]:
+    """Round `lo` up and `hi` down to `sig` significant figures (a range strictly inside).
+
+    Examples
+    --------
+    >>> _round_inward(0.28731, 9.8765, 3)
+    (0.288, 9.87)
+    """
+    ulo, uhi = _sig_unit(lo, sig), _sig_unit(hi, sig)
+    new_lo = float(round_sig(math.ceil(lo / ulo) * ulo, sig + 1))
+    new_hi = float(round_sig(math.floor(hi / uhi) * uhi, sig + 1))
+    return new_lo, new_hi
+
+
+def _nudge_tiny(values: np.ndarray, avoid: np.ndarray, span: float) -> np.ndarray:
+    """Move values that equal one in `avoid` by 1e-6 of `span` (invisible in a figure)."""
+    out = np.array(values, dtype=float, copy=True)
+    step = 1e-6 * (span if span > 0 else 1.0)
+    for i in range(out.size):
+        while hits_any([out[i]], avoid):
+            out[i] += step
+    return out
+
+
+def lowess_trend(
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    frac: float = 2 / 3,
+    gridsize: int = 50,
+    it: int = 3,
+    threshold: int | None = None,
+    winsor_sd: float | None = None,
+    sig: int | None = None,
+    policy: Policy | None = None,
+    avoid_x: ArrayLike | None = None,
+    avoid_y: ArrayLike | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Fit a lowess trend of y on x whose points, ends included, reveal no data value (O'Keefe).
+
+    x and y are winsorised; statsmodels' lowess is fitted to the winsorised
+    data and evaluated on a rounded grid of x (the ticks of
+    :func:`~safeplot.anonymize.grids.safe_ticks` with about `gridsize`
+    points, evenly spaced inside the winsorised x range, none equal to a
+    rare raw x). The fitted values are clipped to the winsorised range of y
+    rounded inward to ``sig`` significant figures, the two end points are
+    rounded to ``sig`` significant figures, and no point equals a rare raw y.
+
+    Parameters
+    ----------
+    x, y : array-like, shape (n,)
+        Finite raw values.
+    frac : float, default 2/3
+        Fraction of the data in each local fit (statsmodels' ``frac``).
+    gridsize : int, default 50
+        Rough number of points on the curve.
+    it : int, default 3
+        Robustifying iterations (statsmodels' ``it``).
+    threshold : int, optional
+        Defines the rare values to avoid (default and floor: the policy's).
+    winsor_sd : float, optional
+        Winsorising bound in SDs (default and ceiling: the policy's).
+    sig : int, optional
+        Significant figures of the end points (default and ceiling: the policy's).
+    policy : Policy, optional
+    avoid_x, avoid_y : array-like, optional
+        Raw values no point may equal (default: the rare values of x and y).
+
+    Returns
+    -------
+    xs, ys : ndarray
+        The curve's points, xs increasing.
+
+    Notes
+    -----
+    Up to ``LOWESS_EXACT_MAX`` records the fit is evaluated exactly at the
+    grid points (statsmodels' ``xvals``); above, it is computed with
+    ``delta`` = 1 % of the x range and interpolated, as statsmodels
+    recommends for large data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.uniform(0, 10, 200)
+    >>> xs, ys = lowess_trend(x, 2 * x + rng.normal(size=200))
+    >>> bool(xs[0] >= x.min() and xs[-1] <= x.max()), bool(ys[-1] > ys[0])
+    (True, True)
+    """
+    from statsmodels.nonparametric.smoothers_lowess import lowess
+
+    pol = get_policy() if policy is None else policy
+    threshold = pol.check_threshold(threshold)
+    winsor_sd = pol.check_winsor_sd(winsor_sd)
+    sig = pol.check_sig_figs(sig)
+    if not (isinstance(frac, (int, float)) and 0 < frac <= 1):
+        raise ValueError(f"frac must be a number in (0, 1], got {frac!r}.")
+    if isinstance(gridsize, bool) or not isinstance(gridsize, (int, np.integer)) or gridsize < 2:
+        raise ValueError(f"gridsize must be an integer of at least 2, got {gridsize!r}.")
+    xv = finite_array(x, what="x")
+    yv = finite_array(y, what="y")
+    if xv.ndim != 1 or yv.ndim != 1 or xv.size != yv.size:
+        raise ValueError("x and y must be 1-D arrays of the same length.")
+    if xv.size < max(threshold, 3):
+        raise DisclosureError(
+            f"Only {pol.describe_count(xv.size)} records: a trend line needs at least "
+            f"threshold={threshold} (and 3)."
+        )
+    avoid_x = (
+        rare_values(xv, threshold) if avoid_x is None else np.sort(np.asarray(avoid_x, float))
+    )
+    avoid_y = (
+        rare_values(yv, threshold) if avoid_y is None else np.sort(np.asarray(avoid_y, float))
+    )
+    wx = winsorize(xv, winsor_sd, policy=pol).values
+    wy = winsorize(yv, winsor_sd, policy=pol).values
+    xlo, xhi = float(wx.min()), float(wx.max())
+    if not xhi > xlo:
+        raise DisclosureError("x is constant: a trend line over it would show its value.")
+    xs = safe_ticks(xlo, xhi, avoid=avoid_x, n_target=int(gridsize))
+    if xv.size <= LOWESS_EXACT_MAX:
+        fit = lowess(wy, wx, frac=frac, it=it, delta=0.0, xvals=xs)
+    else:
+        curve = lowess(wy, wx, frac=frac, it=it, delta=0.01 * (xhi - xlo), return_sorted=True)
+        fit = np.interp(xs, curve[:, 0], curve[:, 1])
+    # the clip range: the winsorised y range rounded inward, off rare values
+    ylo, yhi = float(wy.min()), float(wy.max())
+    clo, chi = _round_inward(ylo, yhi, sig)
+    if clo > chi:  # a range narrower than one unit of the last figure
+        clo = chi = float(round_sig((ylo + yhi) / 2, sig))
+    clo, chi = nudge_off([clo, chi], avoid_y, [1.0, -1.0], sig)
+    if clo > chi:
+        clo, chi = chi, clo
+    ys = np.clip(np.asarray(fit, dtype=float), clo, chi)
+    mid = (clo + chi) / 2
+    ends = np.clip(np.asarray(round_sig(ys[[0, -1]], sig), dtype=float), clo, chi)
+    ends = nudge_off(ends, avoid_y, np.where(ends < mid, 1.0, -1.0), sig)
+    ys[[0, -1]] = ends
+    ys[1:-1] = _nudge_tiny(ys[1:-1], avoid_y, chi - clo)
+    return xs, ys

@@ -1,0 +1,512 @@
+"""scatterplot and scatter: exact releases per method, leak scans, floors, errors, reports."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.collections import PathCollection
+from matplotlib.patches import PathPatch
+
+import safeplot
+from safeplot import DisclosureError, audit
+from safeplot.anonymize import add_keyed_noise, rare_values
+from safeplot.anonymize.confidential import lowess_trend, parallel_boxes
+from safeplot.demo import demo_policy
+from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots._data import plot_data
+from safeplot.plots.grid import release_grid
+from safeplot.plots.relational import (
+    MERGE_NOTE_GID,
+    SCATTER_METHODS,
+    _map_types,
+    _semantic_release,
+    scatter,
+    scatterplot,
+)
+
+from .leakscan import scan_figure
+
+SAFE = [m for m in SCATTER_METHODS if m != "none"]
+
+
+# -- data ----------------------------------------------------------------------------------
+
+
+def _data():
+    rng = np.random.default_rng(20261121)
+    x = np.round(rng.normal(50, 10, 300), 3)
+    y = np.round(0.5 * x + rng.normal(0, 5, 300), 3)
+    ox, oy = np.r_[x, 412.731, -97.113, 255.517], np.r_[y, -88.404, 301.219, 12.125]
+    tx = rng.integers(0, 12, 400).astype(float)
+    ty = rng.integers(0, 8, 400).astype(float)
+    # planted values clear of the numbers a method note prints (k=3, bins=15, q=0.25, ...)
+    tx, ty = np.r_[tx, 37.0, 41.0, 19.0], np.r_[ty, 17.0, 23.0, -4.0]
+    frames = {}
+    for name, (a, b) in {"outliers": (ox, oy), "ties": (tx, ty)}.items():
+        group = np.array(["a", "b", "c"])[np.arange(a.size) % 3]
+        frames[name] = pd.DataFrame({"x": a, "y": b, "group": group})
+    return frames
+
+
+DATA = _data()
+
+
+def brute_knn(values, k, strata=None):
+    """Avraam et al.'s centroids by brute force: global z-scores, exact kNN, global rescale."""
+    v = np.asarray(values, float)
+    mean, sd = v.mean(0), v.std(0, ddof=1)
+    z = (v - mean) / sd
+    strata = np.zeros(len(v), int) if strata is None else np.asarray(strata)
+    cent = np.empty_like(z)
+    for level in np.unique(strata):
+        rows = np.flatnonzero(strata == level)
+        for i in rows:
+            d = ((z[rows] - z[i]) ** 2).sum(1)
+            nearest = rows[np.lexsort((rows, d))[:k]]
+            cent[i] = z[nearest].mean(0)
+    cent = (cent - cent.mean(0)) / cent.std(0, ddof=1)
+    return cent * sd + mean
+
+
+def points_of(ax):
+    """The markers of the (single) scatter drawn on `ax`."""
+    colls = [c for c in ax.collections if isinstance(c, PathCollection) and len(c.get_offsets())]
+    assert len(colls) == 1
+    return colls[0]
+
+
+def small_frame(seed=3, n=30):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "x": rng.normal(10, 2, n),
+            "y": rng.normal(0, 1, n),
+            "w": rng.gamma(3, 1, n),
+            "g": np.repeat(["p", "q", "r"], n // 3),
+        }
+    )
+
+
+# -- exact releases ------------------------------------------------------------------------
+
+
+def test_deterministic_is_the_knn_centroids_of_x_and_y():
+    df = small_frame()
+    ax = scatterplot(data=df, x="x", y="y", method="deterministic", k=3)
+    expected = brute_knn(df[["x", "y"]], 3)
+    np.testing.assert_allclose(points_of(ax).get_offsets(), expected, rtol=1e-12)
+    assert ax.safeplot_report.params == {"k": 3, "metric": "euclidean"}
+    assert ax.get_xlabel() == "x" and ax.get_ylabel() == "y"
+
+
+def test_deterministic_with_a_categorical_hue_searches_within_each_level():
+    df = small_frame()
+    ax = scatterplot(data=df, x="x", y="y", hue="g", method="deterministic", k=3)
+    expected = brute_knn(df[["x", "y"]], 3, strata=df["g"])
+    np.testing.assert_allclose(points_of(ax).get_offsets(), expected, rtol=1e-12)
+    # and differs from the unstratified release
+    assert not np.allclose(expected, brute_knn(df[["x", "y"]], 3))
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["p", "q", "r"]
+
+
+def test_deterministic_with_style_stratifies_by_the_combination():
+    df = small_frame(n=36)
+    df["s"] = np.tile(["u", "v"], 18)
+    ax = scatterplot(data=df, x="x", y="y", hue="g", style="s", method="deterministic", k=3)
+    combo = df["g"] + df["s"]
+    expected = brute_knn(df[["x", "y"]], 3, strata=combo)
+    np.testing.assert_allclose(points_of(ax).get_offsets(), expected, rtol=1e-12)
+
+
+def test_a_numeric_hue_is_released_with_x_and_y():
+    df = small_frame()
+    ax = scatterplot(data=df, x="x", y="y", hue="w", method="deterministic", k=3)
+    expected = brute_knn(df[["x", "y", "w"]], 3)
+    np.testing.assert_allclose(points_of(ax).get_offsets(), expected[:, :2], rtol=1e-12)
+    pdata = plot_data(df, {"x": "x", "y": "y", "hue": "w"}, function="t")
+    rel = _semantic_release(
+        pdata,
+        _map_types(pdata, None, None, None, None),
+        "deterministic",
+        k=3,
+        q=0.25,
+        metric="euclidean",
+        threshold=None,
+        factor=2,
+        bins=30,
+        orders={},
+        pol=safeplot.get_policy(),
+        function="t",
+    )
+    np.testing.assert_allclose(rel.frame["w"], expected[:, 2], rtol=1e-12)
+    assert not np.isin(rel.frame["w"], df["w"]).any()
+    assert ax.safeplot_report.variables == ("x", "y", "w")
+
+
+def test_a_hue_that_is_y_itself_is_released_once():
+    df = small_frame()
+    ax = scatterplot(data=df, x="x", y="y", hue="y", method="deterministic")
+    np.testing.assert_allclose(points_of(ax).get_offsets(), brute_knn(df[["x", "y"]], 3))
+    assert ax.safeplot_report.variables == ("x", "y")
+
+
+def test_a_numeric_size_is_released_too():
+    df = small_frame()
+    ax = scatterplot(data=df, x="x", y="y", size="w", method="deterministic", k=4)
+    expected = brute_knn(df[["x", "y", "w"]], 4)
+    np.testing.assert_allclose(points_of(ax).get_offsets(), expected[:, :2], rtol=1e-12)
+
+
+def test_mark_coincident_draws_shared_centroids_black():
+    rng = np.random.default_rng(0)
+    x = np.repeat(rng.normal(size=20), 3)  # triplets: every centroid is shared
+    y = np.repeat(rng.normal(size=20), 3)
+    x[:10] += rng.normal(0, 0.5, 10)
+    ax = scatterplot(x=x, y=y, method="deterministic", mark_coincident=True)
+    faces = points_of(ax).get_facecolors()
+    cent = brute_knn(np.c_[x, y], 3)
+    shared = pd.DataFrame(cent).duplicated(keep=False).to_numpy()
+    assert shared.any() and not shared.all()
+    np.testing.assert_array_equal((faces[:, :3] == 0).all(1), shared)
+    assert ax.safeplot_report.details["coincident_centroids"] == safeplot.get_policy().round_count(
+        shared.sum()
+    )
+
+
+def test_probabilistic_is_the_keyed_noise_of_the_anonymiser():
+    df = small_frame(n=60)
+    with safeplot.policy(demo_policy()):
+        ax = scatterplot(data=df, x="x", y="y", hue="w", method="probabilistic", q=0.5)
+        expected = add_keyed_noise(df[["x", "y", "w"]].to_numpy(), 0.5)
+    np.testing.assert_array_equal(points_of(ax).get_offsets(), expected[:, :2])
+    noise = expected - df[["x", "y", "w"]].to_numpy()
+    assert (np.abs(noise) > 0).all()
+    assert ax.safeplot_report.params == {"q": 0.5}
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+def test_grid_methods_draw_one_marker_per_surviving_cell_sized_by_count(method):
+    df = DATA["outliers"]
+    ax = scatterplot(data=df, x="x", y="y", method=method)
+    grid = release_grid(df["x"], df["y"], method=method, kind="scatter")
+    counts, _, _ = np.histogram2d(df["x"], df["y"], [grid.xedges, grid.yedges])
+    if method == "generalize":
+        assert grid.report.params["bins"] == 15
+    keep = counts >= 3
+    ix, iy = np.nonzero(keep)
+    expected = np.c_[grid.xcentres[ix], grid.ycentres[iy], counts[ix, iy]]
+    pc = points_of(ax)
+    drawn = np.c_[pc.get_offsets(), pc.get_sizes()]
+    order = np.lexsort((drawn[:, 1], drawn[:, 0]))
+    drawn = drawn[order]
+    expected = expected[np.lexsort((expected[:, 1], expected[:, 0]))]
+    np.testing.assert_array_equal(drawn[:, :2], expected[:, :2])
+    np.testing.assert_allclose(drawn[:, 2] / expected[:, 2], drawn[0, 2] / expected[0, 2])
+    small = (counts > 0) & (counts < 3)
+    assert ax.safeplot_report.cells_suppressed >= small.sum()
+    assert ax.get_xlim() == grid.xlim and ax.get_ylim() == grid.ylim
+
+
+def test_suppress_with_hue_gives_per_level_cells_on_common_edges():
+    df = DATA["outliers"]
+    ax = scatterplot(data=df, x="x", y="y", hue="group", method="suppress")
+    grid = release_grid(df["x"], df["y"], hue=df["group"], method="suppress", kind="scatter")
+    pc = points_of(ax)
+    rows = []
+    for i, level in enumerate(["a", "b", "c"]):
+        sel = df["group"] == level
+        counts, _, _ = np.histogram2d(df["x"][sel], df["y"][sel], [grid.xedges, grid.yedges])
+        ix, iy = np.nonzero(counts >= 3)
+        rows += [(grid.xcentres[a], grid.ycentres[b], i) for a, b in zip(ix, iy, strict=True)]
+    assert len(pc.get_offsets()) == len(rows)
+    np.testing.assert_array_equal(
+        np.unique(pc.get_offsets(), axis=0), np.unique(np.array(rows)[:, :2], axis=0)
+    )
+    assert [t.get_text() for t in ax.get_legend().get_texts()][:4] == ["group", "a", "b", "c"]
+
+
+def test_grid_methods_take_a_style_as_extra_levels():
+    df = DATA["ties"].assign(kind=np.where(np.arange(len(DATA["ties"])) % 2, "odd", "even"))
+    ax = scatterplot(data=df, x="x", y="y", hue="group", style="kind", method="generalize")
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "even" in labels and "odd" in labels and "count" in labels
+
+
+def test_confidential_draws_parallel_boxes_and_a_trend():
+    df = DATA["outliers"]
+    ax = scatterplot(data=df, x="x", y="y", method="confidential")
+    pb = parallel_boxes(df["x"], df["y"])
+    xs, ys = lowess_trend(df["x"], df["y"])
+    boxes = [p for p in ax.patches if isinstance(p, PathPatch)]
+    assert len(boxes) == len(pb.boxes)
+    for patch, box, centre in zip(boxes, pb.boxes, pb.centres, strict=True):
+        verts = patch.get_path().vertices
+        assert set(np.round(verts[:, 1], 12)) == {box.q1, box.q3}
+        np.testing.assert_allclose(np.ptp(verts[:, 0]) / 2 + verts[:, 0].min(), centre)
+        np.testing.assert_allclose(np.ptp(verts[:, 0]), 0.8 * pb.width)
+    trend = [ln for ln in ax.lines if len(ln.get_xdata()) == len(xs)]
+    np.testing.assert_array_equal(trend[0].get_xdata(), xs)
+    np.testing.assert_array_equal(trend[0].get_ydata(), ys)
+    report = ax.safeplot_report
+    assert report.method == "confidential"
+    assert report.params["threshold"] == 3 and report.params["winsor_sd"] == 2.6
+    assert "***" in next(t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID)
+
+
+def test_confidential_notes_merged_intervals_in_the_figure_and_the_report():
+    rng = np.random.default_rng(5)
+    parts = [(0.5, 19.5, 20), (20.5, 39.5, 15), (40.5, 59.5, 20), (60.5, 79.5, 25)]
+    x = np.concatenate([rng.uniform(lo, hi, n) for lo, hi, n in parts] + [[80.5, 99.5]])
+    y = rng.normal(5, 2, x.size).round(6)
+    y[35:47] = 5.0
+    ax = scatterplot(x=x, y=y, method="confidential")
+    pb = parallel_boxes(x, y)
+    assert pb.merged
+    note = next(t for t in ax.texts if t.get_gid() == MERGE_NOTE_GID)
+    for line in pb.describe_merges():
+        assert line in note.get_text()
+        assert line in ax.safeplot_report.details["intervals_merged"]
+    assert any("merged" in w for w in ax.safeplot_report.warnings)
+
+
+def test_confidential_with_hue_dodges_one_set_of_boxes_per_level():
+    df = DATA["outliers"]
+    ax = scatterplot(data=df, x="x", y="y", hue="group", method="confidential")
+    boxes = [p for p in ax.patches if isinstance(p, PathPatch)]
+    colours = {tuple(np.round(p.get_facecolor(), 6)) for p in boxes}
+    assert len(colours) == 3
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b", "c"]
+    for level in "abc":
+        sel = df["group"] == level
+        xs, _ = lowess_trend(df["x"][sel], df["y"][sel])
+        assert any(np.array_equal(ln.get_xdata(), xs) for ln in ax.lines)
+
+
+def test_raw_output_only_when_the_policy_allows_it():
+    df = DATA["outliers"]
+    with safeplot.policy(allow_raw=True):
+        ax = scatterplot(data=df, x="x", y="y", method="none")
+    np.testing.assert_array_equal(points_of(ax).get_offsets(), df[["x", "y"]])
+    assert any("Raw output" in w for w in ax.safeplot_report.warnings)
+
+
+# -- leak scans ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(DATA))
+@pytest.mark.parametrize("hue", [None, "group"])
+@pytest.mark.parametrize("method", SAFE)
+def test_scatterplot_leaks_nothing(name, hue, method):
+    df = DATA[name]
+    with safeplot.policy(demo_policy()):
+        fig, ax = plt.subplots()
+        scatterplot(data=df, x="x", y="y", hue=hue, method=method, ax=ax, mark_coincident=True)
+    findings = scan_figure(fig, {"x": df["x"], "y": df["y"]}, threshold=3)
+    assert not findings, str(findings)
+    assert findings.numbers_scanned > 20
+    assert ax.safeplot_report.method == method
+    assert audit.entries()[-1].function == "scatterplot"
+
+
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic"])
+def test_numeric_hue_and_size_legends_show_no_rare_value(method):
+    df = DATA["outliers"]
+    rng = np.random.default_rng(9)
+    hue = np.round(rng.normal(10, 2, len(df)), 2)
+    hue[:3] = [99.5, -20.25, 40.0]
+    size = np.round(rng.uniform(0, 10, len(df)), 1)
+    size[:2] = [8.0, 4.0]
+    with safeplot.policy(demo_policy()):
+        fig, ax = plt.subplots()
+        scatterplot(data=df, x="x", y="y", hue=hue, size=size, method=method, ax=ax)
+    raw = {"x": df["x"], "y": df["y"], "hue": hue, "size": size}
+    assert not scan_figure(fig, raw, threshold=3)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    numbers = [float(t) for t in labels if t.replace(".", "").replace("-", "").isdigit()]
+    assert numbers
+    assert not np.isin(numbers, np.r_[rare_values(hue, 3), rare_values(size, 3)]).any()
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize", "deterministic", "probabilistic"])
+def test_scatter_leaks_nothing(method):
+    df = DATA["outliers"]
+    with safeplot.policy(demo_policy()):
+        fig, ax = plt.subplots()
+        scatter(df["x"], df["y"], method=method, ax=ax)
+    assert not scan_figure(fig, {"x": df["x"], "y": df["y"]}, threshold=3)
+
+
+def test_the_scanner_flags_the_raw_plots():
+    df = DATA["outliers"]
+    with safeplot.policy(allow_raw=True):
+        fig, ax = plt.subplots()
+        scatterplot(data=df, x="x", y="y", hue="group", method="none", ax=ax)
+        assert scan_figure(fig, {"x": df["x"], "y": df["y"]}, threshold=3).leaks
+        fig, ax = plt.subplots()
+        scatter(df["x"], df["y"], method="none", ax=ax)
+        assert scan_figure(fig, {"x": df["x"], "y": df["y"]}, threshold=3).leaks
+
+
+@pytest.mark.parametrize("method", SAFE)
+def test_penguins_by_species_and_sex(method):
+    penguins = safeplot.load_dataset("penguins")
+    style = "sex" if method != "confidential" else None
+    with safeplot.policy(demo_policy()):
+        fig, ax = plt.subplots()
+        scatterplot(
+            data=penguins,
+            x="flipper_length_mm",
+            y="body_mass_g",
+            hue="species",
+            style=style,
+            method=method,
+            ax=ax,
+        )
+    clean = penguins.dropna(subset=["flipper_length_mm", "body_mass_g", "species"])
+    raw = {"x": clean["flipper_length_mm"], "y": clean["body_mass_g"]}
+    assert not scan_figure(fig, raw, threshold=3)
+    assert ax.get_xlabel() == "flipper_length_mm"
+    assert ax.safeplot_report.n_dropped in ("<3", 0, 5, 10)
+
+
+# -- reports, audit, notes -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", SAFE)
+def test_every_method_reports_audits_and_notes(method):
+    df = DATA["outliers"]
+    ax = scatterplot(data=df, x="x", y="y", method=method)
+    report = ax.safeplot_report
+    assert report.method == method and report.params
+    assert report.n == 305
+    entry = audit.entries()[-1]
+    assert entry.function == "scatterplot" and entry.method == method
+    assert any(t.get_gid() == FOOTNOTE_GID for t in ax.texts)
+    ax2 = scatterplot(data=df, x="x", y="y", method=method, annotate=False, ax=plt.figure().gca())
+    assert not any(t.get_gid() == FOOTNOTE_GID for t in ax2.texts)
+
+
+def test_missing_rows_are_dropped_and_reported_rounded():
+    df = DATA["outliers"].copy()
+    df.loc[:6, "y"] = np.nan
+    ax = scatterplot(data=df, x="x", y="y")
+    assert ax.safeplot_report.n_dropped == 5  # 7, rounded
+    assert ax.safeplot_report.n == 295  # 296, rounded
+
+
+def test_scatter_returns_the_released_markers():
+    df = small_frame(n=60)
+    pc = scatter(df["x"], df["y"], c=df["w"], cmap="viridis", method="deterministic")
+    assert isinstance(pc, PathCollection)
+    expected = brute_knn(df[["x", "y", "w"]], 3)
+    np.testing.assert_allclose(pc.get_offsets(), expected[:, :2], rtol=1e-12)
+    np.testing.assert_allclose(pc.get_array(), expected[:, 2], rtol=1e-12)
+    assert pc.axes.safeplot_report.variables == ("x", "y", "w")
+    pc = scatter("x", "y", c="tab:red", s=20, data=df, ax=plt.figure().gca())
+    np.testing.assert_allclose(pc.get_offsets(), brute_knn(df[["x", "y"]], 3), rtol=1e-12)
+    assert pc.get_sizes()[0] == 20
+
+
+def test_scatter_grid_methods_are_cell_centres():
+    df = DATA["outliers"]
+    pc = scatter(df["x"], df["y"], method="suppress", s=10)
+    grid = release_grid(df["x"], df["y"], names=("x", "y"), method="suppress", kind="scatter")
+    counts = np.nan_to_num(grid.total)
+    assert len(pc.get_offsets()) == (counts > 0).sum()
+    np.testing.assert_allclose(np.median(pc.get_sizes()), 10)
+
+
+# -- floors and errors ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "floor"),
+    [
+        (lambda df: scatterplot(data=df, x="x", y="y", method="deterministic", k=2), "k_min=3"),
+        (lambda df: scatterplot(data=df, x="x", y="y", method="probabilistic", q=0.1), "q_min"),
+        (lambda df: scatterplot(data=df, x="x", y="y", method="suppress", threshold=2), "thres"),
+        (lambda df: scatterplot(data=df, x="x", y="y", method="confidential", threshold=2), "th"),
+        (lambda df: scatterplot(data=df, x="x", y="y", method="none"), "allow_raw=False"),
+        (lambda df: scatter(df["x"], df["y"], method="deterministic", k=2), "k_min=3"),
+        (lambda df: scatter(df["x"], df["y"], method="probabilistic", q=0.1), "q_min"),
+        (lambda df: scatter(df["x"], df["y"], method="generalize", threshold=2), "threshold=3"),
+        (lambda df: scatter(df["x"], df["y"], method="none"), "allow_raw=False"),
+    ],
+)
+def test_floors_refuse_before_anything_is_drawn(call, floor):
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match=floor):
+        call(DATA["outliers"])
+    assert plt.get_fignums() == before
+    assert audit.entries() == []
+
+
+def test_a_hue_level_smaller_than_k_is_named():
+    df = small_frame()
+    df.loc[0, "g"] = "tiny"
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match=r"hue level 'tiny' has fewer than k=3.*Merge"):
+        scatterplot(data=df, x="x", y="y", hue="g")
+    assert plt.get_fignums() == before
+    with pytest.raises(
+        DisclosureError, match=r"combination hue='tiny', style='z'.*drop hue= or style="
+    ):
+        scatterplot(data=df, x="x", y="y", hue="g", style=["z"] + ["w"] * 29)
+    with pytest.raises(DisclosureError, match=r"level.*'tiny'.*Merge small levels or drop hue"):
+        scatterplot(data=df, x="x", y="y", hue="g", method="confidential")
+    # probabilistic noise does not need neighbours within a level
+    scatterplot(data=df, x="x", y="y", hue="g", method="probabilistic")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"method": "suppress", "size": "w"}, "size= cannot be combined with method='suppress'"),
+        ({"method": "confidential", "size": "w"}, "box plots"),
+        ({"method": "generalize", "hue": "w"}, "numeric hue cannot be drawn"),
+        ({"method": "confidential", "hue": "w"}, "numeric hue cannot be drawn"),
+        ({"method": "confidential", "style": "g"}, "style= cannot be combined"),
+        ({"method": "suppress", "hue": "g", "size_norm": (0, 1)}, "size_norm"),
+        ({"c": np.arange(30.0)}, "per-point `c=`"),
+        ({"s": np.arange(30.0)}, "per-point `s=`"),
+        ({"method": "blur"}, "not a safeplot method"),
+        ({"method": "rounding"}, "not available for scatterplot"),
+    ],
+)
+def test_unsafe_or_unknown_options_are_refused_clearly(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        scatterplot(data=small_frame(), x="x", y="y", **kwargs)
+
+
+def test_bad_input_gets_clear_errors():
+    df = small_frame()
+    with pytest.raises(ValueError, match="needs both x= and y="):
+        scatterplot(data=df, x="x")
+    with pytest.raises(ValueError, match="needs both x= and y="):
+        scatterplot(data=df)
+    with pytest.raises(ValueError, match="no column of that name"):
+        scatterplot(data=df, x="x", y="nope")
+    with pytest.raises(ValueError, match="empty"):
+        scatterplot(x=[], y=[])
+    with pytest.raises(ValueError, match="all missing"):
+        scatterplot(x=df["x"], y=np.full(30, np.nan))
+    with pytest.raises(ValueError, match="not numeric"):
+        scatterplot(data=df, x="x", y="g")
+    with pytest.raises(ValueError, match="infinite"):
+        scatterplot(x=np.r_[df["x"][:-1], np.inf], y=df["y"])
+    with pytest.raises(DisclosureError, match="constant"):
+        scatterplot(x=np.ones(30), y=df["y"])
+
+
+def test_scatter_refuses_per_point_sizes_colours_and_box_plots():
+    df = small_frame()
+    with pytest.raises(ValueError, match=r"scatterplot\(\.\.\., size="):
+        scatter(df["x"], df["y"], s=df["w"])
+    with pytest.raises(ValueError, match="Per-point colours"):
+        scatter(df["x"], df["y"], c=np.tile([[1, 0, 0]], (30, 1)))
+    with pytest.raises(ValueError, match="scatterplot"):
+        scatter(df["x"], df["y"], method="confidential")
+    with pytest.raises(ValueError, match="grid cell"):
+        scatter(df["x"], df["y"], c=df["w"], method="suppress")
+    with pytest.raises(ValueError, match="not a safeplot method"):
+        scatter(df["x"], df["y"], method="blur")
