@@ -16,6 +16,7 @@ from . import (
 from ._version import __version__
 from .datasets import get_dataset_names, load_dataset
 from .errors import DisclosureError, UnsafePlotError
+from .plots.categorical import boxplot, countplot
 from .plots.distributions import hist, histplot
 from .plots.matrix import crosstab, heatmap, is_safe_matrix
 from .plots.relational import scatter, scatterplot
@@ -28,6 +29,8 @@ __all__ = [
     "__version__",
     "anonymize",
     "audit",
+    "boxplot",
+    "countplot",
     "crosstab",
     "datasets",
     "get_dataset_names",

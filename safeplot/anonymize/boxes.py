@@ -127,7 +127,7 @@ def nudge_off(values: ArrayLike, avoid: ArrayLike, directions: ArrayLike, sig: i
         for _ in range(1000):
             if not hits_any([out.flat[i]], avoid_arr):
                 break
-            out.flat[i] = round_sig(out.flat[i] + dirs.flat[i] * _unit(out.flat[i], sig), 17)
+            out.flat[i] = round_sig(out.flat[i] + dirs.flat[i] * _unit(out.flat[i], sig), sig)
         else:  # pragma: no cover - needs a thousand consecutive rare values
             raise DisclosureError("Could not move a statistic off the rare raw values.")
     return out

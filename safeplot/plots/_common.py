@@ -103,7 +103,7 @@ _NOTE_PARAMS = {
     "generalize": ("threshold", "factor"),
     "deterministic": ("k",),
     "probabilistic": ("q",),
-    "confidential": ("winsor_sd",),
+    "confidential": ("winsor_sd", "round_to"),
 }
 
 

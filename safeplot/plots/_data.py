@@ -128,7 +128,8 @@ def plot_data(data: Any, roles: Mapping[str, Any], *, function: str) -> PlotData
             f"({ {r: len(v) for r, v in columns.items()} }); they must describe the same records."
         )
     if columns:
-        frame = pd.DataFrame({r: v.to_numpy() for r, v in columns.items()})
+        # keep each column's dtype (a categorical's order of levels matters)
+        frame = pd.DataFrame({r: v.reset_index(drop=True) for r, v in columns.items()})
     else:
         frame = pd.DataFrame(index=pd.RangeIndex(0))
     return PlotData(frame, labels)

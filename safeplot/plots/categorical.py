@@ -1,0 +1,1649 @@
+"""Categorical plots of sensitive data: box plots and count plots.
+
+:func:`boxplot` and :func:`countplot` take seaborn 0.13's arguments and
+draw seaborn's figures, but only of released numbers:
+
+- a box plot is drawn either from anonymised values (``"deterministic"``,
+  ``"probabilistic"``: seaborn's box of the released values), or from a
+  released five-number summary per box (``"suppress"``, ``"generalize"``,
+  ``"confidential"``: seaborn is handed a synthetic frame of the five numbers
+  and ``whis=(0, 100)``, so its quartiles, median and whisker ends are exactly
+  the released ones);
+- a count plot is drawn from a released table of counts (small cells
+  suppressed, with secondary suppression; small categories merged; or counts
+  rounded).
+
+:func:`release_boxplot` and :func:`release_countplot` compute the releases
+(numbers only) and are what the plot functions draw.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import FuncFormatter, NullFormatter
+
+from .._validate import clean_numeric
+from ..anonymize import anonymize_values
+from ..anonymize.boxes import BoxSummary, confidential_box, grid_box
+from ..anonymize.grids import MATCH_RTOL, hits_any, rare_values, safe_edges, safe_ticks
+from ..anonymize.tables import suppress_table
+from ..errors import DisclosureError
+from ..policy import Policy, get_policy
+from ..release import DisclosureReport
+from ._common import (
+    axis_from_range,
+    check_methods,
+    check_positive_int,
+    finish,
+    get_ax,
+    make_report,
+    quiet_seaborn,
+    safe_limits,
+    set_safe_axis,
+)
+from ._data import categorical_order, plot_data, wide_to_long
+
+__all__ = [
+    "BOX_METHODS",
+    "COUNT_METHODS",
+    "BoxRelease",
+    "CountRelease",
+    "boxplot",
+    "countplot",
+    "release_boxplot",
+    "release_countplot",
+]
+
+#: Methods :func:`boxplot` supports.
+BOX_METHODS = ("deterministic", "probabilistic", "suppress", "generalize", "confidential", "none")
+#: Methods :func:`countplot` supports.
+COUNT_METHODS = ("suppress", "generalize", "confidential", "none")
+#: Share of the records above which one category is flagged as dominant.
+DOMINANCE = 0.9
+#: gid of the "***" marks above winsorised boxes and of the dominance note.
+WINSOR_GID = "safeplot-winsorised"
+DOMINANCE_GID = "safeplot-dominance-note"
+
+_SUMMARY_METHODS = ("suppress", "generalize", "confidential")
+_STATS = ("count", "percent", "probability", "proportion")
+# matplotlib.Axes.bxp options that would draw statistics a five-number summary does not hold
+_SUMMARY_ONLY_REFUSED = ("showmeans", "meanline", "notch", "shownotches", "bootstrap")
+
+
+# -- input -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Layout:
+    """How a categorical plot is laid out: no data values, only names, levels and types."""
+
+    function: str
+    orient: str  # axis of the categories: "x" (vertical boxes/bars) or "y"
+    wide: bool
+    has_cat: bool  # False: one box/bar per hue level at an anonymous position
+    levels: list[Any]
+    hue_levels: list[Any] | None
+    cat_name: str | None
+    value_name: str | None
+    hue_name: str | None
+    cat_dtype: Any = None
+    hue_dtype: Any = None
+    cat_numeric: bool = False
+
+    @property
+    def value_axis(self) -> str:
+        """The axis showing values or counts."""
+        return "y" if self.orient == "x" else "x"
+
+    @property
+    def n_hue(self) -> int:
+        return 1 if self.hue_levels is None else len(self.hue_levels)
+
+    def describe(self, i: int, j: int) -> str:
+        """Name the group of category `i` and hue level `j`, e.g. ``day='Fri', sex='Male'``."""
+        parts = []
+        if self.has_cat:
+            level = self.levels[i]
+            parts.append(
+                f"column {level!r}" if self.wide else f"{self.cat_name or self.orient}={level!r}"
+            )
+        if self.hue_levels is not None:
+            parts.append(f"{self.hue_name or 'hue'}={self.hue_levels[j]!r}")
+        return ", ".join(parts) or "the data"
+
+
+@dataclass
+class _Rows:
+    """The raw records of a categorical plot (never stored on a release)."""
+
+    cat: np.ndarray  # index into layout.levels
+    hue: np.ndarray  # index into layout.hue_levels (0 without hue)
+    values: np.ndarray | None  # numeric variable (box plots)
+    n_dropped: int
+    all_values: np.ndarray | None = None  # every non-missing value, plotted or not
+    full_cat: pd.Series | None = None  # the category column, for rare numeric categories
+
+
+def _name_of(value: Any) -> str | None:
+    """Return the label seaborn shows for a variable: a column name or a vector's name."""
+    if value is None:
+        return None
+    if isinstance(value, (pd.Series, pd.Index)):
+        return None if value.name is None else str(value.name)
+    if isinstance(value, (np.ndarray, list, tuple)):
+        return None
+    return str(value) if isinstance(value, Hashable) else None
+
+
+def _original(data: Any, value: Any, fallback: pd.Series) -> pd.Series:
+    """Return the variable as given, keeping its dtype (a categorical's order of categories)."""
+    if isinstance(value, pd.Series):
+        series = value
+    elif isinstance(value, pd.Index):
+        series = value.to_series()
+    elif (
+        isinstance(data, pd.DataFrame)
+        and isinstance(value, Hashable)
+        and not isinstance(value, tuple)
+        and value in data.columns
+    ):
+        series = data[value]
+    else:
+        return fallback
+    return series.reset_index(drop=True).rename(fallback.name)
+
+
+def _orient_axis(orient: str | None) -> str | None:
+    if orient is None:
+        return None
+    text = str(orient)
+    if text == "x" or text.startswith("v"):
+        return "x"
+    if text == "y" or text.startswith("h"):
+        return "y"
+    raise ValueError(
+        f"`orient` must start with 'v' or 'h' or be 'x', 'y' or None, but {orient!r} was passed."
+    )
+
+
+def _hue_dtype(lay: _Layout) -> Any:
+    """Return the dtype to hand seaborn a released hue in.
+
+    A categorical hue goes as plain objects (its order is passed as
+    ``hue_order``): seaborn 0.13 compares hue and category columns, which
+    pandas refuses for two categoricals with different categories.
+    """
+    return object if isinstance(lay.hue_dtype, pd.CategoricalDtype) else lay.hue_dtype
+
+
+def _is_numeric(series: pd.Series) -> bool:
+    dtype = series.dtype
+    return (
+        pd.api.types.is_numeric_dtype(dtype)
+        and not pd.api.types.is_bool_dtype(dtype)
+        and not isinstance(dtype, pd.CategoricalDtype)
+    )
+
+
+def _index_of(values: pd.Series, levels: list[Any]) -> np.ndarray:
+    """Position of each value in `levels`, -1 for values not in it (NaN included)."""
+    index = pd.Index(levels, dtype=object)
+    if not index.is_unique:
+        raise ValueError(f"The order of levels lists a level twice: {list(levels)!r}.")
+    try:
+        return index.get_indexer(pd.Index(values.to_numpy(dtype=object), dtype=object))
+    except TypeError:  # unhashable category values
+        raise ValueError("Category values must be hashable (text, numbers).") from None
+
+
+def _resolve(
+    function: str,
+    data: Any,
+    x: Any,
+    y: Any,
+    hue: Any,
+    order: Sequence[Any] | None,
+    hue_order: Sequence[Any] | None,
+    orient: str | None,
+    *,
+    numeric: bool,
+) -> tuple[_Layout, _Rows]:
+    """Resolve seaborn-style inputs into a layout and the raw records.
+
+    `numeric` says whether the plot needs a numeric variable (box plots) or
+    only categories (count plots).
+    """
+    given = _orient_axis(orient)
+    cat = value = hue_s = None
+    cat_name = value_name = hue_name = None
+    wide = False
+    has_cat = True
+    if x is None and y is None:
+        if data is None:
+            raise ValueError(
+                f"{function}: nothing to plot. Give data= with x= and/or y= naming columns, or a "
+                "wide-form table of numeric columns."
+            )
+        if hue is not None:
+            raise ValueError(
+                f"{function}: hue= cannot be used with wide-form data (no x= or y=). Pass "
+                "long-form data and name the variables with x=, y= and hue=."
+            )
+        long = wide_to_long(data, function=function)
+        cat, value = long.frame["variable"], long.frame["value"]
+        wide = True
+        orient_axis = given or "x"
+    else:
+        pdata = plot_data(data, {"x": x, "y": y, "hue": hue}, function=function)
+        frame = pdata.frame
+        for role, given_value in (("x", x), ("y", y), ("hue", hue)):
+            if role in frame:
+                frame[role] = _original(data, given_value, frame[role])
+        hue_s = frame.get("hue")
+        hue_name = _name_of(hue)
+        if x is not None and y is not None:
+            if not numeric:
+                raise ValueError(
+                    f"{function}: cannot pass values for both `x` and `y`; a count plot counts "
+                    "one categorical variable (give x= for vertical bars, y= for horizontal)."
+                )
+            from seaborn._base import infer_orient
+
+            orient_axis = infer_orient(frame["x"], frame["y"], orient, require_numeric=False)
+            value_role = "y" if orient_axis == "x" else "x"
+            cat, value = frame[orient_axis], frame[value_role]
+            cat_name, value_name = (
+                _name_of(x if orient_axis == "x" else y),
+                _name_of(y if orient_axis == "x" else x),
+            )
+        else:
+            role = "x" if x is not None else "y"
+            if numeric:
+                # one numeric variable: one box, across the other axis
+                value, value_name = frame[role], _name_of(x if role == "x" else y)
+                orient_axis = "y" if role == "x" else "x"
+                has_cat = False
+            else:
+                cat, cat_name = frame[role], _name_of(x if role == "x" else y)
+                orient_axis = role
+    n_rows = len(cat) if cat is not None else len(value)
+    levels: list[Any] = [""] if cat is None else categorical_order(cat, order)
+    if cat is not None and order is None and not levels:
+        raise ValueError(
+            f"{function}: the category variable has no values (the data are empty or the "
+            "values all missing)."
+        )
+    hue_levels = None if hue_s is None else categorical_order(hue_s, hue_order)
+    cat_idx = np.zeros(n_rows, dtype=np.intp) if cat is None else _index_of(cat, levels)
+    hue_idx = np.zeros(n_rows, dtype=np.intp) if hue_s is None else _index_of(hue_s, hue_levels)
+    missing = (np.zeros(n_rows, bool) if cat is None else cat.isna().to_numpy()) | (
+        np.zeros(n_rows, bool) if hue_s is None else hue_s.isna().to_numpy()
+    )
+    values = None
+    if wide and not numeric:  # a wide-form count is the number of values in each column
+        missing |= value.isna().to_numpy()
+    if numeric:
+        col = value.reset_index(drop=True)
+        # validation only: clear errors for text, booleans, dates, inf, all-missing, constant
+        clean_numeric(pd.DataFrame({value_name or "values": col}))
+        num = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+        missing |= np.isnan(num)
+        values = num
+    n_dropped = int(missing.sum())
+    keep = ~missing & (cat_idx >= 0) & (hue_idx >= 0)
+    if not keep.any():
+        raise ValueError(
+            f"{function}: no records to plot: every row has a missing value or a category "
+            "outside `order`/`hue_order`. Check the variables and the orders given."
+        )
+    layout = _Layout(
+        function=function,
+        orient=orient_axis,
+        wide=wide,
+        has_cat=has_cat,
+        levels=levels,
+        hue_levels=hue_levels,
+        cat_name=cat_name,
+        value_name=value_name,
+        hue_name=hue_name,
+        cat_dtype=None if cat is None else cat.dtype,
+        hue_dtype=None if hue_s is None else hue_s.dtype,
+        cat_numeric=cat is not None and not wide and _is_numeric(cat),
+    )
+    rows = _Rows(
+        cat=cat_idx[keep],
+        hue=hue_idx[keep],
+        values=None if values is None else values[keep],
+        n_dropped=n_dropped,
+        all_values=None if values is None else values[~np.isnan(values)],
+        full_cat=None if cat is None else cat[~missing],
+    )
+    return layout, rows
+
+
+def _policy_checks(
+    pol: Policy, method: str | None, kind: str, available: tuple[str, ...], what: str
+) -> str:
+    method = pol.check_method(method, kind)
+    if kind == "count" and method in ("deterministic", "probabilistic"):
+        raise ValueError(
+            f"method={method!r} moves numeric values and does not apply to counts of "
+            f"categories. Count plots support {list(available)}."
+        )
+    return check_methods(method, available, what)
+
+
+def _log_axes(log_scale: Any, layout: _Layout, native_scale: bool) -> tuple[Any, Any]:
+    """Split seaborn's `log_scale` into (category axis, value axis) settings."""
+    if log_scale is None or log_scale is False:
+        return False, False
+    if isinstance(log_scale, (tuple, list)):
+        if len(log_scale) != 2:
+            raise ValueError(f"log_scale must be a bool, a number or a pair, got {log_scale!r}.")
+        x_log, y_log = log_scale
+        cat_log, val_log = (x_log, y_log) if layout.orient == "x" else (y_log, x_log)
+    else:
+        val_log = log_scale
+        cat_log = log_scale if (native_scale and layout.cat_numeric) else False
+    if cat_log not in (None, False):
+        raise ValueError(
+            f"{layout.function}: a log scale on the category axis is not supported by safeplot "
+            "(its ticks would be placed from the raw category values). Use native_scale=False, "
+            "or log-transform the category variable."
+        )
+    return False, val_log
+
+
+# -- box plots ---------------------------------------------------------------------------
+
+
+@dataclass
+class BoxRelease:
+    """A released box plot: per box, either released values or a released summary.
+
+    Attributes
+    ----------
+    method : str
+        The disclosure-control method.
+    groups : list of tuple
+        ``(category, hue level)`` of each released box, in drawing order
+        (``None`` for a role that is not used).
+    boxes : list of BoxSummary or None
+        Released five-number summaries and fliers (``"suppress"``,
+        ``"generalize"``, ``"confidential"``), one per group.
+    values : list of ndarray or None
+        Released values per group (``"deterministic"``, ``"probabilistic"``;
+        raw values under ``"none"``): the boxes are Tukey's boxes of these.
+    value_lim : tuple of float or None
+        Limits of the value axis (None: left to matplotlib, raw output only).
+    value_ticks : ndarray or None
+        Tick positions of the value axis.
+    report : DisclosureReport
+    """
+
+    method: str
+    groups: list[tuple[Any, Any]]
+    boxes: list[BoxSummary] | None
+    values: list[np.ndarray] | None
+    value_lim: tuple[float, float] | None
+    value_ticks: np.ndarray | None
+    report: DisclosureReport
+    avoid: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
+    avoid_categories: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
+    layout: _Layout | None = field(default=None, repr=False)
+    _index: list[tuple[int, int]] = field(default_factory=list, repr=False)
+
+    def box(self, category: Any = None, hue: Any = None) -> BoxSummary | np.ndarray:
+        """Return the released summary (or values) of one box.
+
+        Examples
+        --------
+        >>> import safeplot
+        >>> tips = safeplot.load_dataset("tips")
+        >>> rel = release_boxplot(tips, x="day", y="tip", method="confidential")
+        >>> box = rel.box("Sun")
+        >>> box.n, box.fliers.size  # records summarised; no outliers under "confidential"
+        (76, 0)
+        """
+        for g, (cat, h) in enumerate(self.groups):
+            if (cat == category or self.layout is None or not self.layout.has_cat) and h == hue:
+                return self.boxes[g] if self.boxes is not None else self.values[g]
+        raise KeyError(f"No released box for category {category!r}, hue {hue!r}.")
+
+
+def _group_index(layout: _Layout, rows: _Rows) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Code of each record's box (category x hue) and the (category, hue) index of each code."""
+    flat = rows.cat * layout.n_hue + rows.hue
+    present = np.unique(flat)
+    # drawing order: categories in order, then hue levels in order
+    pairs = [(int(f // layout.n_hue), int(f % layout.n_hue)) for f in present]
+    codes = np.searchsorted(present, flat)
+    return codes, pairs
+
+
+def _refuse_small(
+    layout: _Layout, sizes: np.ndarray, pairs: list[tuple[int, int]], minimum: int, why: str
+) -> None:
+    small = [layout.describe(*pairs[g]) for g in np.flatnonzero(sizes < minimum)]
+    if small:
+        shown = "; ".join(small[:10]) + (
+            f"; and {len(small) - 10} more" if len(small) > 10 else ""
+        )
+        raise DisclosureError(
+            f"{layout.function}: {len(small)} group(s) have fewer than {why} records: {shown}. "
+            "A box of so few records would show their values. Merge small levels into broader "
+            "ones (recode the variable), or leave the groups out (filter the data, or give "
+            "order=/hue_order= without them)."
+        )
+
+
+def _hits(values: np.ndarray, avoid: np.ndarray) -> np.ndarray:
+    """Tell, per value, whether it equals (relative 1e-9) a value in sorted `avoid`."""
+    v = np.asarray(values, dtype=float)
+    if avoid.size == 0 or v.size == 0:
+        return np.zeros(v.shape, dtype=bool)
+    pos = np.searchsorted(avoid, v)
+    hit = np.zeros(v.shape, dtype=bool)
+    for nb in (np.clip(pos - 1, 0, avoid.size - 1), np.clip(pos, 0, avoid.size - 1)):
+        near = avoid[nb]
+        hit |= np.abs(v - near) <= MATCH_RTOL * np.maximum(np.abs(v), np.abs(near))
+    return hit
+
+
+def _off_rare(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
+    """Move released values that equal a rare raw value by 1e-6 of `scale` (invisible)."""
+    out = np.array(values, dtype=float, copy=True)
+    for _ in range(100):
+        hit = _hits(out, avoid)
+        if not hit.any():
+            break
+        out[hit] += 1e-6 * scale
+    return out
+
+
+def _log_base(val_log: Any) -> float | None:
+    if val_log in (None, False):
+        return None
+    if val_log is True:
+        return 10.0
+    base = float(val_log)
+    if not (base > 0 and base != 1 and math.isfinite(base)):
+        raise ValueError(f"A log scale's base must be positive and not 1, got {val_log!r}.")
+    return base
+
+
+def _log_axis(
+    lo: float, hi: float, avoid: np.ndarray, base: float
+) -> tuple[tuple[float, float], np.ndarray]:
+    """Limits and ticks of a log value axis: powers of the base (or 2x, 5x them), none rare.
+
+    When fewer than two such ticks fit (a range of about a decade), the ticks
+    are the linear safe ticks of the limits.
+    """
+    span = math.log(hi / lo, base) if hi > lo else 1.0
+    lim = [lo * base ** (-0.05 * span), hi * base ** (0.05 * span)]
+    for i, sign in ((0, -1.0), (1, 1.0)):
+        while hits_any([lim[i]], avoid):
+            lim[i] *= base ** (sign * 1e-6 * span)
+    k0, k1 = math.floor(math.log(lim[0], base)), math.ceil(math.log(lim[1], base))
+    powers = np.array([base**k for k in range(k0, k1 + 1)], dtype=float)
+    for mult in (1.0, 2.0, 5.0, 3.0):
+        ticks = mult * powers
+        ticks = ticks[(ticks >= lim[0]) & (ticks <= lim[1])]
+        if ticks.size >= 2 and not _hits(ticks, avoid).any():
+            return (float(lim[0]), float(lim[1])), ticks
+    return (float(lim[0]), float(lim[1])), safe_ticks(lim[0], lim[1], avoid=avoid)
+
+
+def release_boxplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    order: Sequence[Any] | None = None,
+    hue_order: Sequence[Any] | None = None,
+    orient: str | None = None,
+    whis: float | tuple[float, float] = 1.5,
+    log_scale: Any = None,
+    native_scale: bool = False,
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    bins: int = 30,
+    policy: Policy | None = None,
+) -> BoxRelease:
+    """Release the numbers of a box plot under a disclosure-control method.
+
+    Takes :func:`boxplot`'s data arguments and returns what it draws, as
+    numbers: per box either the released values or a released summary.
+
+    Parameters
+    ----------
+    data, x, y, hue, order, hue_order, orient
+        As in :func:`boxplot`.
+    whis : float or pair of float, default 1.5
+        Whisker reach in IQRs (``"suppress"``/``"generalize"`` need a number).
+    log_scale, native_scale
+        As in :func:`boxplot`: a log value axis needs positive values.
+    method : str, optional
+        Default: the policy's method for box plots (``"deterministic"``).
+    threshold : int, optional
+        Minimum records per box and per shown grid cell (default and floor:
+        the policy's).
+    factor, k, q, bins
+        As in :func:`boxplot`.
+    policy : Policy, optional
+        The policy in force (default: :func:`safeplot.get_policy`).
+
+    Returns
+    -------
+    BoxRelease
+
+    Raises
+    ------
+    DisclosureError
+        A box (category x hue level) with fewer than `threshold` records (or
+        fewer than `k` under ``"deterministic"``), a parameter below a policy
+        floor, or a method the policy does not allow.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> rel = release_boxplot(tips, x="day", y="total_bill", method="suppress")
+    >>> [cat for cat, _ in rel.groups]
+    ['Thur', 'Fri', 'Sat', 'Sun']
+    """
+    pol = get_policy() if policy is None else policy
+    method = _policy_checks(pol, method, "box", BOX_METHODS, "box plots")
+    threshold = pol.check_threshold(threshold)
+    if method == "deterministic":
+        pol.check_k(k)
+    if method == "probabilistic":
+        pol.check_q(q)
+    if method in ("suppress", "generalize"):
+        bins = check_positive_int("bins", bins)
+        if method == "generalize":
+            factor = check_positive_int("factor", factor)
+        try:
+            whis = float(whis)
+            if not (math.isfinite(whis) and whis >= 0):
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"whis={whis!r}: method={method!r} draws Tukey whiskers and needs whis as a "
+                "finite, non-negative number of IQRs (e.g. 1.5). Percentile whiskers are "
+                "available with 'deterministic' or 'probabilistic'."
+            ) from None
+    layout, rows = _resolve("boxplot", data, x, y, hue, order, hue_order, orient, numeric=True)
+    _, val_log = _log_axes(log_scale, layout, native_scale)
+    base = _log_base(val_log)
+    values = rows.values
+    codes, pairs = _group_index(layout, rows)
+    sizes = np.bincount(codes, minlength=len(pairs))
+    groups = [
+        (
+            layout.levels[i] if layout.has_cat else None,
+            None if layout.hue_levels is None else layout.hue_levels[j],
+        )
+        for i, j in pairs
+    ]
+    variables = tuple(
+        v for v in (layout.value_name, layout.cat_name, layout.hue_name) if v is not None
+    ) or ("values",)
+    if base is not None and (values <= 0).any():
+        raise ValueError(
+            "boxplot: log_scale needs positive values, but the variable has zero or negative "
+            "values. Drop log_scale, or plot a shifted or transformed variable."
+        )
+    if method == "none":
+        report = make_report("boxplot", method, {}, variables, values.size, rows.n_dropped, pol)
+        per = [values[codes == g] for g in range(len(pairs))]
+        return BoxRelease(
+            method, groups, None, per, None, None, report, layout=layout, _index=pairs
+        )
+    _refuse_small(layout, sizes, pairs, threshold, f"threshold={threshold}")
+    # numbers shared by every box (axis, grid) avoid the values rare in the whole variable;
+    # a box's own statistics also avoid the values rare within its box
+    rare = rare_values(rows.all_values, threshold)
+    avoid = [
+        np.union1d(rare, rare_values(values[codes == g], threshold)) for g in range(len(pairs))
+    ]
+    params: dict[str, Any] = {"threshold": threshold}
+    details: dict[str, Any] = {}
+    warnings: list[str] = []
+    boxes: list[BoxSummary] | None = None
+    released: list[np.ndarray] | None = None
+    cells = 0
+    if method in ("deterministic", "probabilistic"):
+        if method == "deterministic":
+            _refuse_small(layout, sizes, pairs, k, f"k={k}")
+        out = anonymize_values(
+            values,
+            method,
+            names=[layout.value_name or "values"],
+            k=k,
+            q=q,
+            strata=codes if method == "deterministic" else None,
+            policy=pol,
+        )
+        params.update({"k": out.params["k"]} if method == "deterministic" else out.params)
+        details.update(out.details)
+        scale = float(np.std(values))
+        released = [
+            _off_rare(out.values[codes == g, 0], avoid[g], scale) for g in range(len(pairs))
+        ]
+        drawn = np.concatenate(released)
+    else:
+        if method == "confidential":
+            boxes = [
+                confidential_box(
+                    values[codes == g], avoid=avoid[g], policy=pol, what=layout.describe(*pairs[g])
+                )
+                for g in range(len(pairs))
+            ]
+            n_wins = sum(b.n_winsorized for b in boxes)
+            params.update(winsor_sd=pol.winsor_sd, sig=pol.sig_figs)
+            details["values_winsorised"] = pol.round_count(n_wins)
+            details["boxes_winsorised"] = sum(b.n_winsorized > 0 for b in boxes)
+        else:
+            edges = safe_edges(values, bins, avoid=rare)
+            fac = factor if method == "generalize" else 1
+            boxes, thin = [], []
+            for g in range(len(pairs)):
+                try:
+                    boxes.append(
+                        grid_box(
+                            values[codes == g],
+                            avoid=avoid[g],
+                            bins=bins,
+                            factor=fac,
+                            whis=whis,
+                            threshold=threshold,
+                            edges=edges,
+                            policy=pol,
+                            what=layout.describe(*pairs[g]),
+                        )
+                    )
+                except DisclosureError:
+                    thin.append(layout.describe(*pairs[g]))
+            if thin:
+                raise DisclosureError(
+                    f"boxplot: under method={method!r}, {len(thin)} group(s) keep fewer than "
+                    f"threshold={threshold} records once the grid cells (bins={bins}"
+                    + (f", factor={fac}" if fac > 1 else "")
+                    + f") holding fewer than {threshold} records are suppressed: "
+                    + "; ".join(thin[:10])
+                    + (f"; and {len(thin) - 10} more" if len(thin) > 10 else "")
+                    + ". Use a coarser grid (fewer bins, or method='generalize'), "
+                    "method='confidential', or merge small groups."
+                )
+            cells = sum(b.cells_suppressed for b in boxes)
+            params["bins"] = bins if fac == 1 else -(-bins // fac)
+            if method == "generalize":
+                params["factor"] = fac
+        drawn = np.concatenate([np.r_[b.stats, b.fliers] for b in boxes])
+    lo, hi = float(np.min(drawn)), float(np.max(drawn))
+    if base is not None:
+        if lo <= 0:
+            raise ValueError(
+                f"boxplot: under method={method!r} the released numbers include zero or "
+                "negative values (anonymised or winsorised values can leave the data's range), "
+                "which a log scale cannot show. Plot a log-transformed variable instead."
+            )
+        lim, ticks = _log_axis(lo, hi, rare, base)
+    else:
+        lim, ticks = axis_from_range(lo, hi, rare)
+    report = make_report(
+        "boxplot",
+        method,
+        params,
+        variables,
+        values.size,
+        rows.n_dropped,
+        pol,
+        cells_suppressed=cells,
+        details=details,
+        warnings=warnings,
+    )
+    return BoxRelease(
+        method,
+        groups,
+        boxes,
+        released,
+        lim,
+        ticks,
+        report,
+        avoid=rare,
+        avoid_categories=_rare_categories(rows, threshold),
+        layout=layout,
+        _index=pairs,
+    )
+
+
+def _slot_positions(
+    rel: BoxRelease, dodge: Any, width: float, native_scale: bool
+) -> tuple[np.ndarray, float]:
+    """Centre of each released box along the category axis, as seaborn places it."""
+    lay = rel.layout
+    cats = [i for i, _ in rel._index]
+    if native_scale and lay.cat_numeric:
+        pos = np.array([float(lay.levels[i]) for i in cats])
+        uniq = np.unique(pos)
+        unit = float(np.min(np.diff(uniq))) if uniq.size > 1 else 1.0
+    else:
+        pos = np.array(cats, dtype=float) if lay.has_cat else np.zeros(len(cats))
+        unit = 1.0
+    if lay.hue_levels is not None:
+        if dodge == "auto":
+            dodge = len(set(cats)) != len(rel._index)
+        if dodge:
+            n = len(lay.hue_levels)
+            w = width * unit / n
+            hue_idx = np.array([j for _, j in rel._index], dtype=float)
+            pos = pos + w * hue_idx + w / 2 - width * unit / 2
+    return pos, unit
+
+
+def _whisker_colour(ax: Axes, new_lines: list, pos: float, orient: str) -> Any:
+    """Return the colour seaborn gave the whiskers of the box at `pos` (for its fliers)."""
+    for line in new_lines:
+        data = line.get_xdata() if orient == "x" else line.get_ydata()
+        data = np.asarray(data, dtype=float)
+        if data.size == 2 and np.allclose(data, pos, rtol=0, atol=1e-9):
+            return line.get_color()
+    return mpl.rcParams["boxplot.flierprops.markeredgecolor"]
+
+
+def _draw_boxplot(
+    ax: Axes,
+    rel: BoxRelease,
+    *,
+    seaborn_kws: dict[str, Any],
+    whis: Any,
+    fliersize: float | None,
+    kwargs: dict[str, Any],
+) -> None:
+    import seaborn as sns
+
+    lay = rel.layout
+    summary = rel.boxes is not None
+    per_group = [b.stats for b in rel.boxes] if summary else rel.values
+    n_before = len(ax.lines)
+    common = dict(seaborn_kws, whis=(0.0, 100.0) if summary else whis, fliersize=fliersize)
+    with quiet_seaborn():
+        if lay.wide:
+            given = {i: v for (i, _), v in zip(rel._index, per_group, strict=True)}
+            frame = pd.DataFrame(
+                {
+                    str(lv): pd.Series(given.get(i, []), dtype=float)
+                    for i, lv in enumerate(lay.levels)
+                }
+            )
+            sns.boxplot(data=frame, orient=lay.orient, ax=ax, **common, **kwargs)
+        else:
+            lengths = [len(v) for v in per_group]
+            val = pd.Series(np.concatenate(per_group), name=lay.value_name, dtype=float)
+            cat = hue = None
+            if lay.has_cat:
+                cat = pd.Series(
+                    np.repeat(
+                        np.array([lay.levels[i] for i, _ in rel._index], dtype=object), lengths
+                    ),
+                    name=lay.cat_name,
+                ).astype(lay.cat_dtype)
+            if lay.hue_levels is not None:
+                hue = pd.Series(
+                    np.repeat(
+                        np.array([lay.hue_levels[j] for _, j in rel._index], dtype=object),
+                        lengths,
+                    ),
+                    name=lay.hue_name,
+                ).astype(_hue_dtype(lay))
+            xy = {"x": cat, "y": val} if lay.orient == "x" else {"x": val, "y": cat}
+            sns.boxplot(
+                **xy,
+                hue=hue,
+                order=lay.levels if lay.has_cat else None,
+                hue_order=lay.hue_levels,
+                orient=lay.orient if lay.has_cat else None,
+                ax=ax,
+                **common,
+                **kwargs,
+            )
+    new_lines = list(ax.lines[n_before:])
+    if not lay.wide:  # seaborn labels unnamed vectors "None"; it leaves them blank for raw data
+        (ax.set_xlabel if lay.orient == "x" else ax.set_ylabel)(lay.cat_name or "")
+        (ax.set_ylabel if lay.orient == "x" else ax.set_xlabel)(lay.value_name or "")
+    width = seaborn_kws.get("width", 0.8)
+    native = seaborn_kws.get("native_scale", False)
+    pos, _ = _slot_positions(rel, seaborn_kws.get("dodge", "auto"), width, native)
+    if summary:
+        props = dict(kwargs.get("flierprops") or {})
+        show = kwargs.get("showfliers", True)
+        for g, box in enumerate(rel.boxes):
+            if box.fliers.size and show:
+                colour = _whisker_colour(ax, new_lines, pos[g], lay.orient)
+                style = {
+                    "linestyle": "none",
+                    "marker": mpl.rcParams["boxplot.flierprops.marker"],
+                    "markerfacecolor": mpl.rcParams["boxplot.flierprops.markerfacecolor"],
+                    "markeredgecolor": colour,
+                    "markersize": fliersize
+                    if fliersize is not None
+                    else mpl.rcParams["boxplot.flierprops.markersize"],
+                    **props,
+                }
+                where = np.full(box.fliers.size, pos[g])
+                xy = (where, box.fliers) if lay.orient == "x" else (box.fliers, where)
+                ax.plot(*xy, **style)
+            if box.n_winsorized:
+                at = (pos[g], box.whishi) if lay.orient == "x" else (box.whishi, pos[g])
+                ax.annotate(
+                    "***",
+                    xy=at,
+                    xytext=(0, 1) if lay.orient == "x" else (2, 0),
+                    textcoords="offset points",
+                    ha="center" if lay.orient == "x" else "left",
+                    va="bottom" if lay.orient == "x" else "center",
+                    fontsize="small",
+                    gid=WINSOR_GID,
+                )
+    if rel.value_lim is not None:
+        set_safe_axis(ax, lay.value_axis, rel.value_lim, rel.value_ticks)
+        axis = ax.yaxis if lay.value_axis == "y" else ax.xaxis
+        if axis.get_scale() == "log":
+            # plain labels for the released ticks; minor ticks unlabelled (matplotlib would
+            # label minor ticks of a short log axis at positions not vetted here)
+            axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            axis.set_minor_formatter(NullFormatter())
+        if native and lay.cat_numeric:
+            _safe_category_axis(ax, lay, rel.avoid_categories)
+
+
+def _safe_category_axis(ax: Axes, lay: _Layout, rare_cats: np.ndarray) -> None:
+    """Fix the numeric category axis of a native-scale plot to safe limits and ticks."""
+    current = ax.get_xlim() if lay.orient == "x" else ax.get_ylim()
+    lo, hi = sorted(current)
+    lim = safe_limits(lo, hi, rare_cats, margin=0.0)
+    ticks = safe_ticks(lim[0], lim[1], avoid=rare_cats)
+    set_safe_axis(ax, lay.orient, lim if current[0] <= current[1] else lim[::-1], ticks)
+
+
+def _rare_categories(rows: _Rows, threshold: int) -> np.ndarray:
+    if rows.full_cat is None or not _is_numeric(rows.full_cat):
+        return np.array([])
+    return rare_values(pd.to_numeric(rows.full_cat).to_numpy(dtype=float), threshold)
+
+
+def boxplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    order: Sequence[Any] | None = None,
+    hue_order: Sequence[Any] | None = None,
+    orient: str | None = None,
+    color: Any = None,
+    palette: Any = None,
+    saturation: float = 0.75,
+    fill: bool = True,
+    dodge: bool | str = "auto",
+    width: float = 0.8,
+    gap: float = 0,
+    whis: float | tuple[float, float] = 1.5,
+    linecolor: Any = "auto",
+    linewidth: float | None = None,
+    fliersize: float | None = None,
+    hue_norm: Any = None,
+    native_scale: bool = False,
+    log_scale: Any = None,
+    formatter: Any = None,
+    legend: str | bool = "auto",
+    ax: Axes | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    bins: int = 30,
+    annotate: bool | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Draw a box plot that discloses no individual value.
+
+    The arguments are those of :func:`seaborn.boxplot` (long-form data with
+    a categorical and a numeric variable, one numeric variable, or wide-form
+    data with one box per numeric column), plus the disclosure-control
+    parameters. The data are released under `method` first and only the
+    release is drawn, with seaborn (colours, hue, dodge, order, legend).
+
+    Parameters
+    ----------
+    data : DataFrame, mapping, array or None
+        Long-form data with the variables named by `x`, `y`, `hue`, or
+        wide-form data (no `x`/`y`) whose numeric columns are each a box.
+    x, y, hue : name of a column in `data`, or a vector
+        The category, the numeric variable and the hue. With only `x` (or
+        only `y`) numeric, one horizontal (vertical) box is drawn.
+    order, hue_order : list, optional
+        Order of the category and hue levels; records of other levels are
+        left out.
+    orient : {"v", "h", "x", "y"}, optional
+        Orientation, inferred from the variables' types when omitted.
+    color, palette, saturation, fill, dodge, width, gap, linecolor, linewidth
+        Appearance, as in seaborn.
+    whis : float or pair of float, default 1.5
+        Whisker reach in IQRs beyond the box (Tukey). Used by
+        ``"deterministic"``, ``"probabilistic"``, ``"suppress"`` and
+        ``"generalize"``; ``"confidential"`` whiskers always reach the
+        winsorised extremes.
+    fliersize : float, optional
+        Size of the outlier markers.
+    hue_norm : tuple or Normalize, optional
+        Normalisation of a numeric hue's colour map.
+    native_scale : bool, default False
+        Place numeric categories at their values (tick positions are then
+        chosen to avoid rare category values).
+    log_scale : bool or number, or pair, optional
+        Log scale of the value axis (the data must be positive). A log
+        category axis is not supported.
+    formatter : callable, optional
+        Maps category values to tick labels.
+    legend : "auto", "brief", "full" or False
+        How to draw the hue legend.
+    ax : Axes, optional
+        Axes to draw on (default: the current Axes).
+    method : str, optional
+        Disclosure-control method (see Notes). Default: the policy's method
+        for point plots, ``"deterministic"``.
+    threshold : int, optional
+        Fewest records a box (category x hue level) and a shown grid cell
+        may hold. Default and floor: the policy's threshold.
+    factor : int, default 2
+        Grid coarsening of ``"generalize"``.
+    k : int, default 3
+        Records per centroid of ``"deterministic"`` (floor: policy's k_min).
+    q : float, default 0.25
+        Noise SD of ``"probabilistic"`` as a fraction of the variable's SD
+        (floor: policy's q_min).
+    bins : int, default 30
+        Cells of the grid of ``"suppress"`` and ``"generalize"``.
+    annotate : bool, optional
+        Add the method note (default: the policy's setting).
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.bxp` via seaborn (e.g.
+        ``boxprops``, ``medianprops``, ``flierprops``, ``showfliers``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on, with the release's report as ``.safeplot_report``.
+
+    Raises
+    ------
+    DisclosureError
+        A box with fewer than `threshold` records (merge levels or filter
+        them), a parameter below a policy floor, ``method="none"`` when the
+        policy forbids raw output.
+    ValueError
+        Bad input: no numeric variable, text, infinite values, unknown
+        columns, a constant variable, an option that would need raw data.
+
+    See Also
+    --------
+    countplot : Counts of a categorical variable.
+    release_boxplot : The released numbers alone.
+    seaborn.boxplot : The raw-data function this mirrors.
+
+    Notes
+    -----
+    What each method does to a box plot:
+
+    ``"deterministic"`` (default)
+        Each value is replaced by the centroid of its `k` nearest neighbours
+        within its box (category x hue level; each needs at least `k`
+        records), rescaled to the variable's mean and SD (Avraam et al.).
+        seaborn draws Tukey's boxes of the released values; outliers are
+        released values.
+    ``"probabilistic"``
+        Keyed normal noise with SD ``q`` times the variable's SD is added to
+        every value; boxes as above.
+    ``"suppress"``
+        Per box, the values are binned on a safe grid of `bins` cells shared
+        by all boxes; cells with fewer than `threshold` records are dropped.
+        Tukey's statistics of the rest are rounded to the policy's
+        significant figures and moved off rare raw values; outliers are
+        drawn at the centres of their cells.
+    ``"generalize"``
+        As ``"suppress"`` on a grid coarsened by `factor`.
+    ``"confidential"``
+        O'Keefe's box: the values of each box are winsorised at mean +/-
+        2.6 SD and the five-number summary of the result is rounded;
+        whiskers reach the winsorised extremes and no outliers are drawn.
+        Boxes where values were winsorised are marked ``***`` and the method
+        note says so.
+    ``"none"``
+        seaborn's raw box plot, only when the policy allows raw output.
+
+    Every method refuses boxes holding fewer than `threshold` records, and
+    the value axis gets limits and ticks that equal no rare raw value. The
+    summary methods hand seaborn five numbers per box with
+    ``whis=(0, 100)``, so the drawn quartiles, median and whisker ends are
+    exactly the released ones. ``showmeans`` and notches are refused for
+    them: a released summary has no mean or confidence interval.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> fig, ax = plt.subplots()
+    >>> ax = boxplot(penguins, x="species", y="body_mass_g", method="suppress", ax=ax)
+    >>> ax.safeplot_report.method
+    'suppress'
+    """
+    pol = get_policy()
+    chosen = pol.check_method(method, "box")
+    if chosen in _SUMMARY_METHODS:
+        refused = [kw for kw in _SUMMARY_ONLY_REFUSED if kwargs.get(kw)]
+        if refused:
+            raise ValueError(
+                f"boxplot: {refused} cannot be drawn under method={chosen!r}: the release is a "
+                "five-number summary, which has no mean or confidence interval for the median. "
+                "Use method='deterministic' or 'probabilistic' to draw them from released values."
+            )
+    rel = release_boxplot(
+        data,
+        x=x,
+        y=y,
+        hue=hue,
+        order=order,
+        hue_order=hue_order,
+        orient=orient,
+        whis=whis,
+        log_scale=log_scale,
+        native_scale=native_scale,
+        method=chosen,
+        threshold=threshold,
+        factor=factor,
+        k=k,
+        q=q,
+        bins=bins,
+        policy=pol,
+    )
+    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    seaborn_kws = dict(
+        color=color,
+        palette=palette,
+        saturation=saturation,
+        fill=fill,
+        dodge=dodge,
+        width=width,
+        gap=gap,
+        linecolor=linecolor,
+        linewidth=linewidth,
+        hue_norm=hue_norm,
+        native_scale=native_scale,
+        log_scale=log_scale,
+        formatter=formatter,
+        legend=legend,
+    )
+    if rel.method == "none":
+        import seaborn as sns
+
+        with quiet_seaborn():
+            sns.boxplot(
+                data,
+                x=x,
+                y=y,
+                hue=hue,
+                order=order,
+                hue_order=hue_order,
+                orient=orient,
+                whis=whis,
+                fliersize=fliersize,
+                ax=ax,
+                **seaborn_kws,
+                **kwargs,
+            )
+    else:
+        _draw_boxplot(
+            ax, rel, seaborn_kws=seaborn_kws, whis=whis, fliersize=fliersize, kwargs=kwargs
+        )
+    return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+# -- count plots -------------------------------------------------------------------------
+
+
+@dataclass
+class CountRelease:
+    """A released count plot: the counts drawn, per shown category and hue level.
+
+    Attributes
+    ----------
+    levels : list
+        Categories shown, in drawing order (with the merged category of
+        ``"generalize"`` last). Categories whose every count was suppressed
+        are left out, so no rare category appears as a tick label.
+    hue_levels : list or None
+        Hue levels shown (None without hue).
+    counts : ndarray, shape (len(levels), n_hue)
+        Released counts; NaN where suppressed. Every other count is 0 or at
+        least the threshold.
+    heights : ndarray
+        The bar heights: `counts` in the unit of `stat`, computed from the
+        shown counts only.
+    stat : str
+        ``"count"``, ``"percent"``, ``"probability"`` or ``"proportion"``.
+    other : str or None
+        Label of the merged category (``"generalize"``), if any.
+    report : DisclosureReport
+    """
+
+    levels: list[Any]
+    hue_levels: list[Any] | None
+    counts: np.ndarray
+    heights: np.ndarray
+    stat: str
+    other: str | None
+    report: DisclosureReport
+    layout: _Layout | None = field(default=None, repr=False)
+    avoid_categories: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
+
+    def count(self, category: Any, hue: Any = None) -> float:
+        """Return the released count of one bar (NaN if suppressed).
+
+        Examples
+        --------
+        >>> import safeplot
+        >>> rel = release_countplot(safeplot.load_dataset("tips"), x="day")
+        >>> rel.count("Sat")
+        87.0
+        """
+        i = self.levels.index(category)
+        j = 0 if self.hue_levels is None else self.hue_levels.index(hue)
+        return float(self.counts[i, j])
+
+
+def _round_counts(counts: np.ndarray, base: int, threshold: int) -> np.ndarray:
+    """Round shown counts to the nearest multiple of `base`, never below `threshold`.
+
+    Halves round up (12.5 -> 15 for base 5), as the policy's record counts do.
+    A count that would round below the threshold takes the smallest multiple
+    of `base` at or above it, so no drawn count lies in ``(0, threshold)``.
+    """
+    c = np.asarray(counts, dtype=float)
+    out = np.floor(c / base + 0.5) * base
+    floor = math.ceil(threshold / base) * base
+    shown = np.isfinite(c) & (c > 0)
+    out[shown] = np.maximum(out[shown], floor)
+    out[~np.isfinite(c)] = np.nan
+    out[c == 0] = 0.0
+    return out
+
+
+def _merge_small(table: np.ndarray, threshold: int) -> np.ndarray:
+    """Categories (rows) to merge into "Other" under ``"generalize"``; a boolean mask.
+
+    Every row with a count in ``(0, threshold)`` is merged. While the merged
+    row still has a count in ``(0, threshold)`` -- which would have to be
+    suppressed, and with exactly one category merged, the category's count
+    could be worked out -- the smallest remaining non-empty row is merged as
+    well (secondary generalisation).
+    """
+    small = ((table > 0) & (table < threshold)).any(axis=1)
+    if not small.any():
+        return small
+    merged = small.copy()
+    while True:
+        other = table[merged].sum(axis=0)
+        if not ((other > 0) & (other < threshold)).any():
+            break
+        totals = np.where(merged | (table.sum(axis=1) == 0), np.inf, table.sum(axis=1))
+        if not np.isfinite(totals).any():
+            break  # everything merged: the rest is suppressed
+        merged[int(np.argmin(totals))] = True
+    return merged
+
+
+def release_countplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    order: Sequence[Any] | None = None,
+    hue_order: Sequence[Any] | None = None,
+    orient: str | None = None,
+    stat: str = "count",
+    method: str | None = None,
+    threshold: int | None = None,
+    policy: Policy | None = None,
+) -> CountRelease:
+    """Release the counts of a count plot under a disclosure-control method.
+
+    Parameters
+    ----------
+    data, x, y, hue, order, hue_order, orient, stat
+        As in :func:`countplot`.
+    method : {"suppress", "generalize", "confidential", "none"}, optional
+        Default: the policy's method for count plots (``"suppress"``).
+    threshold : int, optional
+        Minimum count of a shown bar (default and floor: the policy's).
+    policy : Policy, optional
+        The policy in force (default: :func:`safeplot.get_policy`).
+
+    Returns
+    -------
+    CountRelease
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> rel = release_countplot(safeplot.load_dataset("tips"), x="size", hue="time")
+    >>> rel.levels, rel.report.cells_suppressed
+    ([2, 3, 4], 6)
+    >>> rel.counts
+    array([[ 52., 104.],
+           [  5.,  33.],
+           [  5.,  32.]])
+    """
+    pol = get_policy() if policy is None else policy
+    method = _policy_checks(pol, method, "count", COUNT_METHODS, "count plots")
+    threshold = pol.check_threshold(threshold)
+    if stat not in _STATS:
+        raise ValueError(f"stat must be one of {list(_STATS)}, got {stat!r}.")
+    if x is not None and y is not None:
+        raise ValueError(
+            "countplot: cannot pass values for both `x` and `y`: give x= for vertical bars or "
+            "y= for horizontal ones (hue= adds a second categorical variable)."
+        )
+    layout, rows = _resolve("countplot", data, x, y, hue, order, hue_order, orient, numeric=False)
+    table = np.zeros((len(layout.levels), layout.n_hue))
+    np.add.at(table, (rows.cat, rows.hue), 1)
+    levels = list(layout.levels)
+    hue_levels = None if layout.hue_levels is None else list(layout.hue_levels)
+    params: dict[str, Any] = {"threshold": threshold}
+    details: dict[str, Any] = {}
+    warnings: list[str] = []
+    other = None
+    n = int(table.sum())
+    totals = table.sum(axis=1)
+    if n and (totals / n > DOMINANCE).any():
+        warnings.append(
+            "Dominance: one category holds more than 90% of the records (O'Keefe; Brandt et "
+            "al.): the figure tells that almost every record has it. Consider whether that "
+            "is disclosive for this population."
+        )
+        details["dominant_category"] = True
+    if method == "none":
+        released = table.copy()
+        cells = 0
+    else:
+        if method == "generalize":
+            merged = _merge_small(table, threshold)
+            if merged.any():
+                taken = {str(v) for v in levels}
+                other = "Other" if "Other" not in taken else "Other (merged)"
+                keep = ~merged
+                table = np.vstack([table[keep], table[merged].sum(axis=0, keepdims=True)])
+                levels = [lv for lv, m in zip(levels, merged, strict=True) if not m] + [other]
+                details["categories_merged"] = int(merged.sum())
+        sup = suppress_table(table, threshold)
+        warnings += sup.warnings
+        released = sup.counts
+        cells = sup.n_suppressed
+        details["cells_suppressed_secondary"] = sup.n_secondary
+        if method == "confidential":
+            params["round_to"] = pol.round_n_to
+            released = _round_counts(released, pol.round_n_to, threshold)
+        # leave out categories and hue levels whose every record is suppressed
+        hidden = np.isnan(released)
+        shown = np.nan_to_num(released) > 0
+        row_keep = ~(hidden.any(axis=1) & ~shown.any(axis=1))
+        col_keep = ~(hidden.any(axis=0) & ~shown.any(axis=0))
+        released = released[row_keep][:, col_keep]
+        levels = [lv for lv, kp in zip(levels, row_keep, strict=True) if kp]
+        if hue_levels is not None:
+            hue_levels = [lv for lv, kp in zip(hue_levels, col_keep, strict=True) if kp]
+        if not (np.nan_to_num(released) > 0).any():
+            warnings.append(
+                "Every count is below the threshold: nothing can be shown. Use "
+                "method='generalize' or merge categories."
+            )
+    total = np.nansum(released)
+    if stat == "count" or total == 0:
+        heights = released.copy()
+    else:
+        heights = released / total * (100.0 if stat == "percent" else 1.0)
+    variables = tuple(v for v in (layout.cat_name, layout.hue_name) if v is not None) or (
+        "category",
+    )
+    report = make_report(
+        "countplot",
+        method,
+        params,
+        variables,
+        n,
+        rows.n_dropped,
+        pol,
+        cells_suppressed=cells,
+        details=details,
+        warnings=warnings,
+    )
+    rare = _rare_categories(rows, threshold) if method != "none" else np.array([])
+    return CountRelease(levels, hue_levels, released, heights, stat, other, report, layout, rare)
+
+
+def countplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    order: Sequence[Any] | None = None,
+    hue_order: Sequence[Any] | None = None,
+    orient: str | None = None,
+    color: Any = None,
+    palette: Any = None,
+    saturation: float = 0.75,
+    fill: bool = True,
+    hue_norm: Any = None,
+    stat: str = "count",
+    width: float = 0.8,
+    dodge: bool | str = "auto",
+    gap: float = 0,
+    log_scale: Any = None,
+    native_scale: bool = False,
+    formatter: Any = None,
+    legend: str | bool = "auto",
+    ax: Axes | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    annotate: bool | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Show the counts of a categorical variable as bars, with small counts protected.
+
+    The arguments are those of :func:`seaborn.countplot`, plus the
+    disclosure-control parameters. The table of counts (category x hue
+    level) is released under `method` first and seaborn draws only the
+    released counts, without error bars.
+
+    Parameters
+    ----------
+    data : DataFrame, mapping, array or None
+        Long-form data with the variables named by `x`/`y` and `hue`, or
+        wide-form data (no `x`/`y`): one bar per numeric column, its number
+        of values.
+    x, y : name of a column in `data`, or a vector
+        The categorical variable: `x` for vertical bars, `y` for horizontal
+        ones (not both).
+    hue : name of a column in `data`, or a vector, optional
+        A second categorical variable, drawn as coloured (dodged) bars.
+    order, hue_order : list, optional
+        Order of the levels; records of other levels are left out.
+    orient : {"v", "h", "x", "y"}, optional
+        Orientation (seaborn's: inferred from whether `x` or `y` is given).
+    color, palette, saturation, fill, hue_norm, width, dodge, gap
+        Appearance, as in seaborn.
+    stat : {"count", "percent", "probability", "proportion"}, default "count"
+        Unit of the bars. Percentages and proportions are of the *shown*
+        counts (suppressed bars excluded), which is what is released.
+    log_scale : bool or number, or pair, optional
+        Log scale of the count axis.
+    native_scale : bool, default False
+        Place numeric categories at their values (not with a merged
+        ``"Other"`` category).
+    formatter : callable, optional
+        Maps category values to tick labels.
+    legend : "auto", "brief", "full" or False
+        How to draw the hue legend.
+    ax : Axes, optional
+        Axes to draw on (default: the current Axes).
+    method : {"suppress", "generalize", "confidential", "none"}, optional
+        Disclosure-control method (see Notes). Default: the policy's method
+        for count plots, ``"suppress"``.
+    threshold : int, optional
+        Minimum count of a shown bar. Default and floor: the policy's.
+    annotate : bool, optional
+        Add the method note (default: the policy's setting).
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.bar` via seaborn.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on, with the release's report as ``.safeplot_report``.
+
+    Raises
+    ------
+    DisclosureError
+        A parameter below a policy floor, or ``method="none"`` when the
+        policy forbids raw output.
+    ValueError
+        ``"deterministic"``/``"probabilistic"`` (they move numbers, not
+        counts), both `x` and `y`, unknown columns, empty data.
+
+    See Also
+    --------
+    boxplot : Distributions of a numeric variable per category.
+    release_countplot : The released counts alone.
+    seaborn.countplot : The raw-data function this mirrors.
+
+    Notes
+    -----
+    What each method does to a count plot:
+
+    ``"suppress"`` (default)
+        Bars (category x hue cells) with a count in ``(0, threshold)`` are
+        removed, and so, by secondary suppression, is the smallest other
+        non-zero bar of any category or hue level left with exactly one
+        suppressed bar -- otherwise the suppressed count would follow from a
+        total published elsewhere (e.g. a count plot without hue). A
+        category or hue level with nothing left to show is dropped from the
+        axis and legend, so a rare category's label is never drawn. The
+        report counts the suppressed bars.
+    ``"generalize"``
+        Categories with a count in ``(0, threshold)`` are merged into one
+        ``"Other"`` category (shown last). While "Other" itself would have
+        a count below the threshold (it would have to be suppressed, and
+        then the merged count could be worked out from the total) the
+        smallest remaining category is merged into it too; only if
+        everything has been merged is the remainder suppressed.
+    ``"confidential"``
+        As ``"suppress"``, then every shown count is rounded to a multiple
+        of the policy's ``round_n_to`` (5 by default; halves up, never
+        below the threshold), as O'Keefe and the ONS round frequencies.
+    ``"none"``
+        seaborn's raw count plot, only when the policy allows raw output.
+
+    A category holding more than 90% of the records is flagged (dominance
+    rule of O'Keefe and Brandt et al.): a warning in the report and a note
+    on the figure.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> fig, ax = plt.subplots()
+    >>> ax = countplot(tips, x="size", hue="time", method="generalize", ax=ax)
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['2', '3', '4', 'Other']
+    >>> ax.safeplot_report.method
+    'generalize'
+    """
+    pol = get_policy()
+    rel = release_countplot(
+        data,
+        x=x,
+        y=y,
+        hue=hue,
+        order=order,
+        hue_order=hue_order,
+        orient=orient,
+        stat=stat,
+        method=method,
+        threshold=threshold,
+        policy=pol,
+    )
+    lay = rel.layout
+    _, count_log = _log_axes(log_scale, lay, native_scale)
+    count_base = _log_base(count_log)
+    if native_scale and rel.other is not None and lay.cat_numeric:
+        raise ValueError(
+            "countplot: native_scale=True cannot place the merged 'Other' category of "
+            "method='generalize' on the numeric axis. Use native_scale=False or "
+            "method='suppress'."
+        )
+    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    style = dict(
+        color=color,
+        palette=palette,
+        saturation=saturation,
+        fill=fill,
+        hue_norm=hue_norm,
+        width=width,
+        dodge=dodge,
+        gap=gap,
+        log_scale=log_scale,
+        native_scale=native_scale,
+        formatter=formatter,
+        legend=legend,
+    )
+    import seaborn as sns
+
+    if rel.report.method == "none":
+        with quiet_seaborn():
+            sns.countplot(
+                data,
+                x=x,
+                y=y,
+                hue=hue,
+                order=order,
+                hue_order=hue_order,
+                orient=orient,
+                stat=stat,
+                ax=ax,
+                **style,
+                **kwargs,
+            )
+        return finish(ax, rel.report, annotate=annotate, policy=pol)
+    # the log count axis is set here, not by seaborn: seaborn 0.13 would sum the logs of the
+    # counts and mask the bars' zero baseline, drawing no bars
+    _draw_counts(ax, rel, dict(style, log_scale=None), kwargs)
+    if count_base is not None:
+        set_scale = ax.set_yscale if lay.orient == "x" else ax.set_xscale
+        set_scale("log", base=count_base, nonpositive="clip")
+    if native_scale and lay.cat_numeric and rel.levels:
+        _safe_category_axis(ax, lay, rel.avoid_categories)
+    if rel.report.details.get("dominant_category"):
+        ax.annotate(
+            "dominance: one category holds > 90% of records",
+            xy=(0.0, 1.0),
+            xycoords="axes fraction",
+            xytext=(0, 3),
+            textcoords="offset points",
+            ha="left",
+            va="bottom",
+            fontsize="x-small",
+            color="0.35",
+            gid=DOMINANCE_GID,
+        )
+    return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+def _stable_palette(rel: CountRelease, style: dict[str, Any]) -> Any:
+    """Give each hue level the colour it would have had with no level left out.
+
+    A hue level whose every bar is suppressed is left out of the legend; without
+    this, the remaining levels would shift to other colours, and the same level
+    would change colour between the methods of one figure.
+    """
+    palette = style.get("palette")
+    lay = rel.layout
+    if (
+        rel.hue_levels is None
+        or len(rel.hue_levels) == len(lay.hue_levels)
+        or style.get("hue_norm") is not None
+        or style.get("color") is not None
+        or not (palette is None or isinstance(palette, (str, list, tuple)))
+    ):
+        return palette
+    from seaborn import color_palette
+    from seaborn.palettes import get_color_cycle
+
+    n = len(lay.hue_levels)
+    if palette is None:
+        palette = None if n <= len(get_color_cycle()) else "husl"
+    colours = color_palette(palette, n)
+    return dict(zip(lay.hue_levels, colours, strict=True))
+
+
+def _draw_counts(ax: Axes, rel: CountRelease, style: dict[str, Any], kwargs: dict) -> None:
+    import seaborn as sns
+
+    lay = rel.layout
+    style = dict(style, palette=_stable_palette(rel, style))
+    shown = np.isfinite(rel.counts) & (rel.counts > 0)
+    ii, jj = np.nonzero(shown)
+    heights = pd.Series(rel.heights[ii, jj], name=rel.stat, dtype=float)
+    with quiet_seaborn():
+        if lay.wide:
+            frame = pd.DataFrame(
+                {
+                    str(lv): [h]
+                    for lv, h in zip(rel.levels, np.nan_to_num(rel.heights[:, 0]), strict=True)
+                }
+            )
+            sns.barplot(
+                data=frame,
+                orient=lay.orient,
+                estimator="sum",
+                errorbar=None,
+                ax=ax,
+                **style,
+                **kwargs,
+            )
+            (ax.set_ylabel if lay.orient == "x" else ax.set_xlabel)(rel.stat)
+            return
+        values = np.array([rel.levels[i] for i in ii], dtype=object)
+        cat = pd.Series(values, name=lay.cat_name)
+        if rel.other is None:
+            cat = cat.astype(lay.cat_dtype)
+        hue = None
+        if rel.hue_levels is not None:
+            hue = pd.Series(
+                np.array([rel.hue_levels[j] for j in jj], dtype=object), name=lay.hue_name
+            ).astype(_hue_dtype(lay))
+        xy = {"x": cat, "y": heights} if lay.orient == "x" else {"x": heights, "y": cat}
+        if ii.size:
+            sns.barplot(
+                **xy,
+                hue=hue,
+                order=rel.levels,
+                hue_order=rel.hue_levels,
+                orient=lay.orient,
+                estimator="sum",
+                errorbar=None,
+                ax=ax,
+                **style,
+                **kwargs,
+            )
+    (ax.set_xlabel if lay.orient == "x" else ax.set_ylabel)(lay.cat_name or "")
+    (ax.set_ylabel if lay.orient == "x" else ax.set_xlabel)(rel.stat)
