@@ -52,6 +52,14 @@ def test_matches_brute_force_2d(seed, kind):
     np.testing.assert_allclose(got, brute_force(x, k), rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("k", [3, 5, 8])
+def test_dense_ties_and_repeated_points_match_brute_force(k):
+    """Many points tied at the boundary, some repeated: the batched tie resolution path."""
+    rng = np.random.default_rng(k)
+    x = rng.integers(0, 25, size=(1500, 2)).astype(float)
+    np.testing.assert_allclose(knn_centroids(x, k).values, brute_force(x, k), atol=1e-12)
+
+
 def test_matches_brute_force_mahalanobis_and_strata():
     rng = np.random.default_rng(7)
     x = rng.multivariate_normal([0, 5, 1], [[1, 0.9, 0.2], [0.9, 1, 0.1], [0.2, 0.1, 1]], size=150)

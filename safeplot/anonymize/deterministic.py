@@ -140,11 +140,27 @@ class _Groups:
         where[self.label] = np.arange(self.label.size)
         return where[self.inverse]
 
-    def __getitem__(self, g: int) -> np.ndarray:
-        """Return the rows of the unique point at position `g`, ascending (only ties need them)."""
+    def _index(self) -> None:
         if self._order is None:
             self._order = np.argsort(self.inverse, kind="stable")
             self._starts = np.concatenate([[0], np.cumsum(self.counts_by_code)[:-1]])
+
+    def first_rows(self, g: np.ndarray, length: int) -> np.ndarray:
+        """Return the first `length` rows of each unique point in `g` (any shape), ascending.
+
+        Points with fewer rows are padded with the largest integer.
+        """
+        self._index()
+        code = self.label[g]
+        step = np.arange(length)
+        idx = self._starts[code][..., None] + step
+        valid = step < self.counts_by_code[code][..., None]
+        rows = self._order[np.minimum(idx, self._order.size - 1)]
+        return np.where(valid, rows, np.iinfo(np.intp).max)
+
+    def __getitem__(self, g: int) -> np.ndarray:
+        """Return the rows of the unique point at position `g`, ascending (only ties need them)."""
+        self._index()
         code = self.label[g]
         start = self._starts[code]
         return self._order[start : start + self.counts_by_code[code]]
@@ -196,12 +212,79 @@ def _neighbour_weights(
         tie_prev = (
             (b >= 1) & (np.abs(db - d2[r, np.maximum(b - 1, 0)]) <= tol) & (w[r, b] < c[r, b])
         )
-        for i in np.flatnonzero(tie_next | tie_prev):
-            cand[i], w[i] = _resolve_ties(groups, tree, rows[i], db[i], k, m)
+        tied = np.flatnonzero(tie_next | tie_prev)
+        if tied.size:
+            c_t, w_t, ok = _resolve_ties_batch(groups, tree, rows[tied], k, m)
+            cand[tied[ok]], w[tied[ok]] = c_t[ok], w_t[ok]
+            for i in tied[~ok]:
+                cand[i], w[i] = _resolve_ties(groups, tree, rows[i], db[i], k, m)
         # sum each centroid in the order of original rows: the same neighbour set gives the
         # same bits whatever the internal numbering of the points
         canon = np.argsort(np.where(w > 0, first_row[cand], np.iinfo(np.intp).max), axis=1)
         yield rows, np.take_along_axis(cand, canon, axis=1), np.take_along_axis(w, canon, axis=1)
+
+
+#: Candidates fetched per point when (nearly) tied boundaries are resolved in one batch.
+_TIE_BATCH_CANDIDATES = 16
+
+
+def _resolve_ties_batch(
+    groups: _Groups, tree: cKDTree, us: np.ndarray, k: int, m: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Exact neighbour sets for many tied points at once, where a short candidate list decides.
+
+    Rounded data tie often: resolving them one by one was the slowest part
+    of the search. Here the ``k + 16`` nearest points of each are fetched in
+    one query, their distances recomputed exactly, and the k nearest taken
+    in order of (exact distance, earliest row), as :func:`_resolve_ties`
+    does; where only some of the records at the boundary distance are taken,
+    the earliest rows over all copies of the points there win. A point is
+    left to :func:`_resolve_ties` (``ok`` False) when the short list may miss
+    a point at the boundary distance.
+    """
+    points, counts, first_row = groups.points, groups.counts, groups.first_row
+    m2 = min(k + _TIE_BATCH_CANDIDATES, points.shape[0])
+    _, cand = tree.query(points[us], k=m2, workers=-1)
+    cand = cand.reshape(us.size, m2)
+    d2 = _sq_dist(points, us, cand)
+    order = np.lexsort((first_row[cand], d2), axis=-1)
+    cand = np.take_along_axis(cand, order, axis=1)
+    d2 = np.take_along_axis(d2, order, axis=1)
+    c = counts[cand]
+    w = np.clip(k - (np.cumsum(c, axis=1) - c), 0, c)
+    r = np.arange(us.size)
+    b = (w > 0).sum(axis=1) - 1
+    db = d2[r, b][:, None]
+    at_boundary = d2 == db
+    if m2 == points.shape[0]:
+        complete = np.ones(us.size, dtype=bool)  # every point is a candidate
+    else:
+        complete = d2[:, -1] > db[:, 0] * (1 + 1e-6) + 1e-300
+    partial = np.flatnonzero(
+        (np.where(at_boundary, c - w, 0).sum(axis=1) > 0) & (at_boundary & (c > 1)).any(axis=1)
+    )
+    if partial.size:
+        # some records at the boundary distance are taken and some not, and repeated
+        # points are among them: take the earliest rows over all their copies
+        bnd = at_boundary[partial]
+        left = k - np.where(bnd, 0, w[partial]).sum(axis=1)
+        rows = groups.first_rows(cand[partial], k)  # (p, m2, k): no member gives more than k
+        rows = np.where(bnd[..., None], rows, np.iinfo(np.intp).max)
+        cutoff = np.sort(rows.reshape(partial.size, -1), axis=1)[np.arange(partial.size), left - 1]
+        taken = (rows <= cutoff[:, None, None]).sum(axis=2)
+        w[partial] = np.where(bnd, taken, w[partial])
+    ok = complete.copy()
+    out_c = np.zeros((us.size, m), dtype=np.intp)
+    out_w = np.zeros((us.size, m), dtype=np.int64)
+    keep = w > 0
+    # the taken candidates come first in each row (they are the nearest)
+    n_keep = keep.sum(axis=1)
+    ok &= n_keep <= m
+    cols = np.arange(m2)[None, :]
+    take = keep & (cols < m)
+    out_c[:, : min(m, m2)] = np.where(take, cand, 0)[:, : min(m, m2)]
+    out_w[:, : min(m, m2)] = np.where(take, w, 0)[:, : min(m, m2)]
+    return out_c, out_w, ok
 
 
 def _resolve_ties(
