@@ -18,6 +18,7 @@ from .datasets import get_dataset_names, load_dataset
 from .errors import DisclosureError, UnsafePlotError
 from .plots.categorical import boxplot, countplot
 from .plots.distributions import hist, histplot
+from .plots.kde import kdeplot
 from .plots.matrix import crosstab, heatmap, is_safe_matrix
 from .plots.relational import scatter, scatterplot
 from .policy import Policy, get_policy, load_policy, set_policy
@@ -39,6 +40,7 @@ __all__ = [
     "hist",
     "histplot",
     "is_safe_matrix",
+    "kdeplot",
     "load_dataset",
     "load_policy",
     "policy",

@@ -472,8 +472,8 @@ def histplot(
         Hue levels share bins. ``False`` is refused: each level is suppressed
         on the same grid so levels can be compared.
     kde : bool, default False
-        Add a kernel density estimate of the released bins (their centres
-        weighted by the shown counts).
+        Add a kernel density estimate of the released bins: each shown
+        record placed at its bin centre.
     kde_kws, line_kws, thresh, pthresh, pmax, cbar, cbar_ax, cbar_kws : optional
         As in seaborn (the bivariate ones act on the released grid).
     palette, hue_order, hue_norm, color, legend : optional
@@ -622,6 +622,11 @@ def histplot(
     if hue_col == var:
         hue_col = f"{hue_col} "
     drawn = _drawn_frame(releases, var, hue_col)
+    if kde and len(drawn):
+        # one row per record at its bin centre: the density's bandwidth then follows the
+        # number of records, not the number of bins (as weights would make it)
+        drawn = drawn.loc[drawn.index.repeat(drawn[_COUNT].astype(int))]
+        drawn[_COUNT] = 1.0
     if len(drawn):
         with quiet_seaborn():
             sns.histplot(

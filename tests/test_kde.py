@@ -1,0 +1,594 @@
+"""kdeplot: the numbers each method feeds the density, the drawn curves, leaks, floors, errors."""
+
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import gaussian_kde
+
+import safeplot
+from safeplot import DisclosureError, audit
+from safeplot.anonymize import add_keyed_noise, safe_edges
+from safeplot.demo import demo_policy
+from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots.kde import draw_kde, kdeplot, release_kde
+
+from .leakscan import scan_figure
+
+METHODS = ["suppress", "generalize", "deterministic", "probabilistic", "confidential"]
+
+
+def outlier_data():
+    """Normal data with planted unique outliers, and a hue with three levels."""
+    rng = np.random.default_rng(20261121)
+    x = np.round(rng.normal(50, 10, 400), 3)
+    y = np.round(0.5 * x + rng.normal(0, 5, 400), 3)
+    g = rng.choice(["a", "b", "c"], 403)
+    return pd.DataFrame(
+        {"x": np.r_[x, 412.731, -97.113, 255.517], "y": np.r_[y, -88.404, 301.219, 12.5], "g": g}
+    )
+
+
+def tied_data():
+    """Integer data with heavy ties, and a few rare values in the tails."""
+    rng = np.random.default_rng(11)
+    x = rng.poisson(60, 600).astype(float)
+    y = x + rng.integers(-6, 7, 600)
+    g = rng.choice(["a", "b"], 602)
+    return pd.DataFrame({"x": np.r_[x, 140.0, 7.0], "y": np.r_[y, 9.0, 131.0], "g": g})
+
+
+def smooth_data(n=300, seed=3):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(10, 2, n)
+    return pd.DataFrame({"x": x, "y": x + rng.normal(0, 1, n), "g": rng.choice(["p", "q"], n)})
+
+
+def knn_centroids_brute(x, k, strata=None):
+    """Independent kNN centroids (brute force, Euclidean in z-space), rescaled globally."""
+    x = np.asarray(x, dtype=float)
+    x2 = x[:, None] if x.ndim == 1 else x
+    mean, sd = x2.mean(axis=0), x2.std(axis=0, ddof=1)
+    z = (x2 - mean) / sd
+    strata = np.zeros(len(z), dtype=int) if strata is None else np.asarray(strata)
+    cent = np.empty_like(z)
+    for s in np.unique(strata):
+        idx = np.flatnonzero(strata == s)
+        d = np.sqrt(((z[idx][:, None, :] - z[idx][None, :, :]) ** 2).sum(axis=2))
+        for row, i in enumerate(idx):
+            nearest = np.argsort(d[row], kind="stable")[:k]
+            cent[i] = z[idx][nearest].mean(axis=0)
+    out = (cent - cent.mean(axis=0)) / cent.std(axis=0, ddof=1) * sd + mean
+    return out[:, 0] if x.ndim == 1 else out
+
+
+def winsorised(x, sd=2.6):
+    x = np.asarray(x, dtype=float)
+    m, s = x.mean(), x.std(ddof=1)
+    return np.clip(x, m - sd * s, m + sd * s)
+
+
+def binned_release(values, bins=30, factor=1, threshold=3):
+    """Shown bin centres and counts, computed with numpy on the safe edges."""
+    edges = safe_edges(values, bins)
+    counts, _ = np.histogram(values, edges)
+    if factor > 1:
+        pad = (-counts.size) % factor
+        counts = np.r_[counts, np.zeros(pad, int)].reshape(-1, factor).sum(axis=1)
+        width = edges[1] - edges[0]
+        edges = np.r_[edges, edges[-1] + width * np.arange(1, pad + 1)][::factor]
+    centres = (edges[:-1] + edges[1:]) / 2
+    shown = counts >= threshold
+    return centres[shown], counts[shown]
+
+
+def curve(ax, i=0):
+    line = ax.lines[i]
+    return np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
+
+
+def contour_sets(ax):
+    return [c for c in ax.collections if type(c).__name__.endswith("ContourSet")]
+
+
+# ---------------------------------------------------------------------------------------
+# released inputs, exactly
+
+
+def test_deterministic_releases_knn_centroids_and_draws_their_kde():
+    df = smooth_data()
+    rel = release_kde(df["x"], method="deterministic", k=3)
+    expected = knn_centroids_brute(df["x"], 3)
+    np.testing.assert_allclose(rel.data["x"], expected, rtol=1e-10)
+    ax = kdeplot(df, x="x", method="deterministic", k=3)
+    xs, ys = curve(ax)
+    kde = gaussian_kde(expected)
+    np.testing.assert_allclose(ys, kde(xs), rtol=1e-8)
+    # seaborn's support: 3 bandwidths beyond the released extremes, 200 points
+    bw = np.sqrt(kde.covariance[0, 0])
+    assert xs.size == 200
+    np.testing.assert_allclose([xs[0], xs[-1]], [expected.min() - 3 * bw, expected.max() + 3 * bw])
+
+
+def test_deterministic_with_hue_searches_within_levels():
+    df = smooth_data()
+    rel = release_kde(df["x"], hue=df["g"], method="deterministic", k=4)
+    codes = (df["g"] == "q").astype(int).to_numpy()
+    np.testing.assert_allclose(rel.data["x"], knn_centroids_brute(df["x"], 4, codes), rtol=1e-10)
+    assert rel.levels == ["p", "q"]
+    assert rel.data["hue"].tolist() == df["g"].tolist()
+
+
+def test_probabilistic_releases_keyed_noise_and_draws_its_kde():
+    df = smooth_data()
+    noisy = add_keyed_noise(df["x"].to_numpy()[:, None], 0.5)[:, 0]
+    rel = release_kde(df["x"], method="probabilistic", q=0.5)
+    np.testing.assert_array_equal(rel.data["x"], noisy)
+    ax = kdeplot(df, x="x", method="probabilistic", q=0.5)
+    xs, ys = curve(ax)
+    np.testing.assert_allclose(ys, gaussian_kde(noisy)(xs), rtol=1e-8)
+    # the noise is about q * SD
+    assert 0.35 < np.std(noisy - df["x"]) / df["x"].std() < 0.65
+
+
+def test_confidential_winsorises_and_rounds_the_range_outward():
+    df = outlier_data()
+    rel = release_kde(df["x"], method="confidential")
+    w = winsorised(df["x"])
+    np.testing.assert_allclose(rel.data["x"], w, rtol=1e-12)
+    ax = kdeplot(df, x="x", method="confidential")
+    xs, ys = curve(ax)
+    kde = gaussian_kde(w)
+    np.testing.assert_allclose(ys, kde(xs), rtol=1e-8)
+    bw = np.sqrt(kde.covariance[0, 0])
+    lo, hi = w.min() - 3 * bw, w.max() + 3 * bw
+    unit = 10.0 ** (np.floor(np.log10(max(abs(lo), abs(hi)))) - 2)  # 3 significant figures
+    np.testing.assert_allclose(xs[0], np.floor(lo / unit) * unit)
+    np.testing.assert_allclose(xs[-1], np.ceil(hi / unit) * unit)
+    assert xs[0] <= lo and xs[-1] >= hi
+    assert ax.safeplot_report.params["sig"] == 3
+    note = next(t for t in ax.texts if t.get_gid() == FOOTNOTE_GID).get_text()
+    assert "***" in note
+
+
+def test_confidential_honours_clip_within_the_rounded_range():
+    df = outlier_data()
+    ax = kdeplot(df, x="x", method="confidential", clip=(20.0, 70.0))
+    xs, _ = curve(ax)
+    assert xs[0] == 20.0 and xs[-1] == 70.0
+
+
+@pytest.mark.parametrize("method, factor", [("suppress", 1), ("generalize", 2)])
+def test_binned_methods_feed_shown_bin_centres_weighted_by_counts(method, factor):
+    df = outlier_data()
+    rel = release_kde(df["x"], method=method)
+    centres, counts = binned_release(df["x"].to_numpy(), factor=factor)
+    np.testing.assert_allclose(rel.data["x"], centres)
+    np.testing.assert_array_equal(rel.data["weights"], counts)
+    assert (rel.data["weights"] >= 3).all()
+    assert rel.report.cells_suppressed > 0  # the outliers' bins
+    ax = kdeplot(df, x="x", method=method)
+    xs, ys = curve(ax)
+    # frequency weights: each shown centre once per record it counts
+    kde = gaussian_kde(np.repeat(centres, counts))
+    np.testing.assert_allclose(ys, kde(xs), rtol=1e-8)
+    # the curve does not reach towards the suppressed outliers
+    assert xs.max() < 200 and xs.min() > 0
+
+
+def test_binned_methods_with_hue_use_common_edges_and_suppress_per_level():
+    df = outlier_data()
+    rel = release_kde(df["x"], hue=df["g"], method="suppress")
+    edges = safe_edges(df["x"].to_numpy(), 30)
+    centres = (edges[:-1] + edges[1:]) / 2
+    for level in ["a", "b", "c"]:
+        counts, _ = np.histogram(df.loc[df["g"] == level, "x"], edges)
+        part = rel.data[rel.data["hue"] == level]
+        np.testing.assert_allclose(part["x"], centres[counts >= 3])
+        np.testing.assert_array_equal(part["weights"], counts[counts >= 3])
+
+
+@pytest.mark.parametrize("method, factor", [("suppress", 1), ("generalize", 2)])
+def test_bivariate_binned_methods_contour_the_suppressed_grid(method, factor):
+    df = outlier_data()
+    rel = release_kde(df["x"], df["y"], method=method)
+    grid = rel.grid
+    assert grid.counts.shape[1:] == (30 // factor, 30 // factor) or grid.counts.shape[1] < 30
+    counts, _, _ = np.histogram2d(df["x"], df["y"], bins=[grid.xedges, grid.yedges])
+    shown = ~np.isnan(grid.counts[0])
+    np.testing.assert_array_equal(grid.counts[0][shown], counts[shown])
+    assert ((counts[~shown] > 0) & (counts[~shown] < 3)).all()
+    assert ((counts[shown] == 0) | (counts[shown] >= 3)).all()
+    assert rel.report.params["bins"] == 30 // factor
+    ax = kdeplot(df, x="x", y="y", method=method)
+    (cs,) = contour_sets(ax)
+    # contour levels: seaborn's iso-proportions of mass, on the shown counts
+    z = np.nan_to_num(grid.counts[0]).ravel()
+    desc = np.sort(z)[::-1]
+    idx = np.searchsorted(np.cumsum(desc) / z.sum(), 1 - np.linspace(0.05, 1, 10))
+    np.testing.assert_array_equal(cs.levels, np.unique(np.take(desc, idx, mode="clip")))
+    assert ((cs.levels == 0) | (cs.levels >= 3)).all()
+    # contours close within the ring of empty cells around the grid
+    w = grid.xedges[1] - grid.xedges[0]
+    verts = np.concatenate([p.vertices for p in cs.get_paths() if p.vertices.size])
+    assert verts[:, 0].min() > grid.xcentres[0] - w
+    assert verts[:, 0].max() < grid.xcentres[-1] + w
+    np.testing.assert_allclose(ax.get_xlim(), [grid.xedges[0] - w, grid.xedges[-1] + w])
+
+
+def test_bivariate_grid_with_hue_draws_one_contour_set_per_level():
+    df = smooth_data(600)
+    ax = kdeplot(df, x="x", y="y", hue="g", method="generalize", fill=True)
+    assert len(contour_sets(ax)) == 2
+    levels = list(pd.unique(df["g"]))  # seaborn's order: as they appear
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == levels
+
+
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "confidential"])
+def test_bivariate_value_methods_release_exactly(method):
+    df = smooth_data()
+    xy = df[["x", "y"]].to_numpy()
+    rel = release_kde(df["x"], df["y"], hue=df["g"], method=method)
+    got = rel.data[["x", "y"]].to_numpy()
+    if method == "deterministic":
+        codes = (df["g"] == "q").astype(int).to_numpy()
+        np.testing.assert_allclose(got, knn_centroids_brute(xy, 3, codes), rtol=1e-10)
+    elif method == "probabilistic":
+        np.testing.assert_array_equal(got, add_keyed_noise(xy, 0.25))
+    else:
+        expected = np.column_stack([winsorised(xy[:, 0]), winsorised(xy[:, 1])])
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+    assert rel.grid is None and rel.bivariate
+
+
+def test_bivariate_deterministic_contours_the_kde_of_the_centroids():
+    df = smooth_data()
+    rel = release_kde(df["x"], df["y"], method="deterministic")
+    ax = kdeplot(df, x="x", y="y", method="deterministic")
+    (cs,) = contour_sets(ax)
+    kde = gaussian_kde(np.vstack([rel.data["x"], rel.data["y"]]))
+    # every vertex lies on the contour of its level (within interpolation error)
+    for level, path in zip(cs.levels, cs.get_paths(), strict=True):
+        if path.vertices.size:
+            dens = kde(path.vertices.T)
+            np.testing.assert_allclose(dens, level, rtol=0.05, atol=level * 0.05)
+
+
+def test_bivariate_confidential_rounds_both_ranges():
+    df = outlier_data()
+    ax = kdeplot(df, x="x", y="y", method="confidential", fill=True, thresh=0)
+    (cs,) = contour_sets(ax)
+    verts = np.concatenate([p.vertices for p in cs.get_paths() if p.vertices.size])
+    for j, col in enumerate(["x", "y"]):
+        w = winsorised(df[col])
+        assert verts[:, j].min() < w.min()
+        # the outermost grid value is a number with three significant figures
+        lo = verts[:, j].min()
+        assert lo == float(f"{lo:.3g}")
+
+
+def test_cut_zero_ends_on_released_extremes():
+    df = smooth_data()
+    rel = release_kde(df["x"], method="deterministic")
+    ax = kdeplot(df, x="x", method="deterministic", cut=0)
+    xs, _ = curve(ax)
+    assert xs[0] == rel.data["x"].min() and xs[-1] == rel.data["x"].max()
+    assert not np.isin(xs[[0, -1]], df["x"]).any()
+
+
+# ---------------------------------------------------------------------------------------
+# the guard on seaborn's grid and on contour vertices
+
+
+def test_grid_points_on_a_rare_value_are_moved_and_the_curve_stays_exact():
+    df = smooth_data()
+    rel = release_kde(df["x"], method="deterministic")
+    plain = plt.figure().gca()
+    draw_kde(plain, rel)
+    xs0, _ = curve(plain)
+    targets = xs0[[0, 57, 199]]
+    rel.avoid["x"] = np.sort(np.r_[rel.avoid["x"], targets])
+    ax = plt.figure().gca()
+    draw_kde(ax, rel)
+    xs, ys = curve(ax)
+    assert not np.isin(targets, xs).any()
+    np.testing.assert_allclose(xs, xs0, rtol=1e-6)
+    np.testing.assert_allclose(ys, gaussian_kde(rel.data["x"])(xs), rtol=1e-10)
+    assert xs[0] > xs0[0] and xs[-1] < xs0[-1]  # narrowed, and still evenly spaced
+    np.testing.assert_allclose(np.diff(xs), np.diff(xs)[0], rtol=1e-9)
+
+
+def test_contour_vertices_on_a_rare_value_are_moved():
+    df = smooth_data()
+    rel = release_kde(df["x"], df["y"], method="probabilistic")
+    plain = plt.figure().gca()
+    draw_kde(plain, rel)
+    # a vertex on a horizontal grid line: its x is interpolated by matplotlib
+    from seaborn._statistics import KDE
+
+    _, ygrid = KDE().define_support(rel.data["x"], rel.data["y"])
+    verts = contour_sets(plain)[0].get_paths()[3].vertices
+    on_line = np.isin(verts[:, 1], ygrid) & ~np.isin(verts[:, 0], verts[:, 1])
+    vx = verts[np.flatnonzero(on_line)[0], 0]
+    rel.avoid["x"] = np.sort(np.r_[rel.avoid["x"], vx])
+    ax = plt.figure().gca()
+    draw_kde(ax, rel)
+    fig = ax.figure
+    assert not scan_figure(fig, {"x": np.r_[df["x"], vx], "y": df["y"]}, threshold=3)
+    moved = [p.vertices for p in contour_sets(ax)[0].get_paths() if p.vertices.size]
+    assert np.isclose(np.concatenate(moved)[:, 0], vx, rtol=1e-6, atol=0).any()
+
+
+# ---------------------------------------------------------------------------------------
+# leak scans
+
+
+@pytest.mark.parametrize("data", [outlier_data, tied_data], ids=["outliers", "ties"])
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"hue": "g"},
+        {"hue": "g", "multiple": "stack"},
+        {"fill": True, "cut": 0},
+        {"cumulative": True},
+    ],
+    ids=["plain", "hue", "stack", "fill-cut0", "cumulative"],
+)
+def test_univariate_leak_scan(data, method, options):
+    df = data()
+    fig, ax = plt.subplots()
+    kdeplot(df, x="x", method=method, ax=ax, **options)
+    findings = scan_figure(fig, {"x": df["x"].to_numpy()}, threshold=3)
+    assert not findings, str(findings)
+
+
+@pytest.mark.parametrize("data", [outlier_data, tied_data], ids=["outliers", "ties"])
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"hue": "g"}, {"fill": True, "thresh": 0, "cbar": True}],
+    ids=["plain", "hue", "fill-cbar"],
+)
+def test_bivariate_leak_scan(data, method, options):
+    df = data()
+    fig, ax = plt.subplots()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # levels with nothing to show
+        kdeplot(df, x="x", y="y", method=method, ax=ax, **options)
+    findings = scan_figure(
+        fig,
+        {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()},
+        threshold=3,
+        counts_in_colour=method in ("suppress", "generalize"),
+    )
+    assert not findings, str(findings)
+
+
+def test_leak_scan_of_a_y_density():
+    df = outlier_data()
+    fig, ax = plt.subplots()
+    kdeplot(df, y="x", hue="g", method="deterministic", ax=ax)
+    assert ax.get_xlabel() == "Density"
+    assert not scan_figure(fig, {"y": df["x"].to_numpy()}, threshold=3)
+
+
+@pytest.mark.parametrize("bivariate", [False, True])
+def test_scanner_flags_the_raw_plot(bivariate):
+    df = outlier_data()
+    fig, ax = plt.subplots()
+    with safeplot.policy(demo_policy()):
+        if bivariate:
+            kdeplot(df, x="x", y="y", method="none", cut=0, thresh=0, fill=True, ax=ax)
+            raw = {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()}
+        else:
+            kdeplot(df, x="x", method="none", cut=0, ax=ax)
+            raw = {"x": df["x"].to_numpy()}
+    assert ax.safeplot_report.method == "none"
+    assert scan_figure(fig, raw, threshold=3)
+
+
+# ---------------------------------------------------------------------------------------
+# options
+
+
+def test_log_scale_releases_on_the_log_scale():
+    df = smooth_data()
+    rel = release_kde(df["x"], method="deterministic", log_scale=True)
+    expected = 10 ** knn_centroids_brute(np.log10(df["x"]), 3)
+    np.testing.assert_allclose(rel.data["x"], expected, rtol=1e-10)
+    fig, ax = plt.subplots()
+    kdeplot(df, x="x", method="deterministic", log_scale=True, ax=ax)
+    assert ax.get_xscale() == "log"
+    xs, ys = curve(ax)
+    np.testing.assert_allclose(ys, gaussian_kde(np.log10(expected))(np.log10(xs)), rtol=1e-6)
+    assert not scan_figure(fig, {"x": df["x"].to_numpy()}, threshold=3)
+
+
+def test_log_scale_refuses_non_positive_values():
+    with pytest.raises(ValueError, match="positive"):
+        kdeplot(x=[-1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], log_scale=True)
+
+
+def test_wide_form_releases_each_column_on_its_own():
+    rng = np.random.default_rng(0)
+    wide = pd.DataFrame({"small": rng.normal(0, 1, 200), "large": rng.normal(1000, 100, 200)})
+    ax = kdeplot(wide, method="probabilistic")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["small", "large"]
+    rel = release_kde(
+        pd.concat([wide["small"], wide["large"]], ignore_index=True),
+        hue=np.repeat(["small", "large"], 200),
+        hue_order=["small", "large"],
+        wide=True,
+        method="probabilistic",
+    )
+    noise = rel.data["x"].to_numpy() - np.r_[wide["small"], wide["large"]]
+    assert np.std(noise[:200]) < 1 and np.std(noise[200:]) > 10  # each column's own SD
+
+
+def test_hue_order_limits_the_levels():
+    df = outlier_data()
+    ax = kdeplot(df, x="x", hue="g", hue_order=["c", "a"], method="suppress")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["c", "a"]
+    assert len(ax.lines) == 2
+
+
+def test_series_and_vectors_are_accepted():
+    df = smooth_data()
+    ax = kdeplot(df["x"], method="deterministic")
+    assert ax.get_xlabel() == "x"
+    ax2 = kdeplot(x=df["x"].to_numpy(), method="suppress", ax=plt.figure().gca())
+    assert ax2.safeplot_report.method == "suppress"
+
+
+def test_legacy_shade_fills():
+    df = smooth_data()
+    with pytest.warns(FutureWarning, match="shade"):
+        ax = kdeplot(df, x="x", shade=True, method="deterministic")
+    assert not ax.lines and ax.collections
+
+
+def test_weights_are_refused_unless_raw():
+    df = smooth_data()
+    df["w"] = np.arange(len(df), dtype=float) + 1
+    with pytest.raises(ValueError, match="weights"):
+        kdeplot(df, x="x", weights="w")
+    with safeplot.policy(demo_policy()):
+        ax = kdeplot(df, x="x", weights="w", method="none")
+    xs, ys = curve(ax)
+    np.testing.assert_allclose(ys, gaussian_kde(df["x"], weights=df["w"])(xs), rtol=1e-8)
+
+
+def test_grid_contours_honour_levels_colour_and_clip():
+    df = smooth_data(600)
+    ax = kdeplot(
+        df,
+        x="x",
+        y="y",
+        method="generalize",
+        levels=[0.2, 0.5, 0.8],
+        color="red",
+        clip=((8, 12), (None, None)),
+    )
+    (cs,) = contour_sets(ax)
+    assert len(cs.levels) <= 3
+    verts = np.concatenate([p.vertices for p in cs.get_paths() if p.vertices.size])
+    assert verts[:, 0].min() >= 8 and verts[:, 0].max() <= 12
+    np.testing.assert_allclose(cs.get_edgecolor()[0][:3], [1, 0, 0])
+
+
+# ---------------------------------------------------------------------------------------
+# report, audit, note
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("bivariate", [False, True])
+def test_report_audit_and_note(method, bivariate):
+    df = smooth_data()
+    kws = {"x": "x", "y": "y"} if bivariate else {"x": "x"}
+    ax = kdeplot(df, method=method, **kws)
+    assert ax.safeplot_report.method == method
+    assert ax.safeplot_report.params["threshold"] == 3
+    entries = audit.entries()
+    assert len(entries) == 1 and entries[0].function == "kdeplot"
+    assert entries[0].method == method
+    assert any(t.get_gid() == FOOTNOTE_GID for t in ax.texts)
+    ax2 = kdeplot(df, method=method, annotate=False, ax=plt.figure().gca(), **kws)
+    assert not any(t.get_gid() == FOOTNOTE_GID for t in ax2.texts)
+
+
+def test_default_methods_come_from_the_policy():
+    df = smooth_data()
+    assert kdeplot(df, x="x").safeplot_report.method == "deterministic"
+    ax = kdeplot(df, x="x", y="y", ax=plt.figure().gca())
+    assert ax.safeplot_report.method == "suppress"
+
+
+# ---------------------------------------------------------------------------------------
+# floors and bad input
+
+
+@pytest.mark.parametrize(
+    "kws",
+    [
+        {"method": "deterministic", "k": 2},
+        {"method": "probabilistic", "q": 0.1},
+        {"method": "suppress", "threshold": 2},
+        {"method": "none"},
+        {"method": "deterministic", "k": 2, "y": "y"},
+        {"method": "suppress", "threshold": 2, "y": "y"},
+    ],
+)
+def test_floors_refuse_and_leave_nothing(kws):
+    df = smooth_data()
+    figs = plt.get_fignums()
+    with pytest.raises(DisclosureError):
+        kdeplot(df, x="x", **kws)
+    assert plt.get_fignums() == figs
+    assert audit.entries() == []
+
+
+def test_small_hue_level_is_refused_by_confidential_and_deterministic():
+    df = smooth_data()
+    df.loc[:1, "g"] = "tiny"
+    for method in ("confidential", "deterministic"):
+        with pytest.raises(DisclosureError):
+            kdeplot(df, x="x", hue="g", method=method)
+
+
+@pytest.mark.parametrize("method", ["microaggregation", "rounding"])
+def test_methods_not_available(method):
+    with pytest.raises(ValueError, match="not available"):
+        kdeplot(smooth_data(), x="x", method=method)
+
+
+@pytest.mark.parametrize(
+    "data, kws, match",
+    [
+        (pd.DataFrame({"x": np.array([], dtype=float)}), {"x": "x"}, "empty"),
+        (pd.DataFrame({"x": [np.nan] * 5}), {"x": "x"}, "missing"),
+        (pd.DataFrame({"x": ["a", "b", "c", "d", "e", "f"]}), {"x": "x"}, "not numeric"),
+        (pd.DataFrame({"x": [1.0, 2.0, np.inf, 4.0, 5.0, 6.0]}), {"x": "x"}, "infinite"),
+        (pd.DataFrame({"x": [1.0, 2.0, 3.0]}), {"x": "nope"}, "no column"),
+        (None, {}, "nothing to plot"),
+        (smooth_data(), {"x": "x", "multiple": "dodge"}, "multiple"),
+    ],
+)
+def test_bad_input_gets_clear_errors(data, kws, match):
+    with pytest.raises(ValueError, match=match):
+        kdeplot(data, **kws)
+    assert audit.entries() == []
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(20, 120),
+    spread=st.sampled_from([3, 8, 40]),
+    method=st.sampled_from(METHODS),
+    bivariate=st.booleans(),
+)
+def test_property_no_rare_value_is_drawn(seed, n, spread, method, bivariate):
+    """Heavy-tie integer data of random size and spread: nothing rare is drawn, any method."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, spread, n).astype(float) * 7 + 100
+    y = x + rng.integers(-spread, spread + 1, n) * 3
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return
+    fig, ax = plt.subplots()
+    raw = {"x": x, "y": y} if bivariate else {"x": x}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            kdeplot(method=method, ax=ax, warn_singular=False, **raw)
+    except DisclosureError:  # e.g. every centroid equal: refusing is a safe outcome
+        plt.close(fig)
+        return
+    findings = scan_figure(fig, raw, threshold=3, counts_in_colour=True)
+    plt.close(fig)
+    assert not findings, str(findings)
