@@ -1,10 +1,13 @@
-"""``safeplot demo``: the paper's comparison of methods on simulated data.
+"""``safeplot demo``: the paper's comparison of methods, and the six plot families.
 
-For each of Avraam et al.'s simulated data sets D1-D3 it draws a histogram
-of x and a scatter plot of y against x, raw and under suppression,
-generalisation, deterministic and probabilistic anonymisation (the layout of
-the paper's Figures 1 and 2), writes one PNG per data set and the audit log
-of every release as JSON.
+For each of Avraam et al.'s simulated data sets D1-D3 it draws a histogram,
+a scatter plot, a heat map, a contour plot and box plots of x and y, raw and
+under suppression, generalisation, deterministic and probabilistic
+anonymisation (the layout of the paper's Figures 1-5), one PNG per data set.
+A fourth figure shows the six plot families (count plot, box plot,
+histogram, scatter plot, O'Keefe's parallel box plots, density) on the
+Palmer penguins, released safely. The audit log of every release is written
+as JSON next to them.
 
 The raw panels are drawn because the data are simulated: the demo runs under
 its own policy, which allows raw output and uses a fixed demonstration noise
@@ -45,32 +48,106 @@ def demo_policy() -> Policy:
     )
 
 
+#: The rows of a data set's figure: Avraam et al.'s Figures 1-5 (one plot family each).
+_ROWS = ("histogram", "scatter plot", "heat map", "contour plot", "box plot")
+
+
 def _demo_figure(name: str, methods: tuple[str, ...], n: int, seed: int):
+    """One simulated data set under every method: a row per plot family, a column per method."""
     import matplotlib.pyplot as plt
 
-    from .plots.distributions import draw_histogram, release_histogram
-    from .plots.relational import draw_scatter, release_scatter
+    from .plots.categorical import boxplot
+    from .plots.distributions import histplot
+    from .plots.kde import kdeplot
+    from .plots.matrix import heatmap
+    from .plots.relational import scatterplot
 
     df = simulate(name, n=n, seed=seed)
-    x, y = df["x"].to_numpy(), df["y"].to_numpy()
     fig, axes = plt.subplots(
-        2, len(methods), figsize=(3.2 * len(methods), 6.4), layout="constrained", squeeze=False
+        len(_ROWS),
+        len(methods),
+        figsize=(3.3 * len(methods), 2.7 * len(_ROWS)),
+        layout="constrained",
+        squeeze=False,
     )
     fig.set_label(f"safeplot demo {name}")
     for col, method in enumerate(methods):
-        hist = release_histogram(x, name="x", method=method, bins=20, function="demo histogram")
-        draw_histogram(axes[0, col], hist, color="C0")
-        axes[0, col].set_title(_TITLES[method], fontsize=10)
-        pts = release_scatter(x, y, names=("x", "y"), method=method, function="demo scatter")
-        draw_scatter(axes[1, col], pts, color="C1", mark_coincident=method == "deterministic")
+        ax = axes[:, col]
+        histplot(data=df, x="x", bins=20, method=method, color="C0", ax=ax[0])
+        scatterplot(
+            data=df,
+            x="x",
+            y="y",
+            method=method,
+            color="C1",
+            ax=ax[1],
+            mark_coincident=method == "deterministic",
+            s=12,
+        )
+        heatmap(data=df, x="x", y="y", method=method, cmap="viridis", ax=ax[2])
+        kdeplot(data=df, x="x", y="y", method=method, ax=ax[3], color="C2")
+        boxplot(data=df[["x", "y"]], method=method, ax=ax[4], color="C4")
+        ax[0].set_title(_TITLES[method], fontsize=10)
+    for row, label in enumerate(_ROWS):
+        axes[row, 0].annotate(
+            label,
+            xy=(0, 0.5),
+            xycoords="axes fraction",
+            xytext=(-48, 0),
+            textcoords="offset points",
+            rotation=90,
+            ha="right",
+            va="center",
+            fontsize=11,
+        )
     note = (
         "Raw panels are shown only because these data are simulated."
         if "none" in methods
         else "Raw panels omitted: the policy in force does not allow raw output."
     )
-    fig.suptitle(
-        f"{name} (n = {n}): histogram of x and scatter of y against x. {note}", fontsize=11
+    fig.suptitle(f"{name} (n = {n}): y against x under each method. {note}", fontsize=12)
+    return fig
+
+
+def _penguins_figure():
+    """Draw the six plot families on a real data set (no raw panels)."""
+    import matplotlib.pyplot as plt
+
+    from .datasets import load_dataset
+    from .plots.categorical import boxplot, countplot
+    from .plots.distributions import histplot
+    from .plots.kde import kdeplot
+    from .plots.relational import scatterplot
+
+    penguins = load_dataset("penguins")
+    fig, axes = plt.subplots(2, 3, figsize=(15, 8.5), layout="constrained")
+    fig.set_label("safeplot demo penguins")
+    countplot(data=penguins, x="island", hue="species", ax=axes[0, 0])
+    axes[0, 0].set_title("countplot: suppress (threshold=3)", fontsize=10)
+    boxplot(data=penguins, x="species", y="body_mass_g", method="confidential", ax=axes[0, 1])
+    axes[0, 1].set_title("boxplot: confidential (O'Keefe)", fontsize=10)
+    histplot(data=penguins, x="flipper_length_mm", hue="species", multiple="stack", ax=axes[0, 2])
+    axes[0, 2].set_title("histplot: suppress, per species", fontsize=10)
+    scatterplot(
+        data=penguins,
+        x="flipper_length_mm",
+        y="body_mass_g",
+        hue="species",
+        method="deterministic",
+        ax=axes[1, 0],
     )
+    axes[1, 0].set_title("scatterplot: deterministic (k=3), per species", fontsize=10)
+    scatterplot(
+        data=penguins,
+        x="flipper_length_mm",
+        y="body_mass_g",
+        method="confidential",
+        ax=axes[1, 1],
+    )
+    axes[1, 1].set_title("scatterplot: confidential (parallel box plots)", fontsize=10)
+    kdeplot(data=penguins, x="bill_length_mm", hue="species", fill=True, ax=axes[1, 2])
+    axes[1, 2].set_title("kdeplot: deterministic (k=3), per species", fontsize=10)
+    fig.suptitle("Palmer penguins: the six plot families, released safely", fontsize=12)
     return fig
 
 
@@ -114,5 +191,10 @@ def run_demo(out: str | Path = "safeplot-demo", *, n: int = 500, seed: int = 123
             fig.savefig(path, dpi=100)
             plt.close(fig)
             written.append(path)
+        fig = _penguins_figure()
+        path = out / "demo_penguins.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        written.append(path)
         written.append(audit.export(out / "audit_log.json"))
     return written

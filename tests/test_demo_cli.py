@@ -19,15 +19,18 @@ def test_demo_writes_figures_and_audit_log(tmp_path):
         "demo_D1.png",
         "demo_D2.png",
         "demo_D3.png",
+        "demo_penguins.png",
         "audit_log.json",
     ]
     image = imread(paths[0])
     assert image.shape[0] > 300 and image.shape[1] > 1000
     log = json.loads(paths[-1].read_text())
-    # one histogram and one scatter per method per data set
-    assert len(log["entries"]) == 3 * 2 * len(DEMO_METHODS)
+    # five plot families per method per data set, and the six penguin panels
+    assert len(log["entries"]) == 3 * 5 * len(DEMO_METHODS) + 6
     methods = {e["method"] for e in log["entries"]}
-    assert methods == set(DEMO_METHODS)
+    assert methods == set(DEMO_METHODS) | {"confidential"}
+    functions = {e["function"] for e in log["entries"]}
+    assert functions == {"histplot", "scatterplot", "heatmap", "kdeplot", "boxplot", "countplot"}
     assert "demonstration key" not in paths[-1].read_text()
 
 
@@ -53,13 +56,13 @@ def test_demo_under_locked_policy_without_raw_panels(tmp_path, monkeypatch):
     paths = run_demo(tmp_path / "out", n=150)
     log = json.loads(paths[-1].read_text())
     assert "none" not in {e["method"] for e in log["entries"]}
-    assert len(log["entries"]) == 3 * 2 * (len(DEMO_METHODS) - 1)
+    assert len(log["entries"]) == 3 * 5 * (len(DEMO_METHODS) - 1) + 6
 
 
 def test_cli_demo(tmp_path, capsys):
     assert cli.main(["demo", "--out", str(tmp_path), "--n", "120"]) == 0
     out = capsys.readouterr().out
-    assert "wrote 4 files" in out and "audit_log.json" in out
+    assert "wrote 5 files" in out and "audit_log.json" in out
 
 
 def test_cli_reports_errors_without_traceback(tmp_path, capsys):

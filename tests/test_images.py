@@ -7,7 +7,7 @@ baseline_images``), look at the new PNG, and say in the commit why it changed.
 import pytest
 
 import safeplot
-from safeplot.demo import DEMO_METHODS, _demo_figure, demo_policy
+from safeplot.demo import DEMO_METHODS, _demo_figure, _penguins_figure, demo_policy
 
 BASELINE = "../baseline_images"
 
@@ -17,6 +17,14 @@ BASELINE = "../baseline_images"
     baseline_dir=BASELINE, style="default", savefig_kwargs={"dpi": 50}, tolerance=2
 )
 def test_method_grid(name):
-    """Histogram and scatter under every method: the layout of Avraam et al.'s Figures 1-2."""
+    """Every plot family under every method: the layout of Avraam et al.'s Figures 1-5."""
     with safeplot.policy(demo_policy()):
         return _demo_figure(name, DEMO_METHODS, n=500, seed=1234)
+
+
+@pytest.mark.mpl_image_compare(
+    baseline_dir=BASELINE, style="default", savefig_kwargs={"dpi": 50}, tolerance=2
+)
+def test_penguins_families():
+    """The six plot families on a real data set under the default policy (no raw panels)."""
+    return _penguins_figure()
