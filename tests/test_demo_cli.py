@@ -87,3 +87,18 @@ def test_python_dash_m(tmp_path):
 def test_demo_rejects_bad_n(tmp_path, n):
     with pytest.raises(ValueError):
         run_demo(tmp_path, n=n)
+
+
+def test_readme_quick_start_runs(tmp_path, monkeypatch):
+    """The README's example is run as written, so it cannot drift from the package."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    code = re.search(r"## Quick start.*?```python\n(.*?)```", readme, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    assert (tmp_path / "audit_log.json").exists()
+    functions = {e.function for e in safeplot.audit.entries()}
+    expected = {"histplot", "scatterplot", "boxplot", "heatmap", "kdeplot", "countplot"}
+    assert expected <= functions

@@ -1397,7 +1397,7 @@ def kdeplot(
       winsorised and the density of the winsorised data is evaluated over a
       range whose ends are rounded outward to the policy's significant
       figures (and off any rare value); `clip` is honoured within it.
-      The note ends with "***" when values were winsorised.
+      The note ends with ``***`` when values were winsorised.
     - ``"suppress"``: the data are binned (`bins` bins on a safe rounded
       grid, common to the hue levels), bins with fewer than `threshold`
       records are removed, and the density is estimated from the centres of
