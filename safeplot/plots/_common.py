@@ -29,6 +29,7 @@ __all__ = [
     "make_report",
     "method_note",
     "not_available",
+    "nothing_shown",
     "quiet_seaborn",
     "resolve_annotate",
     "safe_limits",
@@ -49,6 +50,23 @@ NOT_AVAILABLE = (
 def not_available(method: str, what: str, available: tuple[str, ...]) -> ValueError:
     """Return the error for a known method a plot does not support (yet)."""
     return ValueError(NOT_AVAILABLE.format(method=method, what=what, available=list(available)))
+
+
+def nothing_shown(counts: np.ndarray, what: str, advice: str) -> list[str]:
+    """Return the report warning for a release whose counts are all suppressed (else none).
+
+    Parameters
+    ----------
+    counts : ndarray
+        Released counts, NaN where suppressed.
+    what : str
+        What was counted ("bin", "grid cell", "count").
+    advice : str
+        What to do instead, e.g. "Use fewer bins or method='generalize'."
+    """
+    if (np.nan_to_num(counts) > 0).any():
+        return []
+    return [f"Every {what} is below the threshold: nothing can be shown. {advice}"]
 
 
 def check_methods(method: str, available: tuple[str, ...], what: str) -> str:

@@ -45,6 +45,7 @@ from ._common import (
     finish,
     get_ax,
     make_report,
+    nothing_shown,
     quiet_seaborn,
     safe_limits,
     set_safe_axis,
@@ -1320,11 +1321,9 @@ def release_countplot(
         levels = [lv for lv, kp in zip(levels, row_keep, strict=True) if kp]
         if hue_levels is not None:
             hue_levels = [lv for lv, kp in zip(hue_levels, col_keep, strict=True) if kp]
-        if not (np.nan_to_num(released) > 0).any():
-            warnings.append(
-                "Every count is below the threshold: nothing can be shown. Use "
-                "method='generalize' or merge categories."
-            )
+        warnings += nothing_shown(
+            released, "count", "Use method='generalize' or merge categories."
+        )
     total = np.nansum(released)
     if stat == "count" or total == 0:
         heights = released.copy()

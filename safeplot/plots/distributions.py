@@ -26,6 +26,7 @@ from ._common import (
     finish,
     get_ax,
     make_report,
+    nothing_shown,
     quiet_seaborn,
     resolve_annotate,
     set_safe_axis,
@@ -314,12 +315,7 @@ def release_histograms(
         else:
             shown = suppress(counts, threshold)
             shown_counts, n_supp = shown.counts, shown.n_suppressed
-        warnings = []
-        if not np.nan_to_num(shown_counts).any():
-            warnings.append(
-                "Every bin is below the threshold: nothing can be shown. Use fewer bins or "
-                "method='generalize'."
-            )
+        warnings = nothing_shown(shown_counts, "bin", "Use fewer bins or method='generalize'.")
         report = make_report(
             function,
             method,

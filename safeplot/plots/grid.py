@@ -21,7 +21,7 @@ from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..policy import Policy, get_policy
 from ..release import GridRelease
-from ._common import check_methods, check_positive_int, make_report
+from ._common import check_methods, check_positive_int, make_report, nothing_shown
 from ._data import categorical_order
 
 __all__ = ["GRID_BINS", "GRID_METHODS", "release_grid"]
@@ -165,12 +165,11 @@ def release_grid(
     shown = suppress(counts, threshold)
     # the grid spans only shown cells: a suppressed outlier must not stretch the axes
     shown_counts, (xedges, yedges) = trim_to_shown(shown.counts, xedges, yedges)
-    warnings = []
-    if not np.nan_to_num(shown_counts).any():
-        warnings.append(
-            "Every grid cell is below the threshold: nothing can be shown. Use "
-            "method='generalize', fewer bins, or a point method such as 'deterministic'."
-        )
+    warnings = nothing_shown(
+        shown_counts,
+        "grid cell",
+        "Use method='generalize', fewer bins, or a point method such as 'deterministic'.",
+    )
     report = make_report(
         function,
         method,
