@@ -19,7 +19,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..errors import DisclosureError
@@ -83,10 +82,13 @@ def rare_values(values: ArrayLike, threshold: int) -> np.ndarray:
     array([2., 5.])
     """
     x = np.asarray(values, dtype=float).ravel()
-    x = x[np.isfinite(x)]
-    counts = pd.Series(x).value_counts(sort=False)
-    rare = counts.index.to_numpy(dtype=float)[counts.to_numpy() < threshold]
-    return np.sort(rare)
+    x = np.sort(x[np.isfinite(x)])
+    if x.size == 0:
+        return x
+    # runs of equal values in the sorted data: their starts and lengths
+    starts = np.flatnonzero(np.r_[True, x[1:] != x[:-1]])
+    lengths = np.diff(np.r_[starts, x.size])
+    return x[starts[lengths < threshold]]
 
 
 def hits_any(points: ArrayLike, avoid: np.ndarray) -> bool:

@@ -63,6 +63,10 @@ from .grid import GRID_BINS, release_grid
 
 __all__ = ["SCATTER_METHODS", "draw_scatter", "release_scatter", "scatter", "scatterplot"]
 
+#: Above this many released points the point layer is rasterised and drawn once per
+#: distinct marker.
+LARGE_N = 100_000
+
 #: Methods a scatter release supports.
 SCATTER_METHODS = (
     "deterministic",
@@ -892,10 +896,20 @@ def _draw_semantic(
             sizes, size_norm = (0.0, float(largest)), (0.0, float(counts.max()))
         if legend == "auto":
             legend = "brief"
+    frame, coincident = rel.frame, rel.coincident
+    if not rel.cells and len(frame) > LARGE_N:
+        # many released points: draw each distinct marker once (coinciding centroids are
+        # identical markers) and rasterise the point layer, so renders and vector files
+        # stay small; text and axes stay vector
+        if kwargs.get("alpha") in (None, 1):
+            keep = ~frame.duplicated().to_numpy()
+            frame = frame[keep]
+            coincident = None if coincident is None else coincident[keep]
+        kwargs = {"rasterized": True, **kwargs}
     n_before = len(ax.collections)
     with quiet_seaborn(), _safe_legend_entries(rel.avoid):
         sns.scatterplot(
-            data=rel.frame,
+            data=frame,
             x=cols["x"],
             y=cols["y"],
             **semantic,
@@ -911,12 +925,12 @@ def _draw_semantic(
             ax=ax,
             **kwargs,
         )
-    if mark_coincident and rel.coincident is not None and rel.coincident.any():
+    if mark_coincident and coincident is not None and coincident.any():
         for coll in ax.collections[n_before:]:
-            if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(rel.frame):
+            if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(frame):
                 face = np.asarray(coll.get_facecolors())
-                face = np.repeat(face[:1], len(rel.frame), axis=0) if len(face) == 1 else face
-                face[rel.coincident] = mpl.colors.to_rgba("black")
+                face = np.repeat(face[:1], len(frame), axis=0) if len(face) == 1 else face
+                face[coincident] = mpl.colors.to_rgba("black")
                 coll.set_facecolors(face)
                 break
     if rel.xlim is not None:
