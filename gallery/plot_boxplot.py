@@ -3,8 +3,8 @@ Box plots: ``boxplot`` under every method
 =========================================
 
 A raw box plot draws individual values: the whisker ends are the most extreme
-records inside the fences, and every outlier is a record. :func:`safeplot.plots.
-categorical.boxplot` is :func:`seaborn.boxplot` with a ``method=`` argument; the
+records inside the fences, and every outlier is a record. :func:`safeplot.boxplot`
+is :func:`seaborn.boxplot` with a ``method=`` argument; the
 boxes are released first and seaborn draws only released numbers, so ``hue``,
 ``dodge``, ``order``, palettes and legends behave as in seaborn.
 
@@ -24,7 +24,8 @@ values were winsorised are marked ``***``.
 import matplotlib.pyplot as plt
 
 import safeplot
-from safeplot.plots.categorical import boxplot, release_boxplot
+from safeplot import boxplot
+from safeplot.plots.categorical import release_boxplot
 
 penguins = safeplot.load_dataset("penguins")
 methods = ["deterministic", "probabilistic", "suppress", "generalize", "confidential"]

@@ -2,7 +2,7 @@
 Count plots: suppression, merging and rounding
 ==============================================
 
-:func:`safeplot.plots.categorical.countplot` is :func:`seaborn.countplot` with
+:func:`safeplot.countplot` is :func:`seaborn.countplot` with
 a ``method=`` argument. The table of counts is released first and seaborn
 draws only the released counts: every bar holds at least ``threshold``
 records.
@@ -21,7 +21,8 @@ count to a multiple of five.
 import matplotlib.pyplot as plt
 
 import safeplot
-from safeplot.plots.categorical import countplot, release_countplot
+from safeplot import countplot
+from safeplot.plots.categorical import release_countplot
 
 tips = safeplot.load_dataset("tips")
 methods = ["suppress", "generalize", "confidential"]

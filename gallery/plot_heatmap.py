@@ -22,7 +22,7 @@ centroids, keyed noise), and small cells are suppressed after them as well.
 import matplotlib.pyplot as plt
 
 import safeplot
-from safeplot.plots.matrix import crosstab, heatmap
+from safeplot import crosstab, heatmap
 
 penguins = safeplot.load_dataset("penguins")
 methods = ["suppress", "generalize", "deterministic", "probabilistic"]

@@ -2,7 +2,7 @@
 Kernel density plots: ``kdeplot`` under every method
 ====================================================
 
-:func:`safeplot.plots.kde.kdeplot` is :func:`seaborn.kdeplot` with a
+:func:`safeplot.kdeplot` is :func:`seaborn.kdeplot` with a
 ``method=`` argument. The density is estimated from a release of the data,
 never from the raw values: the deterministic and probabilistic methods hand
 seaborn kNN centroids or noisy values; O'Keefe's confidential method
@@ -18,7 +18,7 @@ Here the flipper lengths of the Palmer penguins, by species.
 import matplotlib.pyplot as plt
 
 import safeplot
-from safeplot.plots.kde import kdeplot
+from safeplot import kdeplot
 
 penguins = safeplot.load_dataset("penguins")
 methods = ["suppress", "generalize", "deterministic", "probabilistic", "confidential"]

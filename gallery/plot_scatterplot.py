@@ -2,7 +2,7 @@
 Scatter plots: ``scatterplot`` under every method
 =================================================
 
-:func:`safeplot.plots.relational.scatterplot` is :func:`seaborn.scatterplot`
+:func:`safeplot.scatterplot` is :func:`seaborn.scatterplot`
 with a ``method=`` argument. A scatter plot draws every record, so nothing
 raw is drawn: the records are released first and seaborn draws only the
 released numbers, so ``hue``, ``size``, ``style``, palettes and legends
@@ -22,7 +22,7 @@ intervals of flipper length, one set per species, with a lowess trend.
 import matplotlib.pyplot as plt
 
 import safeplot
-from safeplot.plots.relational import scatterplot
+from safeplot import scatterplot
 
 penguins = safeplot.load_dataset("penguins")
 methods = ["suppress", "generalize", "deterministic", "probabilistic", "confidential"]
