@@ -295,3 +295,34 @@ def test_bad_input_is_explained():
         histplot(x=[1.0, 2.0, np.inf, 4.0])
     with pytest.raises(ValueError, match="empty"):
         hist([])
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_released_counts_are_the_suppressed_histogram_of_the_released_values(method, planted):
+    """Every method's counts, recomputed from independently released values."""
+    from safeplot.anonymize import add_keyed_noise, winsorize
+    from safeplot.plots.distributions import release_histograms
+
+    x = planted["value"].to_numpy()
+    released = {
+        "suppress": x,
+        "generalize": x,
+        "deterministic": knn_centroids(x, 3).values[:, 0],
+        "probabilistic": add_keyed_noise(x[:, None], 0.25, names=["value"])[:, 0],
+        "confidential": winsorize(x).values,
+    }[method]
+    (rel,) = release_histograms(x, name="value", method=method, bins=15)
+    expected, _ = np.histogram(released, rel.edges)
+    small = (expected > 0) & (expected < 3)
+    np.testing.assert_array_equal(np.isnan(rel.counts), small)
+    np.testing.assert_array_equal(rel.counts[~small], expected[~small])
+    # the span ends at shown bins, and nothing shown lies outside it
+    assert rel.counts[0] >= 3 and rel.counts[-1] >= 3
+    outside = (released < rel.edges[0]) | (released >= rel.edges[-1])
+    if method == "generalize":
+        assert (
+            np.diff(rel.edges)[0]
+            == 2
+            * np.diff(release_histograms(x, name="value", method="suppress", bins=15)[0].edges)[0]
+        )
+    assert outside.sum() <= x.size - np.nansum(rel.counts)
