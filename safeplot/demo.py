@@ -52,6 +52,31 @@ def demo_policy() -> Policy:
 _ROWS = ("histogram", "scatter plot", "heat map", "contour plot", "box plot")
 
 
+def _panel(ax, plot, **kwargs) -> None:
+    """Draw one panel, or say on it why the release was refused.
+
+    On small samples every cell of a grid can fall below the threshold; the
+    panel is then left empty with the reason, as in the paper's small-sample
+    figures.
+    """
+    try:
+        plot(ax=ax, **kwargs)
+    except DisclosureError as err:
+        ax.set_axis_off()
+        reason = str(err).split(":")[0].split(".")[0]
+        ax.text(
+            0.5,
+            0.5,
+            "not released:\n" + reason.lower(),
+            ha="center",
+            va="center",
+            wrap=True,
+            fontsize=8,
+            color="0.3",
+            transform=ax.transAxes,
+        )
+
+
 def _demo_figure(name: str, methods: tuple[str, ...], n: int, seed: int):
     """One simulated data set under every method: a row per plot family, a column per method."""
     import matplotlib.pyplot as plt
@@ -73,20 +98,21 @@ def _demo_figure(name: str, methods: tuple[str, ...], n: int, seed: int):
     fig.set_label(f"safeplot demo {name}")
     for col, method in enumerate(methods):
         ax = axes[:, col]
-        histplot(data=df, x="x", bins=20, method=method, color="C0", ax=ax[0])
-        scatterplot(
+        _panel(ax[0], histplot, data=df, x="x", bins=20, method=method, color="C0")
+        _panel(
+            ax[1],
+            scatterplot,
             data=df,
             x="x",
             y="y",
             method=method,
             color="C1",
-            ax=ax[1],
             mark_coincident=method == "deterministic",
             s=12,
         )
-        heatmap(data=df, x="x", y="y", method=method, cmap="viridis", ax=ax[2])
-        kdeplot(data=df, x="x", y="y", method=method, ax=ax[3], color="C2")
-        boxplot(data=df[["x", "y"]], method=method, ax=ax[4], color="C4")
+        _panel(ax[2], heatmap, data=df, x="x", y="y", method=method, cmap="viridis")
+        _panel(ax[3], kdeplot, data=df, x="x", y="y", method=method, color="C2")
+        _panel(ax[4], boxplot, data=df[["x", "y"]], method=method, color="C4")
         ax[0].set_title(_TITLES[method], fontsize=10)
     for row, label in enumerate(_ROWS):
         axes[row, 0].annotate(

@@ -886,3 +886,21 @@ def test_signature_is_seaborns_plus_safeplot_parameters(name):
     assert extra[0] == "method" and extra[-1] == "annotate"
     assert all(ours[k].kind is inspect.Parameter.KEYWORD_ONLY for k in extra)
     assert list(ours)[-1] == "kwargs"
+
+
+def test_countplot_named_categories_keep_their_slot_whether_absent_or_suppressed():
+    """A category named in order= is drawn empty both when it has no records and when its
+    records are suppressed, so the figure cannot tell the two apart."""
+    c = np.append(np.random.default_rng(4).choice(["A", "B", "C"], 200), ["Smith"])
+    df = pd.DataFrame({"c": c})
+    labels = {}
+    for name in ("Smith", "Jones"):
+        fig, ax = plt.subplots()
+        safeplot.countplot(data=df, x="c", order=["A", "B", "C", name], ax=ax)
+        labels[name] = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels["Smith"][-1] == "Smith" and labels["Jones"][-1] == "Jones"
+    assert len(labels["Smith"]) == len(labels["Jones"])
+    # a rare category nobody named is left out
+    fig, ax = plt.subplots()
+    safeplot.countplot(data=df, x="c", ax=ax)
+    assert "Smith" not in [t.get_text() for t in ax.get_xticklabels()]

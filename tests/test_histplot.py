@@ -157,10 +157,40 @@ def test_unequal_bins_show_frequency_density(planted):
     np.testing.assert_allclose(np.array(_bars(ax)), np.array(expected))
 
 
-def test_explicit_edges_move_off_rare_values(planted):
+def test_explicit_edges_on_rare_values_are_refused(planted):
+    """Refused, not moved: a moved edge would show in a vector file where the value is."""
     fig, ax = plt.subplots()
-    histplot(data=planted, x="value", bins=[20, 35, 50.0, 412.731], ax=ax)
+    histplot(data=planted, x="value", bins=[20, 35, 50.0, 80], ax=ax)
     assert not scan_figure(fig, {"x": planted["value"].to_numpy()}).leaks
+    with pytest.raises(DisclosureError, match="bin edge equals a value held by fewer"):
+        histplot(data=planted, x="value", bins=[20, 35, 50.0, 412.731])
+
+
+def test_binrange_grid_covers_the_range_not_the_values_in_it(planted):
+    """A grid fitted to the few values inside a narrow binrange would say where they are."""
+    x = planted["value"].to_numpy()
+    from safeplot.plots.distributions import release_histograms
+
+    (rel,) = release_histograms(x, name="value", bins=10, binrange=(30, 70))
+    expected = safe_edges(np.array([30.0, 70.0]), 10, avoid=rare_values(x, 3))
+    assert set(rel.edges) <= set(expected)
+    # only suppressed records in the range: refused, no empty figure with their range
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match="nothing can be shown"):
+        histplot(x=x, binrange=(120, 2000), bins=50)
+    assert plt.get_fignums() == before
+
+
+def test_small_hue_levels_are_refused_and_named_empty_levels_kept():
+    rng = np.random.default_rng(1)
+    x = np.round(rng.normal(50, 10, 301), 1)
+    h = np.concatenate([rng.choice(["A", "B", "C"], 300), ["Smith"]])
+    df = pd.DataFrame({"x": x, "h": h})
+    with pytest.raises(DisclosureError, match="'Smith'"):
+        histplot(data=df, x="x", hue="h")
+    fig, ax = plt.subplots()
+    histplot(data=df[df.h != "Smith"], x="x", hue="h", hue_order=["A", "B", "C", "Jones"], ax=ax)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C", "Jones"]
 
 
 def test_wide_form_data_become_hue_levels():
@@ -326,3 +356,14 @@ def test_released_counts_are_the_suppressed_histogram_of_the_released_values(met
             * np.diff(release_histograms(x, name="value", method="suppress", bins=15)[0].edges)[0]
         )
     assert outside.sum() <= x.size - np.nansum(rel.counts)
+
+
+def test_tick_labels_print_ticks_exactly():
+    """A label rounded for display ("56.2" for 56.25) could spell a rare raw value."""
+    from safeplot.plots._common import set_safe_axis
+
+    fig, ax = plt.subplots()
+    set_safe_axis(ax, "x", (-60.0, 120.0), np.array([-56.25, 0.0, 56.25, 112.5]))
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels == ["\u221256.25", "0.00", "56.25", "112.50"]

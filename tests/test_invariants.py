@@ -64,7 +64,12 @@ def test_histogram_release_leaks_nothing(shape, method):
 def test_scatter_release_leaks_nothing(shape, method):
     x, y = SHAPES[shape]
     fig, ax = plt.subplots()
-    rel = release_scatter(x, y, method=method)
+    try:
+        rel = release_scatter(x, y, method=method)
+    except DisclosureError as err:
+        # a grid with every cell below the threshold is refused rather than drawn empty
+        assert method in ("suppress", "generalize") and "nothing can be shown" in str(err)
+        return
     draw_scatter(ax, rel, mark_coincident=True)
     findings = scan_figure(fig, {"x": x, "y": y}, threshold=3)
     assert not findings, str(findings)

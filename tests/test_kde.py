@@ -592,3 +592,13 @@ def test_property_no_rare_value_is_drawn(seed, n, spread, method, bivariate):
     findings = scan_figure(fig, raw, threshold=3, counts_in_colour=True)
     plt.close(fig)
     assert not findings, str(findings)
+
+
+def test_clip_bound_on_a_rare_value_is_refused():
+    """Refused rather than moved: a moved curve end would point at the value in a vector file."""
+    y = np.r_[np.round(np.random.default_rng(5).normal(0, 1, 300), 2), 7.77]
+    df = pd.DataFrame({"y": y})
+    fig, ax = plt.subplots()
+    safeplot.kdeplot(data=df, x="y", clip=(-10, 7.76), ax=ax)
+    with pytest.raises(DisclosureError, match="clip bound"):
+        safeplot.kdeplot(data=df, x="y", clip=(-10, 7.77))

@@ -321,13 +321,13 @@ def test_unknown_column_hue_annot_array_and_lists_are_refused():
     assert plt.get_fignums() == []
 
 
-def test_everything_suppressed_draws_an_empty_grid_with_a_warning():
+def test_everything_suppressed_is_refused():
+    """An empty grid would still span the data: refused, nothing drawn."""
     df = pd.DataFrame({"x": [1.25, 2.5, 6.5, 9.75], "y": [4.5, 1.5, 7.25, 2.25]})
-    ax = heatmap(data=df, x="x", y="y", bins=5)
-    assert any("below the threshold" in w for w in ax.safeplot_report.warnings)
-    mesh, _, _ = mesh_of(ax)
-    assert mesh.get_array().count() == 0
-    assert not scan_figure(ax.figure, {"x": df.x, "y": df.y}, counts_in_colour=True)
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match="nothing can be shown"):
+        heatmap(data=df, x="x", y="y", bins=5)
+    assert plt.get_fignums() == before
 
 
 # -- density grid: leak scans -----------------------------------------------------------

@@ -7,9 +7,10 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.ticker import FixedLocator
+from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from .. import audit
 from ..anonymize.grids import MATCH_RTOL, hits_any, safe_ticks
@@ -31,6 +32,7 @@ __all__ = [
     "not_available",
     "nothing_shown",
     "quiet_seaborn",
+    "refuse_if_nothing_shown",
     "resolve_annotate",
     "safe_limits",
     "safe_points",
@@ -67,6 +69,20 @@ def nothing_shown(counts: np.ndarray, what: str, advice: str) -> list[str]:
     if (np.nan_to_num(counts) > 0).any():
         return []
     return [f"Every {what} is below the threshold: nothing can be shown. {advice}"]
+
+
+def refuse_if_nothing_shown(counts: np.ndarray, what: str, advice: str) -> None:
+    """Refuse a binned release in which every count is suppressed.
+
+    An empty figure is not empty of information: its axes would still span
+    the grid laid over the data, which for a few outlying records says where
+    they are. Raises :class:`~safeplot.errors.DisclosureError`.
+    """
+    if not (np.nan_to_num(counts) > 0).any():
+        raise DisclosureError(
+            f"Every {what} is below the threshold: nothing can be shown, and an empty figure "
+            f"would still show the range of the data. {advice}"
+        )
 
 
 def check_methods(method: str, available: tuple[str, ...], what: str) -> str:
@@ -216,10 +232,33 @@ def axis_from_range(
 
 
 def set_safe_axis(ax: Axes, which: str, lim: tuple[float, float], ticks: np.ndarray) -> None:
-    """Fix an axis' limits and ticks to released values, so matplotlib computes none from data."""
+    """Fix an axis' limits and ticks to released values, so matplotlib computes none from data.
+
+    The tick labels print each tick exactly (with the fewest decimals that do
+    so for all of them): a label rounded for display, such as "56.2" for a
+    tick at 56.25, could spell a raw value the tick itself avoids.
+    """
     axis = ax.xaxis if which == "x" else ax.yaxis
     (ax.set_xlim if which == "x" else ax.set_ylim)(*lim)
-    axis.set_major_locator(FixedLocator(np.asarray(ticks, dtype=float)))
+    ticks = np.asarray(ticks, dtype=float)
+    axis.set_major_locator(FixedLocator(ticks))
+    decimals = _exact_decimals(ticks)
+    if decimals is not None and axis.get_scale() == "linear":
+        minus = "\u2212" if mpl.rcParams["axes.unicode_minus"] else "-"
+        axis.set_major_formatter(
+            FuncFormatter(lambda v, _pos: f"{v + 0.0:.{decimals}f}".replace("-", minus))
+        )
+
+
+def _exact_decimals(ticks: np.ndarray) -> int | None:
+    """Fewest decimals that write every tick exactly; None for very large or small ticks."""
+    finite = np.abs(ticks[np.isfinite(ticks)])
+    if finite.size == 0 or finite.max() >= 1e6 or (0 < finite[finite > 0].min(initial=1) < 1e-4):
+        return None  # matplotlib's offset and scientific notation serve these better
+    for d in range(11):
+        if np.allclose(np.round(ticks, d), ticks, rtol=1e-12, atol=1e-12 * max(finite.max(), 1)):
+            return d
+    return None
 
 
 def make_report(

@@ -1312,11 +1312,16 @@ def release_countplot(
         if method == "confidential":
             params["round_to"] = pol.round_n_to
             released = _round_counts(released, pol.round_n_to, threshold)
-        # leave out categories and hue levels whose every record is suppressed
-        hidden = np.isnan(released)
+        # leave out categories and hue levels with nothing shown, unless the caller named
+        # them in order / hue_order: a named one keeps its (empty) slot whether it has no
+        # records or only suppressed ones, so the figure does not tell the two apart
         shown = np.nan_to_num(released) > 0
-        row_keep = ~(hidden.any(axis=1) & ~shown.any(axis=1))
-        col_keep = ~(hidden.any(axis=0) & ~shown.any(axis=0))
+        named = set(order) if order is not None else set()
+        named_hue = set(hue_order) if hue_order is not None else set()
+        row_keep = shown.any(axis=1) | np.array([lv in named for lv in levels], dtype=bool)
+        col_keep = shown.any(axis=0)
+        if hue_levels is not None:
+            col_keep |= np.array([lv in named_hue for lv in hue_levels], dtype=bool)
         released = released[row_keep][:, col_keep]
         levels = [lv for lv, kp in zip(levels, row_keep, strict=True) if kp]
         if hue_levels is not None:

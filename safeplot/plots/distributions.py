@@ -17,6 +17,7 @@ from .._validate import clean_numeric
 from ..anonymize import VALUE_METHODS, anonymize_values
 from ..anonymize.grids import histogram_counts, hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
+from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 from ..release import HistogramRelease
 from ._common import (
@@ -28,6 +29,7 @@ from ._common import (
     make_report,
     nothing_shown,
     quiet_seaborn,
+    refuse_if_nothing_shown,
     resolve_annotate,
     set_safe_axis,
 )
@@ -164,7 +166,11 @@ def _discrete_edges(values: np.ndarray, rare: np.ndarray, centres_drawn: bool) -
 
 
 def _user_edges(bins: object, rare: np.ndarray) -> np.ndarray:
-    """Validate explicit bin edges; an edge on a rare raw value moves off it, invisibly."""
+    """Validate explicit bin edges; an edge on a rare raw value is refused.
+
+    Moving such an edge a little instead would leave a tell-tale shift in a
+    vector file, pointing at the value it avoided.
+    """
     try:
         edges = np.array(bins, dtype=float)
     except (TypeError, ValueError):
@@ -175,17 +181,12 @@ def _user_edges(bins: object, rare: np.ndarray) -> np.ndarray:
         raise ValueError("Explicit bins must be at least two finite, increasing edges.")
     if not (np.diff(edges) > 0).all():
         raise ValueError("Explicit bin edges must be strictly increasing.")
-    return safe_points_off(edges, rare, np.diff(edges).min())
-
-
-def safe_points_off(points: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
-    """Move any point equal to a value in `avoid` by 1e-6 of `scale`."""
-    out = points.copy()
-    for i, p in enumerate(out):
-        while hits_any([out[i]], avoid):
-            out[i] = p + 1e-6 * scale * (1 + i % 2)
-            p = out[i]
-    return out
+    if hits_any(edges, rare):
+        raise DisclosureError(
+            "An explicit bin edge equals a value held by fewer than threshold records. "
+            "Use edges on a round grid clear of the data, or give bins as a number."
+        )
+    return edges
 
 
 def release_histograms(
@@ -260,6 +261,15 @@ def release_histograms(
         # values rare within a level are avoided as well as values rare overall
         per_level = [rare_values(raw[codes == i], threshold) for i in range(n_levels)]
         rare = np.unique(np.concatenate([rare, *per_level]))
+    if levels is not None and method != "none":
+        sizes = np.bincount(codes[codes >= 0], minlength=n_levels)
+        small = [str(level_names[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
+        if small:
+            raise DisclosureError(
+                f"{function}: hue level(s) {', '.join(repr(s) for s in small)} have fewer than "
+                f"threshold={threshold} records; their names would appear in the legend with "
+                "nothing drawn. Merge them with other levels or leave them out."
+            )
     released = raw
     if method in VALUE_METHODS:
         out = anonymize_values(
@@ -279,20 +289,26 @@ def release_histograms(
         if not (np.isfinite([lo, hi]).all() and hi > lo):
             raise ValueError(f"binrange must be (low, high) with low < high, got {binrange!r}.")
         inside = (released >= lo) & (released <= hi)
-        if not inside.any():
-            raise ValueError(f"No values lie within binrange={binrange!r}.")
         released, codes = released[inside], codes[inside]
 
     def edges_for(v: np.ndarray) -> np.ndarray:
         if method == "none":
             if binwidth is not None:
                 return np.arange(v.min(), v.max() + binwidth, binwidth)
-            return np.histogram_bin_edges(v, bins=bins)
-        if discrete:
-            return _discrete_edges(v, rare, centres_drawn)
+            return np.histogram_bin_edges(v, bins=bins, range=binrange)
         if not isinstance(bins, (str, int, np.integer)) and binwidth is None:
             return _user_edges(bins, rare)
-        return safe_edges(v, bins, binwidth=binwidth, avoid=rare)
+        # with binrange the grid covers the range asked for, not the values inside it
+        # (a grid fitted to the few values in a narrow range would say where they are)
+        span = v if binrange is None else np.asarray(binrange, dtype=float)
+        if discrete:
+            return _discrete_edges(span, rare, centres_drawn)
+        return safe_edges(
+            span,
+            bins if binrange is None or not isinstance(bins, str) else 10,
+            binwidth=binwidth,
+            avoid=rare,
+        )
 
     common = edges_for(released) if common_bins else None
     if method == "generalize":
@@ -301,7 +317,7 @@ def release_histograms(
     out_releases = []
     for i in range(n_levels):
         v = released[codes == i]
-        if v.size == 0:
+        if v.size == 0 and common is None:
             raise ValueError(
                 f"{function}: hue level {level_names[i]!r} has no values to plot; "
                 "remove it from hue_order."
@@ -330,6 +346,12 @@ def release_histograms(
         )
         out_releases.append(
             HistogramRelease(edges, shown_counts, (0.0, 0.0), np.array([]), report)
+        )
+    if method != "none":
+        refuse_if_nothing_shown(
+            np.concatenate([r.counts for r in out_releases]),
+            "bin",
+            "Use fewer bins, a wider binrange or method='generalize'.",
         )
     # one span for every level: from the first to the last bin any level shows
     if common_bins and method != "none":

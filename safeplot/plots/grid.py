@@ -21,7 +21,7 @@ from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..policy import Policy, get_policy
 from ..release import GridRelease
-from ._common import check_methods, check_positive_int, make_report, nothing_shown
+from ._common import check_methods, check_positive_int, make_report, refuse_if_nothing_shown
 from ._data import categorical_order
 
 __all__ = ["GRID_BINS", "GRID_METHODS", "release_grid"]
@@ -165,11 +165,12 @@ def release_grid(
     shown = suppress(counts, threshold)
     # the grid spans only shown cells: a suppressed outlier must not stretch the axes
     shown_counts, (xedges, yedges) = trim_to_shown(shown.counts, xedges, yedges)
-    warnings = nothing_shown(
+    refuse_if_nothing_shown(
         shown_counts,
         "grid cell",
         "Use method='generalize', fewer bins, or a point method such as 'deterministic'.",
     )
+    warnings: list[str] = []
     report = make_report(
         function,
         method,

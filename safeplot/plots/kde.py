@@ -44,7 +44,14 @@ from matplotlib.ticker import FixedLocator, NullFormatter, StrMethodFormatter
 
 from .._validate import clean_numeric
 from ..anonymize import anonymize_values, round_sig
-from ..anonymize.grids import MATCH_RTOL, histogram_counts, rare_values, safe_edges, safe_ticks
+from ..anonymize.grids import (
+    MATCH_RTOL,
+    histogram_counts,
+    hits_any,
+    rare_values,
+    safe_edges,
+    safe_ticks,
+)
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
@@ -1526,6 +1533,7 @@ def kdeplot(
     )
     if method == "none" and weights is not None:
         release = _with_raw_weights(release, pdata)
+    _refuse_rare_clip(clip, release)
     ax = get_ax(ax)
     draw_kde(
         ax,
@@ -1554,6 +1562,25 @@ def kdeplot(
         **kwargs,
     )
     return finish(ax, release.report, annotate=annotate, policy=pol)
+
+
+def _refuse_rare_clip(clip: Any, release: KdeRelease) -> None:
+    """Refuse a `clip` bound equal to a rare raw value: the curve would end on it.
+
+    Moving the bound a little instead would leave a tell-tale shift in a
+    vector file, pointing at the value it avoided.
+    """
+    if clip is None or release.report.method == "none":
+        return
+    per_axis = (clip, clip) if clip[0] is None or np.isscalar(clip[0]) else clip
+    for role, bounds in zip(("x", "y"), per_axis, strict=False):
+        avoid = np.sort(np.asarray(release.avoid.get(role, []), dtype=float))
+        given = [float(b) for b in bounds if b is not None and np.isfinite(b)]
+        if given and hits_any(given, avoid):
+            raise DisclosureError(
+                f"kdeplot: a clip bound on {role} equals a value held by fewer than "
+                f"threshold records. Choose round numbers clear of the data's extremes."
+            )
 
 
 def _with_raw_weights(release: KdeRelease, pdata) -> KdeRelease:
