@@ -235,9 +235,12 @@ def clean_numeric(
             "Use more data or a coarser grouping."
         )
     with np.errstate(over="ignore", invalid="ignore"):
-        spread = np.nanmax(values, axis=0) - np.nanmin(values, axis=0)
-        scale = np.nanmax(np.abs(values), axis=0)
-        var = np.var(values, axis=0)
+        # the rows left are complete: plain reductions, column by column (contiguous)
+        cols = np.asfortranarray(values)
+        hi, lo = cols.max(axis=0), cols.min(axis=0)
+        spread = hi - lo
+        scale = np.maximum(np.abs(hi), np.abs(lo))
+        var = np.var(cols, axis=0)
     for j, c in enumerate(columns):
         if not np.isfinite(spread[j]) or not np.isfinite(var[j]) or scale[j] > 1e150:
             raise ValueError(

@@ -92,6 +92,10 @@ def _as_matrix(values: ArrayLike) -> np.ndarray:
 
 def _row_codes(points: np.ndarray) -> np.ndarray:
     """Label identical rows with one integer code, numbered in order of first appearance."""
+    if points.shape[1] == 2:
+        # two columns hash as one complex number (equal exactly when both parts are equal)
+        codes, _ = pd.factorize(points[:, 0] + 1j * points[:, 1])
+        return codes.astype(np.intp)
     codes = np.zeros(points.shape[0], dtype=np.int64)
     for j in range(points.shape[1]):
         col, uniques = pd.factorize(points[:, j])
@@ -225,7 +229,7 @@ def _neighbour_weights(
 
 
 #: Candidates fetched per point when (nearly) tied boundaries are resolved in one batch.
-_TIE_BATCH_CANDIDATES = 16
+_TIE_BATCH_CANDIDATES = 4
 
 
 def _resolve_ties_batch(
@@ -234,7 +238,7 @@ def _resolve_ties_batch(
     """Exact neighbour sets for many tied points at once, where a short candidate list decides.
 
     Rounded data tie often: resolving them one by one was the slowest part
-    of the search. Here the ``k + 16`` nearest points of each are fetched in
+    of the search. Here the ``k + 4`` nearest points of each are fetched in
     one query, their distances recomputed exactly, and the k nearest taken
     in order of (exact distance, earliest row), as :func:`_resolve_ties`
     does; where only some of the records at the boundary distance are taken,
