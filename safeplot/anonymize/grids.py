@@ -91,24 +91,40 @@ def rare_values(values: ArrayLike, threshold: int) -> np.ndarray:
     return x[starts[lengths < threshold]]
 
 
-def hits_any(points: ArrayLike, avoid: np.ndarray) -> bool:
-    """Tell whether any of `points` equals (relative 1e-9) a value in sorted `avoid`.
+def hit_mask(points: ArrayLike, avoid: ArrayLike, rtol: float = MATCH_RTOL) -> np.ndarray:
+    """Tell, per point, whether it equals (within relative `rtol`) a value in `avoid`.
+
+    Each point is compared with its two neighbours in sorted `avoid`, so the
+    cost is O((n + m) log m) however many values are to be avoided.
+
+    Examples
+    --------
+    >>> hit_mask([1.0, 2.0, np.nan], [2.0 + 1e-12, 5.0])
+    array([False,  True, False])
+    """
+    points = np.asarray(points, dtype=float)
+    avoid = np.asarray(avoid, dtype=float).ravel()
+    hit = np.zeros(points.shape, dtype=bool)
+    if avoid.size == 0 or points.size == 0:
+        return hit
+    if avoid.size > 1 and (np.diff(avoid) < 0).any():
+        avoid = np.sort(avoid)
+    pos = np.searchsorted(avoid, points)
+    for nb in (np.clip(pos - 1, 0, avoid.size - 1), np.clip(pos, 0, avoid.size - 1)):
+        near = avoid[nb]
+        hit |= np.abs(points - near) <= rtol * np.maximum(np.abs(points), np.abs(near))
+    return hit & np.isfinite(points)
+
+
+def hits_any(points: ArrayLike, avoid: ArrayLike) -> bool:
+    """Tell whether any of `points` equals (relative 1e-9) a value in `avoid`.
 
     Examples
     --------
     >>> hits_any([1.0, 2.0], np.array([2.0 + 1e-12]))
     True
     """
-    points = np.asarray(points, dtype=float).ravel()
-    if avoid.size == 0 or points.size == 0:
-        return False
-    pos = np.searchsorted(avoid, points)
-    for nb in (np.clip(pos - 1, 0, avoid.size - 1), np.clip(pos, 0, avoid.size - 1)):
-        near = avoid[nb]
-        tol = MATCH_RTOL * np.maximum(np.abs(points), np.abs(near))
-        if (np.abs(points - near) <= tol).any():
-            return True
-    return False
+    return bool(hit_mask(points, avoid).any())
 
 
 def safe_edges(

@@ -33,7 +33,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from .._validate import clean_numeric
 from ..anonymize import anonymize_values
 from ..anonymize.boxes import BoxSummary, confidential_box, grid_box
-from ..anonymize.grids import MATCH_RTOL, hits_any, rare_values, safe_edges, safe_ticks
+from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
@@ -446,24 +446,11 @@ def _refuse_small(
         )
 
 
-def _hits(values: np.ndarray, avoid: np.ndarray) -> np.ndarray:
-    """Tell, per value, whether it equals (relative 1e-9) a value in sorted `avoid`."""
-    v = np.asarray(values, dtype=float)
-    if avoid.size == 0 or v.size == 0:
-        return np.zeros(v.shape, dtype=bool)
-    pos = np.searchsorted(avoid, v)
-    hit = np.zeros(v.shape, dtype=bool)
-    for nb in (np.clip(pos - 1, 0, avoid.size - 1), np.clip(pos, 0, avoid.size - 1)):
-        near = avoid[nb]
-        hit |= np.abs(v - near) <= MATCH_RTOL * np.maximum(np.abs(v), np.abs(near))
-    return hit
-
-
 def _off_rare(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
     """Move released values that equal a rare raw value by 1e-6 of `scale` (invisible)."""
     out = np.array(values, dtype=float, copy=True)
     for _ in range(100):
-        hit = _hits(out, avoid)
+        hit = hit_mask(out, avoid)
         if not hit.any():
             break
         out[hit] += 1e-6 * scale
@@ -499,7 +486,7 @@ def _log_axis(
     for mult in (1.0, 2.0, 5.0, 3.0):
         ticks = mult * powers
         ticks = ticks[(ticks >= lim[0]) & (ticks <= lim[1])]
-        if ticks.size >= 2 and not _hits(ticks, avoid).any():
+        if ticks.size >= 2 and not hit_mask(ticks, avoid).any():
             return (float(lim[0]), float(lim[1])), ticks
     return (float(lim[0]), float(lim[1])), safe_ticks(lim[0], lim[1], avoid=avoid)
 

@@ -45,8 +45,8 @@ from matplotlib.ticker import FixedLocator, NullFormatter, StrMethodFormatter
 from .._validate import clean_numeric
 from ..anonymize import anonymize_values, round_sig
 from ..anonymize.grids import (
-    MATCH_RTOL,
     histogram_counts,
+    hit_mask,
     hits_any,
     rare_values,
     safe_edges,
@@ -146,19 +146,6 @@ def _resolve_scales(log_scale: Any, axes: tuple[str, ...], ax: Axes | None) -> d
 # coordinates that must not equal a rare raw value
 
 
-def _hit_mask(values: np.ndarray, avoid: np.ndarray) -> np.ndarray:
-    """Which of `values` equal (relative 1e-9) a value in sorted `avoid`."""
-    values = np.asarray(values, dtype=float)
-    hit = np.zeros(values.shape, dtype=bool)
-    if avoid.size == 0 or values.size == 0:
-        return hit
-    pos = np.searchsorted(avoid, values)
-    for nb in (np.clip(pos - 1, 0, avoid.size - 1), np.clip(pos, 0, avoid.size - 1)):
-        near = avoid[nb]
-        hit |= np.abs(values - near) <= MATCH_RTOL * np.maximum(np.abs(values), np.abs(near))
-    return hit & np.isfinite(values)
-
-
 def _nudged(values: np.ndarray, avoid: np.ndarray) -> np.ndarray | None:
     """`values` with every one equal to a value in `avoid` moved by 1e-7 (relative); None if none.
 
@@ -166,7 +153,7 @@ def _nudged(values: np.ndarray, avoid: np.ndarray) -> np.ndarray | None:
     for a zero), far below what a figure can show.
     """
     v = np.array(values, dtype=float)
-    hit = _hit_mask(v, avoid)
+    hit = hit_mask(v, avoid)
     if not hit.any():
         return None
     finite = v[np.isfinite(v)]
@@ -174,7 +161,7 @@ def _nudged(values: np.ndarray, avoid: np.ndarray) -> np.ndarray | None:
     for _ in range(50):
         scale = np.where(v[hit] != 0, np.abs(v[hit]), spread or 1.0)
         v[hit] += _NUDGE * scale
-        hit = _hit_mask(v, avoid)
+        hit = hit_mask(v, avoid)
         if not hit.any():
             return v
     raise RuntimeError(
@@ -191,13 +178,13 @@ def _safe_grid(grid: np.ndarray, scale: _Scale, avoid: np.ndarray) -> np.ndarray
     limits still hold.
     """
     grid = np.asarray(grid, dtype=float)
-    if avoid.size == 0 or grid.size < 2 or not _hit_mask(scale.inv(grid), avoid).any():
+    if avoid.size == 0 or grid.size < 2 or not hit_mask(scale.inv(grid), avoid).any():
         return grid
     step = (grid[-1] - grid[0]) / (grid.size - 1) or 1.0
     for i in range(1, 100):
         delta = 1e-6 * step * i
         moved = np.linspace(grid[0] + delta, grid[-1] - delta, grid.size)
-        if not _hit_mask(scale.inv(moved), avoid).any():
+        if not hit_mask(scale.inv(moved), avoid).any():
             return moved
     raise RuntimeError("Could not move the density grid off the rare values.")  # pragma: no cover
 
@@ -220,10 +207,10 @@ def _round_range(
     if scale.log:
         m_lo = max(m_lo, 1) if lo > 0 else m_lo
     r_lo, r_hi = round(m_lo * unit, decimals), round(m_hi * unit, decimals)
-    while _hit_mask(np.array([r_lo]), avoid).any() and not (scale.log and m_lo <= 1):
+    while hit_mask(np.array([r_lo]), avoid).any() and not (scale.log and m_lo <= 1):
         m_lo -= 1
         r_lo = round(m_lo * unit, decimals)
-    while _hit_mask(np.array([r_hi]), avoid).any():
+    while hit_mask(np.array([r_hi]), avoid).any():
         m_hi += 1
         r_hi = round(m_hi * unit, decimals)
     return float(r_lo), float(r_hi)
@@ -744,7 +731,7 @@ def _log_axis(
     span = (t_hi - t_lo) or 1.0
     lim = [float(scale.inv(t_lo - pad * span)), float(scale.inv(t_hi + pad * span))]
     for i, sign in ((0, -1.0), (1, 1.0)):
-        while _hit_mask(np.array([lim[i]]), avoid).any():
+        while hit_mask(np.array([lim[i]]), avoid).any():
             lim[i] *= 1 + sign * 1e-6
     base = scale.base
     exps = np.arange(math.floor(scale.fwd(lim[0])) - 1, math.ceil(scale.fwd(lim[1])) + 2)
@@ -753,14 +740,14 @@ def _log_axis(
     for subs in subsets:
         cand = np.unique(np.round([m * base**e for e in exps for m in subs], 12))
         ticks = cand[(cand >= lim[0]) & (cand <= lim[1])]
-        if 2 <= ticks.size <= 12 and not _hit_mask(ticks, avoid).any():
+        if 2 <= ticks.size <= 12 and not hit_mask(ticks, avoid).any():
             return (lim[0], lim[1]), ticks
     t_avoid = scale.fwd(avoid[avoid > 0])
     ticks = scale.inv(safe_ticks(*scale.fwd(lim), avoid=t_avoid))
     rounded = np.asarray(round_sig(ticks, 2))
-    if np.unique(rounded).size == ticks.size and not _hit_mask(rounded, avoid).any():
+    if np.unique(rounded).size == ticks.size and not hit_mask(rounded, avoid).any():
         ticks = rounded
-    return (lim[0], lim[1]), ticks[~_hit_mask(ticks, avoid)]
+    return (lim[0], lim[1]), ticks[~hit_mask(ticks, avoid)]
 
 
 def _set_data_axis(

@@ -41,7 +41,7 @@ from ..anonymize.confidential import (
     lowess_trend,
     parallel_boxes,
 )
-from ..anonymize.grids import MATCH_RTOL, rare_values, safe_ticks
+from ..anonymize.grids import MATCH_RTOL, hit_mask, rare_values, safe_ticks
 from ..anonymize.statistics import winsorize
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
@@ -285,15 +285,6 @@ def _grid_release(raw, method, names, threshold, factor, bins, n_dropped, functi
     )
 
 
-def _hits(values: np.ndarray, avoid: np.ndarray, rtol: float = 1e3 * MATCH_RTOL) -> bool:
-    """Whether any value is within `rtol` (relative) of one in `avoid` (a margin over 1e-9)."""
-    v = np.asarray(values, dtype=float).ravel()[:, None]
-    a = np.asarray(avoid, dtype=float).ravel()[None, :]
-    if v.size == 0 or a.size == 0:
-        return False
-    return bool((np.abs(v - a) <= rtol * np.maximum(np.abs(v), np.abs(a))).any())
-
-
 def _box_geometry(boxes: list[ParallelBoxes], avoid: np.ndarray) -> tuple[list[np.ndarray], float]:
     """Positions (dodged by level) and one width for all boxes, no drawn x on a rare value.
 
@@ -309,7 +300,7 @@ def _box_geometry(boxes: list[ParallelBoxes], avoid: np.ndarray) -> tuple[list[n
         drawn = np.concatenate(
             [p + d * width for p in positions for d in (-0.5, -0.25, 0.0, 0.25, 0.5)]
         )
-        if not _hits(drawn, avoid):
+        if not hit_mask(drawn, avoid, rtol=1e3 * MATCH_RTOL).any():
             return positions, width
     raise DisclosureError(  # pragma: no cover - needs rare values at six box widths
         "Could not place the boxes without drawing a rare x value; use another threshold."
