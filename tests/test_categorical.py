@@ -559,13 +559,12 @@ def test_boxplot_policy_floors(outliers, kwargs, match):
     _refused(lambda: boxplot(outliers, x="g", y="y", **kwargs), match)
 
 
-def test_unavailable_methods_are_named(outliers):
+def test_group_and_rounding_methods_draw_released_boxes(outliers):
     for method in ("microaggregation", "rounding"):
-        _refused(
-            lambda method=method: boxplot(outliers, x="g", y="y", method=method),
-            "not available for box plots",
-            ValueError,
-        )
+        fig, ax = plt.subplots()
+        boxplot(outliers, x="g", y="y", method=method, ax=ax)
+        assert ax.safeplot_report.method == method
+        assert not scan_figure(fig, {"y": outliers["y"].to_numpy()}, count_axis=None)
 
 
 @pytest.mark.parametrize(
@@ -816,7 +815,7 @@ def test_value_methods_make_no_sense_for_counts(method):
     [
         ({"threshold": 2}, "threshold", DisclosureError),
         ({"method": "none"}, "raw output", DisclosureError),
-        ({"method": "rounding"}, "not available for count plots", ValueError),
+        ({"method": "rounding"}, "does not apply to counts", ValueError),
         ({"y": "c"}, "both `x` and `y`", ValueError),
         ({"stat": "density"}, "stat", ValueError),
     ],

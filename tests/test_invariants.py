@@ -170,8 +170,8 @@ def test_unknown_and_unavailable_methods_are_clear():
     x, y = SHAPES["D1"]
     with pytest.raises(ValueError, match="not a safeplot method"):
         release_histogram(x, method="blur")
-    with pytest.raises(ValueError, match="not available for scatter plots"):
-        release_scatter(x, y, method="microaggregation")
+    with pytest.raises(ValueError, match="does not apply to counts"):
+        safeplot.countplot(x=np.repeat(["a", "b"], 20), method="microaggregation")
 
 
 def test_report_rounds_counts():

@@ -542,9 +542,10 @@ def test_small_hue_level_is_refused_by_confidential_and_deterministic():
 
 
 @pytest.mark.parametrize("method", ["microaggregation", "rounding"])
-def test_methods_not_available(method):
-    with pytest.raises(ValueError, match="not available"):
-        kdeplot(smooth_data(), x="x", method=method)
+def test_group_and_rounding_methods_release_values(method):
+    ax = kdeplot(smooth_data(), x="x", method=method, k=5, c=6)
+    assert ax.safeplot_report.method == method
+    assert ax.safeplot_report.params.get("k" if method == "microaggregation" else "c") in (5, 6)
 
 
 @pytest.mark.parametrize(

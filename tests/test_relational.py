@@ -362,7 +362,9 @@ def test_penguins_by_species_and_sex(method):
             method=method,
             ax=ax,
         )
-    clean = penguins.dropna(subset=["flipper_length_mm", "body_mass_g", "species"])
+    # the records released: those complete in every variable used (style included)
+    used = ["flipper_length_mm", "body_mass_g", "species"] + ([style] if style else [])
+    clean = penguins.dropna(subset=used)
     raw = {"x": clean["flipper_length_mm"], "y": clean["body_mass_g"]}
     assert not scan_figure(fig, raw, threshold=3)
     assert ax.get_xlabel() == "flipper_length_mm"
@@ -470,7 +472,6 @@ def test_a_hue_level_smaller_than_k_is_named():
         ({"c": np.arange(30.0)}, "per-point `c=`"),
         ({"s": np.arange(30.0)}, "per-point `s=`"),
         ({"method": "blur"}, "not a safeplot method"),
-        ({"method": "rounding"}, "not available for scatterplot"),
     ],
 )
 def test_unsafe_or_unknown_options_are_refused_clearly(kwargs, message):

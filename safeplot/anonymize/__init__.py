@@ -7,12 +7,19 @@ Each function takes plain arrays and the policy in force, and returns arrays:
 - :func:`suppress`, :func:`generalize` — small-cell suppression and generalisation;
 - :func:`safe_edges`, :func:`safe_ticks`, :func:`rare_values` — grids that reveal no raw value;
 - :func:`winsorize`, :func:`round_sig`, :func:`safe_quantiles` — O'Keefe's confidentialisation;
-- :func:`anonymize_values` — one entry point for the methods that move individual values.
+- :func:`microaggregate` (MDAV, V-MDAV, optimal univariate) and :func:`discretize`
+  (equal-width, equal-frequency, k-means, resampling-based rounding) — Senavirathne & Torra;
+- :func:`anonymize_values` — one entry point for the methods that move individual values,
+  with :func:`method_options` to set microaggregation's and rounding's parameters for a block.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -20,25 +27,42 @@ from numpy.typing import ArrayLike
 
 from ..policy import Policy, get_policy
 from .deterministic import DeterministicResult, knn_centroids
-from .grids import grid_counts, histogram_counts, nice_step, rare_values, safe_edges, safe_ticks
+from .discretize import DISCRETIZERS, DiscretizeResult, discretize, fd_bins
+from .grids import (
+    grid_counts,
+    histogram_counts,
+    hit_mask,
+    nice_step,
+    rare_values,
+    safe_edges,
+    safe_ticks,
+)
+from .microaggregation import MicroaggregationResult, microaggregate
 from .probabilistic import add_keyed_noise, noise_sd
 from .statistics import WinsorResult, round_sig, safe_quantiles, winsorize
 from .suppression import SuppressedCounts, coarsen_counts, coarsen_edges, generalize, suppress
 
 __all__ = [
+    "DISCRETIZERS",
     "VALUE_METHODS",
     "AnonymizedValues",
     "DeterministicResult",
+    "DiscretizeResult",
+    "MicroaggregationResult",
     "SuppressedCounts",
     "WinsorResult",
     "add_keyed_noise",
     "anonymize_values",
     "coarsen_counts",
     "coarsen_edges",
+    "discretize",
+    "fd_bins",
     "generalize",
     "grid_counts",
     "histogram_counts",
     "knn_centroids",
+    "method_options",
+    "microaggregate",
     "nice_step",
     "noise_sd",
     "rare_values",
@@ -51,7 +75,55 @@ __all__ = [
 ]
 
 #: Methods that release modified individual values (rather than counts).
-VALUE_METHODS = ("deterministic", "probabilistic", "confidential")
+VALUE_METHODS = ("deterministic", "probabilistic", "confidential", "microaggregation", "rounding")
+
+#: Defaults of the parameters of microaggregation and rounding.
+_OPTION_DEFAULTS: dict[str, Any] = {"algorithm": "mdav", "c": 10, "discretizer": "ewd"}
+_OPTIONS: ContextVar[Mapping[str, Any]] = ContextVar(
+    "safeplot_method_options", default=MappingProxyType({})
+)
+
+
+@contextlib.contextmanager
+def method_options(
+    *, algorithm: str | None = None, c: int | str | None = None, discretizer: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Set the parameters of ``"microaggregation"`` and ``"rounding"`` within a block.
+
+    The plot functions take ``algorithm=``, ``c=`` and ``discretizer=`` and
+    apply them through this; it can also be used around any call that
+    releases values. Options left as None keep their current value.
+
+    Parameters
+    ----------
+    algorithm : {"mdav", "vmdav", "optimal"}, optional
+        Microaggregation algorithm (default "mdav").
+    c : int or "fd", optional
+        Number of representative values of rounding (default 10; "fd":
+        Freedman-Diaconis).
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, optional
+        How rounding forms its intervals (default "ewd").
+
+    Yields
+    ------
+    dict
+        The options in force inside the block.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.arange(60.0)
+    >>> with method_options(c=4, discretizer="efd"):
+    ...     out = anonymize_values(x, "rounding")
+    >>> len(np.unique(out.values)), out.params["discretizer"]
+    (4, 'efd')
+    """
+    given = {"algorithm": algorithm, "c": c, "discretizer": discretizer}
+    token = _OPTIONS.set({**_OPTIONS.get(), **{k: v for k, v in given.items() if v is not None}})
+    try:
+        yield {**_OPTION_DEFAULTS, **_OPTIONS.get()}
+    finally:
+        _OPTIONS.reset(token)
 
 
 @dataclass(frozen=True)
@@ -93,8 +165,10 @@ def anonymize_values(
     ----------
     values : array-like, shape (n, p)
         Complete, finite numeric records.
-    method : {"deterministic", "probabilistic", "confidential"}
-        kNN centroids, keyed noise, or O'Keefe's winsorising.
+    method : {"deterministic", "probabilistic", "confidential", "microaggregation", "rounding"}
+        kNN centroids, keyed noise, O'Keefe's winsorising, group means
+        (parameters ``k`` and the ``algorithm`` of :func:`method_options`), or
+        rounding to representative values (``c`` and ``discretizer``).
     names : sequence of str, optional
         Variable names (they seed the keyed noise).
     k : int, default 3
@@ -104,7 +178,8 @@ def anonymize_values(
     metric : str, default "euclidean"
         Neighbour distance (deterministic).
     strata : array-like, optional
-        Category per record; the deterministic search runs within each.
+        Category per record; the deterministic search and microaggregation's
+        groups run within each.
     policy : Policy, optional
         The policy whose floors apply (default: the policy in force).
 
@@ -142,7 +217,53 @@ def anonymize_values(
             {"winsor_sd": res.sd},
             {"values_winsorised": pol.round_count(res.n_winsorized)},
         )
+    options = {**_OPTION_DEFAULTS, **_OPTIONS.get()}
+    if method == "microaggregation":
+        # groups are formed within each stratum (hue level), as deterministic's neighbours are
+        codes = np.zeros(x.shape[0], dtype=int) if strata is None else np.asarray(strata)
+        out = np.empty_like(x)
+        n_groups = 0
+        for code in np.unique(codes):
+            rows = codes == code
+            mres = microaggregate(x[rows], k, options["algorithm"], policy=pol)
+            out[rows] = mres.values
+            n_groups += mres.n_groups
+        return AnonymizedValues(
+            _off_rare_values(out, x, pol.threshold),
+            {"k": int(k), "algorithm": options["algorithm"]},
+            {"groups": pol.round_count(n_groups)},
+        )
+    if method == "rounding":
+        # each variable is rounded as a whole: its representatives are shared by all levels
+        dres = discretize(x, options["c"], options["discretizer"], policy=pol)
+        return AnonymizedValues(
+            _off_rare_values(
+                np.asarray(dres.values, dtype=float).reshape(x.shape), x, pol.threshold
+            ),
+            {"c": options["c"], "discretizer": dres.discretizer},
+            {"small_intervals_merged": pol.round_count(dres.small_intervals)},
+        )
     raise ValueError(
         f"method={method!r} does not release individual values; value methods are "
         f"{list(VALUE_METHODS)}."
     )
+
+
+def _off_rare_values(released: np.ndarray, raw: np.ndarray, threshold: int) -> np.ndarray:
+    """Move released means that happen to equal a rare raw value by 1e-6 of the column's SD.
+
+    A group mean or interval mean can coincide with one record's value (means
+    of integers are often integers); drawn, it would show that value. The
+    shift is far below what a figure resolves, and a reader has no reference
+    to measure it against, since the true mean is not shown anywhere.
+    """
+    out = np.array(released, dtype=float, copy=True)
+    for j in range(out.shape[1]):
+        rare = rare_values(raw[:, j], threshold)
+        step = 1e-6 * (float(np.std(raw[:, j])) or 1.0)
+        for _ in range(100):
+            hit = hit_mask(out[:, j], rare)
+            if not hit.any():
+                break
+            out[hit, j] += step
+    return out

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -13,6 +15,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from .. import audit
+from ..anonymize import method_options
 from ..anonymize.grids import MATCH_RTOL, hits_any, safe_ticks
 from ..errors import DisclosureError
 from ..policy import Policy
@@ -37,6 +40,7 @@ __all__ = [
     "safe_limits",
     "safe_points",
     "set_safe_axis",
+    "takes_method_options",
 ]
 
 #: gid of the method note every released figure carries (unless annotate=False).
@@ -83,6 +87,31 @@ def refuse_if_nothing_shown(counts: np.ndarray, what: str, advice: str) -> None:
             f"Every {what} is below the threshold: nothing can be shown, and an empty figure "
             f"would still show the range of the data. {advice}"
         )
+
+
+def takes_method_options(func):
+    """Apply a plot function's ``algorithm``, ``c`` and ``discretizer`` to its release.
+
+    They parametrise ``method="microaggregation"`` and ``method="rounding"``;
+    the decorated function runs inside :func:`safeplot.anonymize.method_options`
+    so every release it builds uses them. A function without its own ``c``
+    (``c`` is a colour in matplotlib's scatter) takes ``c=`` from its keyword
+    arguments when ``method="rounding"``.
+    """
+    sig = inspect.signature(func)
+    names = [n for n in ("algorithm", "c", "discretizer") if n in sig.parameters]
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        bound = sig.bind_partial(*args, **kwargs)
+        options = {n: bound.arguments.get(n, sig.parameters[n].default) for n in names}
+        own_c = "c" in sig.parameters
+        if not own_c and bound.arguments.get("method") == "rounding" and "c" in kwargs:
+            options["c"] = kwargs.pop("c")
+        with method_options(**options):
+            return func(*args, **kwargs)
+
+    return wrapper
 
 
 def check_methods(method: str, available: tuple[str, ...], what: str) -> str:
@@ -138,6 +167,8 @@ _NOTE_PARAMS = {
     "deterministic": ("k",),
     "probabilistic": ("q",),
     "confidential": ("winsor_sd", "round_to"),
+    "microaggregation": ("k", "algorithm"),
+    "rounding": ("c", "discretizer"),
 }
 
 

@@ -31,7 +31,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from .._validate import clean_numeric
-from ..anonymize import anonymize_values
+from ..anonymize import VALUE_METHODS, anonymize_values
 from ..anonymize.boxes import BoxSummary, confidential_box, grid_box
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.tables import suppress_table
@@ -49,6 +49,7 @@ from ._common import (
     quiet_seaborn,
     safe_limits,
     set_safe_axis,
+    takes_method_options,
 )
 from ._data import categorical_order, plot_data, wide_to_long
 
@@ -64,7 +65,16 @@ __all__ = [
 ]
 
 #: Methods :func:`boxplot` supports.
-BOX_METHODS = ("deterministic", "probabilistic", "suppress", "generalize", "confidential", "none")
+BOX_METHODS = (
+    "deterministic",
+    "probabilistic",
+    "suppress",
+    "generalize",
+    "confidential",
+    "microaggregation",
+    "rounding",
+    "none",
+)
 #: Methods :func:`countplot` supports.
 COUNT_METHODS = ("suppress", "generalize", "confidential", "none")
 #: Share of the records above which one category is flagged as dominant.
@@ -334,7 +344,7 @@ def _policy_checks(
     pol: Policy, method: str | None, kind: str, available: tuple[str, ...], what: str
 ) -> str:
     method = pol.check_method(method, kind)
-    if kind == "count" and method in ("deterministic", "probabilistic"):
+    if kind == "count" and method in VALUE_METHODS and method != "confidential":
         raise ValueError(
             f"method={method!r} moves numeric values and does not apply to counts of "
             f"categories. Count plots support {list(available)}."
@@ -614,7 +624,7 @@ def release_boxplot(
     boxes: list[BoxSummary] | None = None
     released: list[np.ndarray] | None = None
     cells = 0
-    if method in ("deterministic", "probabilistic"):
+    if method in VALUE_METHODS and method != "confidential":
         if method == "deterministic":
             _refuse_small(layout, sizes, pairs, k, f"k={k}")
         out = anonymize_values(
@@ -875,6 +885,7 @@ def _rare_categories(rows: _Rows, threshold: int) -> np.ndarray:
     return rare_values(pd.to_numeric(rows.full_cat).to_numpy(dtype=float), threshold)
 
 
+@takes_method_options
 def boxplot(
     data: Any = None,
     *,
@@ -907,6 +918,9 @@ def boxplot(
     k: int = 3,
     q: float = 0.25,
     bins: int = 30,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs: Any,
 ) -> Axes:
@@ -971,6 +985,12 @@ def boxplot(
         Cells of the grid of ``"suppress"`` and ``"generalize"``.
     annotate : bool, optional
         Add the method note (default: the policy's setting).
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm (``method="microaggregation"``).
+    c : int or "fd", default 10
+        Number of representative values (``method="rounding"``).
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How rounding forms its intervals (``method="rounding"``).
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.bxp` via seaborn (e.g.
         ``boxprops``, ``medianprops``, ``flierprops``, ``showfliers``).

@@ -32,6 +32,7 @@ from ._common import (
     refuse_if_nothing_shown,
     resolve_annotate,
     set_safe_axis,
+    takes_method_options,
 )
 from ._data import categorical_order, plot_data, wide_to_long
 from .grid import GRID_BINS, release_grid
@@ -46,7 +47,16 @@ __all__ = [
 ]
 
 #: Methods a histogram release supports.
-HIST_METHODS = ("suppress", "generalize", "deterministic", "probabilistic", "confidential", "none")
+HIST_METHODS = (
+    "suppress",
+    "generalize",
+    "deterministic",
+    "probabilistic",
+    "confidential",
+    "microaggregation",
+    "rounding",
+    "none",
+)
 
 
 def release_histogram(
@@ -406,6 +416,7 @@ def _drawn_frame(releases: list[HistogramRelease], var: str, hue: str | None) ->
 _COUNT = "\x00count"
 
 
+@takes_method_options
 def histplot(
     data=None,
     *,
@@ -446,6 +457,9 @@ def histplot(
     factor: int = 2,
     k: int = 3,
     q: float = 0.25,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs,
 ) -> Axes:
@@ -513,6 +527,12 @@ def histplot(
         Noise SD as a fraction of the variable's SD (``"probabilistic"``).
     annotate : bool, optional
         Add the note naming the method (default: the policy's choice).
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm (``method="microaggregation"``).
+    c : int or "fd", default 10
+        Number of representative values (``method="rounding"``).
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How rounding forms its intervals (``method="rounding"``).
     **kwargs
         Passed to seaborn and on to matplotlib.
 
@@ -781,6 +801,7 @@ def _bivariate_histplot(
     return finish(ax, grid.report, annotate=annotate, policy=policy)
 
 
+@takes_method_options
 def hist(
     x,
     bins=None,
@@ -799,6 +820,9 @@ def hist(
     factor: int = 2,
     k: int = 3,
     q: float = 0.25,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs,
 ):
@@ -821,6 +845,12 @@ def hist(
         Axes to draw on (default: the current Axes).
     method, threshold, factor, k, q, annotate : optional
         As in :func:`histplot`.
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm (``method="microaggregation"``).
+    c : int or "fd", default 10
+        Number of representative values (``method="rounding"``).
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How rounding forms its intervals (``method="rounding"``).
     **kwargs
         Passed to matplotlib.
 

@@ -30,7 +30,16 @@ __all__ = ["GRID_BINS", "GRID_METHODS", "release_grid"]
 GRID_BINS = 30
 
 #: Methods a density-grid release supports.
-GRID_METHODS = ("suppress", "generalize", "deterministic", "probabilistic", "confidential", "none")
+GRID_METHODS = (
+    "suppress",
+    "generalize",
+    "deterministic",
+    "probabilistic",
+    "confidential",
+    "microaggregation",
+    "rounding",
+    "none",
+)
 
 _HUE = "\x00hue"
 

@@ -65,6 +65,7 @@ from ._common import (
     quiet_seaborn,
     safe_limits,
     set_safe_axis,
+    takes_method_options,
 )
 from ._data import categorical_order, plot_data, wide_to_long
 from .grid import GRID_BINS, release_grid
@@ -72,7 +73,16 @@ from .grid import GRID_BINS, release_grid
 __all__ = ["KDE_METHODS", "KdeRelease", "draw_kde", "kdeplot", "release_kde"]
 
 #: Methods a kde release supports (univariate and bivariate).
-KDE_METHODS = ("suppress", "generalize", "deterministic", "probabilistic", "confidential", "none")
+KDE_METHODS = (
+    "suppress",
+    "generalize",
+    "deterministic",
+    "probabilistic",
+    "confidential",
+    "microaggregation",
+    "rounding",
+    "none",
+)
 
 #: Relative nudge applied to a drawn coordinate that equals a rare raw value.
 _NUDGE = 1e-7
@@ -1236,6 +1246,7 @@ def _is_flat(data: Any) -> bool:
     return np.ndim(data) == 1
 
 
+@takes_method_options
 def kdeplot(
     data: Any = None,
     *,
@@ -1272,6 +1283,9 @@ def kdeplot(
     k: int = 3,
     q: float = 0.25,
     bins: int = GRID_BINS,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs: Any,
 ) -> Axes:
@@ -1352,6 +1366,12 @@ def kdeplot(
         Bins of the suppressed histogram / cells per axis of the grid.
     annotate : bool, optional
         Add the method note (default: the policy's setting).
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm (``method="microaggregation"``).
+    c : int or "fd", default 10
+        Number of representative values (``method="rounding"``).
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How rounding forms its intervals (``method="rounding"``).
     **kwargs
         Passed to matplotlib (``plot``/``fill_between``, or
         ``contour``/``contourf``).

@@ -38,7 +38,14 @@ from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..policy import get_policy
 from ..release import DisclosureReport, GridRelease
-from ._common import finish, get_ax, make_report, quiet_seaborn, set_safe_axis
+from ._common import (
+    finish,
+    get_ax,
+    make_report,
+    quiet_seaborn,
+    set_safe_axis,
+    takes_method_options,
+)
 from ._data import plot_data
 from .grid import GRID_BINS, release_grid
 
@@ -685,6 +692,7 @@ def _refuse_raw_matrix() -> DisclosureError:
     )
 
 
+@takes_method_options
 def heatmap(
     data: Any = None,
     *,
@@ -715,6 +723,9 @@ def heatmap(
     factor: int = 2,
     k: int = 3,
     q: float = 0.25,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs: Any,
 ) -> Axes:
@@ -795,6 +806,12 @@ def heatmap(
         Noise SD as a fraction of each variable's SD (``"probabilistic"``).
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm (``method="microaggregation"``).
+    c : int or "fd", default 10
+        Number of representative values (``method="rounding"``).
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How rounding forms its intervals (``method="rounding"``).
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.pcolormesh`.
 

@@ -57,6 +57,7 @@ from ._common import (
     not_available,
     quiet_seaborn,
     set_safe_axis,
+    takes_method_options,
 )
 from ._data import PlotData, categorical_order, plot_data
 from .grid import GRID_BINS, release_grid
@@ -74,13 +75,23 @@ SCATTER_METHODS = (
     "suppress",
     "generalize",
     "confidential",
+    "microaggregation",
+    "rounding",
     "none",
 )
 #: Methods of :func:`scatter` (it returns the markers, so no box plots).
-SCATTER_POINT_METHODS = ("deterministic", "probabilistic", "suppress", "generalize", "none")
+SCATTER_POINT_METHODS = (
+    "deterministic",
+    "probabilistic",
+    "suppress",
+    "generalize",
+    "microaggregation",
+    "rounding",
+    "none",
+)
 
 _GRID_METHODS = ("suppress", "generalize")
-_VALUE_METHODS = ("deterministic", "probabilistic")
+_VALUE_METHODS = ("deterministic", "probabilistic", "microaggregation", "rounding")
 #: gid of the note saying which x intervals of a confidential scatter were merged.
 MERGE_NOTE_GID = "safeplot-merge-note"
 #: Share of an interval the boxes of one interval take up together.
@@ -929,6 +940,7 @@ def _draw_semantic(
         set_safe_axis(ax, "y", rel.ylim, rel.yticks)
 
 
+@takes_method_options
 def scatterplot(
     data: Any = None,
     *,
@@ -955,6 +967,8 @@ def scatterplot(
     bins: int = GRID_BINS,
     metric: str = "euclidean",
     mark_coincident: bool = False,
+    algorithm: str = "mdav",
+    discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs: Any,
 ) -> Axes:
@@ -1027,6 +1041,11 @@ def scatterplot(
         (Avraam et al.'s black dots; deterministic only).
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm (``method="microaggregation"``).
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How rounding forms its intervals (``method="rounding"``); its number
+        of values is ``c=`` given as a keyword, default 10.
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.scatter` (single values only:
         per-point colours or sizes are refused). Under ``"confidential"``
@@ -1193,6 +1212,7 @@ def _colour_values(c: Any, n: int, data: Any) -> tuple[str, Any]:
     )
 
 
+@takes_method_options
 def scatter(
     x: Any,
     y: Any,
@@ -1208,6 +1228,8 @@ def scatter(
     q: float = 0.25,
     threshold: int | None = None,
     factor: int = 2,
+    algorithm: str = "mdav",
+    discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs: Any,
 ) -> PathCollection:
@@ -1237,6 +1259,11 @@ def scatter(
         Parameters of the methods, as in :func:`scatterplot`.
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm (``method="microaggregation"``).
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How rounding forms its intervals (``method="rounding"``); its number
+        of values is ``c=`` given as a keyword, default 10.
     **kwargs
         Passed to :meth:`~matplotlib.axes.Axes.scatter` (``data=`` is
         resolved first; per-point values are refused).

@@ -1,0 +1,538 @@
+"""Microaggregation (MDAV, V-MDAV, optimal univariate) against brute force and references."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from safeplot import DisclosureError, Policy
+from safeplot.anonymize.microaggregation import (
+    ALGORITHMS,
+    MicroaggregationResult,
+    mdav,
+    microaggregate,
+    optimal_univariate,
+    vmdav,
+)
+
+# -- independent references -------------------------------------------------------------------
+
+
+def zscores(x):
+    x = np.asarray(x, dtype=float)
+    x = x[:, None] if x.ndim == 1 else x
+    return x, (x - x.mean(axis=0)) / x.std(axis=0, ddof=1)
+
+
+def sq(points, q):
+    return ((points - q) ** 2).sum(axis=1)
+
+
+def ref_mdav(x, k):
+    """MDAV-generic by full scans of the records left: O(n^2/k)."""
+    _, z = zscores(x)
+    n = z.shape[0]
+    alive = np.ones(n, dtype=bool)
+    labels = np.full(n, -1)
+    state = {"total": z.sum(axis=0), "gid": 0}
+
+    def farthest(q):
+        rows = np.flatnonzero(alive)
+        return rows[np.argmax(sq(z[rows], q))]  # first maximum: the earliest row
+
+    def group_around(r):
+        rows = np.flatnonzero(alive)
+        take = rows[np.lexsort((rows, sq(z[rows], z[r])))[:k]]
+        assert take[0] == r
+        alive[take] = False
+        labels[take] = state["gid"]
+        state["total"] = state["total"] - z[take].sum(axis=0)
+        state["gid"] += 1
+
+    while alive.sum() >= 3 * k:
+        r = farthest(state["total"] / alive.sum())
+        group_around(r)
+        group_around(farthest(z[r]))
+    if alive.sum() >= 2 * k:
+        group_around(farthest(state["total"] / alive.sum()))
+    labels[alive] = state["gid"]
+    return labels
+
+
+def ref_vmdav(x, k, gamma):
+    """V-MDAV by full scans of the unassigned records."""
+    _, z = zscores(x)
+    n = z.shape[0]
+    alive = np.ones(n, dtype=bool)
+    labels = np.full(n, -1)
+    order = np.lexsort((np.arange(n), -sq(z, z.mean(axis=0))))
+    gid = 0
+    while alive.sum() >= 2 * k:
+        r = next(i for i in order if alive[i])
+        rows = np.flatnonzero(alive)
+        group = list(rows[np.lexsort((rows, sq(z[rows], z[r])))[:k]])
+        alive[group] = False
+        while len(group) < 2 * k - 1 and alive.sum() - 1 >= k:
+            rows = np.flatnonzero(alive)
+            d_group = np.min([sq(z[rows], z[g]) for g in group], axis=0)
+            best = np.lexsort((rows, d_group))[0]
+            e, d_in = rows[best], d_group[best]
+            others = rows[rows != e]
+            d_out = sq(z[others], z[e]).min()
+            if math.sqrt(d_in) < gamma * math.sqrt(d_out):
+                group.append(e)
+                alive[e] = False
+            else:
+                break
+        labels[group] = gid
+        gid += 1
+    labels[alive] = gid
+    return labels
+
+
+def sse(z, labels):
+    total = 0.0
+    for g in np.unique(labels):
+        part = z[labels == g]
+        total += ((part - part.mean(axis=0)) ** 2).sum()
+    return total
+
+
+def brute_runs(values, k):
+    """Minimum SSE over all partitions of the sorted values into runs of at least k."""
+    v = np.sort(np.asarray(values, dtype=float))
+    n = v.size
+    best = math.inf
+
+    def walk(start, acc):
+        nonlocal best
+        if start == n:
+            best = min(best, acc)
+            return
+        for end in range(start + k, n + 1):
+            if n - end == 0 or n - end >= k:
+                run = v[start:end]
+                walk(end, acc + ((run - run.mean()) ** 2).sum())
+
+    walk(0, 0.0)
+    return best
+
+
+def set_partitions(items):
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in set_partitions(rest):
+        for i in range(len(part)):
+            yield [*part[:i], [first, *part[i]], *part[i + 1 :]]
+        yield [[first], *part]
+
+
+def brute_sets(values, k):
+    """Minimum SSE over every partition of the records into groups of at least k."""
+    v = np.asarray(values, dtype=float)
+    best = math.inf
+    for part in set_partitions(list(range(v.size))):
+        if min(len(b) for b in part) < k:
+            continue
+        best = min(best, sum(((v[b] - v[b].mean()) ** 2).sum() for b in part))
+    return best
+
+
+def dp_all_sizes(values, k):
+    """Plain O(n^2) dynamic programme over sorted runs of any size >= k (no 2k-1 cap)."""
+    v = np.sort(np.asarray(values, dtype=float))
+    n = v.size
+    best = [0.0] + [math.inf] * n
+    for i in range(1, n + 1):
+        for s in range(k, i + 1):
+            run = v[i - s : i]
+            best[i] = min(best[i], best[i - s] + ((run - run.mean()) ** 2).sum())
+    return best[n]
+
+
+def check_result(res, x, k, sizes_exact=False):
+    """Group sizes, released means and preserved means."""
+    x = np.asarray(x, dtype=float)
+    x = x[:, None] if x.ndim == 1 else x
+    n, p = x.shape
+    assert isinstance(res, MicroaggregationResult)
+    assert res.values.shape == (n, p)
+    labels = res.groups if res.groups.ndim == 2 else np.repeat(res.groups[:, None], p, axis=1)
+    for j in range(p):
+        lab = labels[:, j]
+        sizes = np.bincount(lab)
+        assert (sizes >= k).all() and (sizes <= 2 * k - 1).all()
+        if sizes_exact:
+            assert (sizes[:-1] == k).all()
+        for g in range(sizes.size):
+            members = lab == g
+            np.testing.assert_allclose(res.values[members, j], x[members, j].mean(), rtol=1e-12)
+            assert np.unique(res.values[members, j]).size == 1
+    scale = np.abs(x).max(axis=0) + 1
+    np.testing.assert_allclose(res.values.mean(axis=0), x.mean(axis=0), atol=1e-12 * scale.max())
+    _, z = zscores(x)
+    expected = sum(sse(z[:, [j]], labels[:, j]) for j in range(p))
+    assert res.sse == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert res.group_sizes.sum() == n * (p if res.groups.ndim == 2 else 1)
+
+
+# -- optimal univariate -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_optimal_equals_brute_force_over_runs(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(6, 19))
+    k = int(rng.integers(3, n // 2 + 1))
+    x = rng.normal(size=n) if seed % 2 else rng.integers(0, 5, size=n).astype(float)
+    if np.ptp(x) == 0:
+        x[0] += 1
+    res = optimal_univariate(x, k)
+    check_result(res, x, k)
+    sd2 = x.var(ddof=1)
+    assert res.sse == pytest.approx(brute_runs(x, k) / sd2, rel=1e-9, abs=1e-12)
+    assert res.sse == pytest.approx(dp_all_sizes(x, k) / sd2, rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_optimal_equals_brute_force_over_all_set_partitions(seed):
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(6, 9))  # Bell(8) = 4140 partitions
+    x = rng.normal(size=n) if seed % 2 else rng.integers(0, 4, size=n).astype(float)
+    if np.ptp(x) == 0:
+        x[0] += 1
+    res = optimal_univariate(x, 3)
+    assert res.sse == pytest.approx(brute_sets(x, 3) / x.var(ddof=1), rel=1e-9, abs=1e-12)
+
+
+@given(
+    st.lists(st.integers(-50, 50), min_size=6, max_size=60).map(lambda v: np.array(v, float)),
+    st.integers(3, 8),
+)
+@settings(max_examples=60, deadline=None)
+def test_optimal_equals_quadratic_dp_property(x, k):
+    assume(x.size >= 2 * k and np.ptp(x) > 0)
+    res = optimal_univariate(x, k)
+    check_result(res, x, k)
+    assert res.sse == pytest.approx(dp_all_sizes(x, k) / x.var(ddof=1), rel=1e-9, abs=1e-12)
+
+
+def test_optimal_known_case_and_tie_rule():
+    res = optimal_univariate([1, 2, 3, 7, 8, 9, 20, 21, 22, 23], k=3)
+    assert res.values[:, 0].tolist() == [2, 2, 2, 8, 8, 8, 21.5, 21.5, 21.5, 21.5]
+    assert res.groups.tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 2, 2]
+    assert res.n_groups == 3 and res.algorithm == "optimal" and res.k == 3
+    # 0..6: (0,1,2,3)(4,5,6) and (0,1,2)(3,4,5,6) both have SSE 5 + 2 = 7; the last
+    # group is the shortest that attains the optimum
+    res = optimal_univariate(np.arange(7.0), k=3)
+    assert res.groups.tolist() == [0, 0, 0, 0, 1, 1, 1]
+    assert res.values[:, 0].tolist() == [1.5] * 4 + [5.0] * 3
+    assert res.sse == pytest.approx(7 / np.var(np.arange(7.0), ddof=1))
+    # the order of the rows does not matter
+    x = np.array([22, 1, 9, 21, 3, 8, 23, 2, 7, 20], float)
+    res = optimal_univariate(x, 3)
+    np.testing.assert_array_equal(res.values[:, 0], [21.5, 2, 8, 21.5, 2, 8, 21.5, 2, 8, 21.5])
+
+
+def test_optimal_accurate_at_large_offsets():
+    """Run costs from differences: a huge common offset leaves the partition unchanged."""
+    x = np.random.default_rng(3).integers(0, 1000, size=500).astype(float)
+    a = optimal_univariate(x, 4)
+    b = optimal_univariate(x + 1e12, 4)
+    np.testing.assert_array_equal(a.groups, b.groups)
+    assert a.sse == pytest.approx(b.sse, rel=1e-9)
+
+
+def test_optimal_large_input_matches_block_free_dp():
+    """Many blocks and several cost chunks: compare with a simple vectorised DP."""
+    import safeplot.anonymize.microaggregation as m
+
+    rng = np.random.default_rng(5)
+    x = np.sort(rng.lognormal(size=3001))
+    k = 4
+    old = m._COST_CHUNK
+    m._COST_CHUNK = 200  # force many chunks
+    try:
+        sizes = m._optimal_sizes(x, k)
+    finally:
+        m._COST_CHUNK = old
+    assert sizes == m._optimal_sizes(x, k)
+    n = x.size
+    best = np.full(n + 1, np.inf)
+    best[0] = 0
+    for i in range(k, n + 1):
+        for s in range(k, min(2 * k - 1, i) + 1):
+            run = x[i - s : i]
+            best[i] = min(best[i], best[i - s] + ((run - run.mean()) ** 2).sum())
+    got = sum(((r - r.mean()) ** 2).sum() for r in np.split(x, np.cumsum(sizes)[:-1]))
+    assert got == pytest.approx(best[n], rel=1e-9)
+    assert all(k <= s <= 2 * k - 1 for s in sizes) and sum(sizes) == n
+
+
+def test_optimal_columnwise_on_two_columns():
+    rng = np.random.default_rng(1)
+    x = np.column_stack([rng.normal(size=40), rng.exponential(size=40)])
+    res = optimal_univariate(x, 3)
+    assert res.groups.shape == (40, 2)
+    check_result(res, x, 3)
+    for j in range(2):
+        one = optimal_univariate(x[:, j], 3)
+        np.testing.assert_array_equal(res.groups[:, j], one.groups)
+        np.testing.assert_array_equal(res.values[:, j], one.values[:, 0])
+    assert res.n_groups == sum(optimal_univariate(x[:, j], 3).n_groups for j in range(2))
+    assert res.sse == pytest.approx(sum(optimal_univariate(x[:, j], 3).sse for j in range(2)))
+    via = microaggregate(x, 3, "optimal")
+    np.testing.assert_array_equal(via.values, res.values)
+
+
+# -- MDAV ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("kind", ["continuous", "integer", "one-column"])
+def test_mdav_matches_direct_reference(seed, kind):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 400))
+    k = int(rng.integers(3, 8))
+    if kind == "continuous":
+        x = rng.normal(size=(n, 3)) * [1.0, 30.0, 0.1] + [5.0, -2.0, 0.0]
+    elif kind == "integer":
+        x = rng.integers(0, 5, size=(n, 2)).astype(float)  # many ties and duplicates
+    else:
+        x = rng.lognormal(size=n)
+    res = mdav(x, k)
+    np.testing.assert_array_equal(res.groups, ref_mdav(x, k))
+    check_result(res, x, k, sizes_exact=True)
+
+
+@pytest.mark.parametrize("kind", ["continuous", "integer"])
+def test_mdav_matches_reference_with_many_buckets(kind):
+    rng = np.random.default_rng(11)
+    if kind == "continuous":
+        x = np.column_stack([rng.normal(10, 0.5, 2500), rng.lognormal(0, 0.5, 2500)])
+    else:
+        x = rng.integers(0, 30, size=(2500, 2)).astype(float)
+    res = mdav(x, 3)
+    np.testing.assert_array_equal(res.groups, ref_mdav(x, 3))
+
+
+def test_mdav_known_cases():
+    # three clusters of three, far apart: one group each
+    x = np.array([[0, 0], [0, 1], [1, 0], [10, 10], [10, 11], [11, 10], [20, 0], [20, 1], [21, 0]])
+    res = mdav(x, 3)
+    assert sorted(np.bincount(res.groups).tolist()) == [3, 3, 3]
+    for g in range(3):
+        assert np.unique(res.groups[3 * g : 3 * g + 3]).size == 1
+    np.testing.assert_allclose(res.values[:3], [[1 / 3, 1 / 3]] * 3)
+    # z-scores equal the data (mean 0, SD 1): every +-1 is equally far from the centroid,
+    # so the earliest row (a +1) starts the first group
+    x = np.array([1.0, -1, -1, 0, 1, -1, 1])
+    res = mdav(x, 3)
+    assert res.groups.tolist() == [0, 1, 1, 1, 0, 1, 0]
+    assert res.values[:, 0].tolist() == [1, -0.75, -0.75, -0.75, 1, -0.75, 1]
+    assert res.sse == pytest.approx(0.75)  # (-1+0.75)^2 * 3 + 0.75^2
+    res = mdav(-x, 3)
+    assert res.groups.tolist() == [0, 1, 1, 1, 0, 1, 0]
+
+
+def test_mdav_permuting_rows_permutes_the_partition():
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(300, 2))
+    perm = rng.permutation(300)
+    a, b = mdav(x, 4), mdav(x[perm], 4)
+    np.testing.assert_allclose(b.values, a.values[perm], rtol=1e-12)
+    assert a.sse == pytest.approx(b.sse, rel=1e-12)
+
+
+# -- V-MDAV -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("gamma", [0.0, 0.2, 1.1, 5.0])
+def test_vmdav_matches_direct_reference(seed, gamma):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 300))
+    k = int(rng.integers(3, 7))
+    if seed % 2:
+        x = rng.normal(size=(n, 2))
+    else:
+        # clusters, so that groups do grow
+        centres = rng.normal(scale=10, size=(n // 4 + 1, 2))
+        x = centres[rng.integers(0, centres.shape[0], n)] + rng.normal(scale=0.1, size=(n, 2))
+    if seed == 4:
+        x = np.round(x)  # ties
+    res = vmdav(x, k, gamma=gamma)
+    np.testing.assert_array_equal(res.groups, ref_vmdav(x, k, gamma))
+    check_result(res, x, k)
+
+
+def test_vmdav_known_cases_and_gamma():
+    x = [0.0, 0.1, 0.2, 0.3, 5.0, 5.1, 5.2, 9.0, 9.1, 9.2]
+    res = vmdav(x, 3, gamma=1.1)
+    assert res.groups.tolist() == [1, 1, 1, 1, 2, 2, 2, 0, 0, 0]
+    assert res.values[:, 0].tolist() == pytest.approx([0.15] * 4 + [5.1] * 3 + [9.1] * 3)
+    # gamma = 0 never extends: 0.3 ends up in the last group with the 5s
+    res = vmdav(x, 3, gamma=0.0)
+    assert res.groups.tolist() == [1, 1, 1, 2, 2, 2, 2, 0, 0, 0]
+    assert res.algorithm == "vmdav"
+
+
+def test_vmdav_groups_grow_on_clustered_data():
+    rng = np.random.default_rng(4)
+    centres = rng.normal(scale=20, size=(30, 2))
+    x = np.repeat(centres, 4, axis=0) + rng.normal(scale=0.01, size=(120, 2))
+    res = vmdav(x, 3, gamma=1.1)
+    check_result(res, x, 3)
+    # a group of 3 takes the 4th record of its cluster, much closer than any other record
+    assert (np.bincount(res.groups) == 4).all()
+    for g in range(30):
+        assert np.unique(res.groups[4 * g : 4 * g + 4]).size == 1
+    fixed = mdav(x, 3)
+    assert res.sse < fixed.sse
+
+
+# -- properties over random data --------------------------------------------------------------
+
+
+@given(
+    st.lists(
+        st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False), min_size=6, max_size=50
+    ).map(lambda v: np.array(v)),
+    st.integers(3, 6),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_sse_order_and_group_properties(x, k):
+    assume(x.size >= 2 * k and np.ptp(x) > 1e-6 * (np.abs(x).max() + 1))
+    opt = optimal_univariate(x, k)
+    fixed = mdav(x, k)
+    var = vmdav(x, k)
+    total = float(((x - x.mean()) ** 2).sum() / x.var(ddof=1))  # n - 1
+    tol = 1e-9 * total
+    assert opt.sse <= fixed.sse + tol
+    assert opt.sse <= var.sse + tol
+    assert fixed.sse <= total + tol and var.sse <= total + tol
+    check_result(opt, x, k)
+    check_result(fixed, x, k, sizes_exact=True)
+    check_result(var, x, k)
+
+
+@given(st.integers(0, 10_000), st.integers(12, 80), st.integers(3, 5), st.integers(1, 3))
+@settings(max_examples=30, deadline=None)
+def test_multivariate_properties(seed, n, k, p):
+    assume(n >= 2 * k)
+    x = np.random.default_rng(seed).normal(size=(n, p))
+    for algorithm in ("mdav", "vmdav"):
+        res = microaggregate(x, k, algorithm)
+        check_result(res, x, k, sizes_exact=algorithm == "mdav")
+        again = microaggregate(x, k, algorithm)
+        np.testing.assert_array_equal(res.values, again.values)
+
+
+def test_dispatcher_and_shapes():
+    x = np.random.default_rng(0).normal(size=60)
+    for name in ALGORITHMS:
+        res = microaggregate(x, 4, name)
+        assert res.values.shape == (60, 1) and res.groups.shape == (60,)
+        assert res.algorithm == name and res.k == 4
+    np.testing.assert_array_equal(microaggregate(x, 3).values, mdav(x, 3).values)
+    np.testing.assert_array_equal(microaggregate(x, 3, "vmdav").values, vmdav(x, 3).values)
+    np.testing.assert_array_equal(microaggregate(x, 3, "MDAV").values, mdav(x, 3).values)
+
+
+# -- policy and bad input -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_policy_floor(algorithm):
+    x = np.random.default_rng(0).normal(size=(30, 2))
+    with pytest.raises(DisclosureError, match=r"k=2 is below the policy floor k_min=3"):
+        microaggregate(x, 2, algorithm)
+    res = microaggregate(x, 2, algorithm, policy=Policy(k_min=2))
+    assert res.group_sizes.min() >= 2
+    with pytest.raises(DisclosureError, match="k_min=5"):
+        microaggregate(x, 4, algorithm, policy=Policy(k_min=5))
+    with pytest.raises(DisclosureError, match=r"k_min <= k <= n - k_min"):
+        microaggregate(x, 28, algorithm)
+
+
+def test_policy_in_force_is_used():
+    import safeplot
+
+    x = np.random.default_rng(0).normal(size=40)
+    with safeplot.policy(k_min=5), pytest.raises(DisclosureError, match="k_min=5"):
+        mdav(x, 4)
+
+
+@pytest.mark.parametrize("func", [mdav, vmdav, optimal_univariate])
+def test_too_few_records(func):
+    with pytest.raises(DisclosureError, match=r"2k=10"):
+        func(np.arange(9.0), 5)  # k=5 passes k <= n - k_min, but n < 2k
+    with pytest.raises(DisclosureError, match="at least 2\\*k_min=6"):
+        func(np.arange(5.0), 3)
+
+
+@pytest.mark.parametrize("func", [mdav, vmdav, optimal_univariate])
+@pytest.mark.parametrize(
+    ("x", "error", "match"),
+    [
+        (np.empty((0, 2)), ValueError, "empty"),
+        (np.array([[1.0, np.nan]] * 10), ValueError, "NaN"),
+        (np.array([1.0, np.inf] * 5), ValueError, "infinite"),
+        (np.array(["a", "b", "c", "d", "e", "f"]), TypeError, "numeric"),
+        (np.c_[np.ones(10), np.arange(10.0)], DisclosureError, "constant"),
+        (np.zeros((2, 2, 2)), ValueError, "1-D"),
+    ],
+)
+def test_bad_input(func, x, error, match):
+    with pytest.raises(error, match=match):
+        func(x, 3)
+
+
+def test_bad_arguments():
+    x = np.random.default_rng(0).normal(size=20)
+    with pytest.raises(ValueError, match=r"\['mdav', 'vmdav', 'optimal'\]"):
+        microaggregate(x, 3, "kmeans")
+    with pytest.raises(ValueError, match="gamma"):
+        vmdav(x, 3, gamma=-1)
+    with pytest.raises(ValueError, match="gamma"):
+        vmdav(x, 3, gamma=float("nan"))
+    with pytest.raises(TypeError, match="gamma"):
+        vmdav(x, 3, gamma="0.2")
+    with pytest.raises(TypeError, match="integer"):
+        mdav(x, 3.5)
+
+
+def test_no_small_group_over_many_random_sizes():
+    """Many n, every algorithm: sizes always in k..2k-1 (mdav: k, the last k..2k-1)."""
+    rng = np.random.default_rng(9)
+    for k, n in itertools.product((3, 4), range(8, 22)):
+        if n < 2 * k:
+            continue
+        x = rng.normal(size=(n, 2))
+        for algorithm in ALGORITHMS:
+            res = microaggregate(x, k, algorithm)
+            labels = res.groups if res.groups.ndim == 2 else res.groups[:, None]
+            for col in labels.T:
+                sizes = np.bincount(col)
+                assert sizes.min() >= k and sizes.max() <= 2 * k - 1
+                if algorithm == "mdav":
+                    assert (sizes[:-1] == k).all()
+
+
+@pytest.mark.parametrize("leaf", [1, 2, 5])
+def test_tiny_buckets_match_reference(monkeypatch, leaf):
+    """Buckets smaller than a group: the neighbour search must widen its seed."""
+    import safeplot.anonymize.microaggregation as m
+
+    monkeypatch.setattr(m, "_leaf_size", lambda n: leaf)
+    rng = np.random.default_rng(leaf)
+    x = rng.normal(size=(150, 2))
+    xi = rng.integers(0, 6, size=(150, 2)).astype(float)
+    for data in (x, xi):
+        np.testing.assert_array_equal(mdav(data, 7).groups, ref_mdav(data, 7))
+        np.testing.assert_array_equal(vmdav(data, 7, gamma=1.1).groups, ref_vmdav(data, 7, 1.1))
