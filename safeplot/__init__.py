@@ -9,8 +9,10 @@ for the log an output checker reads.
 
 from . import (
     anonymize,
+    assess,  # callable module: ``safeplot.assess(df, vars, method=..., sweep=...)``
     audit,
     datasets,
+    metrics,
     policy,  # callable module: ``with safeplot.policy(threshold=5): ...``
 )
 from ._version import __version__
@@ -29,6 +31,7 @@ __all__ = [
     "UnsafePlotError",
     "__version__",
     "anonymize",
+    "assess",
     "audit",
     "boxplot",
     "countplot",
@@ -43,6 +46,7 @@ __all__ = [
     "kdeplot",
     "load_dataset",
     "load_policy",
+    "metrics",
     "policy",
     "scatter",
     "scatterplot",

@@ -213,3 +213,11 @@ def test_spatial_renumbering_changes_nothing_at_scale(monkeypatch):
     plain = knn_centroids(x, 3)
     np.testing.assert_array_equal(renumbered.values, plain.values)
     np.testing.assert_array_equal(renumbered.coincident, plain.coincident)
+
+
+def test_result_does_not_depend_on_memory_layout():
+    """Column-major input (as DataFrame.to_numpy gives) releases the very same centroids."""
+    x = np.round(np.random.default_rng(3).normal(size=(400, 3)), 1)
+    np.testing.assert_array_equal(
+        knn_centroids(np.asfortranarray(x), 3).values, knn_centroids(x, 3).values
+    )

@@ -86,7 +86,9 @@ class DeterministicResult:
 
 
 def _as_matrix(values: ArrayLike) -> np.ndarray:
-    x = finite_array(values)
+    # row-major whatever the input's layout: means and SDs summed in another order differ in
+    # the last bits, and the result must not depend on how the caller stored the data
+    x = np.ascontiguousarray(finite_array(values))
     return x[:, None] if x.ndim == 1 else x
 
 
