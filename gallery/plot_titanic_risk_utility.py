@@ -1,6 +1,6 @@
 """
 Risk and utility of deterministic anonymisation: the Titanic passengers
-======================================================================
+=======================================================================
 
 Avraam, Jones & Burton (2022) demonstrate deterministic anonymisation on the
 Titanic passengers: the continuous variables (age, fare) are replaced by
@@ -63,7 +63,7 @@ print(f"risk2                 {risk.risk2:.4f}")
 
 # %%
 # The logistic regression of survival, on the original and anonymised data:
-# the standardised difference is |b_or - b_an| / SE(b_or); the overlap of the
+# the standardised difference is ``|b_or - b_an| / SE(b_or)``; the overlap of the
 # 95 % confidence intervals is Karr et al.'s measure (1 = identical).
 
 formula = "survived ~ C(pclass) + sex + age + fare + family"
