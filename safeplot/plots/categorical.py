@@ -36,7 +36,7 @@ from ..anonymize.boxes import BoxSummary, confidential_box, grid_box
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
-from ..policy import Policy, get_policy
+from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
 from ._common import (
     axis_from_range,
@@ -65,16 +65,7 @@ __all__ = [
 ]
 
 #: Methods :func:`boxplot` supports.
-BOX_METHODS = (
-    "deterministic",
-    "probabilistic",
-    "suppress",
-    "generalize",
-    "confidential",
-    "microaggregation",
-    "rounding",
-    "none",
-)
+BOX_METHODS = METHODS
 #: Methods :func:`countplot` supports.
 COUNT_METHODS = ("suppress", "generalize", "confidential", "none")
 #: Share of the records above which one category is flagged as dominant.

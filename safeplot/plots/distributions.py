@@ -18,7 +18,7 @@ from ..anonymize import VALUE_METHODS, anonymize_values
 from ..anonymize.grids import histogram_counts, hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
-from ..policy import Policy, get_policy
+from ..policy import METHODS, Policy, get_policy
 from ..release import HistogramRelease
 from ._common import (
     attach_release,
@@ -47,16 +47,7 @@ __all__ = [
 ]
 
 #: Methods a histogram release supports.
-HIST_METHODS = (
-    "suppress",
-    "generalize",
-    "deterministic",
-    "probabilistic",
-    "confidential",
-    "microaggregation",
-    "rounding",
-    "none",
-)
+HIST_METHODS = METHODS
 
 
 def release_histogram(

@@ -19,7 +19,7 @@ from .._validate import clean_numeric
 from ..anonymize import anonymize_values
 from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
-from ..policy import Policy, get_policy
+from ..policy import METHODS, Policy, get_policy
 from ..release import GridRelease
 from ._common import check_methods, check_positive_int, make_report, refuse_if_nothing_shown
 from ._data import categorical_order
@@ -30,16 +30,7 @@ __all__ = ["GRID_BINS", "GRID_METHODS", "release_grid"]
 GRID_BINS = 30
 
 #: Methods a density-grid release supports.
-GRID_METHODS = (
-    "suppress",
-    "generalize",
-    "deterministic",
-    "probabilistic",
-    "confidential",
-    "microaggregation",
-    "rounding",
-    "none",
-)
+GRID_METHODS = METHODS
 
 _HUE = "\x00hue"
 

@@ -54,7 +54,7 @@ from ..anonymize.grids import (
 )
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
-from ..policy import Policy, get_policy
+from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, GridRelease
 from ._common import (
     check_methods,
@@ -73,16 +73,7 @@ from .grid import GRID_BINS, release_grid
 __all__ = ["KDE_METHODS", "KdeRelease", "draw_kde", "kdeplot", "release_kde"]
 
 #: Methods a kde release supports (univariate and bivariate).
-KDE_METHODS = (
-    "suppress",
-    "generalize",
-    "deterministic",
-    "probabilistic",
-    "confidential",
-    "microaggregation",
-    "rounding",
-    "none",
-)
+KDE_METHODS = METHODS
 
 #: Relative nudge applied to a drawn coordinate that equals a rare raw value.
 _NUDGE = 1e-7

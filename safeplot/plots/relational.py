@@ -44,7 +44,7 @@ from ..anonymize.confidential import (
 from ..anonymize.grids import MATCH_RTOL, hit_mask, rare_values, safe_ticks
 from ..anonymize.statistics import winsorize
 from ..errors import DisclosureError
-from ..policy import Policy, get_policy
+from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, PointRelease
 from ._common import (
     attach_release,
@@ -69,16 +69,7 @@ __all__ = ["SCATTER_METHODS", "draw_scatter", "release_scatter", "scatter", "sca
 LARGE_N = 100_000
 
 #: Methods a scatter release supports.
-SCATTER_METHODS = (
-    "deterministic",
-    "probabilistic",
-    "suppress",
-    "generalize",
-    "confidential",
-    "microaggregation",
-    "rounding",
-    "none",
-)
+SCATTER_METHODS = METHODS
 #: Methods of :func:`scatter` (it returns the markers, so no box plots).
 SCATTER_POINT_METHODS = (
     "deterministic",
