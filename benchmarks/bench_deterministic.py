@@ -9,10 +9,9 @@ test suite: timings belong here, never in assertions.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 import time
+
+from _child import run_child
 
 CHILD = r"""
 import json, resource, sys, time
@@ -36,13 +35,7 @@ print(json.dumps({"n": n, "best": min(times), "median": sorted(times)[len(times)
 
 def run(size: str, repeat: int, k: int) -> dict:
     """Time one size in a fresh interpreter and return its measurements."""
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, size, str(repeat), str(k)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout)
+    return run_child(CHILD, size, repeat, k)
 
 
 def main() -> None:

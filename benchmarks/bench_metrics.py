@@ -12,10 +12,9 @@ case). Not part of the test suite: timings belong here, never in assertions.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 import time
+
+from _child import run_child
 
 CHILD = r"""
 import json, resource, sys, time
@@ -60,13 +59,7 @@ METRICS = (
 
 def run(size: str, p: int, name: str) -> dict:
     """Time one metric at one size in a fresh interpreter and return its measurements."""
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, size, str(p), name],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout)
+    return run_child(CHILD, size, p, name)
 
 
 def main() -> None:

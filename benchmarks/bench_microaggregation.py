@@ -13,10 +13,9 @@ one log-normal, as in bench_deterministic.py), k = 3 and 5.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 import time
+
+from _child import run_child
 
 CHILD = r"""
 import json, resource, sys, time
@@ -56,13 +55,7 @@ QUICK = [("optimal", "1e6", 5), ("mdav", "1e5", 3)]
 
 def run(algorithm: str, size: str, k: int, repeat: int) -> dict:
     """Time one case in a fresh interpreter and return its measurements."""
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, algorithm, size, str(k), str(repeat)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout)
+    return run_child(CHILD, algorithm, size, k, repeat)
 
 
 def main() -> None:

@@ -16,9 +16,8 @@ test suite: timings belong here, never in assertions.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
+
+from _child import run_child
 
 CHILD = r"""
 import json, resource, sys, time
@@ -73,13 +72,7 @@ CASES = ("histplot-suppress", "scatterplot-deterministic")
 
 def run(case: str, impl: str, size: str, repeat: int, decimals: int) -> dict:
     """Measure one implementation of one case at one size in a fresh interpreter."""
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, case, impl, size, str(repeat), str(decimals)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout)
+    return run_child(CHILD, case, impl, size, repeat, decimals)
 
 
 def main() -> None:
