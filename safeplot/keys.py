@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .errors import DisclosureError
 
-__all__ = ["SecretKey", "default_key_path", "resolve_key"]
+__all__ = ["SecretKey", "check_key", "default_key_path", "resolve_key"]
 
 #: Number of random bytes in a generated key (256 bits).
 KEY_BYTES = 32
@@ -177,3 +177,22 @@ def resolve_key(policy_key: SecretKey | None = None) -> SecretKey:
     if not path.exists():
         _create_key_file(path)
     return read_key_file(path)
+
+
+def check_key(key: object) -> SecretKey:
+    """Return `key` if it is a :class:`SecretKey`, else refuse it.
+
+    The refusal names only the type: the object given may be the secret itself.
+
+    Examples
+    --------
+    >>> k = SecretKey("a demonstration secret", source="example")
+    >>> check_key(k) is k
+    True
+    """
+    if not isinstance(key, SecretKey):
+        raise TypeError(
+            f"key must be a safeplot.keys.SecretKey, not {type(key).__name__}; "
+            "wrap the secret as SecretKey(secret, source=...)."
+        )
+    return key

@@ -47,7 +47,7 @@ from numpy.typing import ArrayLike
 
 from .._validate import finite_array
 from ..errors import DisclosureError
-from ..keys import SecretKey
+from ..keys import SecretKey, check_key
 from ..policy import Policy, get_policy
 from .probabilistic import _fingerprint, _seed_message
 
@@ -355,14 +355,7 @@ def discretize(
                     f"{where}: use c <= {distinct}."
                 )
         if method == "resampling":
-            if key is None:
-                key = pol.key
-            if not isinstance(key, SecretKey):
-                # Do not show the object: it may be the secret itself.
-                raise TypeError(
-                    f"key must be a safeplot.keys.SecretKey, not {type(key).__name__}; "
-                    "wrap the secret as SecretKey(secret, source=...)."
-                )
+            key = pol.key if key is None else check_key(key)
             cuts, edges = _rbd_cuts(xs, cj, key, int(n_resamples))
         else:
             cuts, edges = _CUTTERS[method](xs, cj)

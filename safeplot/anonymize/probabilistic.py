@@ -43,7 +43,7 @@ from numpy.typing import ArrayLike
 
 from .._validate import finite_array
 from ..errors import DisclosureError
-from ..keys import SecretKey
+from ..keys import SecretKey, check_key
 from ..policy import Policy, custodian_policy, get_policy
 
 __all__ = ["add_keyed_noise", "noise_sd"]
@@ -298,14 +298,7 @@ def add_keyed_noise(
             "and release their one value exactly. Drop them or choose other variables."
         )
 
-    if key is None:
-        key = policy.key
-    if not isinstance(key, SecretKey):
-        # Do not show the object: it may be the secret itself.
-        raise TypeError(
-            f"key must be a safeplot.keys.SecretKey, not {type(key).__name__}; "
-            "wrap the secret as SecretKey(secret, source=...)."
-        )
+    key = policy.key if key is None else check_key(key)
 
     q_ref = custodian_policy().q_min
     out = np.empty_like(data)
