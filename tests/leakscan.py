@@ -70,6 +70,7 @@ def scan_figure(
     threshold: int = 3,
     counts_in_colour: bool = False,
     count_axis: str | None = "infer",
+    per_axes: dict | None = None,
 ) -> Findings:
     """Scan every Axes of `fig`.
 
@@ -89,12 +90,25 @@ def scan_figure(
         The colour of meshes and images encodes counts (heat maps of a
         density grid): check them, and colour-bar limits, for counts in
         ``(0, threshold)`` instead of against raw values.
+    per_axes : dict, optional
+        ``{ax: {"x": ..., "y": ...}}`` for figures whose panels show
+        different variables (pair plots, joint plots, diagnostic panels): each
+        listed Axes is checked against its own raw x and y (an axis left out
+        is not compared by position, as with `raw`); text anywhere is compared
+        with the rare values of every variable in `raw` and `per_axes`.
     """
     found = Findings()
     if count_axis == "infer":
         count_axis = {("x",): "y", ("y",): "x"}.get(tuple(sorted(raw)))
-    rare = {axis: rare_values(v, threshold) for axis, v in raw.items()}
-    all_rare = np.unique(np.concatenate(list(rare.values()))) if rare else np.array([])
+    per_axes = per_axes or {}
+    base_rare = {axis: rare_values(v, threshold) for axis, v in raw.items()}
+    axes_rare = {
+        ax: {axis: rare_values(v, threshold) for axis, v in panel.items()}
+        for ax, panel in per_axes.items()
+    }
+    pools = list(base_rare.values()) + [r for panel in axes_rare.values() for r in panel.values()]
+    all_rare = np.unique(np.concatenate(pools)) if pools else np.array([])
+    rare = base_rare
 
     def check(label: str, numbers, axis: str | None) -> None:
         values = np.asarray(numbers, dtype=float).ravel()
@@ -116,6 +130,7 @@ def scan_figure(
     # the SVG pass below skips both
     tick_texts: set[str] = set()
     for ax in fig.axes:
+        rare = axes_rare.get(ax, base_rare)
         colorbar = getattr(ax, "_colorbar", None)
         if colorbar is not None:
             # a colour bar's axis shows counts (or statistics of released numbers)

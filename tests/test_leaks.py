@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.figure import Figure
 
 import safeplot
 from safeplot import audit
@@ -85,6 +86,10 @@ class Case:
     raw: Callable[[pd.DataFrame], dict[str, np.ndarray]]
     scan: dict[str, Any] = field(default_factory=dict)
     functions: tuple[str, ...] = ()
+    #: The function makes its own figure (a grid, a diagnostics figure): no Axes is passed.
+    own_figure: bool = False
+    #: ``(result, df) -> {ax: {"x": ..., "y": ...}}`` for panels showing different variables.
+    per_axes: Callable[[Any, pd.DataFrame], dict] | None = None
 
 
 def _xy(df):
@@ -199,29 +204,61 @@ PARAMS = [
 ]
 
 
-@pytest.mark.parametrize(("case", "method", "shape"), PARAMS)
-def test_nothing_rare_and_no_small_count_is_drawn(case, method, shape):
-    df = SHAPES[shape]
+def _figure(result, ax):
+    """The figure a plot function drew on: its own (grids, Figures) or that of `ax`."""
+    if isinstance(result, Figure):
+        return result
+    fig = getattr(result, "figure", None)
+    if isinstance(fig, Figure):
+        return fig
+    return ax.figure
+
+
+def _draw(case, df, method):
+    """Call the case's function; return what it drew (a figure) and its result."""
+    if case.own_figure:
+        result = case.draw(df, method, None)
+        return _figure(result, None), result
     fig, ax = plt.subplots()
-    try:
-        case.draw(df, method, ax)
-    except safeplot.DisclosureError as err:
-        # refusing is safe; it must leave nothing behind and say why
-        assert str(err)
-        assert audit.entries() == []
-        return
+    result = case.draw(df, method, ax)
+    return _figure(result, ax), result
+
+
+def _scan(case, fig, result, df):
     raw = case.raw(df)
     if "x_labels" in raw:
         # category labels are raw values: they are checked as text against every value
         raw = {"x": raw["x_labels"]}
-    findings = scan_figure(fig, raw, **case.scan)
+    per_axes = case.per_axes(result, df) if case.per_axes else None
+    return scan_figure(fig, raw, per_axes=per_axes, **case.scan)
+
+
+@pytest.mark.parametrize(("case", "method", "shape"), PARAMS)
+def test_nothing_rare_and_no_small_count_is_drawn(case, method, shape):
+    df = SHAPES[shape]
+    before = set(plt.get_fignums())
+    try:
+        fig, result = _draw(case, df, method)
+    except safeplot.DisclosureError as err:
+        # refusing is safe; it must leave nothing behind and say why
+        assert str(err)
+        assert audit.entries() == []
+        if case.own_figure:
+            assert set(plt.get_fignums()) == before
+        return
+    findings = _scan(case, fig, result, df)
     assert not findings, str(findings)
     assert findings.numbers_scanned > 0
-    report = ax.safeplot_report
-    assert report.method == method
+    reported = [a for a in fig.axes if getattr(a, "safeplot_report", None) is not None]
+    assert reported, "no Axes carries a report"
+    assert {a.safeplot_report.method for a in reported} == {method}
     assert audit.entries() and audit.entries()[-1].method == method
-    notes = [t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID]
-    assert notes == [method_note(report)]
+    notes = [t.get_text() for a in fig.axes for t in a.texts if t.get_gid() == FOOTNOTE_GID]
+    notes += [t.get_text() for t in fig.texts if t.get_gid() == FOOTNOTE_GID]
+    expected = {method_note(a.safeplot_report) for a in reported}
+    assert notes and set(notes) <= expected, (notes, expected)
+    for a in reported:
+        assert sum(t.get_gid() == FOOTNOTE_GID for t in a.texts) <= 1, "method note drawn twice"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
@@ -233,9 +270,8 @@ def test_the_scanner_catches_the_raw_version(case):
         pytest.skip("a raw density with cut=3 ends 3 bandwidths beyond the data: test_kde checks")
     df = SHAPES["outliers"]
     with safeplot.policy(allow_raw=True):
-        fig, ax = plt.subplots()
-        case.draw(df, "none", ax)
-    assert scan_figure(fig, case.raw(df), **case.scan), case.name
+        fig, result = _draw(case, df, "none")
+    assert _scan(case, fig, result, df), case.name
 
 
 def test_every_public_plot_function_is_covered():
