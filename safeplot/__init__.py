@@ -22,6 +22,7 @@ from .plots.categorical import boxplot, countplot
 from .plots.distributions import hist, histplot
 from .plots.kde import kdeplot
 from .plots.matrix import crosstab, heatmap, is_safe_matrix
+from .plots.regression import qqplot, regplot, residplot
 from .plots.relational import scatter, scatterplot
 from .policy import Policy, get_policy, load_policy, set_policy
 
@@ -48,6 +49,9 @@ __all__ = [
     "load_policy",
     "metrics",
     "policy",
+    "qqplot",
+    "regplot",
+    "residplot",
     "scatter",
     "scatterplot",
     "set_policy",

@@ -30,6 +30,7 @@ from safeplot.plots.distributions import HIST_METHODS
 from safeplot.plots.grid import GRID_METHODS
 from safeplot.plots.kde import KDE_METHODS
 from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
+from safeplot.policy import METHODS
 
 from .leakscan import scan_figure
 
@@ -94,6 +95,15 @@ class Case:
 
 def _xy(df):
     return {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()}
+
+
+def _resid(df):
+    """Residuals and fitted values of the straight-line fit of y on x (raw values too)."""
+    x, y = df["x"].to_numpy(float), df["y"].to_numpy(float)
+    ok = ~(np.isnan(x) | np.isnan(y))
+    r = np.full(x.shape, np.nan)
+    r[ok] = y[ok] - np.polyval(np.polyfit(x[ok], y[ok], 1), x[ok])
+    return r, y - r
 
 
 def _safe(methods):
@@ -193,6 +203,35 @@ CASES = [
         lambda df: {"x_labels": df["x"].to_numpy()},
         {"count_axis": "y"},
         functions=("countplot",),
+    ),
+]
+
+CASES += [
+    Case(
+        "qqplot",
+        lambda df, m, ax: safeplot.qqplot(_resid(df)[0], line="s", method=m, ax=ax),
+        _safe(METHODS),
+        lambda df: {"y": _resid(df)[0]},
+        {"count_axis": None},
+        functions=("qqplot",),
+    ),
+    Case(
+        "residplot",
+        lambda df, m, ax: safeplot.residplot(data=df, x="x", y="y", lowess=True, method=m, ax=ax),
+        _safe(METHODS),
+        lambda df: {"x": df["x"].to_numpy(), "y": np.concatenate(_resid(df))},
+        {"count_axis": None},
+        functions=("residplot",),
+    ),
+    Case(
+        "regplot",
+        lambda df, m, ax: safeplot.regplot(
+            data=df, x="x", y="y", n_boot=100, seed=0, method=m, ax=ax
+        ),
+        _safe(METHODS),
+        _xy,
+        {"count_axis": None},
+        functions=("regplot",),
     ),
 ]
 

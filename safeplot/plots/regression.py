@@ -1,0 +1,1539 @@
+"""Regression diagnostics under disclosure control: ``qqplot``, ``residplot`` and ``regplot``.
+
+Residuals are as sensitive as the data they come from: a residual plus its
+fitted value gives back the outcome (Avraam et al. 2021, section 4.2;
+O'Keefe & Good 2009, section 2.2). The diagnostic plots here therefore treat
+residuals, and the sample quantiles of a Q-Q plot, as raw values:
+
+- :func:`qqplot` (statsmodels' call) builds the Q-Q points (theoretical
+  quantile, sorted sample value) from the raw data and releases them by the
+  method: kNN centroids or keyed noise on the two-dimensional points (or
+  noise on the data before the plot is built, ``noise_first=True``), the
+  surviving cells of a density grid, or O'Keefe's robust smooth line with no
+  individual points. The reference line comes from rounded statistics of the
+  raw data and is drawn over the released range only.
+- :func:`residplot` and :func:`regplot` (seaborn's calls) fit the model to
+  the raw data (an aggregate) and release the points through
+  :func:`~safeplot.plots.relational.release_scatter`; fitted lines and
+  confidence bands are evaluated on a grid inside the released x range, never
+  at the raw extremes, and lowess lines come from
+  :func:`~safeplot.anonymize.confidential.lowess_trend` (winsorised, rounded
+  end points).
+
+:func:`release_qq` and :func:`draw_qq` are the two halves of a Q-Q plot, for
+other figures (the Q-Q panel of regression diagnostics) to reuse.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from scipy import stats
+
+from .._validate import clean_numeric
+from ..anonymize import anonymize_values
+from ..anonymize.boxes import nudge_off
+from ..anonymize.confidential import lowess_trend
+from ..anonymize.grids import hit_mask, rare_values
+from ..anonymize.statistics import round_sig, winsorize
+from ..errors import DisclosureError
+from ..policy import METHODS, Policy, get_policy
+from ..release import DisclosureReport, PointRelease
+from ._common import (
+    axis_from_range,
+    check_methods,
+    finish,
+    get_ax,
+    make_report,
+    quiet_seaborn,
+    safe_points,
+    set_safe_axis,
+    takes_method_options,
+)
+from ._data import plot_data
+from .grid import release_grid
+from .relational import BoxScatterRelease, _draw_boxes, release_scatter
+
+__all__ = [
+    "QQ_LINES",
+    "QQ_METHODS",
+    "QQRelease",
+    "draw_qq",
+    "qqplot",
+    "regplot",
+    "release_qq",
+    "residplot",
+]
+
+#: Reference lines of a Q-Q plot (statsmodels' ``line=``).
+QQ_LINES = (None, "45", "s", "r", "q")
+#: Methods of a Q-Q plot.
+QQ_METHODS = METHODS
+#: Axis labels of a Q-Q plot (statsmodels').
+THEORETICAL = "Theoretical Quantiles"
+SAMPLE = "Sample Quantiles"
+
+_GRID_METHODS = ("suppress", "generalize")
+_POINT_METHODS = ("deterministic", "probabilistic", "microaggregation", "rounding")
+
+
+# -- small numeric helpers -----------------------------------------------------------------
+
+
+def _off_rare(values: np.ndarray, avoid: np.ndarray, span: float) -> np.ndarray:
+    """Move drawn numbers equal to a rare raw value by 1e-7 of `span` (invisible)."""
+    out = np.array(values, dtype=float, copy=True)
+    step = 1e-7 * (span if span > 0 else 1.0)
+    for _ in range(100):
+        hit = hit_mask(out, avoid)
+        if not hit.any():
+            break
+        out[hit] += step
+    return out
+
+
+def _union(*arrays: np.ndarray) -> np.ndarray:
+    parts = [np.asarray(a, dtype=float).ravel() for a in arrays if a is not None]
+    return np.unique(np.concatenate(parts)) if parts else np.array([])
+
+
+def _span(*arrays: np.ndarray) -> tuple[float, float]:
+    v = np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays if a is not None])
+    v = v[np.isfinite(v)]
+    return float(v.min()), float(v.max())
+
+
+def _axis(lo: float, hi: float, avoid: np.ndarray) -> tuple[tuple[float, float], np.ndarray]:
+    if not hi > lo:
+        pad = max(abs(lo) * 0.05, 0.5)
+        lo, hi = lo - pad, hi + pad
+    return axis_from_range(lo, hi, avoid)
+
+
+# -- Q-Q plot: release ---------------------------------------------------------------------
+
+
+@dataclass
+class QQRelease:
+    """What a Q-Q plot draws: released points, grid cells or a smooth curve, and a line.
+
+    Attributes
+    ----------
+    kind : {"points", "cells", "curve"}
+        One marker per record (deterministic, probabilistic, microaggregation,
+        rounding, none), one marker per surviving grid cell sized by its
+        count (suppress, generalize), or O'Keefe's smooth line through the
+        Q-Q points with no individual points (confidential).
+    x, y : ndarray
+        Theoretical and sample quantiles of the points, cell centres or curve.
+    sizes : ndarray or None
+        The count of each cell (``kind="cells"``).
+    line_x, line_y : ndarray or None
+        The reference line's points (None without a line).
+    line : str or None
+        Which reference line (statsmodels' ``line=``).
+    xlim, ylim : tuple of float
+    xticks, yticks : ndarray
+    report : DisclosureReport
+    xlabel, ylabel : str
+    """
+
+    kind: str
+    x: np.ndarray
+    y: np.ndarray
+    sizes: np.ndarray | None
+    line_x: np.ndarray | None
+    line_y: np.ndarray | None
+    line: str | None
+    xlim: tuple[float, float]
+    ylim: tuple[float, float]
+    xticks: np.ndarray
+    yticks: np.ndarray
+    report: DisclosureReport
+    xlabel: str = THEORETICAL
+    ylabel: str = SAMPLE
+    coincident: np.ndarray | None = field(default=None, repr=False)
+
+
+def _check_line(line: Any) -> str | None:
+    if line is None:
+        return None
+    if isinstance(line, str) and line in QQ_LINES:
+        return line
+    raise ValueError(
+        f"{line!r} option for line not understood: use one of None, '45', 's' (standardised), "
+        "'r' (regression) or 'q' (quartiles)."
+    )
+
+
+def _probplot(raw: np.ndarray, dist, distargs, a, loc, scale, fit):
+    """Build statsmodels' ProbPlot of the raw data (theoretical quantiles, fitted parameters)."""
+    from statsmodels.graphics.gofplots import ProbPlot
+
+    if isinstance(dist, str):
+        dist = getattr(stats, dist, None) or _bad_dist(dist)
+    return ProbPlot(raw, dist=dist, fit=fit, distargs=distargs, a=a, loc=loc, scale=scale)
+
+
+def _dist_name(dist: Any) -> str:
+    """Return the name of a scipy distribution, frozen or not."""
+    name = getattr(dist, "name", None) or getattr(getattr(dist, "dist", None), "name", None)
+    return str(name) if name else type(dist).__name__
+
+
+def _bad_dist(name: str):
+    raise ValueError(f"dist={name!r} is not a scipy.stats distribution.")
+
+
+def _sample_quantiles(pp, values: np.ndarray) -> np.ndarray:
+    """Sorted values, standardised as statsmodels' ``sample_quantiles`` does under ``fit``."""
+    s = np.sort(values)
+    if pp.fit and pp.loc != 0 and pp.scale != 1:
+        return (s - pp.loc) / pp.scale
+    return s
+
+
+def _line_params(line: str, tq: np.ndarray, sq: np.ndarray, pp) -> tuple[float, float]:
+    """Slope and intercept of statsmodels' reference line from the raw Q-Q points."""
+    if line == "s":
+        return float(np.std(sq)), float(np.mean(sq))
+    if line == "r":
+        slope, intercept = np.polyfit(tq, sq, 1)
+        return float(slope), float(intercept)
+    q25, q75 = stats.scoreatpercentile(sq, 25), stats.scoreatpercentile(sq, 75)
+    tq25, tq75 = pp.dist.ppf([0.25, 0.75])
+    slope = (q75 - q25) / (tq75 - tq25)
+    return float(slope), float(q25 - slope * tq25)
+
+
+def release_qq(
+    data: Any,
+    *,
+    dist: Any = stats.norm,
+    distargs: tuple = (),
+    a: float = 0,
+    loc: float = 0,
+    scale: float = 1,
+    fit: bool = False,
+    line: str | None = None,
+    method: str | None = None,
+    k: int = 3,
+    q: float = 0.25,
+    threshold: int | None = None,
+    factor: int = 2,
+    noise_first: bool = False,
+    metric: str = "euclidean",
+    name: str = SAMPLE,
+    function: str = "qqplot",
+    n_dropped: int = 0,
+    policy: Policy | None = None,
+) -> QQRelease:
+    """Release a Q-Q plot of `data` under a disclosure-control method.
+
+    Parameters
+    ----------
+    data : array-like, shape (n,)
+        Raw values (e.g. a model's residuals). Missing values are dropped and
+        counted; text, infinite, constant, empty or all-missing data are refused.
+    dist, distargs, a, loc, scale, fit
+        As in :func:`statsmodels.graphics.gofplots.qqplot`. ``fit=True``
+        estimates the distribution's parameters from the raw data (an
+        aggregate).
+    line : {None, "45", "s", "r", "q"}
+        The reference line. "s", "r" and "q" come from statistics of the raw
+        data, rounded to the policy's significant figures; the line is drawn
+        over the released x range.
+    method : str, optional
+        Default: the policy's method for Q-Q plots (``"deterministic"``).
+    k, q, threshold, factor, metric
+        Parameters of the methods.
+    noise_first : bool, default False
+        With ``"probabilistic"``: add the keyed noise to the data and build
+        the Q-Q plot from the noisy data (a monotone set of points), instead
+        of adding noise to the two-dimensional Q-Q points.
+    name : str
+        The variable's name (report, keyed noise).
+    function : str
+        The calling function, for the report.
+    n_dropped : int
+        Rows the caller already dropped for missing values.
+    policy : Policy, optional
+
+    Returns
+    -------
+    QQRelease
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rel = release_qq(np.random.default_rng(0).normal(size=200), line="45")
+    >>> rel.kind, rel.report.method, len(rel.x)
+    ('points', 'deterministic', 200)
+    """
+    pol = get_policy() if policy is None else policy
+    method = pol.check_method(method, "qq")
+    check_methods(method, QQ_METHODS, "Q-Q plots")
+    line = _check_line(line)
+    if not isinstance(noise_first, (bool, np.bool_)):
+        raise ValueError(f"noise_first must be True or False, got {noise_first!r}.")
+    if noise_first and method != "probabilistic":
+        raise ValueError(
+            "noise_first=True adds keyed noise to the data before the Q-Q plot is built; it "
+            f"applies to method='probabilistic' only, not {method!r}."
+        )
+    values = data.to_numpy() if isinstance(data, (pd.Series, pd.DataFrame)) else data
+    arr = np.asarray(values, dtype=object)
+    if arr.ndim == 2 and 1 in arr.shape:
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise ValueError(
+            f"A Q-Q plot takes one variable (a 1-D array); got an array of shape {arr.shape}."
+        )
+    clean = clean_numeric({name: pd.Series(arr)})
+    raw = clean.values[:, 0]
+    n = raw.size
+    n_dropped += clean.n_dropped
+    pp = _probplot(raw, dist, distargs, a, loc, scale, fit)
+    tq = np.asarray(pp.theoretical_quantiles, dtype=float)
+    sq = _sample_quantiles(pp, raw)
+    params: dict[str, Any] = {"line": line, "dist": _dist_name(pp.dist)}
+    if fit:
+        params["fit"] = True
+    names = (THEORETICAL, name if name != THEORETICAL else f"{name} (sample)")
+    if method == "none":
+        report = make_report(function, method, params, names, n, n_dropped, pol)
+        return _qq_finish("points", tq, sq, None, line, tq, sq, pp, report, None, None, pol)
+    threshold = pol.check_threshold(threshold)
+    if n < max(threshold, 3):
+        raise DisclosureError(
+            f"Only {pol.describe_count(n)} records: a Q-Q plot needs at least "
+            f"threshold={threshold} (and 3). Use more data."
+        )
+    avoid = _union(rare_values(raw, threshold), rare_values(sq, threshold))
+    details: dict[str, Any] = {}
+    sizes = coincident = None
+    if method in _GRID_METHODS:
+        grid = release_grid(
+            tq,
+            sq,
+            names=names,
+            method=method,
+            threshold=threshold,
+            factor=factor,
+            kind="qq",
+            function=function,
+            policy=pol,
+        )
+        total = np.nan_to_num(grid.total)
+        ix, iy = np.nonzero(total > 0)
+        px, py, sizes = grid.xcentres[ix], grid.ycentres[iy], total[ix, iy]
+        kind = "cells"
+        params.update(grid.report.params)
+        cells_suppressed = grid.report.cells_suppressed
+        warnings = list(grid.report.warnings)
+    elif method == "confidential":
+        wins = winsorize(sq, policy=pol)
+        px, py = lowess_trend(tq, sq, it=3, threshold=threshold, policy=pol, avoid_y=avoid)
+        kind = "curve"
+        params.update({"threshold": threshold, "winsor_sd": wins.sd})
+        details.update(
+            {"values_winsorised": pol.round_count(wins.n_winsorized), "sig_figs": pol.sig_figs}
+        )
+        cells_suppressed, warnings = 0, []
+    else:
+        kind = "points"
+        if noise_first:
+            noisy = anonymize_values(raw, method, names=[name], q=q, policy=pol)
+            px, py = tq, _sample_quantiles(pp, noisy.values[:, 0])
+            params.update(noisy.params)
+            params["noise_first"] = True
+        else:
+            out = anonymize_values(
+                np.column_stack([tq, sq]),
+                method,
+                names=list(names),
+                k=k,
+                q=q,
+                metric=metric,
+                policy=pol,
+            )
+            px, py = out.values[:, 0], out.values[:, 1]
+            params.update(out.params)
+            details.update(out.details)
+            coincident = out.coincident
+        cells_suppressed, warnings = 0, []
+    report = make_report(
+        function,
+        method,
+        params,
+        names,
+        n,
+        n_dropped,
+        pol,
+        cells_suppressed=cells_suppressed,
+        details=details,
+        warnings=warnings,
+    )
+    return _qq_finish(kind, px, py, sizes, line, tq, sq, pp, report, avoid, coincident, pol)
+
+
+def _qq_finish(kind, px, py, sizes, line, tq, sq, pp, report, avoid, coincident, pol):
+    """Add the reference line and safe axes to released Q-Q points."""
+    raw_out = avoid is None
+    avoid = np.array([]) if raw_out else avoid
+    px, py = np.asarray(px, dtype=float), np.asarray(py, dtype=float)
+    xlo, xhi = _span(px)
+    ylo, yhi = _span(py)
+    line_x = line_y = None
+    if not raw_out:
+        px = _off_rare(px, avoid, xhi - xlo)
+        py = _off_rare(py, avoid, yhi - ylo)
+    if line == "45":
+        lo, hi = min(xlo, ylo), max(xhi, yhi)
+        lim, ticks = _axis(lo, hi, avoid)
+        line_x = line_y = np.array(lim)
+        return QQRelease(
+            kind, px, py, sizes, line_x, line_y, line, lim, lim, ticks, ticks, report,
+            coincident=coincident,
+        )  # fmt: skip
+    if line is not None:
+        slope, intercept = _line_params(line, tq, sq, pp)
+        if not raw_out:
+            slope, intercept = (float(v) for v in round_sig([slope, intercept], pol.sig_figs))
+            report.details.update({"line_slope": slope, "line_intercept": intercept})
+        line_x = safe_points(xlo, xhi, 2, avoid) if not raw_out else np.array([xlo, xhi])
+        line_y = intercept + slope * line_x
+        if not raw_out:
+            line_y = _off_rare(line_y, avoid, yhi - ylo)
+    xlim, xticks = _axis(*_span(px, line_x), avoid)
+    ylim, yticks = _axis(*_span(py, line_y), avoid)
+    return QQRelease(
+        kind, px, py, sizes, line_x, line_y, line, xlim, ylim, xticks, yticks, report,
+        coincident=coincident,
+    )  # fmt: skip
+
+
+# -- Q-Q plot: drawing ---------------------------------------------------------------------
+
+
+def draw_qq(ax: Axes, release: QQRelease, **plotkwargs: Any) -> Axes:
+    """Draw a released Q-Q plot: points, cells or curve, the reference line, safe axes.
+
+    The report is not attached (the caller does that, with
+    :func:`~safeplot.plots._common.finish`).
+
+    Parameters
+    ----------
+    ax : Axes
+    release : QQRelease
+    **plotkwargs
+        Passed to :meth:`~matplotlib.axes.Axes.plot` for the points, as
+        statsmodels does (colour and alpha only for cells and the curve).
+
+    Returns
+    -------
+    Axes
+    """
+    style = {
+        "marker": "o",
+        "markerfacecolor": "C0",
+        "markeredgecolor": "C0",
+        "linestyle": "none",
+    }
+    style.update(plotkwargs)
+    color = style.get("color", style.get("markerfacecolor", "C0"))
+    if release.kind == "points":
+        ax.plot(release.x, release.y, **style)
+    elif release.kind == "cells":
+        if release.sizes is not None and release.sizes.size:
+            base = np.square(mpl.rcParams["lines.markersize"])
+            area = base * release.sizes / np.median(release.sizes)
+            ax.scatter(
+                release.x,
+                release.y,
+                s=area,
+                color=color,
+                alpha=style.get("alpha", 0.7),
+                linewidths=0,
+                label=style.get("label"),
+            )
+    else:
+        ax.plot(
+            release.x,
+            release.y,
+            color=color,
+            linewidth=2.0,
+            alpha=style.get("alpha"),
+            label=style.get("label"),
+        )
+    if release.line_x is not None:
+        ax.plot(release.line_x, release.line_y, color="r", linestyle="-")
+    set_safe_axis(ax, "x", release.xlim, release.xticks)
+    set_safe_axis(ax, "y", release.ylim, release.yticks)
+    ax.set_xlabel(release.xlabel)
+    ax.set_ylabel(release.ylabel)
+    return ax
+
+
+@takes_method_options
+def qqplot(
+    data: Any,
+    dist: Any = stats.norm,
+    distargs: tuple = (),
+    a: float = 0,
+    loc: float = 0,
+    scale: float = 1,
+    fit: bool = False,
+    line: str | None = None,
+    ax: Axes | None = None,
+    *,
+    method: str | None = None,
+    k: int = 3,
+    q: float = 0.25,
+    threshold: int | None = None,
+    factor: int = 2,
+    noise_first: bool = False,
+    metric: str = "euclidean",
+    algorithm: str = "mdav",
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+    **plotkwargs: Any,
+) -> Figure:
+    """Q-Q plot of the quantiles of `data` against a distribution's, released safely.
+
+    The call of :func:`statsmodels.graphics.gofplots.qqplot` (same
+    parameters, same return value) followed by safeplot's parameters. The
+    sample quantiles are the sorted data: as disclosive as the data
+    themselves, and for a model's residuals as disclosive as its outcome.
+
+    Parameters
+    ----------
+    data : array-like
+        A 1-D array of values, e.g. ``model.resid`` of a statsmodels fit.
+    dist : scipy.stats distribution, default scipy.stats.norm
+        Comparison distribution.
+    distargs : tuple, optional
+        Shape parameters of `dist`.
+    a : float, default 0
+        Offset of the plotting positions ``(i - a) / (n - 2a + 1)``.
+    loc, scale : float
+        Location and scale of `dist`.
+    fit : bool, default False
+        Estimate `dist`'s parameters from the data (an aggregate of the raw
+        data) and standardise the sample quantiles, as statsmodels does.
+    line : {None, "45", "s", "r", "q"}
+        Reference line: the 45-degree line, a standardised line (sample SD
+        and mean), a regression of the sample on the theoretical quantiles,
+        or the line through the quartiles. Its slope and intercept are
+        rounded to the policy's significant figures, and it is drawn over the
+        released x range.
+    ax : Axes, optional
+        Axes to draw on; by default a new figure is created.
+    method : str, optional
+        Disclosure-control method (default: the policy's for Q-Q plots,
+        ``"deterministic"``).
+    k : int, default 3
+        Records per centroid (deterministic) or group (microaggregation).
+    q : float, default 0.25
+        Noise SD as a fraction of each variable's SD (probabilistic).
+    threshold : int, optional
+        Minimum count of a shown grid cell (default and floor: the policy's).
+    factor : int, default 2
+        Grid coarsening of ``"generalize"``.
+    noise_first : bool, default False
+        ``"probabilistic"`` only: add the noise to the data and build the Q-Q
+        plot from the noisy data, instead of adding noise to the Q-Q points.
+    metric : {"euclidean", "mahalanobis"}, default "euclidean"
+        Neighbour distance of ``"deterministic"``.
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm.
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How ``"rounding"`` forms its intervals; its number of values is
+        ``c=`` given as a keyword (default 10).
+    annotate : bool, optional
+        Add the note naming the method (default: the policy's setting).
+    **plotkwargs
+        Passed to :meth:`matplotlib.axes.Axes.plot` for the points.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure holding the plot; its Axes carries the report
+        (``fig.axes[0].safeplot_report`` when a new figure was made).
+
+    Raises
+    ------
+    DisclosureError
+        A policy floor not met (k, q, threshold, raw output), constant data,
+        or too few records.
+    ValueError
+        Bad input (text, all missing, infinite, not 1-D) or an unknown
+        ``line``.
+
+    See Also
+    --------
+    statsmodels.graphics.gofplots.qqplot : The raw-data original.
+    release_qq : The release behind this plot.
+    residplot : Residuals against a predictor.
+
+    Notes
+    -----
+    **Methods**
+
+    ``"deterministic"`` (default)
+        The two-dimensional Q-Q points (theoretical quantile, sample
+        quantile) are replaced by the centroids of their k nearest neighbours
+        (Avraam et al.). The shape and the direction of the tails are kept;
+        the most extreme quantiles move towards the centre as k grows (for
+        k > 10 the tails all but vanish, as the paper reports).
+    ``"probabilistic"``
+        Keyed noise with SD ``q`` times each coordinate's SD on the Q-Q
+        points; with ``noise_first=True`` the noise is added to the data,
+        which are then sorted, so the points stay monotone.
+    ``"suppress"`` / ``"generalize"``
+        A 30 x 30 (15 x 15) density grid of the Q-Q points; one marker per
+        cell with at least ``threshold`` points, sized by its count. The
+        sparse tails are usually suppressed.
+    ``"confidential"``
+        O'Keefe: no individual points; a robust lowess line (3 robustifying
+        iterations) through the winsorised Q-Q points, its end points
+        rounded.
+    ``"microaggregation"`` / ``"rounding"``
+        Group means of at least k Q-Q points, or each coordinate rounded to
+        ``c`` representative values.
+    ``"none"``
+        The raw plot, only under a policy that allows raw output.
+
+    References
+    ----------
+    Avraam D, Wilson R, Butters O, et al. (2021). Privacy preserving data
+    visualizations. EPJ Data Science 10:2.
+
+    O'Keefe CM, Good NM (2009). Regression output from a remote analysis
+    server. Data & Knowledge Engineering 68:1175-1186.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import statsmodels.formula.api as smf
+    >>> import safeplot
+    >>> df = safeplot.datasets.simulate("D1", n=200, seed=1)
+    >>> model = smf.ols("y ~ x", data=df).fit()
+    >>> fig = qqplot(model.resid, line="45", method="deterministic")
+    >>> fig.axes[0].safeplot_report.method
+    'deterministic'
+    >>> plt.close(fig)
+    """
+    pol = get_policy()
+    rel = release_qq(
+        data,
+        dist=dist,
+        distargs=distargs,
+        a=a,
+        loc=loc,
+        scale=scale,
+        fit=fit,
+        line=line,
+        method=method,
+        k=k,
+        q=q,
+        threshold=threshold,
+        factor=factor,
+        noise_first=noise_first,
+        metric=metric,
+        name=_data_name(data),
+        function="qqplot",
+        policy=pol,
+    )
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure()
+        ax = fig.add_subplot(111)
+    else:
+        fig = ax.get_figure()
+    draw_qq(ax, rel, **plotkwargs)
+    finish(ax, rel.report, annotate=annotate, policy=pol)
+    return fig
+
+
+def _data_name(data: Any) -> str:
+    name = getattr(data, "name", None)
+    return str(name) if name is not None and str(name) != THEORETICAL else SAMPLE
+
+
+# -- residplot and regplot: shared pieces --------------------------------------------------
+
+
+@dataclass
+class _FitData:
+    """Complete rows of a regression call: raw arrays and display names."""
+
+    x: np.ndarray
+    y: np.ndarray
+    x_partial: np.ndarray | None
+    y_partial: np.ndarray | None
+    units: np.ndarray | None
+    xname: str
+    yname: str
+    n_dropped: int
+
+
+def _regression_data(data, x, y, x_partial, y_partial, units, function: str) -> _FitData:
+    """Resolve and validate the variables of a regression plot (clear errors, NaN rows dropped)."""
+    if x is None or y is None:
+        raise ValueError(f"{function} needs both x= and y= (column names or vectors).")
+    roles = {"x": x, "y": y, "x_partial": x_partial, "y_partial": y_partial, "units": units}
+    pdata = plot_data(data, roles, function=function)
+    numeric = [r for r in ("x", "y", "x_partial", "y_partial") if pdata.has(r)]
+    frame = pdata.frame
+    cols = {r: f"{pdata.label(r)} ({r})" for r in numeric}
+    cols["x"], cols["y"] = pdata.label("x"), pdata.label("y")
+    if cols["x"] == cols["y"]:
+        cols["y"] = f"{cols['y']} (y)"
+    columns = {cols[r]: frame[r] for r in numeric}
+    strata = None
+    if pdata.has("units"):
+        columns["units"] = frame["units"]
+        strata = ["units"]
+    clean = clean_numeric(columns, [cols[r] for r in numeric], strata=strata)
+    vals = {r: clean.values[:, j] for j, r in enumerate(numeric)}
+    unit_codes = clean.strata if strata else None
+    return _FitData(
+        vals["x"],
+        vals["y"],
+        vals.get("x_partial"),
+        vals.get("y_partial"),
+        unit_codes,
+        pdata.label("x"),
+        pdata.label("y"),
+        clean.n_dropped,
+    )
+
+
+def _plotter(fd: _FitData, **kws: Any):
+    """Make seaborn's regression plotter on the validated raw arrays (fits and bootstraps only)."""
+    from seaborn.regression import _RegressionPlotter
+
+    return _RegressionPlotter(
+        fd.x,
+        fd.y,
+        x_partial=fd.x_partial,
+        y_partial=fd.y_partial,
+        units=fd.units,
+        dropna=False,
+        **kws,
+    )
+
+
+def _default_color(ax: Axes, color: Any) -> str:
+    """Return the colour seaborn would use: `color`, else the next one of the Axes' cycle."""
+    if color is None:
+        (probe,) = ax.plot([], [])
+        color = probe.get_color()
+        probe.remove()
+    return mpl.colors.rgb2hex(mpl.colors.to_rgb(color))
+
+
+def _draw_markers(
+    ax: Axes, rel: PointRelease, x: np.ndarray, y: np.ndarray, kws: dict[str, Any]
+) -> None:
+    """Draw released points (or grid cells, their area proportional to the count)."""
+    kws = dict(kws)
+    if rel.sizes is not None:
+        if not rel.sizes.size:
+            return
+        base = kws.pop("s", np.square(mpl.rcParams["lines.markersize"]))
+        kws["s"] = base * rel.sizes / np.median(rel.sizes)
+    ax.scatter(x, y, **kws)
+
+
+def _scatter_kws(scatter_kws: dict | None, color: str, marker: Any, label: Any) -> dict:
+    kws = {} if scatter_kws is None else copy.copy(scatter_kws)
+    kws.setdefault("color", color)
+    if marker is not None:
+        kws["marker"] = marker
+    if label is not None:
+        kws["label"] = label
+    line_markers = ["1", "2", "3", "4", "+", "x", "|", "_"]
+    lw_key = "lines.linewidth" if kws.get("marker") in line_markers else "lines.markeredgewidth"
+    kws.setdefault("linewidths", mpl.rcParams[lw_key])
+    kws.setdefault("alpha", 0.8)
+    return kws
+
+
+def _line_kws(line_kws: dict | None, color: str, label: Any = None) -> dict:
+    kws = {} if line_kws is None else copy.copy(line_kws)
+    kws.setdefault("color", color)
+    lw = kws.pop("lw", mpl.rcParams["lines.linewidth"] * 1.5)
+    kws.setdefault("linewidth", lw)
+    if label is not None:
+        kws.setdefault("label", label)
+    return kws
+
+
+def _refuse_per_point_kws(kws: dict | None, what: str) -> None:
+    """Refuse per-point sizes or colours: they would attach raw values to each marker."""
+    for key in ("s", "c", "color", "facecolor", "facecolors", "edgecolor", "edgecolors"):
+        value = (kws or {}).get(key)
+        if value is None or isinstance(value, str) or np.ndim(value) == 0:
+            continue
+        if key != "s" and mpl.colors.is_color_like(value):
+            continue
+        raise ValueError(
+            f"{what}: a per-point `{key}=` in scatter_kws would encode a raw value of each "
+            "record and cannot be released. Pass one value."
+        )
+
+
+def _release_range(rel: PointRelease | BoxScatterRelease) -> tuple[float, float]:
+    """Return the released x range a fitted line may be drawn over."""
+    if isinstance(rel, BoxScatterRelease):
+        return float(rel.xlim[0]), float(rel.xlim[1])
+    return _span(rel.x)
+
+
+def _extend_box_limits(
+    rel: BoxScatterRelease, ys: list[np.ndarray], avoid_y: np.ndarray
+) -> BoxScatterRelease:
+    """Widen a confidential release's y axis to hold lines drawn over it."""
+    lo, hi = _span(np.array(rel.ylim), *ys)
+    if lo < rel.ylim[0] or hi > rel.ylim[1]:
+        ylim, yticks = _axis(lo, hi, avoid_y)
+        return dataclasses.replace(rel, ylim=ylim, yticks=yticks)
+    return rel
+
+
+# -- residplot -----------------------------------------------------------------------------
+
+
+@takes_method_options
+def residplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    x_partial: Any = None,
+    y_partial: Any = None,
+    lowess: bool = False,
+    order: int = 1,
+    robust: bool = False,
+    dropna: bool = True,
+    label: Any = None,
+    color: Any = None,
+    scatter_kws: dict | None = None,
+    line_kws: dict | None = None,
+    ax: Axes | None = None,
+    method: str | None = None,
+    k: int = 3,
+    q: float = 0.25,
+    threshold: int | None = None,
+    factor: int = 2,
+    metric: str = "euclidean",
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+) -> Axes:
+    """Plot the residuals of a regression of y on x, released safely (seaborn's ``residplot``).
+
+    The model (polynomial of degree `order`, or robust) is fitted to the raw
+    data, as seaborn does; the points (x, residual) are then released by the
+    method. Residuals are treated as raw values: a residual plus its fitted
+    value is the outcome.
+
+    Parameters
+    ----------
+    data : DataFrame, optional
+        Long-form data, when `x` and `y` are column names.
+    x, y : str or vector
+        Predictor and outcome.
+    x_partial, y_partial : str or vector, optional
+        Confounding variables regressed out of x or y before plotting.
+    lowess : bool, default False
+        Draw a lowess line through the residuals: O'Keefe's trend of
+        :func:`~safeplot.anonymize.confidential.lowess_trend` (winsorised
+        data, rounded end points), never the raw lowess ends.
+    order : int, default 1
+        Order of the polynomial fitted.
+    robust : bool, default False
+        Fit a robust linear model (statsmodels' RLM), as seaborn does.
+    dropna : bool, default True
+        Rows with a missing value are always dropped (they cannot be drawn)
+        and the rounded count is reported.
+    label : str, optional
+        Legend label of the points.
+    color : colour, optional
+    scatter_kws, line_kws : dict, optional
+        Passed to :meth:`~matplotlib.axes.Axes.scatter` and
+        :meth:`~matplotlib.axes.Axes.plot` (single values only).
+    ax : Axes, optional
+    method : str, optional
+        Disclosure-control method (default: the policy's for residual plots,
+        ``"deterministic"``).
+    k, q, threshold, factor, metric
+        Parameters of the methods, as in :func:`safeplot.scatterplot`.
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm.
+    c : int or "fd", default 10
+        Number of representative values of ``"rounding"``.
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How ``"rounding"`` forms its intervals.
+    annotate : bool, optional
+        Add the note naming the method (default: the policy's setting).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        With the release's report on ``ax.safeplot_report``.
+
+    Raises
+    ------
+    DisclosureError
+        A policy floor not met, or too few records.
+    ValueError
+        Bad input, mutually exclusive options, or a perfect fit (every
+        residual zero: there is nothing to plot, and the points would show x).
+
+    See Also
+    --------
+    regplot : The data and the fitted line.
+    qqplot : Q-Q plot of residuals.
+    seaborn.residplot : The raw-data original.
+
+    Notes
+    -----
+    **Methods**
+
+    ``"deterministic"`` (default) / ``"probabilistic"``
+        The points (x, residual) are replaced by kNN centroids (Avraam et
+        al.) or get keyed noise of ``q`` times each variable's SD.
+    ``"suppress"`` / ``"generalize"``
+        One marker per cell of a 30 x 30 (15 x 15) grid with at least
+        ``threshold`` points, sized by its count.
+    ``"confidential"``
+        O'Keefe's parallel box plots of the residuals over intervals of x,
+        winsorised and rounded, with a lowess trend line.
+    ``"microaggregation"`` / ``"rounding"``
+        Group means of at least k points, or values rounded to ``c``
+        representatives.
+    ``"none"``
+        seaborn's raw plot, only under a policy that allows raw output.
+
+    The horizontal line at zero is drawn across the safe x axis.
+
+    References
+    ----------
+    Avraam D, et al. (2021). Privacy preserving data visualizations. EPJ Data
+    Science 10:2.
+
+    O'Keefe CM, Good NM (2009). Regression output from a remote analysis
+    server. Data & Knowledge Engineering 68:1175-1186.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> df = safeplot.datasets.simulate("D1", n=200, seed=1)
+    >>> fig, ax = plt.subplots()
+    >>> ax = residplot(data=df, x="x", y="y", ax=ax)
+    >>> ax.safeplot_report.method, ax.safeplot_report.variables
+    ('deterministic', ('x', 'residuals'))
+    >>> plt.close(fig)
+    """
+    pol = get_policy()
+    method = pol.check_method(method, "residual")
+    check_methods(method, METHODS, "residplot")
+    if order > 1 and robust:
+        raise ValueError("Mutually exclusive regression options: order > 1 and robust=True.")
+    if method != "none":
+        _refuse_per_point_kws(scatter_kws, "residplot")
+    fd = _regression_data(data, x, y, x_partial, y_partial, None, "residplot")
+    plotter = _plotter(fd, ci=None, order=order, robust=robust)
+    with quiet_seaborn():
+        _, yhat, _ = plotter.fit_regression(grid=plotter.x)
+    px = np.asarray(plotter.x, dtype=float)
+    resid = np.asarray(plotter.y, dtype=float) - np.asarray(yhat, dtype=float)
+    scale_y = max(float(np.abs(plotter.y).max()), float(np.std(plotter.y)), 1e-300)
+    if not np.isfinite(resid).all() or float(np.abs(resid).max()) <= 1e-9 * scale_y:
+        raise ValueError(
+            "The model fits y exactly (every residual is zero, or the fit failed): a residual "
+            "plot would show nothing but x. Check the model (is y a function of x?)."
+        )
+    rname = "residuals" if fd.xname != "residuals" else "residuals (y)"
+    if method == "none":
+        import seaborn as sns
+
+        ax = get_ax(ax)
+        frame = pd.DataFrame({fd.xname: fd.x, fd.yname: fd.y})
+        with quiet_seaborn():
+            sns.residplot(
+                data=frame,
+                x=fd.xname,
+                y=fd.yname,
+                x_partial=fd.x_partial,
+                y_partial=fd.y_partial,
+                lowess=lowess,
+                order=order,
+                robust=robust,
+                label=label,
+                color=color,
+                scatter_kws=scatter_kws,
+                line_kws=line_kws,
+                ax=ax,
+            )
+        report = make_report(
+            "residplot", method, {}, (fd.xname, rname), px.size, fd.n_dropped, pol
+        )
+        return finish(ax, report, annotate=annotate, policy=pol)
+    threshold = pol.check_threshold(threshold)
+    rare_x = _union(rare_values(px, threshold), rare_values(fd.x, threshold))
+    rare_r = _union(rare_values(resid, threshold), rare_values(fd.y, threshold))
+    rel = release_scatter(
+        px,
+        resid,
+        names=(fd.xname, rname),
+        method=method,
+        k=k,
+        q=q,
+        threshold=threshold,
+        factor=factor,
+        metric=metric,
+        n_dropped=fd.n_dropped,
+        function="residplot",
+        policy=pol,
+    )
+    trend = None
+    if lowess and method != "confidential":
+        trend = lowess_trend(
+            px, resid, threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_r
+        )
+    zero = float(_off_rare(np.array([0.0]), rare_r, float(np.ptp(resid)))[0])
+    ax = get_ax(ax)
+    color = _default_color(ax, color)
+    if isinstance(rel, BoxScatterRelease):
+        rel = _extend_box_limits(rel, [np.array([zero])], rare_r)
+        ax.plot(rel.xlim, [zero, zero], ls=":", c=".2")
+        _draw_boxes(ax, rel, colors=[color], legend=False, line_kws=_line_kws(line_kws, ".2"))
+    else:
+        extra_x = [] if trend is None else [trend[0]]
+        extra_y = [np.array([zero])] + ([] if trend is None else [trend[1]])
+        xlim, xticks = _axis(*_span(rel.x, *extra_x), rare_x)
+        ylim, yticks = _axis(*_span(rel.y, *extra_y), rare_r)
+        ax.plot(xlim, [zero, zero], ls=":", c=".2")
+        _draw_markers(ax, rel, rel.x, rel.y, _scatter_kws(scatter_kws, color, None, label))
+        if trend is not None:
+            ax.plot(*trend, **_line_kws(line_kws, color))
+        set_safe_axis(ax, "x", xlim, xticks)
+        set_safe_axis(ax, "y", ylim, yticks)
+    ax.set_xlabel(fd.xname)
+    ax.set_ylabel(fd.yname)
+    if lowess:
+        rel.report.params["lowess"] = True
+    return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+# -- regplot -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Estimates:
+    """Point estimates of y per x value or bin, for groups of at least `threshold` records."""
+
+    x: np.ndarray
+    y: np.ndarray
+    cis: list
+    n_groups: int
+    suppressed: int
+
+
+def _release_estimates(
+    px: np.ndarray,
+    py: np.ndarray,
+    units: np.ndarray | None,
+    *,
+    x_estimator: Any,
+    x_bins: Any,
+    x_ci: Any,
+    n_boot: int,
+    seed: Any,
+    threshold: int,
+    rare_x: np.ndarray,
+    rare_y: np.ndarray,
+    pol: Policy,
+) -> _Estimates:
+    """Compute seaborn's ``estimate_data`` on raw groups, groups below `threshold` suppressed."""
+    from seaborn import algorithms as algo
+    from seaborn import utils
+
+    estimator = np.mean if x_estimator is None else x_estimator
+    if x_bins is not None:
+        if np.isscalar(x_bins):
+            bins = np.percentile(px, np.linspace(0, 100, int(x_bins) + 2)[1:-1])
+            bins = np.asarray(round_sig(bins, pol.sig_figs), dtype=float)
+            bins = nudge_off(bins, rare_x, np.ones_like(bins), pol.sig_figs)
+        else:
+            bins = np.ravel(np.asarray(x_bins, dtype=float))
+        bins = np.unique(bins)
+        groups = bins[np.argmin(np.abs(np.subtract.outer(px, bins)), axis=1)]
+    else:
+        groups = px
+    xs, ys, cis = [], [], []
+    values = np.unique(groups)
+    for val in values:
+        sel = groups == val
+        if sel.sum() < threshold:
+            continue
+        _y = py[sel]
+        est = float(estimator(_y))
+        if x_ci is None:
+            ci = None
+        elif x_ci == "sd":
+            sd = float(np.std(_y))
+            ci = (est - sd, est + sd)
+        else:
+            boots = algo.bootstrap(
+                _y,
+                func=estimator,
+                n_boot=n_boot,
+                units=None if units is None else units[sel],
+                seed=seed,
+            )
+            ci = tuple(float(v) for v in utils.ci(boots, x_ci))
+        xs.append(float(val))
+        ys.append(est)
+        cis.append(ci)
+    if not xs:
+        raise DisclosureError(
+            f"Every x value or bin holds fewer than threshold={threshold} records: no estimate "
+            "can be shown. Use x_bins=<a few bins> (or fewer bins), or drop x_estimator."
+        )
+    span = float(np.ptp(py)) or 1.0
+    ys_arr = _off_rare(np.array(ys), rare_y, span)
+    out_cis = []
+    for ci in cis:
+        if ci is None:
+            out_cis.append(None)
+            continue
+        lo, hi = round_sig(np.array(ci), pol.sig_figs)
+        out_cis.append(tuple(nudge_off([lo, hi], rare_y, [-1.0, 1.0], pol.sig_figs)))
+    return _Estimates(
+        _off_rare(np.array(xs), rare_x, float(np.ptp(px)) or 1.0),
+        ys_arr,
+        out_cis,
+        len(xs),
+        len(values) - len(xs),
+    )
+
+
+@takes_method_options
+def regplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    x_estimator: Any = None,
+    x_bins: Any = None,
+    x_ci: Any = "ci",
+    scatter: bool = True,
+    fit_reg: bool = True,
+    ci: float | None = 95,
+    n_boot: int = 1000,
+    units: Any = None,
+    seed: Any = None,
+    order: int = 1,
+    logistic: bool = False,
+    lowess: bool = False,
+    robust: bool = False,
+    logx: bool = False,
+    x_partial: Any = None,
+    y_partial: Any = None,
+    truncate: bool = True,
+    dropna: bool = True,
+    x_jitter: float | None = None,
+    y_jitter: float | None = None,
+    label: Any = None,
+    color: Any = None,
+    marker: Any = "o",
+    scatter_kws: dict | None = None,
+    line_kws: dict | None = None,
+    ax: Axes | None = None,
+    method: str | None = None,
+    k: int = 3,
+    q: float = 0.25,
+    threshold: int | None = None,
+    factor: int = 2,
+    metric: str = "euclidean",
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+) -> Axes:
+    """Plot data and a regression model fit, released safely (seaborn's ``regplot``).
+
+    The scatter is released by the method (as :func:`safeplot.scatterplot`
+    does). The model is fitted to the raw data, as seaborn does: its line
+    and confidence band are aggregates, but they are evaluated only on a grid
+    inside the *released* x range (seaborn draws them to the raw minimum and
+    maximum, which shows the extremes), with no vertex on a rare raw value.
+
+    Parameters
+    ----------
+    data : DataFrame, optional
+        Long-form data, when `x` and `y` are column names.
+    x, y : str or vector
+        Predictor and outcome.
+    x_estimator : callable, optional
+        Draw an estimate of y (e.g. ``np.mean``) per distinct x value instead
+        of the points; only values held by at least ``threshold`` records are
+        shown (the others are suppressed and counted in the report).
+    x_bins : int or vector, optional
+        Bin x first (a number of bins placed at rounded percentiles, or the
+        bin centres); an estimate is shown per bin of at least ``threshold``
+        records, with ``np.mean`` as the default estimator.
+    x_ci : "ci", "sd", int or None
+        Interval of each estimate, from the raw group (an aggregate), its
+        ends rounded outward to the policy's significant figures.
+    scatter : bool, default True
+        Draw the released points.
+    fit_reg : bool, default True
+        Draw the fitted model.
+    ci : int or None, default 95
+        Bootstrap confidence band of the fit.
+    n_boot : int, default 1000
+    units : str or vector, optional
+        Sampling units for a multilevel bootstrap.
+    seed : int, Generator or None
+        Seed of the bootstrap and of any jitter.
+    order : int, default 1
+        Polynomial order of the fit.
+    logistic : bool, default False
+        Logistic regression of a binary y (fitted to the raw data). The
+        released points of a 0/1 outcome under ``"deterministic"`` become
+        fractions (centroids); that is the price of not showing who is 0 and
+        who is 1.
+    lowess : bool, default False
+        A lowess trend from
+        :func:`~safeplot.anonymize.confidential.lowess_trend` (winsorised
+        data, rounded end points) under every method.
+    robust, logx : bool, default False
+        Robust (RLM) or log(x) fit, as in seaborn.
+    x_partial, y_partial : str or vector, optional
+        Confounders regressed out of x or y before plotting.
+    truncate : bool, default True
+        Ignored: the line is always drawn over the released x range only.
+    dropna : bool, default True
+        Rows with a missing value are always dropped (and counted).
+    x_jitter, y_jitter : float, optional
+        Uniform jitter added to the released points (not grid cells).
+    label : str, optional
+    color : colour, optional
+    marker : matplotlib marker, default "o"
+    scatter_kws, line_kws : dict, optional
+        Passed to :meth:`~matplotlib.axes.Axes.scatter` and
+        :meth:`~matplotlib.axes.Axes.plot` (single values only).
+    ax : Axes, optional
+    method : str, optional
+        Disclosure-control method of the points (default: the policy's for
+        scatter plots, ``"deterministic"``).
+    k, q, threshold, factor, metric
+        Parameters of the methods, as in :func:`safeplot.scatterplot`.
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm.
+    c : int or "fd", default 10
+        Number of representative values of ``"rounding"``.
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How ``"rounding"`` forms its intervals.
+    annotate : bool, optional
+        Add the note naming the method (default: the policy's setting).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        With the release's report on ``ax.safeplot_report``.
+
+    Raises
+    ------
+    DisclosureError
+        A policy floor not met, too few records, or no x value/bin with at
+        least ``threshold`` records for ``x_estimator``.
+    ValueError
+        Bad input or mutually exclusive regression options.
+
+    See Also
+    --------
+    residplot : Residuals of the same fit.
+    safeplot.scatterplot : The released points alone.
+    seaborn.regplot : The raw-data original.
+
+    Notes
+    -----
+    **Methods** (of the points; the fit is always from the raw data)
+
+    ``"deterministic"`` (default) / ``"probabilistic"``
+        kNN centroids of (x, y) (Avraam et al.), or keyed noise of ``q``
+        times each variable's SD.
+    ``"suppress"`` / ``"generalize"``
+        One marker per cell of a 30 x 30 (15 x 15) grid with at least
+        ``threshold`` records, sized by its count.
+    ``"confidential"``
+        O'Keefe's parallel box plots of y over intervals of x (winsorised,
+        rounded), with the fitted line over them.
+    ``"microaggregation"`` / ``"rounding"``
+        Group means of at least k records, or values rounded to ``c``
+        representatives.
+    ``"none"``
+        seaborn's raw plot, only under a policy that allows raw output.
+
+    References
+    ----------
+    Avraam D, et al. (2021). Privacy preserving data visualizations. EPJ Data
+    Science 10:2.
+
+    O'Keefe CM, Good NM (2009). Regression output from a remote analysis
+    server. Data & Knowledge Engineering 68:1175-1186.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> fig, ax = plt.subplots()
+    >>> ax = regplot(data=penguins, x="flipper_length_mm", y="body_mass_g", n_boot=200,
+    ...              seed=0, ax=ax)
+    >>> ax.safeplot_report.method
+    'deterministic'
+    >>> plt.close(fig)
+    """
+    pol = get_policy()
+    method = pol.check_method(method, "scatter")
+    check_methods(method, METHODS, "regplot")
+    if sum((order > 1, logistic, robust, lowess, logx)) > 1:
+        raise ValueError(
+            "Mutually exclusive regression options: use at most one of order > 1, logistic, "
+            "robust, lowess and logx."
+        )
+    if method != "none":
+        _refuse_per_point_kws(scatter_kws, "regplot")
+    fd = _regression_data(data, x, y, x_partial, y_partial, units, "regplot")
+    if method == "none":
+        return _raw_regplot(fd, locals(), pol)
+    threshold = pol.check_threshold(threshold)
+    plotter = _plotter(
+        fd,
+        x_estimator=None,
+        x_bins=None,
+        ci=ci,
+        n_boot=n_boot,
+        seed=seed,
+        order=order,
+        logistic=logistic,
+        robust=robust,
+        logx=logx,
+        fit_reg=fit_reg,
+    )
+    px = np.asarray(plotter.x, dtype=float)
+    py = np.asarray(plotter.y, dtype=float)
+    rare_x = _union(rare_values(px, threshold), rare_values(fd.x, threshold))
+    rare_y = _union(rare_values(py, threshold), rare_values(fd.y, threshold))
+    estimates = None
+    if x_estimator is not None or x_bins is not None:
+        estimates = _release_estimates(
+            px,
+            py,
+            fd.units,
+            x_estimator=x_estimator,
+            x_bins=x_bins,
+            x_ci=ci if x_ci == "ci" else x_ci,
+            n_boot=n_boot,
+            seed=seed,
+            threshold=threshold,
+            rare_x=rare_x,
+            rare_y=rare_y,
+            pol=pol,
+        )
+        report = make_report(
+            "regplot",
+            method,
+            {"threshold": threshold, "x_estimator": getattr(x_estimator, "__name__", "mean")},
+            (fd.xname, fd.yname),
+            px.size,
+            fd.n_dropped,
+            pol,
+            cells_suppressed=estimates.suppressed,
+            details={"groups_shown": estimates.n_groups},
+            warnings=[
+                "x_estimator/x_bins: each point is an estimate over a group of at least "
+                f"threshold={threshold} records; smaller groups are suppressed."
+            ],
+        )
+        rel = None
+        xrange = _span(estimates.x)
+    else:
+        rel = release_scatter(
+            px,
+            py,
+            names=(fd.xname, fd.yname),
+            method=method,
+            k=k,
+            q=q,
+            threshold=threshold,
+            factor=factor,
+            metric=metric,
+            n_dropped=fd.n_dropped,
+            function="regplot",
+            policy=pol,
+        )
+        report = rel.report
+        xrange = _release_range(rel)
+    # the fit, over the released range
+    line = band = None
+    if fit_reg and px.size > 1:
+        if lowess:
+            if not isinstance(rel, BoxScatterRelease):
+                line = lowess_trend(
+                    px, py, threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_y
+                )
+        else:
+            lo, hi = xrange
+            if logx:
+                if hi <= 0:
+                    raise ValueError("logx=True needs positive x values.")
+                lo = max(lo, hi * 1e-3) if lo <= 0 else lo
+            grid = safe_points(lo, hi, 100, rare_x)
+            with quiet_seaborn():
+                grid, yhat, bands = plotter.fit_regression(grid=grid)
+            span = float(np.ptp(py)) or 1.0
+            line = (grid, _off_rare(np.asarray(yhat, dtype=float), rare_y, span))
+            if bands is not None:
+                band = (grid, _off_rare(np.asarray(bands, dtype=float), rare_y, span))
+    # draw
+    ax = get_ax(ax)
+    color = _default_color(ax, color)
+    skws = _scatter_kws(scatter_kws, color, marker, label if scatter else None)
+    lkws = _line_kws(line_kws, color, None if scatter else label)
+    line_ys = [] if line is None else [line[1]] + ([] if band is None else [band[1]])
+    line_xs = [] if line is None else [line[0]]
+    if isinstance(rel, BoxScatterRelease):
+        keep_trend = lowess and fit_reg
+        if not keep_trend:
+            rel = dataclasses.replace(rel, trends=[(np.array([]), np.array([]))] * len(rel.levels))
+        rel = _extend_box_limits(rel, line_ys, rare_y)
+        _draw_boxes(ax, rel, colors=[color], legend=False, line_kws=lkws if keep_trend else None)
+    else:
+        if estimates is not None:
+            xs_draw, ys_draw = estimates.x, estimates.y
+        else:
+            xs_draw, ys_draw = rel.x, rel.y
+        xlim, xticks = _axis(*_span(xs_draw, *line_xs), rare_x)
+        if estimates is not None:
+            ci_y = [np.array(ci_) for ci_ in estimates.cis if ci_ is not None]
+        else:
+            ci_y = []
+        ylim, yticks = _axis(*_span(ys_draw, *line_ys, *ci_y), rare_y)
+        if scatter:
+            if estimates is not None:
+                ci_kws = {
+                    "color": skws["color"],
+                    "linewidth": mpl.rcParams["lines.linewidth"] * 1.75,
+                }
+                if "alpha" in (scatter_kws or {}):
+                    ci_kws["alpha"] = scatter_kws["alpha"]
+                for xv, ci_ in zip(estimates.x, estimates.cis, strict=True):
+                    if ci_ is not None:
+                        ax.plot([xv, xv], ci_, **ci_kws)
+                skws.setdefault("s", 50)
+                skws.pop("linewidths", None)
+                if "alpha" not in (scatter_kws or {}):
+                    skws.pop("alpha", None)
+                ax.scatter(estimates.x, estimates.y, **skws)
+            else:
+                jx, jy = _jitter(rel, x_jitter, y_jitter, seed, rare_x, rare_y)
+                _draw_markers(ax, rel, jx, jy, skws)
+        set_safe_axis(ax, "x", xlim, xticks)
+        set_safe_axis(ax, "y", ylim, yticks)
+    if line is not None:
+        ax.plot(line[0], line[1], **lkws)
+        if band is not None:
+            ax.fill_between(band[0], *band[1], facecolor=color, alpha=0.15)
+    if isinstance(rel, BoxScatterRelease):
+        set_safe_axis(ax, "x", rel.xlim, rel.xticks)
+        set_safe_axis(ax, "y", rel.ylim, rel.yticks)
+    ax.set_xlabel(fd.xname)
+    ax.set_ylabel(fd.yname)
+    fit_params = {"order": order} if order > 1 else {}
+    for name, flag in (
+        ("logistic", logistic),
+        ("lowess", lowess),
+        ("robust", robust),
+        ("logx", logx),
+    ):
+        if flag:
+            fit_params[name] = True
+    report.params.update(fit_params)
+    return finish(ax, report, annotate=annotate, policy=pol)
+
+
+def _jitter(rel, x_jitter, y_jitter, seed, rare_x, rare_y):
+    """Uniform jitter on released points (grid cells are not moved)."""
+    x, y = np.asarray(rel.x, dtype=float), np.asarray(rel.y, dtype=float)
+    if rel.sizes is not None or (x_jitter is None and y_jitter is None):
+        return x, y
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if x_jitter is not None:
+        x = _off_rare(x + rng.uniform(-x_jitter, x_jitter, x.size), rare_x, float(np.ptp(x)))
+    if y_jitter is not None:
+        y = _off_rare(y + rng.uniform(-y_jitter, y_jitter, y.size), rare_y, float(np.ptp(y)))
+    return x, y
+
+
+def _raw_regplot(fd: _FitData, args: dict[str, Any], pol: Policy) -> Axes:
+    """Draw seaborn's own regplot on the complete rows (raw output, policy permitting)."""
+    import seaborn as sns
+
+    ax = get_ax(args["ax"])
+    frame = pd.DataFrame({fd.xname: fd.x, fd.yname: fd.y})
+    keys = [
+        "x_estimator",
+        "x_bins",
+        "x_ci",
+        "scatter",
+        "fit_reg",
+        "ci",
+        "n_boot",
+        "seed",
+        "order",
+        "logistic",
+        "lowess",
+        "robust",
+        "logx",
+        "truncate",
+        "x_jitter",
+        "y_jitter",
+        "label",
+        "color",
+        "marker",
+        "scatter_kws",
+        "line_kws",
+    ]
+    with quiet_seaborn():
+        sns.regplot(
+            data=frame,
+            x=fd.xname,
+            y=fd.yname,
+            units=fd.units,
+            x_partial=fd.x_partial,
+            y_partial=fd.y_partial,
+            ax=ax,
+            **{key: args[key] for key in keys},
+        )
+    report = make_report("regplot", "none", {}, (fd.xname, fd.yname), fd.x.size, fd.n_dropped, pol)
+    return finish(ax, report, annotate=args["annotate"], policy=pol)
