@@ -17,6 +17,7 @@ from . import (
 )
 from ._version import __version__
 from .datasets import get_dataset_names, load_dataset
+from .diagnostics import SafeGLMResults, SafeOLSResults, safe_glm, safe_logit, safe_ols
 from .errors import DisclosureError, UnsafePlotError
 from .plots.categorical import boxplot, countplot
 from .plots.distributions import hist, histplot
@@ -29,6 +30,8 @@ from .policy import Policy, get_policy, load_policy, set_policy
 __all__ = [
     "DisclosureError",
     "Policy",
+    "SafeGLMResults",
+    "SafeOLSResults",
     "UnsafePlotError",
     "__version__",
     "anonymize",
@@ -52,6 +55,9 @@ __all__ = [
     "qqplot",
     "regplot",
     "residplot",
+    "safe_glm",
+    "safe_logit",
+    "safe_ols",
     "scatter",
     "scatterplot",
     "set_policy",

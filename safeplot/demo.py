@@ -6,8 +6,11 @@ under suppression, generalisation, deterministic and probabilistic
 anonymisation (the layout of the paper's Figures 1-5), one PNG per data set.
 A fourth figure shows the six plot families (count plot, box plot,
 histogram, scatter plot, O'Keefe's parallel box plots, density) on the
-Palmer penguins, released safely. The audit log of every release is written
-as JSON next to them.
+Palmer penguins, released safely. Three more reproduce the paper's
+regression diagnostics (Figures 5-7: residuals against fitted values, normal
+Q-Q plot of the standardised residuals, residuals against leverage) for the
+linear model ``y ~ x`` on D1-D3 under each method. The audit log of every
+release is written as JSON next to them.
 
 The raw panels are drawn because the data are simulated: the demo runs under
 its own policy, which allows raw output and uses a fixed demonstration noise
@@ -26,7 +29,7 @@ from .errors import DisclosureError
 from .keys import SecretKey
 from .policy import Policy, policy
 
-__all__ = ["DEMO_METHODS", "run_demo"]
+__all__ = ["DEMO_METHODS", "DIAGNOSTIC_FIGURES", "diagnostics_figure", "run_demo"]
 
 #: Methods compared in the demo, in column order.
 DEMO_METHODS = ("none", "suppress", "generalize", "deterministic", "probabilistic")
@@ -135,6 +138,73 @@ def _demo_figure(name: str, methods: tuple[str, ...], n: int, seed: int):
     return fig
 
 
+#: The paper's diagnostic figures: file stem -> (panel method of SafeOLSResults, title).
+DIAGNOSTIC_FIGURES = {
+    "resid_fitted": ("plot_resid_fitted", "Residuals against fitted values (Figure 5)"),
+    "qq": ("plot_qq", "Normal Q-Q plot of the standardised residuals (Figure 6)"),
+    "leverage": ("plot_resid_leverage", "Standardised residuals against leverage (Figure 7)"),
+}
+
+
+def diagnostics_figure(
+    which: str,
+    methods: tuple[str, ...] = DEMO_METHODS,
+    n: int = 500,
+    seed: int = 1234,
+    *,
+    names: tuple[str, ...] = ("D1", "D2", "D3"),
+    figsize: tuple[float, float] | None = None,
+):
+    """Draw one of Avraam et al.'s diagnostic figures: ``y ~ x`` on D1-D3 under each method.
+
+    Rows are the data sets, columns the methods; a panel whose release is
+    refused says why.
+
+    Parameters
+    ----------
+    which : {"resid_fitted", "qq", "leverage"}
+        The diagnostic (the paper's Figure 5, 6 or 7).
+    methods : tuple of str
+        The columns (default: raw, suppress, generalize, deterministic,
+        probabilistic; raw needs a policy that allows it, such as
+        :func:`demo_policy`).
+    n, seed : int
+        Size and seed of the simulated data sets.
+    names : tuple of str
+        The data sets (rows).
+    figsize : tuple of float, optional
+        Default 3.3 x 2.7 inches per panel.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+
+    from .diagnostics import safe_ols
+
+    if which not in DIAGNOSTIC_FIGURES:
+        raise ValueError(f"which must be one of {list(DIAGNOSTIC_FIGURES)}, got {which!r}.")
+    func, title = DIAGNOSTIC_FIGURES[which]
+    fits = [safe_ols("y ~ x", data=simulate(name, n=n, seed=seed)) for name in names]
+    if figsize is None:
+        figsize = (3.3 * len(methods), 2.7 * len(names))
+    fig, axes = plt.subplots(
+        len(names), len(methods), figsize=figsize, layout="constrained", squeeze=False
+    )
+    fig.set_label(f"safeplot demo diagnostics {which}")
+    for row, (name, fit) in enumerate(zip(names, fits, strict=True)):
+        for col, method in enumerate(methods):
+            ax = axes[row, col]
+            _panel(ax, getattr(fit, func), method=method)
+            ax.set_title(f"{name}: {_TITLES[method]}", fontsize=9)
+            ax.xaxis.label.set_fontsize(8)
+            ax.yaxis.label.set_fontsize(8)
+            ax.tick_params(labelsize=7)
+    fig.suptitle(f"{title}, linear model y ~ x (n = {n})", fontsize=11)
+    return fig
+
+
 def _penguins_figure():
     """Draw the six plot families on a real data set (no raw panels)."""
     import matplotlib.pyplot as plt
@@ -222,5 +292,11 @@ def run_demo(out: str | Path = "safeplot-demo", *, n: int = 500, seed: int = 123
         fig.savefig(path, dpi=100)
         plt.close(fig)
         written.append(path)
+        for which in DIAGNOSTIC_FIGURES:
+            fig = diagnostics_figure(which, methods, n, seed)
+            path = out / f"demo_diagnostics_{which}.png"
+            fig.savefig(path, dpi=100)
+            plt.close(fig)
+            written.append(path)
         written.append(audit.export(out / "audit_log.json"))
     return written

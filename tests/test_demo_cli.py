@@ -10,7 +10,10 @@ from matplotlib.image import imread
 
 import safeplot
 from safeplot import cli
-from safeplot.demo import DEMO_METHODS, run_demo
+from safeplot.demo import DEMO_METHODS, DIAGNOSTIC_FIGURES, diagnostics_figure, run_demo
+
+#: Diagnostic panels: three figures, three data sets, one column per method.
+N_DIAGNOSTIC = 3 * len(DIAGNOSTIC_FIGURES)
 
 
 def test_demo_writes_figures_and_audit_log(tmp_path):
@@ -20,17 +23,34 @@ def test_demo_writes_figures_and_audit_log(tmp_path):
         "demo_D2.png",
         "demo_D3.png",
         "demo_penguins.png",
+        "demo_diagnostics_resid_fitted.png",
+        "demo_diagnostics_qq.png",
+        "demo_diagnostics_leverage.png",
         "audit_log.json",
     ]
     image = imread(paths[0])
     assert image.shape[0] > 300 and image.shape[1] > 1000
+    for path in paths[4:7]:
+        image = imread(path)
+        assert image.shape[0] > 500 and image.shape[1] > 1400
     log = json.loads(paths[-1].read_text())
-    # five plot families per method per data set, and the six penguin panels
-    assert len(log["entries"]) == 3 * 5 * len(DEMO_METHODS) + 6
+    # five plot families per method per data set, the six penguin panels, and the
+    # diagnostic panels (one per figure, data set and method)
+    assert len(log["entries"]) == 3 * 5 * len(DEMO_METHODS) + 6 + N_DIAGNOSTIC * len(DEMO_METHODS)
     methods = {e["method"] for e in log["entries"]}
     assert methods == set(DEMO_METHODS) | {"confidential"}
     functions = {e["function"] for e in log["entries"]}
-    assert functions == {"histplot", "scatterplot", "heatmap", "kdeplot", "boxplot", "countplot"}
+    assert functions == {
+        "histplot",
+        "scatterplot",
+        "heatmap",
+        "kdeplot",
+        "boxplot",
+        "countplot",
+        "plot_resid_fitted",
+        "plot_qq",
+        "plot_resid_leverage",
+    }
     assert "demonstration key" not in paths[-1].read_text()
 
 
@@ -38,6 +58,8 @@ def test_demo_is_reproducible(tmp_path):
     a = run_demo(tmp_path / "a", n=150)
     b = run_demo(tmp_path / "b", n=150)
     np.testing.assert_array_equal(imread(a[0]), imread(b[0]))
+    for i in (4, 5, 6):  # the diagnostic figures
+        np.testing.assert_array_equal(imread(a[i]), imread(b[i]))
 
 
 def test_demo_leaves_policy_unchanged(tmp_path):
@@ -56,13 +78,16 @@ def test_demo_under_locked_policy_without_raw_panels(tmp_path, monkeypatch):
     paths = run_demo(tmp_path / "out", n=150)
     log = json.loads(paths[-1].read_text())
     assert "none" not in {e["method"] for e in log["entries"]}
-    assert len(log["entries"]) == 3 * 5 * (len(DEMO_METHODS) - 1) + 6
+    assert len(log["entries"]) == 3 * 5 * (len(DEMO_METHODS) - 1) + 6 + N_DIAGNOSTIC * (
+        len(DEMO_METHODS) - 1
+    )
+    assert "demo_diagnostics_qq.png" in {p.name for p in paths}
 
 
 def test_cli_demo(tmp_path, capsys):
     assert cli.main(["demo", "--out", str(tmp_path), "--n", "120"]) == 0
     out = capsys.readouterr().out
-    assert "wrote 5 files" in out and "audit_log.json" in out
+    assert "wrote 8 files" in out and "audit_log.json" in out
 
 
 def test_cli_reports_errors_without_traceback(tmp_path, capsys):
@@ -102,3 +127,19 @@ def test_readme_quick_start_runs(tmp_path, monkeypatch):
     functions = {e.function for e in safeplot.audit.entries()}
     expected = {"histplot", "scatterplot", "boxplot", "heatmap", "kdeplot", "countplot"}
     assert expected <= functions
+
+
+def test_diagnostics_figure_layout_and_refusals():
+    with safeplot.policy(safeplot.demo.demo_policy()):
+        fig = diagnostics_figure("qq", ("none", "suppress"), n=60, seed=3)
+    assert len(fig.axes) == 6
+    assert [ax.get_title() for ax in fig.axes[:2]] == [
+        "D1: raw (simulated data)",
+        "D1: suppress (threshold=3)",
+    ]
+    # every panel is drawn (with its report) or says why it was refused
+    for ax in fig.axes:
+        refused = [t.get_text() for t in ax.texts if t.get_text().startswith("not released")]
+        assert hasattr(ax, "safeplot_report") or refused
+    with pytest.raises(ValueError, match="which must be one of"):
+        diagnostics_figure("cooks")

@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+import statsmodels.formula.api as smf
 from matplotlib.figure import Figure
 
 import safeplot
@@ -104,6 +105,30 @@ def _resid(df):
     r = np.full(x.shape, np.nan)
     r[ok] = y[ok] - np.polyval(np.polyfit(x[ok], y[ok], 1), x[ok])
     return r, y - r
+
+
+#: The four diagnostic panels of a fitted model (R's plot.lm).
+DIAG_PANELS = ("plot_resid_fitted", "plot_qq", "plot_scale_location", "plot_resid_leverage")
+
+
+def _ols_raw(df):
+    """What each diagnostic panel plots, from the raw fit: residuals, fitted, leverages..."""
+    res = smf.ols("y ~ x", df).fit()
+    infl = res.get_influence()
+    std = infl.resid_studentized_internal
+    fitted = res.fittedvalues.to_numpy()
+    return {
+        "plot_resid_fitted": {"x": fitted, "y": res.resid.to_numpy()},
+        "plot_qq": {"y": std},  # the x axis shows theoretical quantiles, not data
+        "plot_scale_location": {"x": fitted, "y": np.sqrt(np.abs(std))},
+        "plot_resid_leverage": {"x": infl.hat_matrix_diag, "y": std},
+        "cooks": {"cooks": infl.cooks_distance[0]},
+    }
+
+
+def _diagnostics_axes(fig, df):
+    raw = _ols_raw(df)
+    return {ax: raw[p] for ax, p in zip(fig.axes, DIAG_PANELS, strict=False)}
 
 
 def _safe(methods):
@@ -232,6 +257,31 @@ CASES += [
         _xy,
         {"count_axis": None},
         functions=("regplot",),
+    ),
+]
+
+CASES += [
+    *[
+        Case(
+            f"safe_ols-{panel}",
+            lambda df, m, ax, panel=panel: getattr(safeplot.safe_ols("y ~ x", data=df), panel)(
+                ax=ax, method=m
+            ),
+            _safe(METHODS),
+            lambda df, panel=panel: _ols_raw(df)[panel],
+            {"count_axis": None},
+            functions=("safe_ols",) if panel == "plot_resid_fitted" else (),
+        )
+        for panel in DIAG_PANELS
+    ],
+    Case(
+        "safe_ols-plot_diagnostics",
+        lambda df, m, ax: safeplot.safe_ols("y ~ x", data=df).plot_diagnostics(method=m),
+        _safe(METHODS),
+        lambda df: _ols_raw(df)["cooks"],
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=lambda fig, df: _diagnostics_axes(fig, df),
     ),
 ]
 

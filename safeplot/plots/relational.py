@@ -292,7 +292,9 @@ def _box_geometry(boxes: list[ParallelBoxes], avoid: np.ndarray) -> tuple[list[n
 
     matplotlib draws a box at ``pos -/+ width/2``, its caps at ``pos -/+ width/4``
     and its whiskers and median through ``pos``; the share of the interval
-    the boxes take is lowered a little until none of these is a rare raw x.
+    the boxes take is lowered a little until none of these is within ten times
+    the matching tolerance of a rare raw x (a wider margin fails on data, such
+    as fitted values, packed densely into a narrow range).
     """
     step = boxes[0].width
     n_levels = len(boxes)
@@ -302,7 +304,7 @@ def _box_geometry(boxes: list[ParallelBoxes], avoid: np.ndarray) -> tuple[list[n
         drawn = np.concatenate(
             [p + d * width for p in positions for d in (-0.5, -0.25, 0.0, 0.25, 0.5)]
         )
-        if not hit_mask(drawn, avoid, rtol=1e3 * MATCH_RTOL).any():
+        if not hit_mask(drawn, avoid, rtol=10 * MATCH_RTOL).any():
             return positions, width
     raise DisclosureError(  # pragma: no cover - needs rare values at six box widths
         "Could not place the boxes without drawing a rare x value; use another threshold."
