@@ -20,12 +20,14 @@ from .datasets import get_dataset_names, load_dataset
 from .diagnostics import SafeGLMResults, SafeOLSResults, safe_glm, safe_logit, safe_ols
 from .errors import DisclosureError, UnsafePlotError
 from .plots.categorical import boxplot, countplot
+from .plots.confidential import correspondenceplot, parallelboxplot
 from .plots.distributions import hist, histplot
 from .plots.kde import kdeplot
 from .plots.matrix import crosstab, heatmap, is_safe_matrix
 from .plots.regression import qqplot, regplot, residplot
 from .plots.relational import scatter, scatterplot
 from .policy import Policy, get_policy, load_policy, set_policy
+from .summaries import corr, describe
 
 __all__ = [
     "DisclosureError",
@@ -38,9 +40,12 @@ __all__ = [
     "assess",
     "audit",
     "boxplot",
+    "corr",
+    "correspondenceplot",
     "countplot",
     "crosstab",
     "datasets",
+    "describe",
     "get_dataset_names",
     "get_policy",
     "heatmap",
@@ -51,6 +56,7 @@ __all__ = [
     "load_dataset",
     "load_policy",
     "metrics",
+    "parallelboxplot",
     "policy",
     "qqplot",
     "regplot",

@@ -285,6 +285,59 @@ CASES += [
     ),
 ]
 
+CASES += [
+    Case(
+        "parallelboxplot",
+        lambda df, m, ax: safeplot.parallelboxplot(
+            data=df, x="x", y="y", trend=True, method=m, ax=ax
+        ),
+        ("confidential",),
+        _xy,
+        {"count_axis": None},
+        functions=("parallelboxplot",),
+    ),
+    Case(
+        "parallelboxplot-hue-horizontal",
+        lambda df, m, ax: safeplot.parallelboxplot(
+            data=df, x="y", y="x", hue="g", orient="y", trend=True, method=m, ax=ax
+        ),
+        ("confidential",),
+        lambda df: {"x": df["y"].to_numpy(), "y": df["x"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        "boxplot-continuous-x",
+        lambda df, m, ax: safeplot.boxplot(data=df, x="x", y="y", method=m, ax=ax),
+        ("confidential",),
+        _xy,
+        {"count_axis": None},
+    ),
+    Case(
+        "correspondenceplot",
+        lambda df, m, ax: safeplot.correspondenceplot(
+            df.assign(x10=df["x"].round(-1)), x="g", y="x10", method=m, ax=ax
+        ),
+        ("confidential",),
+        lambda df: {"x": df["x"].round(-1).to_numpy()},
+        {"count_axis": None},
+        functions=("correspondenceplot",),
+    ),
+    Case(
+        "heatmap-corr",
+        lambda df, m, ax: safeplot.heatmap(
+            safeplot.corr(df[["x", "y"]].assign(xy=df["x"] * df["y"]))
+            if m != "none"
+            else df[["x", "y"]].corr(),
+            annot=True,
+            method=m,
+            ax=ax,
+        ),
+        ("confidential",),
+        _xy,
+        {"count_axis": None},
+    ),
+]
+
 PARAMS = [
     pytest.param(case, method, shape, id=f"{case.name}-{method}-{shape}")
     for case in CASES
@@ -355,6 +408,8 @@ def test_the_scanner_catches_the_raw_version(case):
     """The scan is not vacuous: each function's raw output of the outlier data is flagged."""
     if case.name in ("countplot", "heatmap", "histplot-bivariate"):
         pytest.skip("counts of raw categories or cells: checked in the function's own tests")
+    if case.name in ("correspondenceplot", "heatmap-corr"):
+        pytest.skip("coordinates and coefficients are no data values: checked in their own tests")
     if case.name.startswith("kdeplot"):
         pytest.skip("a raw density with cut=3 ends 3 bandwidths beyond the data: test_kde checks")
     df = SHAPES["outliers"]

@@ -74,6 +74,12 @@ DOMINANCE = 0.9
 WINSOR_GID = "safeplot-winsorised"
 DOMINANCE_GID = "safeplot-dominance-note"
 
+#: gid of the note naming the boxes left out under ``"confidential"`` (zero-length half).
+OMITTED_GID = "safeplot-omitted-boxes"
+#: Under ``method="confidential"``, a numeric category variable with more distinct values
+#: than this is continuous: :func:`boxplot` draws O'Keefe's parallel box plots of it.
+CONTINUOUS_LEVELS = 20
+
 _SUMMARY_METHODS = ("suppress", "generalize", "confidential")
 _STATS = ("count", "percent", "probability", "proportion")
 # matplotlib.Axes.bxp options that would draw statistics a five-number summary does not hold
@@ -389,6 +395,9 @@ class BoxRelease:
     value_ticks : ndarray or None
         Tick positions of the value axis.
     report : DisclosureReport
+    omitted : list of str
+        Boxes left out under ``"confidential"`` because their median equals
+        a quartile (a zero-length half): the groups they would describe.
     """
 
     method: str
@@ -402,6 +411,7 @@ class BoxRelease:
     avoid_categories: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
     layout: _Layout | None = field(default=None, repr=False)
     _index: list[tuple[int, int]] = field(default_factory=list, repr=False)
+    omitted: list[str] = field(default_factory=list)
 
     def box(self, category: Any = None, hue: Any = None) -> BoxSummary | np.ndarray:
         """Return the released summary (or values) of one box.
@@ -642,6 +652,29 @@ def release_boxplot(
                 )
                 for g in range(len(pairs))
             ]
+            flat = [g for g, b in enumerate(boxes) if b.med in (b.q1, b.q3)]
+            if flat:
+                omitted = [layout.describe(*pairs[g]) for g in flat]
+                if len(flat) == len(boxes):
+                    raise DisclosureError(
+                        "boxplot: under method='confidential' every box has a zero-length half "
+                        "(its median equals a quartile, so many records share that value): "
+                        + "; ".join(omitted[:10])
+                        + ". Such a box is not drawn, which leaves nothing to show. Use "
+                        "method='suppress', or a variable with fewer ties."
+                    )
+                keep = [g for g in range(len(pairs)) if g not in flat]
+                boxes = [boxes[g] for g in keep]
+                groups = [groups[g] for g in keep]
+                pairs = [pairs[g] for g in keep]
+                warnings.append(
+                    f"{len(flat)} box(es) not drawn: the median equals a quartile (a "
+                    "zero-length half, which says many records share one value), and with "
+                    "unordered categories there is no neighbour to merge with (O'Keefe): "
+                    + "; ".join(omitted)
+                    + "."
+                )
+                details["boxes_omitted"] = omitted
             n_wins = sum(b.n_winsorized for b in boxes)
             params.update(winsor_sd=pol.winsor_sd, sig=pol.sig_figs)
             details["values_winsorised"] = pol.round_count(n_wins)
@@ -718,6 +751,7 @@ def release_boxplot(
         avoid_categories=_rare_categories(rows, threshold),
         layout=layout,
         _index=pairs,
+        omitted=list(details.get("boxes_omitted", [])),
     )
 
 
@@ -859,6 +893,20 @@ def _draw_boxplot(
             axis.set_minor_formatter(NullFormatter())
         if native and lay.cat_numeric:
             _safe_category_axis(ax, lay, rel.avoid_categories)
+    if rel.omitted:
+        ax.annotate(
+            "Not drawn (median equals a quartile: many records share one value): "
+            + "; ".join(rel.omitted),
+            xy=(0.0, 0.0),
+            xycoords=("axes fraction", ax.xaxis.label),
+            xytext=(0, -2),
+            textcoords="offset points",
+            ha="left",
+            va="top",
+            fontsize="xx-small",
+            color="0.3",
+            gid=OMITTED_GID,
+        )
 
 
 def _safe_category_axis(ax: Axes, lay: _Layout, rare_cats: np.ndarray) -> None:
@@ -1033,7 +1081,19 @@ def boxplot(
         2.6 SD and the five-number summary of the result is rounded;
         whiskers reach the winsorised extremes and no outliers are drawn.
         Boxes where values were winsorised are marked ``***`` and the method
-        note says so.
+        note says so. A box whose rounded median equals a rounded quartile
+        (a zero-length half: many records share that value) is not drawn:
+        categories have no natural neighbour to merge it with, so its slot
+        is left empty, a note under the axis names it and the report warns
+        (if every box is flat the call is refused). When the category
+        variable is numeric with more than ``CONTINUOUS_LEVELS`` (20)
+        distinct values (seaborn would draw one box per value), it is
+        treated as continuous and O'Keefe's parallel box plots are drawn
+        instead (:func:`safeplot.plots.confidential.parallelboxplot`:
+        intervals of it with at least `threshold` records each); `order`,
+        `log_scale` and `formatter` are refused then, and the styling
+        arguments other than `color`, `palette`, `width` and `legend` are
+        not used.
     ``"none"``
         seaborn's raw box plot, only when the policy allows raw output.
 
@@ -1056,6 +1116,28 @@ def boxplot(
     """
     pol = get_policy()
     chosen = pol.check_method(method, "box")
+    if chosen == "confidential":
+        continuous = _continuous_axis(data, x, y, hue, orient)
+        if continuous is not None:
+            return _route_to_parallel(
+                data,
+                continuous,
+                x=x,
+                y=y,
+                hue=hue,
+                order=order,
+                hue_order=hue_order,
+                color=color,
+                palette=palette,
+                width=width,
+                log_scale=log_scale,
+                formatter=formatter,
+                legend=legend,
+                ax=ax,
+                threshold=threshold,
+                annotate=annotate,
+                kwargs=kwargs,
+            )
     if chosen in _SUMMARY_METHODS:
         refused = [kw for kw in _SUMMARY_ONLY_REFUSED if kwargs.get(kw)]
         if refused:
@@ -1123,6 +1205,54 @@ def boxplot(
             ax, rel, seaborn_kws=seaborn_kws, whis=whis, fliersize=fliersize, kwargs=kwargs
         )
     return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+def _continuous_axis(data: Any, x: Any, y: Any, hue: Any, orient: str | None) -> str | None:
+    """Return the axis whose variable is continuous (numeric, many values), or None.
+
+    Only long-form data with both `x` and `y` qualify. The category axis is
+    the one seaborn would pick (``orient``, else inferred from the types:
+    ``"x"`` when both are numeric); its variable is continuous when it is
+    numeric (not boolean, not a pandas categorical) and has more than
+    :data:`CONTINUOUS_LEVELS` distinct values.
+    """
+    if x is None or y is None:
+        return None
+    from seaborn._base import infer_orient
+
+    frame = plot_data(data, {"x": x, "y": y, "hue": hue}, function="boxplot").frame
+    axis = _orient_axis(orient) or infer_orient(
+        frame["x"], frame["y"], None, require_numeric=False
+    )
+    cat = frame[axis]
+    if (
+        isinstance(cat.dtype, pd.CategoricalDtype)
+        or pd.api.types.is_bool_dtype(cat.dtype)
+        or not pd.api.types.is_numeric_dtype(cat.dtype)
+    ):
+        return None
+    return axis if cat.nunique(dropna=True) > CONTINUOUS_LEVELS else None
+
+
+def _route_to_parallel(
+    data: Any, axis: str, *, order, log_scale, formatter, kwargs, **options
+) -> Axes:
+    """Draw a confidential box plot of a continuous category variable as parallel box plots."""
+    from .confidential import parallelboxplot
+
+    given = [
+        name
+        for name, value in (("order", order), ("log_scale", log_scale), ("formatter", formatter))
+        if value is not None
+    ]
+    if given:
+        raise ValueError(
+            f"boxplot: {given} cannot be used here: under method='confidential' a numeric "
+            f"{axis} with more than {CONTINUOUS_LEVELS} distinct values is cut into intervals "
+            "(O'Keefe's parallel box plots), which have no levels to order or format. Leave "
+            f"them out, or make {axis} categorical (e.g. pd.cut) to draw one box per level."
+        )
+    return parallelboxplot(data, orient=axis, method="confidential", **options, **kwargs)
 
 
 # -- count plots -------------------------------------------------------------------------

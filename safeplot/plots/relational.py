@@ -85,8 +85,6 @@ _GRID_METHODS = ("suppress", "generalize")
 _VALUE_METHODS = ("deterministic", "probabilistic", "microaggregation", "rounding")
 #: gid of the note saying which x intervals of a confidential scatter were merged.
 MERGE_NOTE_GID = "safeplot-merge-note"
-#: Share of an interval the boxes of one interval take up together.
-_BOX_SHARE = (0.8, 0.76, 0.72, 0.68, 0.64, 0.6)
 
 
 # -- releases ------------------------------------------------------------------------------
@@ -287,27 +285,39 @@ def _grid_release(raw, method, names, threshold, factor, bins, n_dropped, functi
     )
 
 
-def _box_geometry(boxes: list[ParallelBoxes], avoid: np.ndarray) -> tuple[list[np.ndarray], float]:
-    """Positions (dodged by level) and one width for all boxes, no drawn x on a rare value.
+def box_positions(
+    centres: list[np.ndarray], step: float, avoid: np.ndarray, share: float = 0.8
+) -> tuple[list[np.ndarray], float]:
+    """Positions (dodged by level) and one width for parallel boxes, no drawn x on a rare value.
 
-    matplotlib draws a box at ``pos -/+ width/2``, its caps at ``pos -/+ width/4``
-    and its whiskers and median through ``pos``; the share of the interval
-    the boxes take is lowered a little until none of these is within ten times
-    the matching tolerance of a rare raw x (a wider margin fails on data, such
-    as fitted values, packed densely into a narrow range).
+    matplotlib draws a box at ``pos -/+ w/2``, its caps at ``pos -/+ w/4`` and
+    its whiskers and median through ``pos``. The boxes of one interval take
+    `share` of its width `step` together; the share is lowered by irrational
+    steps of about 1.4 % (box edges then almost never land on the round
+    numbers where data values cluster) until none of these lies within ten
+    times the matching tolerance of a rare raw value (a wider margin fails on
+    data packed densely into a narrow range, such as fitted values).
+
+    Parameters
+    ----------
+    centres : list of ndarray
+        Centre of the interval each box is drawn over, per level.
+    step : float
+        Width of one interval.
+    avoid : ndarray
+        Rare raw values no drawn x may equal.
+    share : float, default 0.8
+        Nominal share of an interval the boxes take.
     """
-    step = boxes[0].width
-    n_levels = len(boxes)
-    for share in _BOX_SHARE:
-        width = share * step / n_levels
-        positions = [pb.centres + (j - (n_levels - 1) / 2) * width for j, pb in enumerate(boxes)]
-        drawn = np.concatenate(
-            [p + d * width for p in positions for d in (-0.5, -0.25, 0.0, 0.25, 0.5)]
-        )
+    n_levels = len(centres)
+    for i in range(40):
+        w = share * (1 - 0.01 * np.sqrt(2) * i) * step / n_levels
+        positions = [c + (j - (n_levels - 1) / 2) * w for j, c in enumerate(centres)]
+        drawn = np.concatenate([p + d * w for p in positions for d in (-0.5, -0.25, 0, 0.25, 0.5)])
         if not hit_mask(drawn, avoid, rtol=10 * MATCH_RTOL).any():
-            return positions, width
-    raise DisclosureError(  # pragma: no cover - needs rare values at six box widths
-        "Could not place the boxes without drawing a rare x value; use another threshold."
+            return positions, w
+    raise DisclosureError(  # pragma: no cover - needs rare values at forty box widths
+        "Could not place the boxes without drawing a rare value; use another threshold."
     )
 
 
@@ -359,7 +369,7 @@ def _release_boxes(
                 x[sel], y[sel], threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_y
             )
         )
-    positions, width = _box_geometry(boxes, rare_x)
+    positions, width = box_positions([pb.centres for pb in boxes], boxes[0].width, rare_x)
     lows = [b.whislo for pb in boxes for b in pb.boxes] + [float(t[1].min()) for t in trends]
     highs = [b.whishi for pb in boxes for b in pb.boxes] + [float(t[1].max()) for t in trends]
     ylim, yticks = axis_from_range(min(lows), max(highs), rare_y)

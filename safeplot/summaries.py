@@ -1,0 +1,536 @@
+"""Confidentialised summary tables: ``corr`` and ``describe`` (O'Keefe; Brandt et al.).
+
+Summary statistics leave a trusted research environment as often as plots,
+and disclose in the same ways: a minimum or maximum *is* a record's value, a
+correlation computed from a handful of records pins them down, and a
+correlation of exactly 1 says that one variable is a function of another.
+The two functions here follow pandas' ``DataFrame.corr`` and
+``DataFrame.describe`` but release only numbers that pass the output rules
+of O'Keefe (2013) and Brandt et al. (2010):
+
+- :func:`corr` rounds every coefficient to the policy's significant figures,
+  suppresses coefficients resting on fewer than 10 (or ``threshold``)
+  pairwise-complete records, and flags exact 0 and +/-1 off the diagonal;
+  the matrix it returns is marked as released, so
+  :func:`safeplot.plots.matrix.heatmap` draws it;
+- :func:`describe` gives, per numeric column, the rounded number of records
+  and the mean, standard deviation, quartiles, minimum and maximum of the
+  *winsorised* values, rounded; the minimum and maximum are therefore the
+  winsorising bounds or rounded extremes, never a raw value. Columns with
+  fewer than 10 (or ``threshold``) records are suppressed.
+
+References
+----------
+.. [1] O'Keefe CM. "Confidentialising exploratory data analysis output in
+   remote analysis." Journal of Official Statistics 29(4) (2013).
+.. [2] Brandt M, Franconi L, Guerke C, et al. "Guidelines for the checking of
+   output based on microdata research." ESSnet SDC (2010).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import audit
+from .anonymize.boxes import nudge_off
+from .anonymize.grids import rare_values
+from .anonymize.statistics import round_sig, winsorize
+from .plots._common import make_report
+from .plots.matrix import mark_safe_matrix
+from .policy import Policy, get_policy
+from .release import DisclosureReport
+
+__all__ = ["BRANDT_MIN_RECORDS", "CORR_METHODS", "Description", "corr", "describe"]
+
+#: Fewest records behind a released statistic (Brandt et al. 2010), unless the threshold is higher.
+BRANDT_MIN_RECORDS = 10
+#: Correlation coefficients :func:`corr` computes (pandas' names).
+CORR_METHODS = ("pearson", "spearman", "kendall")
+#: Markers of :class:`Description` when printed.
+WINSOR_MARK = "*"
+SUPPRESS_MARK = "\u2014"
+#: How close to 0 or +/-1 a coefficient must be to count as exact.
+_EXACT = 1e-12
+
+
+def _as_frame(data: Any, function: str) -> pd.DataFrame:
+    if isinstance(data, pd.DataFrame):
+        return data
+    if isinstance(data, pd.Series):
+        return data.to_frame(name=data.name if data.name is not None else "values")
+    if isinstance(data, Mapping):
+        return pd.DataFrame(dict(data))
+    raise TypeError(
+        f"{function} takes a pandas DataFrame (or Series, or a mapping of columns), "
+        f"got {type(data).__name__}."
+    )
+
+
+def _is_number_column(series: pd.Series, *, bools: bool) -> bool:
+    if pd.api.types.is_bool_dtype(series.dtype):
+        return bools
+    return pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_complex_dtype(
+        series.dtype
+    )
+
+
+def _numbers(frame: pd.DataFrame, function: str) -> pd.DataFrame:
+    """Columns as float, refusing infinite values."""
+    out = frame.astype(float)
+    bad = [str(c) for c in out.columns if np.isinf(out[c].to_numpy()).any()]
+    if bad:
+        raise ValueError(
+            f"{function}: column(s) {bad} hold infinite values. Replace them (e.g. with NaN, "
+            "which is left out) before summarising."
+        )
+    return out
+
+
+def _minimum(threshold: int, min_periods: int | None = None) -> int:
+    return max(BRANDT_MIN_RECORDS, threshold, int(min_periods or 0))
+
+
+# -- corr ----------------------------------------------------------------------------------
+
+
+def corr(
+    data: Any,
+    method: str = "pearson",
+    min_periods: int | None = None,
+    numeric_only: bool = False,
+    *,
+    threshold: int | None = None,
+    sig: int | None = None,
+    policy: Policy | None = None,
+) -> pd.DataFrame:
+    """Compute a correlation matrix that may be released: rounded, suppressed when thin, flagged.
+
+    The arguments are those of :meth:`pandas.DataFrame.corr`; the
+    coefficients are computed on pairwise-complete records as pandas does,
+    then released under O'Keefe's and Brandt et al.'s rules.
+
+    Parameters
+    ----------
+    data : DataFrame
+        The records (a mapping of columns is accepted).
+    method : {"pearson", "spearman", "kendall"}, default "pearson"
+        The coefficient. A callable (allowed by pandas) is refused: it could
+        compute anything.
+    min_periods : int, optional
+        Fewest pairwise-complete records for a coefficient; it can raise the
+        minimum of 10 (Brandt et al.) or `threshold`, never lower it.
+    numeric_only : bool, default False
+        Use only the numeric (and boolean) columns. When False, a
+        non-numeric column is an error, as in pandas.
+    threshold : int, optional
+        Fewest records per coefficient if above 10 (default and floor: the
+        policy's threshold).
+    sig : int, optional
+        Significant figures of the coefficients (default and ceiling: the
+        policy's ``sig_figs``).
+    policy : Policy, optional
+        The policy in force (default: :func:`safeplot.get_policy`).
+
+    Returns
+    -------
+    DataFrame
+        The released matrix, NaN where suppressed, marked as released (its
+        ``.attrs["safeplot"]`` holds the report) so that
+        :func:`~safeplot.plots.matrix.heatmap` draws it. The release is
+        recorded in the audit log.
+
+    Raises
+    ------
+    ValueError
+        Unknown `method`, non-numeric columns (without ``numeric_only``),
+        infinite values, no numeric column.
+    DisclosureError
+        `threshold` or `sig` looser than the policy, or a method the policy
+        does not allow.
+
+    See Also
+    --------
+    describe : Confidentialised summary statistics.
+    safeplot.plots.matrix.heatmap : Draws the released matrix.
+    pandas.DataFrame.corr : The raw computation this mirrors.
+
+    Notes
+    -----
+    Methods: The release is always ``"confidential"`` (O'Keefe's rules for
+    statistics): each off-diagonal coefficient resting on fewer than
+    ``max(10, threshold, min_periods)`` pairwise-complete records is
+    suppressed (NaN) and listed in the report; the others are rounded to
+    ``sig`` significant figures and, if the rounded value equals a value
+    held by fewer than `threshold` records in either variable, moved by
+    one unit in the last figure towards zero. A coefficient that is
+    exactly 0 or +/-1 before rounding is kept but flagged in the
+    report: +/-1 says that one variable is an exact (monotone) function
+    of the other, which can disclose one record's value from the
+    other's. A variable that is constant over the pairwise-complete
+    records has no correlation (NaN, flagged). The diagonal is 1 where
+    the variable has enough records, else NaN.
+
+    References
+    ----------
+    .. [1] O'Keefe CM. "Confidentialising exploratory data analysis output in
+       remote analysis." Journal of Official Statistics 29(4) (2013).
+    .. [2] Brandt M, et al. "Guidelines for the checking of output based on
+       microdata research." ESSnet SDC (2010).
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> c = corr(penguins, numeric_only=True)
+    >>> float(c.loc["flipper_length_mm", "body_mass_g"])
+    0.871
+    >>> c.attrs["safeplot"]["report"]["method"]
+    'confidential'
+    """
+    pol = get_policy() if policy is None else policy
+    if callable(method) or method not in CORR_METHODS:
+        raise ValueError(
+            f"corr: method={method!r} is not available; use one of {list(CORR_METHODS)}. "
+            "A callable is not accepted: it could compute any function of the records."
+        )
+    pol.check_method("confidential")
+    threshold = pol.check_threshold(threshold)
+    sig = pol.check_sig_figs(sig)
+    if min_periods is not None and (
+        isinstance(min_periods, bool) or not isinstance(min_periods, (int, np.integer))
+    ):
+        raise ValueError(f"min_periods must be an integer, got {min_periods!r}.")
+    if not isinstance(numeric_only, (bool, np.bool_)):
+        raise ValueError(f"numeric_only must be True or False, got {numeric_only!r}.")
+    frame = _as_frame(data, "corr")
+    text = [str(c) for c in frame.columns if not _is_number_column(frame[c], bools=True)]
+    if text and not numeric_only:
+        raise ValueError(
+            f"corr: column(s) {text} are not numeric. Pass numeric_only=True to leave them out, "
+            "or select the numeric columns."
+        )
+    frame = frame[[c for c in frame.columns if _is_number_column(frame[c], bools=True)]]
+    if frame.shape[1] == 0:
+        raise ValueError("corr: there is no numeric column to correlate.")
+    if not frame.columns.is_unique:
+        raise ValueError("corr: the column names must be unique.")
+    values = _numbers(frame, "corr")
+    minimum = _minimum(threshold, min_periods)
+    present = values.notna().to_numpy(dtype=float)
+    counts = present.T @ present
+    raw = values.corr(method=method, min_periods=1).to_numpy(dtype=float)
+    names = [str(c) for c in values.columns]
+    rare = [rare_values(values[c].dropna().to_numpy(), threshold) for c in values.columns]
+    p = len(names)
+    out = np.full((p, p), np.nan)
+    suppressed, flagged, undefined = [], [], []
+    for i in range(p):
+        if counts[i, i] >= minimum and not np.isnan(raw[i, i]):
+            out[i, i] = 1.0
+        for j in range(i + 1, p):
+            pair = f"{names[i]} ~ {names[j]}"
+            if counts[i, j] < minimum:
+                suppressed.append(pair)
+                continue
+            r = raw[i, j]
+            if np.isnan(r):
+                undefined.append(pair)
+                continue
+            if abs(abs(r) - 1) <= _EXACT:
+                flagged.append(f"{pair}: exactly {'-' if r < 0 else ''}1")
+            elif abs(r) <= _EXACT:
+                flagged.append(f"{pair}: exactly 0")
+            value = float(round_sig(float(np.clip(r, -1, 1)), sig))
+            avoid = np.union1d(rare[i], rare[j])
+            direction = -1.0 if value > 0 else 1.0
+            value = float(nudge_off([value], avoid, [direction], sig)[0])
+            out[i, j] = out[j, i] = value
+    warnings = []
+    if suppressed:
+        warnings.append(
+            f"{len(suppressed)} coefficient(s) rest on fewer than {minimum} pairwise-complete "
+            f"records and are suppressed (NaN): {'; '.join(suppressed)}."
+        )
+    if undefined:
+        warnings.append(
+            "No correlation (a variable is constant over the records shared): "
+            + "; ".join(undefined)
+            + "."
+        )
+    if flagged:
+        warnings.append(
+            "Exact correlations off the diagonal reveal a deterministic relation between "
+            "variables (one is a function of the other): " + "; ".join(flagged) + "."
+        )
+    n_dropped = int((~values.notna().all(axis=1)).sum())
+    report = make_report(
+        "corr",
+        "confidential",
+        {"threshold": threshold, "min_records": minimum, "sig": sig, "corr_method": method},
+        tuple(names),
+        len(values),
+        0,
+        pol,
+        details={
+            "rows_with_missing_values": pol.round_count(n_dropped),
+            "coefficients_suppressed": len(suppressed),
+            "exact_coefficients": flagged,
+        },
+        warnings=warnings,
+    )
+    result = pd.DataFrame(out, index=list(values.columns), columns=list(values.columns))
+    audit.record(report, figure=None)
+    return mark_safe_matrix(result, "corr", report)
+
+
+# -- describe ------------------------------------------------------------------------------
+
+
+@dataclass
+class Description:
+    """Released summary statistics, with a flag for every statistic.
+
+    Attributes
+    ----------
+    table : DataFrame
+        Statistics (rows: count, mean, std, min, percentiles, max) by column,
+        NaN where suppressed.
+    flags : DataFrame
+        Same shape: ``"rounded"``, ``"winsorised"`` (computed from
+        winsorised values, which changed it) or ``"suppressed: ..."``.
+    report : DisclosureReport
+    """
+
+    table: pd.DataFrame
+    flags: pd.DataFrame
+    report: DisclosureReport
+
+    def _cells(self) -> pd.DataFrame:
+        def cell(value: float, flag: str) -> str:
+            if flag.startswith("suppressed"):
+                return SUPPRESS_MARK
+            mark = WINSOR_MARK if flag == "winsorised" else ""
+            return f"{value:g}{mark}"
+
+        return pd.DataFrame(
+            [
+                [
+                    cell(self.table.iat[i, j], self.flags.iat[i, j])
+                    for j in range(self.table.shape[1])
+                ]
+                for i in range(self.table.shape[0])
+            ],
+            index=self.table.index,
+            columns=self.table.columns,
+        )
+
+    def legend(self) -> list[str]:
+        """Return the lines explaining the markers."""
+        lines = [
+            f"{WINSOR_MARK} computed from winsorised values (mean -/+ "
+            f"{self.report.params.get('winsor_sd')} SD), which changed it",
+            f"{SUPPRESS_MARK} suppressed: fewer than {self.report.params.get('min_records')} "
+            "records",
+            f"All values rounded to {self.report.params.get('sig')} significant figures; "
+            f"counts to a multiple of {self.report.details.get('count_rounded_to')}.",
+        ]
+        return lines
+
+    def __str__(self) -> str:
+        return self._cells().to_string() + "\n\n" + "\n".join(self.legend())
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in self.legend())
+        return self._cells().to_html() + f"<ul>{items}</ul>"
+
+
+def _percentile_names(percentiles: Sequence[float]) -> list[str]:
+    return [f"{100 * p:g}%" for p in percentiles]
+
+
+def _check_percentiles(percentiles: Any) -> list[float]:
+    if percentiles is None:
+        return [0.25, 0.5, 0.75]
+    try:
+        ps = [float(p) for p in np.atleast_1d(np.asarray(percentiles, dtype=float))]
+    except (TypeError, ValueError):
+        raise ValueError("percentiles must be numbers between 0 and 1.") from None
+    if not all(0 <= p <= 1 for p in ps):
+        raise ValueError(f"percentiles must all lie between 0 and 1, got {list(percentiles)}.")
+    if len(set(ps)) != len(ps):
+        raise ValueError("percentiles must be unique.")
+    return sorted(set(ps) | {0.5})
+
+
+def describe(
+    data: Any,
+    *,
+    percentiles: Sequence[float] | None = None,
+    include: Any = None,
+    exclude: Any = None,
+    threshold: int | None = None,
+    winsor_sd: float | None = None,
+    sig: int | None = None,
+    policy: Policy | None = None,
+) -> Description:
+    """Summarise numeric columns as :meth:`pandas.DataFrame.describe` does, confidentialised.
+
+    Parameters
+    ----------
+    data : DataFrame or Series
+        The records (a mapping of columns is accepted).
+    percentiles : list of float, optional
+        Percentiles to give, between 0 and 1 (default 0.25, 0.5, 0.75; the
+        median is always given).
+    include, exclude : dtype, list of dtypes, or "all", optional
+        Which columns to summarise, as in pandas (default: the numeric
+        columns). Only numeric columns can be released here; a selected
+        text or categorical column is an error (use
+        :func:`safeplot.plots.categorical.countplot` or
+        :func:`safeplot.plots.matrix.crosstab` for those).
+    threshold : int, optional
+        Fewest records per column if above 10 (default and floor: the
+        policy's threshold); also defines the rare values no statistic may
+        equal.
+    winsor_sd : float, optional
+        Winsorising bound in SDs (default and ceiling: the policy's, 2.6).
+    sig : int, optional
+        Significant figures (default and ceiling: the policy's ``sig_figs``).
+    policy : Policy, optional
+        The policy in force.
+
+    Returns
+    -------
+    Description
+        ``.table`` (numbers, NaN where suppressed), ``.flags`` (same shape),
+        ``.report``; printing it shows the table with ``*`` on statistics
+        winsorising changed and ``—`` where suppressed, and a legend. The
+        release is recorded in the audit log.
+
+    Raises
+    ------
+    ValueError
+        No numeric column, non-numeric columns selected, infinite values,
+        bad percentiles.
+    DisclosureError
+        A setting looser than the policy.
+
+    See Also
+    --------
+    corr : Confidentialised correlations.
+    pandas.DataFrame.describe : The raw computation this mirrors.
+
+    Notes
+    -----
+    Methods: The release is ``"confidential"`` (O'Keefe 2013): per column, missing
+    values are left out; a column with fewer than
+    ``max(10, threshold)`` records is suppressed entirely (Brandt et
+    al.). Otherwise ``count`` is rounded by the policy (to a multiple
+    of ``round_n_to``); the values are winsorised at mean -/+
+    ``winsor_sd`` SD and the mean, SD (``ddof=1``), minimum,
+    percentiles and maximum are computed from the winsorised values,
+    rounded to ``sig`` significant figures and, where the rounded value
+    equals a value held by fewer than `threshold` records, moved one
+    unit in the last figure outward. The minimum and maximum are thus
+    never a raw extreme. A statistic that winsorising changed is flagged
+    ``"winsorised"`` (``*``).
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> d = describe(safeplot.load_dataset("penguins"))
+    >>> d.table.loc["count", "body_mass_g"], d.table.loc["max", "body_mass_g"]
+    (np.float64(340.0), np.float64(6290.0))
+    >>> d.flags.loc["max", "flipper_length_mm"]
+    'rounded'
+    """
+    pol = get_policy() if policy is None else policy
+    pol.check_method("confidential")
+    threshold = pol.check_threshold(threshold)
+    winsor_sd = pol.check_winsor_sd(winsor_sd)
+    sig = pol.check_sig_figs(sig)
+    ps = _check_percentiles(percentiles)
+    frame = _as_frame(data, "describe")
+    if include is None and exclude is None:
+        chosen = frame[[c for c in frame.columns if _is_number_column(frame[c], bools=False)]]
+    elif isinstance(include, str) and include == "all":
+        if exclude is not None:
+            raise ValueError("describe: exclude must be None when include='all'.")
+        chosen = frame
+    else:
+        chosen = frame.select_dtypes(include=include, exclude=exclude)
+    other = [str(c) for c in chosen.columns if not _is_number_column(chosen[c], bools=False)]
+    if other:
+        raise ValueError(
+            f"describe: column(s) {other} are not numeric. Their most frequent values and "
+            "counts would be released as they are; use countplot or crosstab for categorical "
+            "variables, and leave them out here (the default selects numeric columns)."
+        )
+    if chosen.shape[1] == 0:
+        raise ValueError("describe: there is no numeric column to summarise.")
+    values = _numbers(chosen, "describe")
+    minimum = _minimum(threshold)
+    index = ["count", "mean", "std", "min", *_percentile_names(ps), "max"]
+    table = pd.DataFrame(np.nan, index=index, columns=chosen.columns)
+    flags = pd.DataFrame("rounded", index=index, columns=chosen.columns)
+    suppressed, n_wins = [], 0
+    for col in chosen.columns:
+        v = values[col].dropna().to_numpy()
+        if v.size < minimum:
+            table[col] = np.nan
+            flags[col] = f"suppressed: fewer than {minimum} records"
+            suppressed.append(str(col))
+            continue
+        rare = rare_values(v, threshold)
+        w = winsorize(v, winsor_sd, policy=pol)
+        n_wins += w.n_winsorized
+        probs = [0.0, *ps, 1.0]
+        wq = np.quantile(w.values, probs)
+        rq = np.quantile(v, probs)
+        rounded = np.asarray(round_sig(wq, sig), dtype=float)
+        directions = np.where(np.asarray(probs) < 0.5, -1.0, 1.0)
+        for _ in range(10):
+            ordered = np.maximum.accumulate(nudge_off(rounded, rare, directions, sig))
+            if np.array_equal(ordered, rounded):
+                break
+            rounded = ordered
+        moments = np.array([w.values.mean(), w.values.std(ddof=1)])
+        raw_moments = np.array([v.mean(), v.std(ddof=1)])
+        moments_r = nudge_off(np.asarray(round_sig(moments, sig), dtype=float), rare, [1, 1], sig)
+        count = pol.round_count(v.size)
+        table[col] = [float(count), *moments_r, *rounded]
+        changed = [False, *(~np.isclose(moments, raw_moments, rtol=1e-12, atol=0))]
+        changed += list(~np.isclose(wq, rq, rtol=1e-12, atol=0))
+        flags[col] = ["winsorised" if c else "rounded" for c in changed]
+    warnings = []
+    if suppressed:
+        warnings.append(
+            f"Column(s) {suppressed} have fewer than {minimum} records and are suppressed."
+        )
+    report = make_report(
+        "describe",
+        "confidential",
+        {"threshold": threshold, "min_records": minimum, "winsor_sd": winsor_sd, "sig": sig},
+        tuple(str(c) for c in chosen.columns),
+        len(values),
+        0,
+        pol,
+        details={
+            "values_winsorised": pol.round_count(n_wins),
+            "columns_suppressed": suppressed,
+            "count_rounded_to": pol.round_n_to,
+            "percentiles": ps,
+        },
+        warnings=warnings,
+    )
+    audit.record(report, figure=None)
+    return Description(table, flags, report)
