@@ -19,6 +19,7 @@ from ._version import __version__
 from .datasets import get_dataset_names, load_dataset
 from .diagnostics import SafeGLMResults, SafeOLSResults, safe_glm, safe_logit, safe_ols
 from .errors import DisclosureError, UnsafePlotError
+from .plots.axisgrid import jointplot, pairplot
 from .plots.categorical import boxplot, countplot
 from .plots.confidential import correspondenceplot, parallelboxplot
 from .plots.distributions import hist, histplot
@@ -52,10 +53,12 @@ __all__ = [
     "hist",
     "histplot",
     "is_safe_matrix",
+    "jointplot",
     "kdeplot",
     "load_dataset",
     "load_policy",
     "metrics",
+    "pairplot",
     "parallelboxplot",
     "policy",
     "qqplot",
@@ -68,3 +71,22 @@ __all__ = [
     "scatterplot",
     "set_policy",
 ]
+
+
+def __getattr__(name: str):
+    """Resolve the rest of seaborn's namespace (``import safeplot as sns``).
+
+    Safe versions, data-free helpers passed through, guarded grids, or
+    refusals naming the safe alternative: see
+    :mod:`safeplot.integrations.seaborn_compat`.
+    """
+    from .integrations.seaborn_compat import resolve
+
+    return resolve(name)
+
+
+def __dir__() -> list[str]:
+    """List the package's names and every name of seaborn's namespace."""
+    from .integrations.seaborn_compat import namespace_dir
+
+    return namespace_dir(globals())

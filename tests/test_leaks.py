@@ -26,6 +26,7 @@ import safeplot
 from safeplot import audit
 from safeplot.datasets import simulate
 from safeplot.plots._common import FOOTNOTE_GID, method_note
+from safeplot.plots.axisgrid import JOINT_METHODS, PAIR_METHODS, pair_axes_variables
 from safeplot.plots.categorical import BOX_METHODS, COUNT_METHODS
 from safeplot.plots.distributions import HIST_METHODS
 from safeplot.plots.grid import GRID_METHODS
@@ -335,6 +336,40 @@ CASES += [
         ("confidential",),
         _xy,
         {"count_axis": None},
+    ),
+]
+
+CASES += [
+    Case(
+        "pairplot",
+        lambda df, m, ax: safeplot.pairplot(df, vars=["x", "y"], hue="g", method=m),
+        _safe(PAIR_METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
+        {"count_axis": "y"},
+        functions=("pairplot",),
+        own_figure=True,
+        per_axes=pair_axes_variables,
+    ),
+    Case(
+        "pairplot-hist",
+        lambda df, m, ax: safeplot.pairplot(df, vars=["x", "y"], kind="hist", method=m),
+        _safe(PAIR_METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
+        # a cell count may equal a rare value by chance: colours are checked as counts
+        {"count_axis": "y", "counts_in_colour": True},
+        own_figure=True,
+        per_axes=pair_axes_variables,
+    ),
+    Case(
+        "jointplot",
+        lambda df, m, ax: safeplot.jointplot(data=df, x="x", y="y", method=m, marginal_ticks=True),
+        _safe(JOINT_METHODS),
+        _xy,
+        # the right marginal's bars count along x: its counts are checked in test_axisgrid
+        {"count_axis": None},
+        functions=("jointplot",),
+        own_figure=True,
+        per_axes=pair_axes_variables,
     ),
 ]
 

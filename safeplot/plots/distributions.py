@@ -14,7 +14,7 @@ import seaborn as sns
 from matplotlib.axes import Axes
 
 from .._validate import clean_numeric
-from ..anonymize import VALUE_METHODS, anonymize_values
+from ..anonymize import VALUE_METHODS, AnonymizedValues, anonymize_values
 from ..anonymize.grids import histogram_counts, hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
@@ -210,6 +210,7 @@ def release_histograms(
     n_dropped: int = 0,
     function: str = "histplot",
     policy: Policy | None = None,
+    released: AnonymizedValues | None = None,
 ) -> list[HistogramRelease]:
     """Release one histogram per hue level, suppressed per level, on common bins.
 
@@ -229,6 +230,12 @@ def release_histograms(
     centres_drawn : bool, default True
         Whether the drawing shows bin centres (step and polygon outlines
         do, bars do not); discrete bins then avoid rare values at centres.
+    released : AnonymizedValues, optional
+        Values already released from `values` by `method` (a value method),
+        row for row; its first column is binned instead of anonymising
+        `values` again, so that the histogram describes the same released
+        data as another panel (pair and joint plots). Rare values are still
+        those of the raw `values`.
 
     Returns
     -------
@@ -271,8 +278,17 @@ def release_histograms(
                 f"threshold={threshold} records; their names would appear in the legend with "
                 "nothing drawn. Merge them with other levels or leave them out."
             )
-    released = raw
-    if method in VALUE_METHODS:
+    if released is not None:
+        if method not in VALUE_METHODS:
+            raise ValueError(f"released= needs a value method, not method={method!r}.")
+        given = np.asarray(released.values, dtype=float)
+        given = given[:, 0] if given.ndim == 2 else given
+        if given.shape[0] != raw.size:
+            raise ValueError("released= must have one row per value.")
+        params.update(released.params)
+        details.update(released.details)
+    released = raw if released is None else given
+    if method in VALUE_METHODS and released is raw:
         out = anonymize_values(
             raw[:, None],
             method,

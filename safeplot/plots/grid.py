@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import clean_numeric
-from ..anonymize import anonymize_values
+from ..anonymize import AnonymizedValues, anonymize_values
 from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..policy import METHODS, Policy, get_policy
@@ -53,6 +53,7 @@ def release_grid(
     n_dropped: int = 0,
     function: str = "heatmap",
     policy: Policy | None = None,
+    released: AnonymizedValues | None = None,
 ) -> GridRelease:
     """Release the counts of (x, y) in a grid of cells, per hue level.
 
@@ -84,6 +85,12 @@ def release_grid(
     function : str
         Calling function, for the report.
     policy : Policy, optional
+    released : AnonymizedValues, optional
+        Values already released from (x, y) by `method` (a value method),
+        row for row, two columns: they are counted instead of anonymising
+        (x, y) again, so that the grid describes the same released data as
+        another panel (pair and joint plots). Rows are matched after
+        dropping missing values, so give complete (x, y).
 
     Returns
     -------
@@ -143,8 +150,16 @@ def release_grid(
     rare = [rare_values(raw[:, j], threshold) for j in range(2)]
     params: dict[str, Any] = {"threshold": threshold, "bins": bins}
     details: dict[str, Any] = {}
-    released = raw
-    if method not in ("suppress", "generalize"):
+    if released is not None:
+        if method in ("suppress", "generalize"):
+            raise ValueError(f"released= needs a value method, not method={method!r}.")
+        released_values = np.asarray(released.values, dtype=float)
+        if released_values.shape != raw.shape:
+            raise ValueError("released= must hold the two released columns, one row per record.")
+        params.update(released.params)
+        details.update(released.details)
+        released = released_values
+    elif method not in ("suppress", "generalize"):
         strata = clean.strata if hue is not None else None
         out = anonymize_values(
             raw, method, names=list(names), k=k, q=q, metric=metric, strata=strata, policy=pol
@@ -152,6 +167,8 @@ def release_grid(
         released = out.values
         params.update(out.params)
         details.update(out.details)
+    else:
+        released = raw
     xedges = safe_edges(released[:, 0], bins, avoid=rare[0])
     yedges = safe_edges(released[:, 1], bins, avoid=rare[1])
     counts = np.stack(

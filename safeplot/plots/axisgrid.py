@@ -1,0 +1,1709 @@
+"""Pair and joint plots under disclosure control: seaborn's ``pairplot`` and ``jointplot``.
+
+A pair plot (scatter-plot matrix) shows every record in every off-diagonal
+panel, and a joint plot adds the two marginal distributions of the same
+records. Both functions here release the data first and then build the
+seaborn grid (:class:`seaborn.PairGrid`, :class:`seaborn.JointGrid`) on the
+released numbers only:
+
+- value methods (``"deterministic"``, ``"probabilistic"``,
+  ``"microaggregation"``, ``"rounding"``) anonymise the plotted variables
+  *jointly*, once: every off-diagonal panel is a projection of one released
+  data set, and the diagonal / marginal histograms bin those same released
+  values on safe edges, small bins suppressed (Avraam et al.);
+- ``"suppress"`` and ``"generalize"`` release each pair as the surviving
+  cells of its density grid, and each variable as its suppressed histogram;
+  the marginals of a joint plot are the row and column sums of the surviving
+  cells of the joint grid, so nothing hidden in the joint panel reappears;
+- ``"confidential"`` follows O'Keefe (2013) for a scatter-plot matrix:
+  parallel box plots in the upper triangle, confidentialised lowess trend
+  lines in the lower one, confidential histograms on the diagonal.
+
+Every axis showing a variable gets one set of safe limits and ticks for that
+variable, computed from the released numbers and kept off its rare values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import FixedLocator
+
+from .._validate import clean_numeric
+from ..anonymize import VALUE_METHODS, AnonymizedValues, anonymize_values
+from ..anonymize.confidential import lowess_trend
+from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
+from ..errors import DisclosureError
+from ..policy import METHODS, Policy, get_policy
+from ..release import DisclosureReport, GridRelease, HistogramRelease
+from ._common import (
+    FOOTNOTE_GID,
+    attach_release,
+    axis_from_range,
+    check_methods,
+    check_positive_int,
+    make_report,
+    method_note,
+    quiet_seaborn,
+    resolve_annotate,
+    safe_points,
+    set_safe_axis,
+    takes_method_options,
+)
+from ._data import categorical_order, plot_data
+from .distributions import release_histograms
+from .grid import GRID_BINS, release_grid
+from .kde import KdeRelease, draw_kde, release_kde
+from .relational import LARGE_N, BoxScatterRelease, _draw_boxes, _refuse_per_point, _release_boxes
+
+__all__ = [
+    "JOINT_KINDS",
+    "JOINT_METHODS",
+    "PAIR_KINDS",
+    "PAIR_METHODS",
+    "jointplot",
+    "pair_axes_variables",
+    "pairplot",
+]
+
+#: Methods of :func:`pairplot` and :func:`jointplot`.
+PAIR_METHODS = METHODS
+JOINT_METHODS = METHODS
+#: Off-diagonal kinds of :func:`pairplot` (seaborn's).
+PAIR_KINDS = ("scatter", "kde", "hist", "reg")
+_DIAG_KINDS = ("auto", "hist", "kde", None)
+#: Joint kinds of :func:`jointplot` (seaborn's; "resid" is refused).
+JOINT_KINDS = ("scatter", "kde", "hist", "hex", "reg", "resid")
+
+_GRID_METHODS = ("suppress", "generalize")
+_COUNT = "\x00count"
+_HUE = "\x00hue"
+
+
+# -- input ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Input:
+    """Complete records of the plotted variables, with hue codes and rare values."""
+
+    raw: np.ndarray
+    names: list[str]
+    codes: np.ndarray | None
+    levels: list | None
+    hue_name: str | None
+    n_dropped: int
+    rare: dict[str, np.ndarray]
+
+    @property
+    def n(self) -> int:
+        return self.raw.shape[0]
+
+    def hue_values(self) -> pd.Series | None:
+        """Return the hue level of every record, as a categorical in level order."""
+        if self.codes is None:
+            return None
+        return pd.Series(pd.Categorical.from_codes(self.codes, categories=self.levels))
+
+    def col(self, name: str) -> np.ndarray:
+        return self.raw[:, self.names.index(name)]
+
+
+def _prepare(
+    frame: pd.DataFrame,
+    names: list[str],
+    hue: str | None,
+    hue_order: Sequence[Any] | None,
+    method: str,
+    threshold: int,
+    k: int,
+    pol: Policy,
+    function: str,
+) -> _Input:
+    """Validate the plotted columns and the hue; check every hue level is big enough."""
+    columns = {n: frame[n] for n in names}
+    if hue is not None:
+        columns[_HUE] = frame[hue]
+    clean = clean_numeric(pd.DataFrame(columns), names, strata=[_HUE] if hue else None)
+    raw = clean.values
+    codes = levels = None
+    if hue is not None:
+        kept = frame[hue][
+            (pd.DataFrame({n: pd.to_numeric(frame[n], errors="coerce") for n in names}))
+            .notna()
+            .all(axis=1)
+            .to_numpy()
+            & frame[hue].notna().to_numpy()
+        ].reset_index(drop=True)
+        levels = categorical_order(kept, hue_order)
+        lookup = {lev: i for i, lev in enumerate(levels)}
+        codes = np.array([lookup.get(v, -1) for v in kept], dtype=int)
+        inside = codes >= 0
+        if not inside.any():
+            raise ValueError(
+                f"{function}: no record has a hue level in hue_order={list(levels)}. "
+                "Check the level names."
+            )
+        raw, codes = raw[inside], codes[inside]
+        if method != "none":
+            sizes = np.bincount(codes, minlength=len(levels))
+            need = threshold if method != "deterministic" else max(threshold, k)
+            small = [levels[i] for i in np.flatnonzero((sizes > 0) & (sizes < need))]
+            if small:
+                what = f"k={k}" if method == "deterministic" and k > threshold else "threshold"
+                raise DisclosureError(
+                    f"{function}: hue level(s) {small} have fewer than {need} records "
+                    f"({what}): their records cannot be released on their own, and their "
+                    "names would appear in the legend. Merge small levels, drop them "
+                    "(hue_order=...), or leave hue out."
+                )
+            empty = [levels[i] for i in np.flatnonzero(sizes == 0)]
+            if empty:
+                levels = [lev for lev in levels if lev not in empty]
+                remap = np.cumsum(sizes > 0) - 1
+                codes = remap[codes]
+    if method == "deterministic":
+        pol.check_k(k, raw.shape[0])
+    rare = (
+        {n: np.array([]) for n in names}
+        if method == "none"
+        else {n: rare_values(raw[:, j], threshold) for j, n in enumerate(names)}
+    )
+    return _Input(raw, list(names), codes, levels, hue, clean.n_dropped, rare)
+
+
+def _release_values(inp: _Input, method: str, k: int, q: float, metric: str, pol: Policy):
+    """Anonymise every plotted variable jointly (one data set for all panels)."""
+    return anonymize_values(
+        inp.raw, method, names=inp.names, k=k, q=q, metric=metric, strata=inp.codes, policy=pol
+    )
+
+
+def _columns(out: AnonymizedValues, idx: list[int]) -> AnonymizedValues:
+    """Return the released columns `idx` of a joint release, with its parameters."""
+    return AnonymizedValues(out.values[:, idx], out.params, out.details)
+
+
+# -- releases of one panel -----------------------------------------------------------------
+
+
+@dataclass
+class _Panel:
+    """What one Axes draws: a tag saying how, the numbers, and the report."""
+
+    tag: str  # points, cells, mesh, kde, boxes, trend, hist, margin
+    data: Any
+    report: DisclosureReport
+    xvar: str | None = None
+    yvar: str | None = None
+
+
+def _points_frame(inp: _Input, values: np.ndarray, xv: str, yv: str) -> pd.DataFrame:
+    frame = pd.DataFrame({"x": values[:, 0], "y": values[:, 1]})
+    hue = inp.hue_values()
+    if hue is not None:
+        frame["hue"] = hue.to_numpy()
+    return frame
+
+
+def _grid_for(inp, xv, yv, method, threshold, factor, bins, kind, function, pol, released=None):
+    """Release the density grid of one pair (suppressed cells NaN), per hue level."""
+    names = (xv, yv) if xv != yv else (f"{xv} (x)", f"{yv} (y)")
+    return release_grid(
+        inp.col(xv),
+        inp.col(yv),
+        names=names,
+        hue=inp.codes,
+        hue_order=None if inp.codes is None else list(range(len(inp.levels))),
+        method=method,
+        bins=bins,
+        threshold=threshold,
+        factor=factor,
+        kind=kind,
+        function=function,
+        policy=pol,
+        released=released,
+    )
+
+
+def _fit_line(
+    inp: _Input, xv: str, yv: str, xrange: tuple[float, float], sel: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Fit a least-squares line to the raw data; evaluate it in the released x range only.
+
+    The slope and intercept are aggregates; the line is drawn on a grid of
+    x between the released extremes (never the raw ones), its y values moved
+    off rare raw values of y.
+    """
+    x, y = inp.col(xv), inp.col(yv)
+    if sel is not None:
+        x, y = x[sel], y[sel]
+    slope, intercept = np.polyfit(x, y, 1)
+    xs = safe_points(xrange[0], xrange[1], 100, inp.rare[xv])
+    ys = intercept + slope * xs
+    span = float(np.ptp(ys)) or 1.0
+    for _ in range(100):
+        hit = hit_mask(ys, inp.rare[yv])
+        if not hit.any():
+            break
+        ys[hit] += 1e-6 * span
+    return xs, ys
+
+
+def _trend_panel(inp, xv, yv, threshold, pol, function, details):
+    """O'Keefe's confidentialised lowess trend of y on x, one line per hue level."""
+    codes = np.zeros(inp.n, dtype=int) if inp.codes is None else inp.codes
+    n_levels = 1 if inp.levels is None else len(inp.levels)
+    lines = []
+    for i in range(n_levels):
+        sel = codes == i
+        lines.append(
+            lowess_trend(
+                inp.col(xv)[sel],
+                inp.col(yv)[sel],
+                threshold=threshold,
+                policy=pol,
+                avoid_x=inp.rare[xv],
+                avoid_y=inp.rare[yv],
+            )
+        )
+    report = make_report(
+        function,
+        "confidential",
+        {"threshold": threshold, "winsor_sd": pol.winsor_sd, "sig": pol.sig_figs},
+        (xv, yv),
+        inp.n,
+        inp.n_dropped,
+        pol,
+        details={**details, "trend": "lowess, end points winsorised and rounded"},
+    )
+    return _Panel("trend", lines, report, xv, yv)
+
+
+def _boxes_panel(inp, xv, yv, threshold, pol, function):
+    """O'Keefe's parallel box plots of y over intervals of x, per hue level."""
+    codes = np.zeros(inp.n, dtype=int) if inp.codes is None else inp.codes
+    levels = [None] if inp.levels is None else inp.levels
+    rel = _release_boxes(
+        inp.col(xv),
+        inp.col(yv),
+        codes,
+        levels,
+        (xv, yv),
+        threshold,
+        inp.n_dropped,
+        function,
+        pol,
+    )
+    return _Panel("boxes", rel, rel.report, xv, yv)
+
+
+def _kde_release(inp, values, names, method, report, pol, labels) -> KdeRelease:
+    """Wrap already released values (one or two columns) as a kde release."""
+    roles = ("x", "y")[: values.shape[1]]
+    data = pd.DataFrame({r: values[:, j] for j, r in enumerate(roles)})
+    if inp.codes is not None:
+        data["hue"] = inp.hue_values().to_numpy()
+    return KdeRelease(
+        data=data,
+        labels={**labels, "hue": inp.hue_name or "hue"},
+        levels=inp.levels,
+        method=method,
+        grid=None,
+        scales=dict.fromkeys(roles),
+        sig=pol.sig_figs if method == "confidential" else None,
+        report=report,
+        avoid={r: inp.rare[n] for r, n in zip(roles, names, strict=True)},
+    )
+
+
+def _diag_panel(inp, var, diag_kind, method, out, threshold, factor, k, q, bins, pol, function):
+    """Release the diagonal (marginal) panel of one variable."""
+    j = inp.names.index(var)
+    if diag_kind == "hist":
+        rels = release_histograms(
+            inp.raw[:, j],
+            levels=inp.codes,
+            level_names=inp.levels,
+            name=var,
+            method=method,
+            threshold=threshold,
+            factor=factor,
+            k=k,
+            q=q,
+            n_dropped=inp.n_dropped,
+            function=function,
+            policy=pol,
+            released=None if out is None else _columns(out, [j]),
+        )
+        report = rels[0].report
+        for r in rels[1:]:
+            report = report.merge(r.report)
+        report.n = pol.round_count(inp.n)
+        return _Panel("hist", rels, report, var)
+    # kde
+    if out is None:
+        rel = release_kde(
+            inp.raw[:, j],
+            hue=inp.hue_values(),
+            hue_order=inp.levels,
+            labels={"x": var, "hue": inp.hue_name or "hue"},
+            method=method,
+            threshold=threshold,
+            factor=factor,
+            bins=bins,
+            function=function,
+            policy=pol,
+        )
+        rel.report.n_dropped = pol.round_count(inp.n_dropped)
+        return _Panel("kde", rel, rel.report, var)
+    report = make_report(
+        function,
+        method,
+        {"threshold": threshold, **out.params},
+        (var,),
+        inp.n,
+        inp.n_dropped,
+        pol,
+        details=out.details,
+    )
+    rel = _kde_release(inp, out.values[:, [j]], [var], method, report, pol, {"x": var})
+    return _Panel("kde", rel, report, var)
+
+
+def _offdiag_panel(
+    inp, xv, yv, upper, kind, method, out, joint_report, threshold, factor, bins, pol, function
+):
+    """Release one off-diagonal panel (x variable `xv`, y variable `yv`)."""
+    i, j = inp.names.index(xv), inp.names.index(yv)
+    if method == "confidential" and kind in ("scatter", "reg"):
+        if upper and xv != yv:
+            return _boxes_panel(inp, xv, yv, threshold, pol, function)
+        return _trend_panel(inp, xv, yv, threshold, pol, function, out.details)
+    if kind in ("scatter", "reg"):
+        if out is not None:
+            return _Panel("points", out.values[:, [i, j]], joint_report, xv, yv)
+        grid = _grid_for(inp, xv, yv, method, threshold, factor, bins, "scatter", function, pol)
+        return _Panel("cells", grid, grid.report, xv, yv)
+    if kind == "hist":
+        released = None if out is None else _columns(out, [i, j])
+        grid = _grid_for(
+            inp, xv, yv, method, threshold, factor, bins, "hist", function, pol, released
+        )
+        return _Panel("mesh", grid, grid.report, xv, yv)
+    # kde
+    if out is None:
+        names = (xv, yv) if xv != yv else (f"{xv} (x)", f"{yv} (y)")
+        rel = release_kde(
+            inp.col(xv),
+            inp.col(yv),
+            hue=inp.hue_values(),
+            hue_order=inp.levels,
+            labels={"x": names[0], "y": names[1], "hue": inp.hue_name or "hue"},
+            method=method,
+            threshold=threshold,
+            factor=factor,
+            bins=bins,
+            function=function,
+            policy=pol,
+        )
+        return _Panel("kde", rel, rel.report, xv, yv)
+    report = make_report(
+        function,
+        method,
+        {"threshold": threshold, **out.params},
+        (xv, yv),
+        inp.n,
+        inp.n_dropped,
+        pol,
+        details=out.details,
+    )
+    rel = _kde_release(
+        inp, out.values[:, [i, j]], [xv, yv], method, report, pol, {"x": xv, "y": yv}
+    )
+    return _Panel("kde", rel, report, xv, yv)
+
+
+# -- drawing -------------------------------------------------------------------------------
+
+
+def _level_palette(inp: _Input, palette: Any, color: Any = None) -> dict | None:
+    if inp.levels is None:
+        return None
+    from .relational import _level_colors
+
+    return dict(zip(inp.levels, _level_colors(inp.levels, palette), strict=True))
+
+
+def _markers_for(inp: _Input, markers: Any) -> tuple[dict, dict]:
+    """Keyword arguments of a scatter for seaborn's `markers` (one, or one per hue level)."""
+    if markers is None:
+        return {}, {}
+    if isinstance(markers, str) or inp.levels is None:
+        marker = markers if isinstance(markers, str) else next(iter(markers))
+        return {"marker": marker}, {}
+    markers = list(markers)
+    if len(markers) != len(inp.levels):
+        raise ValueError(
+            "markers must be a singleton or a list of markers for each level of the hue variable"
+        )
+    return {}, dict(zip(inp.levels, markers, strict=True))
+
+
+def _draw_hist(ax: Axes, rels: list[HistogramRelease], inp, palette, color, orient, kws) -> None:
+    """Draw released histograms (one per hue level) with seaborn, from the shown bins only."""
+    import seaborn as sns
+
+    rows = []
+    for i, rel in enumerate(rels):
+        shown = np.nan_to_num(rel.counts) > 0
+        part = pd.DataFrame(
+            {"v": ((rel.edges[:-1] + rel.edges[1:]) / 2)[shown], _COUNT: rel.counts[shown]}
+        )
+        if inp.levels is not None:
+            part["hue"] = inp.levels[i]
+        rows.append(part)
+    drawn = pd.concat(rows, ignore_index=True)
+    if not len(drawn):
+        return
+    hue_kws = {}
+    if inp.levels is not None:
+        drawn["hue"] = pd.Categorical(drawn["hue"], categories=inp.levels)
+        hue_kws = {"hue": "hue", "hue_order": inp.levels, "palette": palette}
+    kws = {"legend": False, **kws}
+    if inp.levels is None and color is not None:
+        kws.setdefault("color", color)
+    with quiet_seaborn():
+        sns.histplot(
+            data=drawn,
+            **{orient: "v"},
+            weights=_COUNT,
+            bins=rels[0].edges.tolist(),
+            ax=ax,
+            **hue_kws,
+            **kws,
+        )
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+
+
+def _draw_sums(ax, grid: GridRelease, inp, palette, color, orient, kws) -> None:
+    """Draw a marginal of a density grid: the row or column sums of its surviving cells."""
+    axis = 1 if orient == "x" else 0  # counts[level, x, y]
+    edges = grid.xedges if orient == "x" else grid.yedges
+    rels = []
+    for counts in grid.counts:
+        sums = np.nansum(np.nan_to_num(counts), axis=axis)
+        rels.append(HistogramRelease(edges, sums, (0.0, 0.0), np.array([]), grid.report))
+    _draw_hist(ax, rels, inp, palette, color, orient, kws)
+
+
+def _draw_points(ax, values, inp, palette, color, kws, style) -> None:
+    import seaborn as sns
+
+    frame = pd.DataFrame({"x": values[:, 0], "y": values[:, 1]})
+    sem: dict[str, Any] = {}
+    if inp.levels is not None:
+        frame["hue"] = inp.hue_values().to_numpy()
+        sem = {"hue": "hue", "hue_order": inp.levels, "palette": palette}
+        if style:
+            sem.update(style="hue", style_order=inp.levels, markers=style)
+    elif color is not None:
+        kws = {"color": color, **kws}
+    if len(frame) > LARGE_N:
+        # many released points: each distinct marker once, the point layer rasterised
+        if kws.get("alpha") in (None, 1):
+            frame = frame.drop_duplicates()
+        kws = {"rasterized": True, **kws}
+    with quiet_seaborn():
+        sns.scatterplot(data=frame, x="x", y="y", legend=False, ax=ax, **sem, **kws)
+
+
+def _draw_cells(ax, grid: GridRelease, inp, palette, color, kws, style) -> None:
+    import seaborn as sns
+
+    rows = []
+    for i, counts in enumerate(grid.counts):
+        c = np.nan_to_num(counts)
+        ix, iy = np.nonzero(c > 0)
+        part = pd.DataFrame({"x": grid.xcentres[ix], "y": grid.ycentres[iy], _COUNT: c[ix, iy]})
+        if inp.levels is not None:
+            part["hue"] = inp.levels[i]
+        rows.append(part)
+    frame = pd.concat(rows, ignore_index=True).sort_values(_COUNT, ascending=False, kind="stable")
+    counts = frame[_COUNT].to_numpy(dtype=float)
+    largest = np.square(mpl.rcParams["lines.markersize"]) * counts.max() / np.median(counts)
+    sem: dict[str, Any] = {}
+    if inp.levels is not None:
+        frame["hue"] = pd.Categorical(frame["hue"], categories=inp.levels)
+        sem = {"hue": "hue", "hue_order": inp.levels, "palette": palette}
+        if style:
+            sem.update(style="hue", style_order=inp.levels, markers=style)
+    elif color is not None:
+        kws = {"color": color, **kws}
+    with quiet_seaborn():
+        sns.scatterplot(
+            data=frame,
+            x="x",
+            y="y",
+            size=_COUNT,
+            sizes=(0.0, float(largest)),
+            size_norm=(0.0, float(counts.max())),
+            legend=False,
+            ax=ax,
+            **sem,
+            **kws,
+        )
+
+
+def _draw_mesh(ax, grid: GridRelease, inp, palette, color, kws) -> None:
+    import seaborn as sns
+
+    rows = []
+    for i, counts in enumerate(grid.counts):
+        c = np.nan_to_num(counts)
+        ix, iy = np.nonzero(c > 0)
+        part = pd.DataFrame({"x": grid.xcentres[ix], "y": grid.ycentres[iy], _COUNT: c[ix, iy]})
+        if inp.levels is not None:
+            part["hue"] = inp.levels[i]
+        rows.append(part)
+    frame = pd.concat(rows, ignore_index=True)
+    sem: dict[str, Any] = {}
+    if inp.levels is not None:
+        frame["hue"] = pd.Categorical(frame["hue"], categories=inp.levels)
+        sem = {"hue": "hue", "hue_order": inp.levels, "palette": palette}
+    elif color is not None:
+        kws = {"color": color, **kws}
+    with quiet_seaborn():
+        sns.histplot(
+            data=frame,
+            x="x",
+            y="y",
+            weights=_COUNT,
+            bins=[grid.xedges, grid.yedges],
+            legend=False,
+            ax=ax,
+            **sem,
+            **kws,
+        )
+
+
+def _draw_trend(ax, lines, inp, palette, kws) -> None:
+    colors = ["0.2"] if inp.levels is None else [palette[lev] for lev in inp.levels]
+    for (xs, ys), c in zip(lines, colors, strict=True):
+        ax.plot(xs, ys, **{"color": c, "linewidth": 1.6, **kws})
+
+
+def _draw_panel(ax, panel: _Panel, inp, palette, color, kws, style, kind, orient="x") -> None:
+    """Draw one released panel; nothing but the release reaches matplotlib."""
+    if panel.tag == "points":
+        _draw_points(ax, panel.data, inp, palette, color, kws, style)
+    elif panel.tag == "cells":
+        _draw_cells(ax, panel.data, inp, palette, color, kws, style)
+    elif panel.tag == "mesh":
+        _draw_mesh(ax, panel.data, inp, palette, color, kws)
+    elif panel.tag == "boxes":
+        rel: BoxScatterRelease = panel.data
+        colors = [color or "C0"] if inp.levels is None else [palette[lev] for lev in rel.levels]
+        # the merged intervals are listed in the report; a note under every panel of a grid
+        # would crowd it
+        _draw_boxes(ax, dataclasses.replace(rel, notes=[]), colors=colors, legend=False)
+    elif panel.tag == "trend":
+        _draw_trend(ax, panel.data, inp, palette, kws)
+    elif panel.tag == "kde":
+        kde_kws = {"legend": False, "warn_singular": False, **kws}
+        if inp.levels is not None:
+            kde_kws["palette"] = palette
+        elif color is not None:
+            kde_kws.setdefault("color", color)
+        draw_kde(ax, panel.data, **kde_kws)
+    elif panel.tag == "hist":
+        _draw_hist(ax, panel.data, inp, palette, color, orient, kws)
+    elif panel.tag == "sums":
+        _draw_sums(ax, panel.data, inp, palette, color, orient, kws)
+    if kind == "reg" and panel.tag in ("points", "cells") and panel.xvar != panel.yvar:
+        _draw_fit(ax, panel, inp, palette, color)
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+
+
+def _draw_fit(ax, panel: _Panel, inp, palette, color) -> None:
+    """Draw the raw-data least-squares line over the released x range (one per hue level)."""
+    if panel.tag == "points":
+        xs = panel.data[:, 0]
+        xrange = (float(xs.min()), float(xs.max()))
+    else:
+        xrange = panel.data.xlim
+    if inp.levels is None:
+        xs, ys = _fit_line(inp, panel.xvar, panel.yvar, xrange)
+        ax.plot(xs, ys, color=color or "C0", linewidth=1.6)
+        return
+    for i, lev in enumerate(inp.levels):
+        xs, ys = _fit_line(inp, panel.xvar, panel.yvar, xrange, sel=inp.codes == i)
+        ax.plot(xs, ys, color=palette[lev], linewidth=1.6)
+
+
+def _count_ticks(ax: Axes, which: str, avoid: np.ndarray) -> None:
+    """Put the ticks of an axis showing counts or densities on numbers that are no rare value."""
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    lo, hi = sorted(ax.get_xlim() if which == "x" else ax.get_ylim())
+    if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
+        axis.set_major_locator(FixedLocator(safe_ticks(lo, hi, avoid=avoid)))
+
+
+def _extent(ax: Axes, which: str) -> tuple[float, float]:
+    lim = ax.dataLim
+    lo, hi = (lim.x0, lim.x1) if which == "x" else (lim.y0, lim.y1)
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
+        return math.inf, -math.inf
+    return float(lo), float(hi)
+
+
+def _safe_axis_for(var_extent, rare, user=None):
+    lo, hi = var_extent
+    if user is not None:
+        lim = (float(user[0]), float(user[1]))
+        return lim, safe_ticks(min(lim), max(lim), avoid=rare)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return None
+    return axis_from_range(lo, hi, rare)
+
+
+# -- reports -------------------------------------------------------------------------------
+
+
+def _attach_all(pairs: list[tuple[list[Axes], DisclosureReport]]) -> None:
+    """Put each release's report on the Axes that draw it; log each release once."""
+    for axes, report in pairs:
+        first, *rest = axes
+        attach_release(first, report)
+        for ax in rest:
+            previous = getattr(ax, "safeplot_report", None)
+            ax.safeplot_report = report if previous is None else previous.merge(report)
+
+
+def _grid_report(
+    function: str,
+    method: str,
+    reports: list[DisclosureReport],
+    names: list[str],
+    inp: _Input,
+    pol: Policy,
+) -> DisclosureReport:
+    """One report for the whole grid: the method, its parameters, the panels released."""
+    params: dict[str, Any] = {}
+    warns: list[str] = []
+    for r in reports:
+        params.update(r.params)
+        warns += r.warnings
+    details: dict[str, Any] = {"releases": len({id(r) for r in reports})}
+    if method == "confidential":
+        wins = [r.details.get("values_winsorised", 0) for r in reports]
+        details["values_winsorised"] = next((w for w in wins if w not in (0, "0")), 0)
+    report = make_report(
+        function,
+        method,
+        params,
+        tuple(names),
+        inp.n,
+        inp.n_dropped,
+        pol,
+        cells_suppressed=sum(r.cells_suppressed for r in {id(r): r for r in reports}.values()),
+        details=details,
+    )
+    report.warnings = list(dict.fromkeys(report.warnings + warns))
+    return report
+
+
+def _figure_note(host: Axes, report: DisclosureReport, annotate: bool) -> None:
+    """Add the method note of the whole figure, at its bottom right corner.
+
+    It is held by one Axes (`host`), as every method note is, and placed in
+    figure coordinates so that it does not sit on a panel.
+    """
+    if annotate:
+        host.annotate(
+            method_note(report),
+            xy=(0.995, 0.005),
+            xycoords="figure fraction",
+            ha="right",
+            va="bottom",
+            fontsize="x-small",
+            color="0.35",
+            gid=FOOTNOTE_GID,
+        )
+
+
+def _check_user_lim(lim: Any, rare: np.ndarray, name: str) -> tuple[float, float] | None:
+    if lim is None:
+        return None
+    lo, hi = (float(v) for v in lim)
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo == hi:
+        raise ValueError(f"{name} must be two different finite numbers, got {lim!r}.")
+    if hits_any([lo, hi], rare):
+        raise DisclosureError(
+            f"{name}={lim!r} puts an axis limit on a value held by fewer than threshold "
+            "records. Use round limits clear of the data, or leave it out."
+        )
+    return lo, hi
+
+
+# -- pairplot ------------------------------------------------------------------------------
+
+
+def _pair_variables(data, hue, vars, x_vars, y_vars) -> tuple[list, list]:
+    """Resolve the grid's variables as seaborn's PairGrid does, checking they exist."""
+    if vars is not None:
+        x_vars = y_vars = list(vars) if not np.isscalar(vars) else [vars]
+    numeric = [
+        c
+        for c in data.columns
+        if c != hue
+        and pd.api.types.is_numeric_dtype(data[c].dtype)
+        and not pd.api.types.is_bool_dtype(data[c].dtype)
+    ]
+    x_vars = numeric if x_vars is None else ([x_vars] if np.isscalar(x_vars) else list(x_vars))
+    y_vars = numeric if y_vars is None else ([y_vars] if np.isscalar(y_vars) else list(y_vars))
+    if not x_vars:
+        raise ValueError("No variables found for grid columns.")
+    if not y_vars:
+        raise ValueError("No variables found for grid rows.")
+    unknown = [v for v in dict.fromkeys(x_vars + y_vars) if v not in data.columns]
+    if hue is not None and hue not in data.columns:
+        unknown.append(hue)
+    if unknown:
+        raise ValueError(
+            f"pairplot: unknown variable(s) {unknown}: not columns of `data` "
+            f"(columns: {list(map(str, data.columns))})."
+        )
+    if hue is not None and hue in x_vars + y_vars:
+        raise ValueError(f"pairplot: {hue!r} is the hue; it cannot also be a plotted variable.")
+    return x_vars, y_vars
+
+
+def _empty_frame(inp: _Input) -> pd.DataFrame:
+    """Return a frame with the grid's columns and hue levels and no rows (nothing to draw)."""
+    frame = pd.DataFrame({n: pd.Series([], dtype=float) for n in inp.names})
+    if inp.hue_name is not None:
+        frame[inp.hue_name] = pd.Categorical([], categories=inp.levels)
+    return frame
+
+
+def _noop(*args: Any, **kwargs: Any) -> None:
+    """Draw nothing (creates PairGrid's diagonal Axes without plotting on them)."""
+
+
+@takes_method_options
+def pairplot(
+    data: pd.DataFrame,
+    *,
+    hue: str | None = None,
+    hue_order: Sequence[Any] | None = None,
+    palette: Any = None,
+    vars: Sequence[str] | None = None,
+    x_vars: Sequence[str] | None = None,
+    y_vars: Sequence[str] | None = None,
+    kind: str = "scatter",
+    diag_kind: str | None = "auto",
+    markers: Any = None,
+    height: float = 2.5,
+    aspect: float = 1,
+    corner: bool = False,
+    dropna: bool = False,
+    plot_kws: dict | None = None,
+    diag_kws: dict | None = None,
+    grid_kws: dict | None = None,
+    size: float | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    metric: str = "euclidean",
+    bins: int = GRID_BINS,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+):
+    """Plot pairwise relationships in a dataset, released under disclosure control.
+
+    The call of :func:`seaborn.pairplot` (0.13.2), plus ``method=`` and its
+    parameters. The plotted variables are released first (see Methods) and a
+    :class:`seaborn.PairGrid` is built on the released numbers only; every
+    panel is drawn from its release.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Long-form data, one column per variable.
+    hue : name of a column, optional
+        Categorical variable drawn in colour. Every level needs at least
+        ``threshold`` records (and ``k`` under ``"deterministic"``, whose
+        neighbours are searched within each level).
+    hue_order : list, optional
+        Order of the hue levels (records of other levels are left out).
+    palette : str, list, or dict, optional
+        Colours of the hue levels.
+    vars, x_vars, y_vars : list of str, optional
+        Variables to plot (default: every numeric column but the hue).
+    kind : {"scatter", "kde", "hist", "reg"}, default "scatter"
+        Kind of off-diagonal plot.
+    diag_kind : {"auto", "hist", "kde", None}, default "auto"
+        Kind of diagonal plot ("auto": "kde" with a hue or for ``kind="kde"``
+        unless ``kind="hist"``; "hist" otherwise), as in seaborn.
+    markers : marker or list of markers, optional
+        One marker, or one per hue level (scatter and reg kinds).
+    height : float, default 2.5
+        Height of each panel in inches.
+    aspect : float, default 1
+        Width / height of each panel.
+    corner : bool, default False
+        Leave out the upper triangle.
+    dropna : bool, default False
+        Accepted for compatibility: records with a missing value in a plotted
+        variable or the hue are always dropped (the release is one data set
+        of complete records); the report gives their number, rounded.
+    plot_kws, diag_kws : dict, optional
+        Passed to the drawing of the off-diagonal (seaborn's scatterplot,
+        histplot or kdeplot, given released numbers) and diagonal panels.
+        Per-point values are refused.
+    grid_kws : dict, optional
+        Passed to :class:`seaborn.PairGrid` (layout only).
+    size : float, optional
+        Deprecated alias of `height` (as in seaborn).
+    method : str, optional
+        Disclosure-control method (default: the policy's method for scatter
+        plots, ``"deterministic"``).
+    threshold : int, optional
+        Fewest records in a shown bin, grid cell or box (default and floor:
+        the policy's).
+    factor : int, default 2
+        Coarsening of ``"generalize"``.
+    k : int, default 3
+        Records per centroid (``"deterministic"``) or group
+        (``"microaggregation"``).
+    q : float, default 0.25
+        Noise SD as a fraction of each variable's SD (``"probabilistic"``).
+    metric : {"euclidean", "mahalanobis"}, default "euclidean"
+        Neighbour distance of ``"deterministic"``.
+    bins : int, default 30
+        Cells per axis of the density grid of ``"suppress"``/``"generalize"``.
+    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
+        Microaggregation algorithm.
+    c : int or "fd", default 10
+        Representative values of ``"rounding"``.
+    discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
+        How ``"rounding"`` forms its intervals.
+    annotate : bool, optional
+        Add the note naming the method (default: the policy's setting).
+
+    Returns
+    -------
+    seaborn.PairGrid
+        Built on the released values (value methods) or on an empty frame
+        with the grid's columns and hue levels (other methods): ``grid.data``
+        is never the raw frame. Every drawn Axes carries the report of its
+        release (``ax.safeplot_report``) and the grid a summary
+        (``grid.safeplot_report``).
+
+    Raises
+    ------
+    DisclosureError
+        A policy floor not met (k, q, threshold, raw output), a hue level
+        with fewer than ``threshold`` (or ``k``) records, or a panel with no
+        cell at or above the threshold.
+    ValueError
+        Unknown or non-numeric variables, an all-missing or constant column,
+        an unknown kind, or a parameter that cannot be drawn safely.
+    TypeError
+        `data` is not a DataFrame (as in seaborn).
+
+    See Also
+    --------
+    jointplot : Two variables with their marginal distributions.
+    safeplot.scatterplot : One released scatter.
+    seaborn.pairplot : The raw-data original.
+
+    Notes
+    -----
+    **Methods**
+
+    ``"deterministic"``, ``"probabilistic"``, ``"microaggregation"``, ``"rounding"``
+        The plotted variables are anonymised jointly, once, as an n x p
+        matrix (kNN centroids searched within each hue level, keyed noise,
+        group means, representative values): panel (i, j) shows columns j and
+        i of that one released data set. The diagonal shows histograms of
+        the same released values on safe edges with small bins suppressed
+        (or their density). ``kind="hist"``/``"kde"`` bin or smooth the
+        released pairs; ``kind="reg"`` adds a least-squares line of the raw
+        data, drawn only over the released x range (no confidence band).
+    ``"suppress"``, ``"generalize"``
+        Each pair is released as its 30 x 30 (15 x 15) density grid with
+        cells below ``threshold`` removed: one marker per surviving cell
+        sized by its count (``"scatter"``/``"reg"``), the grid itself
+        (``"hist"``) or its contours (``"kde"``). Each diagonal is the
+        suppressed histogram of its variable (or a density of its shown bins).
+    ``"confidential"``
+        O'Keefe's scatter-plot matrix: parallel box plots of the row variable
+        over intervals of the column variable in the upper triangle, lowess
+        trend lines (end points winsorised and rounded) in the lower one,
+        confidential histograms (winsorised values, small bins suppressed) on
+        the diagonal. ``kind="hist"``/``"kde"`` bin or smooth the winsorised
+        pairs instead.
+    ``"none"``
+        seaborn's raw pair plot, only under a policy that allows raw output.
+
+    The audit log gets one entry per released data set: the joint release
+    (value methods), each pair's grid, boxes or trend (other methods), and
+    each diagonal histogram or density.
+
+    References
+    ----------
+    .. [1] Avraam D, Wilson R, Butters O, et al. "Privacy preserving data
+       visualizations." EPJ Data Science 10, 2 (2021).
+    .. [2] O'Keefe CM. "Confidentialising exploratory data analysis output in
+       remote analysis." Journal of Official Statistics 29(4) (2013).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> g = pairplot(penguins, vars=["bill_length_mm", "flipper_length_mm"], hue="species")
+    >>> g.safeplot_report.method, g.axes.shape
+    ('deterministic', (2, 2))
+    >>> plt.close(g.figure)
+    """
+    import seaborn as sns
+
+    if size is not None:
+        height = size
+        warnings.warn(
+            "The `size` parameter has been renamed to `height`; please update your code.",
+            UserWarning,
+            stacklevel=3,
+        )
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"'data' must be pandas DataFrame object, not: {type(data)}")
+    pol = get_policy()
+    method = pol.check_method(method, "scatter")
+    check_methods(method, PAIR_METHODS, "pairplot")
+    show_note = resolve_annotate(annotate, pol)
+    if kind not in PAIR_KINDS:
+        raise ValueError(f"kind must be one of {list(PAIR_KINDS)}, got {kind!r}.")
+    if diag_kind not in _DIAG_KINDS:
+        raise ValueError(f"diag_kind must be one of {list(_DIAG_KINDS)}, got {diag_kind!r}.")
+    plot_kws = dict(plot_kws or {})
+    diag_kws = dict(diag_kws or {})
+    grid_kws = dict(grid_kws or {})
+    if diag_kind == "auto":
+        if method == "confidential":
+            diag_kind = "hist"  # O'Keefe's confidential histograms
+        elif hue is None:
+            diag_kind = "kde" if kind == "kde" else "hist"
+        else:
+            diag_kind = "hist" if kind == "hist" else "kde"
+    x_vars, y_vars = _pair_variables(data, hue, vars, x_vars, y_vars)
+    names = list(dict.fromkeys(list(x_vars) + list(y_vars)))
+    threshold = pol.check_threshold(threshold)
+    factor = check_positive_int("factor", factor)
+    bins = check_positive_int("bins", bins)
+    inp = _prepare(data, names, hue, hue_order, method, threshold, k, pol, "pairplot")
+
+    if method == "none":
+        with quiet_seaborn():
+            grid = sns.pairplot(
+                data,
+                hue=hue,
+                hue_order=hue_order,
+                palette=palette,
+                vars=vars,
+                x_vars=x_vars,
+                y_vars=y_vars,
+                kind=kind,
+                diag_kind=diag_kind,
+                markers=markers,
+                height=height,
+                aspect=aspect,
+                corner=corner,
+                dropna=dropna,
+                plot_kws=plot_kws,
+                diag_kws=diag_kws,
+                grid_kws=grid_kws,
+            )
+        report = make_report("pairplot", "none", {}, tuple(names), inp.n, inp.n_dropped, pol)
+        drawn = [a for a in grid.axes.flat if a is not None] + list(grid.diag_axes or [])
+        _attach_all([(drawn, report)])
+        grid.safeplot_report = report
+        _figure_note(drawn[-1], report, show_note)
+        return grid
+
+    _refuse_per_point(plot_kws, "pairplot(plot_kws)")
+    _refuse_per_point(diag_kws, "pairplot(diag_kws)")
+    marker_kws, style = _markers_for(inp, markers) if kind in ("scatter", "reg") else ({}, {})
+    plot_kws = {**marker_kws, **plot_kws}
+
+    # 1. release: every number that will be drawn, before any figure exists
+    out = joint_report = None
+    if method in VALUE_METHODS:
+        out = _release_values(inp, method, k, q, metric, pol)
+        joint_report = make_report(
+            "pairplot",
+            method,
+            out.params,
+            tuple(names),
+            inp.n,
+            inp.n_dropped,
+            pol,
+            details=out.details,
+        )
+    cells: dict[tuple[int, int], _Panel] = {}
+    for i, yv in enumerate(y_vars):
+        for j, xv in enumerate(x_vars):
+            if corner and j > i:
+                continue
+            if diag_kind is not None and xv == yv:
+                continue
+            cells[i, j] = _offdiag_panel(
+                inp,
+                xv,
+                yv,
+                j > i,
+                kind,
+                method,
+                out,
+                joint_report,
+                threshold,
+                factor,
+                bins,
+                pol,
+                "pairplot",
+            )
+    diags: dict[str, _Panel] = {}
+    if diag_kind is not None:
+        for var in dict.fromkeys(v for v in x_vars if v in y_vars):
+            diags[var] = _diag_panel(
+                inp,
+                var,
+                diag_kind,
+                method,
+                out,
+                threshold,
+                factor,
+                k,
+                q,
+                bins,
+                pol,
+                "pairplot",
+            )
+
+    # 2. draw: a PairGrid that holds released values (or none), each panel from its release
+    frame = _empty_frame(inp)
+    if out is not None:
+        frame = pd.DataFrame(out.values, columns=inp.names)
+        if inp.hue_name is not None:
+            frame[inp.hue_name] = inp.hue_values().to_numpy()
+    grid_kws.setdefault("diag_sharey", diag_kind == "hist")
+    pal = _level_palette(inp, palette)
+    with quiet_seaborn():
+        grid = sns.PairGrid(
+            frame,
+            vars=None,
+            x_vars=x_vars,
+            y_vars=y_vars,
+            hue=hue,
+            hue_order=inp.levels,
+            palette=None if pal is None else [pal[lev] for lev in inp.levels],
+            corner=corner,
+            height=height,
+            aspect=aspect,
+            dropna=dropna,
+            **grid_kws,
+        )
+    fig = grid.figure
+    try:
+        pairs: list[tuple[list[Axes], DisclosureReport]] = []
+        panel_axes: dict[str, list[tuple[Axes, str]]] = {n: [] for n in names}
+        if diag_kind is not None:
+            grid.map_diag(_noop)
+            diag_kws.setdefault("fill", True) if diag_kind == "kde" else None
+            for var, ax in zip(grid.diag_vars, grid.diag_axes, strict=True):
+                panel = diags[var]
+                _draw_panel(ax, panel, inp, pal, None, dict(diag_kws), {}, diag_kind)
+                panel_axes[var].append((ax, "x"))
+                pairs.append(([ax], panel.report))
+        by_report: dict[int, tuple[list[Axes], DisclosureReport]] = {}
+        for (i, j), panel in cells.items():
+            ax = grid.axes[i, j]
+            _draw_panel(ax, panel, inp, pal, None, dict(plot_kws), style, kind)
+            panel_axes[x_vars[j]].append((ax, "x"))
+            panel_axes[y_vars[i]].append((ax, "y"))
+            by_report.setdefault(id(panel.report), ([], panel.report))[0].append(ax)
+        pairs += list(by_report.values())
+        # one safe set of limits and ticks per variable, over every panel that shows it
+        axis_sets = {}
+        n_ticks = max(3, round(1.5 * height * min(aspect, 1)))
+        for var, used in panel_axes.items():
+            lo, hi = math.inf, -math.inf
+            for ax, which in used:
+                a, b = _extent(ax, which)
+                lo, hi = min(lo, a), max(hi, b)
+            if not math.isfinite(lo):
+                lo, hi = (float(np.min(inp.col(var))), float(np.max(inp.col(var))))
+                if out is not None:
+                    col = out.values[:, inp.names.index(var)]
+                    lo, hi = float(col.min()), float(col.max())
+            lim = axis_from_range(lo, hi, inp.rare[var])[0]
+            # small panels: fewer ticks than a single plot, as seaborn's locator gives them
+            ticks = safe_ticks(*lim, avoid=inp.rare[var], n_target=n_ticks)
+            axis_sets[var] = (lim, ticks)
+        for i, yv in enumerate(y_vars):
+            for j, xv in enumerate(x_vars):
+                ax = grid.axes[i, j]
+                if ax is None:
+                    continue
+                set_safe_axis(ax, "x", *axis_sets[xv])
+                set_safe_axis(ax, "y", *axis_sets[yv])
+        all_rare = np.unique(np.concatenate([inp.rare[n] for n in names]))
+        for var, ax in zip(grid.diag_vars or [], grid.diag_axes or [], strict=True):
+            set_safe_axis(ax, "x", *axis_sets[var])
+            _count_ticks(ax, "y", all_rare)
+        grid._add_axis_labels()
+        if inp.levels is not None:
+            handles = _legend_handles(inp, pal, kind, method)
+            grid.add_legend(
+                legend_data={str(lev): h for lev, h in handles.items()},
+                label_order=[str(lev) for lev in inp.levels],
+                title=hue,
+            )
+        with quiet_seaborn():
+            grid.tight_layout()
+    except Exception:
+        plt.close(fig)
+        raise
+    reports = [r for _, r in pairs]
+    grid.safeplot_report = _grid_report("pairplot", method, reports, names, inp, pol)
+    _attach_all(pairs)
+    _figure_note(pairs[-1][0][-1], grid.safeplot_report, show_note)
+    return grid
+
+
+def _legend_handles(inp: _Input, pal: dict, kind: str, method: str) -> dict:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    point = kind in ("scatter", "reg") and method != "confidential"
+    out = {}
+    for lev in inp.levels:
+        if point:
+            out[lev] = Line2D([], [], marker="o", linestyle="", color=pal[lev])
+        else:
+            out[lev] = Patch(facecolor=pal[lev], edgecolor="0.2", linewidth=0.5)
+    return out
+
+
+def pair_axes_variables(grid, data: pd.DataFrame) -> dict:
+    """Map each Axes of a pair or joint grid to the raw variables its x and y axes show.
+
+    For leak scans (``scan_figure(..., per_axes=pair_axes_variables(grid, df))``):
+    panel (i, j) of a :class:`seaborn.PairGrid` shows ``x_vars[j]`` and
+    ``y_vars[i]``; a diagonal Axes shows its variable along x (its y axis
+    shows counts or densities); a :class:`seaborn.JointGrid`'s joint panel
+    shows x and y, each marginal its own variable along the shared axis.
+
+    Parameters
+    ----------
+    grid : PairGrid or JointGrid
+    data : DataFrame
+        The raw data the grid was drawn from.
+
+    Returns
+    -------
+    dict
+        ``{ax: {"x": raw values, "y": raw values}}``.
+    """
+    if hasattr(grid, "ax_joint"):
+        names = grid.ax_joint.get_xlabel(), grid.ax_joint.get_ylabel()
+        x, y = data[names[0]].to_numpy(), data[names[1]].to_numpy()
+        return {
+            grid.ax_joint: {"x": x, "y": y},
+            grid.ax_marg_x: {"x": x},
+            grid.ax_marg_y: {"y": y},
+        }
+    out = {}
+    for i, yv in enumerate(grid.y_vars):
+        for j, xv in enumerate(grid.x_vars):
+            ax = grid.axes[i, j]
+            if ax is not None:
+                out[ax] = {"x": data[xv].to_numpy(), "y": data[yv].to_numpy()}
+    for var, ax in zip(grid.diag_vars or [], grid.diag_axes or [], strict=True):
+        out[ax] = {"x": data[var].to_numpy()}
+    return out
+
+
+# -- jointplot -----------------------------------------------------------------------------
+
+
+@takes_method_options
+def jointplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    kind: str = "scatter",
+    height: float = 6,
+    ratio: int = 5,
+    space: float = 0.2,
+    dropna: bool = False,
+    xlim: Any = None,
+    ylim: Any = None,
+    color: Any = None,
+    palette: Any = None,
+    hue_order: Sequence[Any] | None = None,
+    hue_norm: Any = None,
+    marginal_ticks: bool = False,
+    joint_kws: dict | None = None,
+    marginal_kws: dict | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    metric: str = "euclidean",
+    bins: int = GRID_BINS,
+    algorithm: str = "mdav",
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+    **kwargs: Any,
+):
+    """Draw two variables with bivariate and univariate graphs, released under disclosure control.
+
+    The call of :func:`seaborn.jointplot` (0.13.2), plus ``method=`` and its
+    parameters. The joint panel and both marginals are released consistently
+    (see Methods): the marginals describe the same released data as the joint
+    panel, or the same suppressed grid.
+
+    Parameters
+    ----------
+    data : DataFrame or mapping, optional
+        Long-form data the variable names refer to.
+    x, y : name of a column in `data`, or vector
+        The two numeric variables (both required).
+    hue : name or vector, optional
+        Categorical grouping variable (each level needs at least
+        ``threshold`` records, and ``k`` under ``"deterministic"``). Not with
+        ``kind="hex"`` or ``"reg"`` (as in seaborn).
+    kind : {"scatter", "kde", "hist", "hex", "reg", "resid"}, default "scatter"
+        Kind of plot. ``"hex"`` draws the suppressed density grid with
+        rectangular cells; ``"resid"`` is refused (use :func:`safeplot.residplot`).
+    height : float, default 6
+        Size of the (square) figure in inches.
+    ratio : int, default 5
+        Ratio of joint to marginal axes height.
+    space : float, default 0.2
+        Space between the joint and marginal axes.
+    dropna : bool, default False
+        Accepted for compatibility: records with a missing x, y or hue are
+        always dropped and counted in the report.
+    xlim, ylim : pair of numbers, optional
+        Axis limits; refused when one equals a rare raw value.
+    color : colour, optional
+        Colour of the plot without hue.
+    palette, hue_order : optional
+        Colours and order of the hue levels.
+    hue_norm : optional
+        Refused: a numeric hue would show every record's value.
+    marginal_ticks : bool, default False
+        Show ticks on the count axes of the marginals (on safe numbers).
+    joint_kws, marginal_kws : dict, optional
+        Passed to the drawing of the joint and marginal panels (seaborn,
+        given released numbers). Per-point values are refused.
+    method : str, optional
+        Disclosure-control method (default: the policy's method for scatter
+        plots, ``"deterministic"``).
+    threshold, factor, k, q, metric, bins, algorithm, discretizer
+        As in :func:`pairplot`; rounding's number of values is ``c=`` given
+        as a keyword (default 10).
+    annotate : bool, optional
+        Add the note naming the method (default: the policy's setting).
+    **kwargs
+        Added to `joint_kws` (as in seaborn).
+
+    Returns
+    -------
+    seaborn.JointGrid
+        Built on the released points (value methods) or on no data (other
+        methods); the joint and marginal Axes carry the reports of their
+        releases, the grid a summary (``grid.safeplot_report``).
+
+    Raises
+    ------
+    DisclosureError
+        A policy floor not met, a small hue level, limits on rare values, or a
+        grid with no cell at or above the threshold.
+    ValueError
+        Missing x or y, non-numeric data, an unknown kind, ``kind="resid"``,
+        a numeric hue, or hue with ``kind="hex"``/``"reg"``.
+
+    See Also
+    --------
+    pairplot : Every pair of several variables.
+    safeplot.scatterplot : One released scatter.
+    seaborn.jointplot : The raw-data original.
+
+    Notes
+    -----
+    **Methods**
+
+    ``"deterministic"``, ``"probabilistic"``, ``"microaggregation"``, ``"rounding"``
+        x and y are anonymised jointly, once. ``"scatter"``: the released
+        points, and marginal histograms of the same released x and y on safe
+        edges with small bins suppressed (densities of them with a hue).
+        ``"kde"``: densities of the released values. ``"hist"``/``"hex"``:
+        the density grid of the released points, suppressed, and its row and
+        column sums as marginals. ``"reg"``: released points and a raw-data
+        least-squares line drawn over the released x range only.
+    ``"suppress"``, ``"generalize"``
+        The 30 x 30 (15 x 15) density grid with cells below ``threshold``
+        removed: markers sized by count, the grid, or its contours; the
+        marginals are the row and column sums of the surviving cells, so
+        nothing hidden in the joint panel reappears in a marginal.
+    ``"confidential"``
+        O'Keefe: parallel box plots of y over intervals of x with a lowess
+        trend (``"scatter"``/``"reg"``), confidential histograms of x and y
+        in the margins; ``"kde"``/``"hist"``/``"hex"`` use the winsorised values.
+    ``"none"``
+        seaborn's raw joint plot, only under a policy that allows raw output.
+
+    References
+    ----------
+    .. [1] Avraam D, Wilson R, Butters O, et al. "Privacy preserving data
+       visualizations." EPJ Data Science 10, 2 (2021).
+    .. [2] O'Keefe CM. "Confidentialising exploratory data analysis output in
+       remote analysis." Journal of Official Statistics 29(4) (2013).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> g = jointplot(data=tips, x="total_bill", y="tip", method="suppress")
+    >>> g.ax_joint.safeplot_report.method, g.ax_marg_x.safeplot_report.method
+    ('suppress', 'suppress')
+    >>> plt.close(g.figure)
+    """
+    import seaborn as sns
+
+    if kwargs.pop("ax", None) is not None:
+        warnings.warn(
+            "Ignoring `ax`; jointplot is a figure-level function.", UserWarning, stacklevel=3
+        )
+    pol = get_policy()
+    method = pol.check_method(method, "scatter")
+    check_methods(method, JOINT_METHODS, "jointplot")
+    show_note = resolve_annotate(annotate, pol)
+    if kind not in JOINT_KINDS:
+        raise ValueError(f"kind must be one of {list(JOINT_KINDS)}, got {kind!r}.")
+    if kind == "resid":
+        raise ValueError(
+            "jointplot(kind='resid') would draw every raw residual: residuals plus fitted "
+            "values are the outcome itself. Use safeplot.residplot, which releases residuals "
+            "under a disclosure-control method."
+        )
+    if hue is not None and kind in ("hex", "reg"):
+        raise ValueError(f"Use of `hue` with `kind='{kind}'` is not currently supported.")
+    if x is None or y is None:
+        raise ValueError("jointplot needs both x= and y= (two numeric variables).")
+    joint_kws = {**(joint_kws or {}), **kwargs}
+    marginal_kws = dict(marginal_kws or {})
+    pdata = plot_data(data, {"x": x, "y": y, "hue": hue}, function="jointplot")
+    if method == "none":
+        with quiet_seaborn():
+            grid = sns.jointplot(
+                data=data,
+                x=x,
+                y=y,
+                hue=hue,
+                kind=kind,
+                height=height,
+                ratio=ratio,
+                space=space,
+                dropna=dropna,
+                xlim=xlim,
+                ylim=ylim,
+                color=color,
+                palette=palette,
+                hue_order=hue_order,
+                hue_norm=hue_norm,
+                marginal_ticks=marginal_ticks,
+                joint_kws=joint_kws,
+                marginal_kws=marginal_kws,
+            )
+        names = [pdata.label("x"), pdata.label("y")]
+        n = int(pdata.frame[["x", "y"]].notna().all(axis=1).sum())
+        report = make_report("jointplot", "none", {}, tuple(names), n, 0, pol)
+        _attach_all([([grid.ax_joint, grid.ax_marg_x, grid.ax_marg_y], report)])
+        grid.safeplot_report = report
+        _figure_note(grid.ax_joint, report, show_note)
+        return grid
+    if hue_norm is not None:
+        raise ValueError(
+            "hue_norm makes the hue numeric, and a numeric hue would colour each point by a raw "
+            "value. Use a categorical hue, or safeplot.scatterplot(hue=...), which releases a "
+            "numeric hue with the points."
+        )
+    _refuse_per_point(joint_kws, "jointplot")
+    _refuse_per_point(marginal_kws, "jointplot(marginal_kws)")
+    xname, yname = pdata.label("x"), pdata.label("y")
+    if xname == yname:
+        xname, yname = f"{xname} (x)", f"{yname} (y)"
+    frame = pd.DataFrame({xname: pdata.frame["x"], yname: pdata.frame["y"]})
+    hue_name = None
+    if pdata.has("hue"):
+        hue_name = pdata.label("hue")
+        if hue_name in (xname, yname):
+            hue_name = f"{hue_name} (hue)"
+        frame[hue_name] = pdata.frame["hue"]
+    threshold = pol.check_threshold(threshold)
+    factor = check_positive_int("factor", factor)
+    bins = check_positive_int("bins", bins)
+    names = [xname, yname]
+    inp = _prepare(frame, names, hue_name, hue_order, method, threshold, k, pol, "jointplot")
+    user_xlim = _check_user_lim(xlim, inp.rare[xname], "xlim")
+    user_ylim = _check_user_lim(ylim, inp.rare[yname], "ylim")
+
+    # 1. release
+    out = None
+    if method in VALUE_METHODS:
+        out = _release_values(inp, method, k, q, metric, pol)
+    margins: dict[str, _Panel] = {}
+    if kind in ("hist", "hex"):
+        grid_rel = _grid_for(
+            inp, xname, yname, method, threshold, factor, bins, "hist", "jointplot", pol, out
+        )
+        joint = _Panel("mesh", grid_rel, grid_rel.report, xname, yname)
+        margins = {
+            "x": _Panel("sums", grid_rel, grid_rel.report, xname),
+            "y": _Panel("sums", grid_rel, grid_rel.report, yname),
+        }
+    elif method in _GRID_METHODS:
+        grid_kind = "kde" if kind == "kde" else "scatter"
+        grid_rel = _grid_for(
+            inp, xname, yname, method, threshold, factor, bins, grid_kind, "jointplot", pol
+        )
+        if kind == "kde":
+            joint = _Panel("kde", _grid_kde(inp, grid_rel, method, names), grid_rel.report)
+            margins = {
+                ax: _Panel("kde", _sums_kde(inp, grid_rel, method, names, ax), grid_rel.report)
+                for ax in ("x", "y")
+            }
+        else:
+            joint = _Panel("cells", grid_rel, grid_rel.report, xname, yname)
+            margins = {
+                "x": _Panel("sums", grid_rel, grid_rel.report, xname),
+                "y": _Panel("sums", grid_rel, grid_rel.report, yname),
+            }
+        joint.xvar, joint.yvar = xname, yname
+    else:
+        joint_report = make_report(
+            "jointplot",
+            method,
+            out.params,
+            tuple(names),
+            inp.n,
+            inp.n_dropped,
+            pol,
+            details=out.details,
+        )
+        # under "confidential" the upper-triangle release: boxes with their lowess trend
+        joint = _offdiag_panel(
+            inp,
+            xname,
+            yname,
+            True,
+            kind,
+            method,
+            out,
+            joint_report,
+            threshold,
+            factor,
+            bins,
+            pol,
+            "jointplot",
+        )
+        marg_kind = "kde" if (kind == "kde" or (kind == "scatter" and hue is not None)) else "hist"
+        margins = {
+            ax: _diag_panel(
+                inp, var, marg_kind, method, out, threshold, factor, k, q, bins, pol, "jointplot"
+            )
+            for ax, var in (("x", xname), ("y", yname))
+        }
+        if marg_kind == "kde":
+            margins["y"].data = _on_y(margins["y"].data)
+
+    # 2. draw on a JointGrid holding released points (or none)
+    grid_frame = _empty_frame(inp)
+    if out is not None:
+        grid_frame = pd.DataFrame(out.values, columns=names)
+        if hue_name is not None:
+            grid_frame[hue_name] = inp.hue_values().to_numpy()
+    pal = _level_palette(inp, palette)
+    grid = sns.JointGrid(
+        data=grid_frame,
+        x=xname,
+        y=yname,
+        hue=hue_name,
+        palette=palette if pal is None else pal,
+        hue_order=inp.levels,
+        height=height,
+        ratio=ratio,
+        space=space,
+        marginal_ticks=marginal_ticks,
+    )
+    fig = grid.figure
+    try:
+        col = color or "C0"
+        jk = dict(joint_kws)
+        if kind == "hex" and inp.levels is None:
+            from seaborn.palettes import blend_palette
+            from seaborn.utils import set_hls_values
+
+            rgb = mpl.colors.to_rgb(col)
+            jk.setdefault(
+                "cmap",
+                blend_palette(
+                    [set_hls_values(rgb, l=v) for v in np.linspace(1, 0, 12)], as_cmap=True
+                ),
+            )
+        _draw_panel(grid.ax_joint, joint, inp, pal, col, jk, {}, kind)
+        mk = dict(marginal_kws)
+        if margins["x"].tag == "kde":
+            mk.setdefault("fill", joint_kws.get("fill", True))
+        _draw_panel(grid.ax_marg_x, margins["x"], inp, pal, col, dict(mk), {}, kind, "x")
+        _draw_panel(grid.ax_marg_y, margins["y"], inp, pal, col, dict(mk), {}, kind, "y")
+        sets = {}
+        for var, which, marg in ((xname, "x", grid.ax_marg_x), (yname, "y", grid.ax_marg_y)):
+            a, b = _extent(grid.ax_joint, which)
+            c_, d = _extent(marg, which)
+            user = user_xlim if which == "x" else user_ylim
+            sets[which] = _safe_axis_for((min(a, c_), max(b, d)), inp.rare[var], user)
+        set_safe_axis(grid.ax_joint, "x", *sets["x"])
+        set_safe_axis(grid.ax_joint, "y", *sets["y"])
+        set_safe_axis(grid.ax_marg_x, "x", *sets["x"])
+        set_safe_axis(grid.ax_marg_y, "y", *sets["y"])
+        all_rare = np.unique(np.concatenate([inp.rare[n] for n in names]))
+        _count_ticks(grid.ax_marg_x, "y", all_rare)
+        _count_ticks(grid.ax_marg_y, "x", all_rare)
+        grid.ax_marg_x.tick_params(labelbottom=False)
+        grid.ax_marg_y.tick_params(labelleft=False)
+        if not marginal_ticks:
+            grid.ax_marg_x.tick_params(axis="y", left=False, labelleft=False)
+            grid.ax_marg_y.tick_params(axis="x", bottom=False, labelbottom=False)
+        for ax in (grid.ax_marg_x, grid.ax_marg_y):
+            ax.set_xlabel("")
+            ax.set_ylabel("")
+        grid.ax_joint.set_xlabel(pdata.label("x"))
+        grid.ax_joint.set_ylabel(pdata.label("y"))
+        if inp.levels is not None:
+            handles = _legend_handles(inp, pal, kind, method)
+            grid.ax_joint.legend(
+                handles=[handles[lev] for lev in inp.levels],
+                labels=[str(lev) for lev in inp.levels],
+                title=pdata.label("hue"),
+            )
+        plt.sca(grid.ax_joint)
+    except Exception:
+        plt.close(fig)
+        raise
+    pairs = [([grid.ax_joint], joint.report)]
+    for name, ax in (("x", grid.ax_marg_x), ("y", grid.ax_marg_y)):
+        rep = margins[name].report
+        for axes, r in pairs:
+            if r is rep:
+                axes.append(ax)
+                break
+        else:
+            pairs.append(([ax], rep))
+    grid.safeplot_report = _grid_report(
+        "jointplot", method, [r for _, r in pairs], names, inp, pol
+    )
+    _attach_all(pairs)
+    _figure_note(grid.ax_joint, grid.safeplot_report, show_note)
+    return grid
+
+
+def _on_y(rel: KdeRelease) -> KdeRelease:
+    """Turn a univariate kde release to be drawn along y (a joint plot's right marginal)."""
+    rel.data = rel.data.rename(columns={"x": "y"})
+    rel.labels = {**rel.labels, "y": rel.labels.get("x", "y")}
+    rel.scales = {"y": rel.scales.get("x")}
+    rel.avoid = {"y": rel.avoid.get("x", np.array([]))}
+    return rel
+
+
+def _grid_kde(inp: _Input, grid: GridRelease, method: str, names: list[str]) -> KdeRelease:
+    """Wrap a suppressed density grid as a kde release (drawn as contours)."""
+    from .kde import _grid_points, _Scale
+
+    return KdeRelease(
+        data=_grid_points(grid, {"x": _Scale(), "y": _Scale()}, inp.levels),
+        labels={"x": names[0], "y": names[1], "hue": inp.hue_name or "hue"},
+        levels=inp.levels,
+        method=method,
+        grid=GridRelease(
+            grid.xedges,
+            grid.yedges,
+            grid.counts,
+            inp.levels if inp.levels is not None else [None],
+            grid.xlim,
+            grid.ylim,
+            grid.xticks,
+            grid.yticks,
+            grid.report,
+        ),
+        scales={"x": None, "y": None},
+        sig=None,
+        report=grid.report,
+        avoid={"x": inp.rare[names[0]], "y": inp.rare[names[1]]},
+    )
+
+
+def _sums_kde(inp, grid: GridRelease, method: str, names: list[str], which: str) -> KdeRelease:
+    """Release the row (column) sums of a suppressed grid as weighted points for a density."""
+    axis = 1 if which == "x" else 0
+    centres = grid.xcentres if which == "x" else grid.ycentres
+    parts = []
+    for i, counts in enumerate(grid.counts):
+        sums = np.nansum(np.nan_to_num(counts), axis=axis)
+        keep = sums > 0
+        part = pd.DataFrame({which: centres[keep], "weights": sums[keep]})
+        if inp.levels is not None:
+            part["hue"] = inp.levels[i]
+        parts.append(part)
+    data = pd.concat(parts, ignore_index=True)
+    if inp.levels is not None:
+        data["hue"] = pd.Categorical(data["hue"], categories=inp.levels)
+    name = names[0] if which == "x" else names[1]
+    return KdeRelease(
+        data=data,
+        labels={which: name, "hue": inp.hue_name or "hue"},
+        levels=inp.levels,
+        method=method,
+        grid=None,
+        scales={which: None},
+        sig=None,
+        report=grid.report,
+        avoid={which: inp.rare[name]},
+    )

@@ -1,0 +1,439 @@
+"""pairplot and jointplot: one released data set per figure, consistent marginals, leak scans."""
+
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.collections import PathCollection
+from matplotlib.patches import PathPatch, Rectangle
+
+import safeplot
+from safeplot import DisclosureError, audit
+from safeplot.anonymize import anonymize_values
+from safeplot.anonymize.grids import histogram_counts, rare_values
+from safeplot.datasets import simulate
+from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots.axisgrid import (
+    JOINT_METHODS,
+    PAIR_METHODS,
+    jointplot,
+    pair_axes_variables,
+    pairplot,
+)
+from safeplot.plots.grid import release_grid
+
+from .leakscan import scan_figure
+
+SAFE = [m for m in PAIR_METHODS if m != "none"]
+VALUE = ["deterministic", "probabilistic", "microaggregation", "rounding"]
+
+
+def _d1(n=300, seed=1):
+    df = simulate("D1", n=n, seed=seed)
+    rng = np.random.default_rng(seed)
+    df["z"] = np.round(0.5 * df["x"] + rng.normal(0, 1, n), 3)
+    df["g"] = rng.choice(["a", "b"], n)
+    return df
+
+
+def _shapes():
+    rng = np.random.default_rng(20261121)
+    n = 300
+    x = np.round(rng.normal(50, 10, n), 3)
+    y = np.round(0.5 * x + rng.normal(0, 5, n), 3)
+    z = np.round(x - y + rng.normal(0, 3, n), 3)
+    g = rng.choice(["a", "b"], n)
+    tx = rng.integers(0, 12, 400).astype(float)
+    ty = rng.integers(0, 8, 400).astype(float)
+    tz = rng.integers(0, 12, 400).astype(float)
+    return {
+        # planted unique outliers far out on every axis
+        "outliers": pd.DataFrame(
+            {
+                "x": np.r_[x, 412.731, -97.113, 255.517],
+                "y": np.r_[y, -88.404, 301.219, 12.125],
+                "z": np.r_[z, 77.777, -55.551, 0.1234],
+                "g": np.r_[g, ["a", "b", "a"]],
+            }
+        ),
+        # heavy ties, plus rare integers inside and outside the bulk (clear of k=3 etc.)
+        "ties": pd.DataFrame(
+            {
+                "x": np.r_[tx, 37.0, 41.0, 19.0],
+                "y": np.r_[ty, 17.0, 23.0, -4.0],
+                "z": np.r_[tz, 13.0, -7.0, 29.0],
+                "g": np.r_[rng.choice(["a", "b"], 400), ["a", "b", "a"]],
+            }
+        ),
+    }
+
+
+SHAPES = _shapes()
+
+
+def _offsets(ax):
+    colls = [c for c in ax.collections if isinstance(c, PathCollection)]
+    return np.concatenate([np.asarray(c.get_offsets()) for c in colls])
+
+
+def _bars(ax):
+    return [p for p in ax.patches if isinstance(p, Rectangle)]
+
+
+# -- pairplot: numbers -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", VALUE)
+def test_offdiagonal_panels_are_projections_of_one_release(method):
+    df = _d1()
+    names = ["x", "y", "z"]
+    g = pairplot(df, vars=names, method=method)
+    expected = anonymize_values(df[names].to_numpy(), method, names=names, k=3, q=0.25).values
+    for i in range(3):
+        for j in range(3):
+            if i == j:
+                continue
+            got = _offsets(g.axes[i, j])
+            np.testing.assert_allclose(got, expected[:, [j, i]], rtol=1e-12)
+    # the grid holds the released values, never the raw ones
+    np.testing.assert_allclose(g.data[names].to_numpy(), expected, rtol=1e-12)
+    assert not np.allclose(g.data[names].to_numpy(), df[names].to_numpy())
+
+
+def test_deterministic_with_hue_searches_within_levels():
+    df = _d1()
+    names = ["x", "y", "z"]
+    g = pairplot(df, vars=names, hue="g", hue_order=["a", "b"], method="deterministic")
+    codes = (df["g"] == "b").to_numpy().astype(int)
+    expected = anonymize_values(df[names].to_numpy(), "deterministic", k=3, strata=codes).values
+    got = _offsets(g.axes[2, 0])
+    key = np.lexsort(got.T)
+    want = expected[:, [0, 2]]
+    np.testing.assert_allclose(got[key], want[np.lexsort(want.T)], rtol=1e-12)
+    assert list(g.hue_names) == ["a", "b"]
+
+
+def test_diagonal_histograms_bin_the_same_released_values():
+    df = _d1()
+    names = ["x", "y", "z"]
+    g = pairplot(df, vars=names, method="deterministic", diag_kind="hist")
+    released = anonymize_values(df[names].to_numpy(), "deterministic", k=3).values
+    for j, ax in enumerate(g.diag_axes):
+        bars = _bars(ax)
+        heights = np.array([b.get_height() for b in bars])
+        assert heights.size and ((heights == 0) | (heights >= 3)).all()
+        lefts = np.round([b.get_x() for b in bars], 9)
+        rights = np.round(lefts + np.array([b.get_width() for b in bars]), 9)
+        edges = np.unique(np.r_[lefts, rights])
+        counts = histogram_counts(released[:, j], edges)
+        # each drawn bar is the count of released values in it; empty bars hide counts < 3
+        for lo, h in zip(lefts, heights, strict=True):
+            count = counts[np.searchsorted(edges, lo)]
+            assert count == h if h > 0 else count < 3
+        rare = rare_values(df[names[j]].to_numpy(), 3)
+        assert not np.isin(edges, rare).any()
+
+
+def test_suppress_panels_are_the_surviving_cells_of_each_pair():
+    df = _d1(n=600)
+    g = pairplot(df, vars=["x", "y"], method="suppress")
+    grid = release_grid(df["x"], df["y"], names=("x", "y"), method="suppress", kind="scatter")
+    total = np.nan_to_num(grid.total)
+    ix, iy = np.nonzero(total > 0)
+    want = np.c_[grid.xcentres[ix], grid.ycentres[iy]]
+    got = _offsets(g.axes[1, 0])
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got[np.lexsort(got.T)], want[np.lexsort(want.T)])
+    assert g.data.empty and list(g.data.columns) == ["x", "y"]
+
+
+def test_confidential_upper_boxes_lower_trends_diagonal_histograms():
+    df = _d1()
+    g = pairplot(df, vars=["x", "y", "z"], method="confidential")
+    for i in range(3):
+        for j in range(3):
+            ax = g.axes[i, j]
+            if j > i:
+                assert any(isinstance(p, PathPatch) for p in ax.patches), (i, j)
+                assert not _offsets_or_empty(ax)
+            elif j < i:
+                assert not ax.patches and ax.lines and not ax.collections, (i, j)
+    for ax in g.diag_axes:
+        heights = np.array([b.get_height() for b in _bars(ax)])
+        assert heights.size and (heights >= 3).all()
+    assert g.safeplot_report.method == "confidential"
+    assert "values_winsorised" in g.safeplot_report.details
+
+
+def _offsets_or_empty(ax):
+    colls = [c for c in ax.collections if isinstance(c, PathCollection)]
+    return any(len(c.get_offsets()) for c in colls)
+
+
+def test_shared_axes_one_safe_set_per_variable():
+    df = SHAPES["outliers"]
+    g = pairplot(df, vars=["x", "y", "z"], method="suppress")
+    for j, var in enumerate(["x", "y", "z"]):
+        lims = {g.axes[i, j].get_xlim() for i in range(3)}
+        assert len(lims) == 1
+        ticks = {tuple(g.axes[i, j].get_xticks()) for i in range(3)}
+        assert len(ticks) == 1
+        rows = {g.axes[j, c].get_ylim() for c in range(3)}
+        assert rows == lims
+        rare = rare_values(df[var].to_numpy(), 3)
+        assert not np.isin(np.r_[next(iter(lims)), next(iter(ticks))], rare).any()
+
+
+def test_kinds_corner_and_non_square_grids():
+    df = _d1()
+    g = pairplot(df, vars=["x", "y", "z"], kind="hist", corner=True, method="generalize")
+    assert g.axes[0, 1] is None and g.axes[0, 2] is None
+    assert g.axes[1, 0].collections  # the mesh
+    g = pairplot(df, x_vars=["x", "y"], y_vars=["z"], kind="kde", method="probabilistic")
+    assert g.axes.shape == (1, 2) and not g.diag_axes
+    g = pairplot(df, vars=["x", "y"], kind="reg", method="deterministic")
+    assert g.axes[1, 0].lines  # the fit line
+    g = pairplot(df, vars=["x", "y"], diag_kind=None, method="suppress")
+    assert not g.diag_axes and _offsets_or_empty(g.axes[0, 0])
+
+
+def test_reg_line_stays_inside_the_released_range():
+    df = SHAPES["outliers"]
+    g = pairplot(df, vars=["x", "y"], kind="reg", method="deterministic")
+    ax = g.axes[1, 0]
+    pts = _offsets(ax)
+    xs = ax.lines[0].get_xdata()
+    assert xs.min() >= pts[:, 0].min() - 1e-9 and xs.max() <= pts[:, 0].max() + 1e-9
+
+
+def test_pairplot_reports_audit_and_note():
+    df = _d1()
+    g = pairplot(df, vars=["x", "y", "z"], hue="g")
+    drawn = [a for a in g.axes.flat if a is not None and a not in np.diag(g.axes)]
+    drawn += list(g.diag_axes)
+    assert all(a.safeplot_report.method == "deterministic" for a in drawn)
+    assert g.safeplot_report.params["k"] == 3
+    # one audit entry per released data set: the joint release and each diagonal
+    assert len(audit.entries()) == 1 + 3
+    notes = [t for a in g.figure.axes for t in a.texts if t.get_gid() == FOOTNOTE_GID]
+    assert len(notes) == 1 and "deterministic" in notes[0].get_text()
+    plt.close(g.figure)
+    g = pairplot(df, vars=["x", "y"], annotate=False)
+    assert not [t for a in g.figure.axes for t in a.texts if t.get_gid() == FOOTNOTE_GID]
+
+
+def test_size_alias_warns_as_seaborn():
+    with pytest.warns(UserWarning, match="renamed to `height`"):
+        g = pairplot(_d1(), vars=["x", "y"], size=2)
+    assert g.figure.get_size_inches()[1] == pytest.approx(4)
+
+
+# -- jointplot: numbers ------------------------------------------------------------------
+
+
+def test_jointplot_value_marginals_bin_the_joint_points():
+    df = _d1()
+    g = jointplot(data=df, x="x", y="y", method="deterministic")
+    pts = _offsets(g.ax_joint)
+    released = anonymize_values(df[["x", "y"]].to_numpy(), "deterministic", k=3).values
+    np.testing.assert_allclose(pts, released, rtol=1e-12)
+    for ax, col, attr in ((g.ax_marg_x, 0, "x"), (g.ax_marg_y, 1, "y")):
+        bars = _bars(ax)
+        if attr == "x":
+            lo = np.array([b.get_x() for b in bars])
+            hi = lo + np.array([b.get_width() for b in bars])
+            h = np.array([b.get_height() for b in bars])
+        else:
+            lo = np.array([b.get_y() for b in bars])
+            hi = lo + np.array([b.get_height() for b in bars])
+            h = np.array([b.get_width() for b in bars])
+        lo, hi = np.round(lo, 9), np.round(hi, 9)
+        edges = np.unique(np.r_[lo, hi])
+        counts = histogram_counts(pts[:, col], edges)
+        for left, height in zip(lo, h, strict=True):
+            count = counts[np.searchsorted(edges, left)]
+            assert count == height if height > 0 else count < 3
+        assert (h[h > 0] >= 3).all()
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+@pytest.mark.parametrize("kind", ["scatter", "hist", "hex"])
+def test_jointplot_grid_marginals_are_sums_of_surviving_cells(method, kind):
+    df = _d1(n=800)
+    g = jointplot(data=df, x="x", y="y", kind=kind, method=method)
+    grid_kind = "scatter" if kind == "scatter" else "hist"
+    grid = release_grid(df["x"], df["y"], names=("x", "y"), method=method, kind=grid_kind)
+    total = np.nan_to_num(grid.total)
+    xs = np.array([b.get_height() for b in _bars(g.ax_marg_x)])
+    ys = np.array([b.get_width() for b in _bars(g.ax_marg_y)])
+    x_left = np.array([b.get_x() for b in _bars(g.ax_marg_x)])[xs > 0]
+    xs, ys = xs[xs > 0], ys[ys > 0]
+    col_sums, row_sums = total.sum(axis=1), total.sum(axis=0)
+    np.testing.assert_array_equal(xs, col_sums[col_sums > 0])
+    np.testing.assert_array_equal(ys, row_sums[row_sums > 0])
+    assert (xs >= 3).all() and (ys >= 3).all()
+    np.testing.assert_allclose(x_left, grid.xedges[:-1][col_sums > 0])
+
+
+def test_jointplot_confidential_boxes_trend_and_histograms():
+    df = _d1()
+    g = jointplot(data=df, x="x", y="y", method="confidential")
+    assert any(isinstance(p, PathPatch) for p in g.ax_joint.patches)
+    assert g.ax_joint.lines
+    assert not _offsets_or_empty(g.ax_joint)
+    for ax, attr in ((g.ax_marg_x, "get_height"), (g.ax_marg_y, "get_width")):
+        heights = np.array([getattr(b, attr)() for b in _bars(ax)])
+        assert heights.size and (heights >= 3).all()
+
+
+@pytest.mark.parametrize("kind", ["scatter", "kde", "hist", "hex", "reg"])
+@pytest.mark.parametrize("method", SAFE)
+def test_jointplot_every_kind_and_method_reports(kind, method):
+    df = _d1()
+    g = jointplot(data=df, x="x", y="y", kind=kind, method=method)
+    for ax in (g.ax_joint, g.ax_marg_x, g.ax_marg_y):
+        assert ax.safeplot_report.method == method
+    assert g.safeplot_report.method == method
+    assert audit.entries()[-1].method == method
+
+
+def test_jointplot_refusals():
+    df = _d1()
+    with pytest.raises(ValueError, match="residplot"):
+        jointplot(data=df, x="x", y="y", kind="resid")
+    with pytest.raises(ValueError, match="hue"):
+        jointplot(data=df, x="x", y="y", hue="g", kind="hex")
+    with pytest.raises(ValueError, match="hue_norm"):
+        jointplot(data=df, x="x", y="y", hue="g", hue_norm=(0, 1))
+    rare = float(SHAPES["outliers"]["x"].max())
+    with pytest.raises(DisclosureError, match="xlim"):
+        jointplot(data=SHAPES["outliers"], x="x", y="y", xlim=(0, rare))
+    assert plt.get_fignums() == [] and audit.entries() == []
+    g = jointplot(data=df, x="x", y="y", xlim=(5, 15))
+    assert g.ax_joint.get_xlim() == (5, 15)
+
+
+# -- leak scans ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+@pytest.mark.parametrize("method", SAFE)
+@pytest.mark.parametrize("kind", ["scatter", "hist", "kde"])
+def test_pairplot_leaks_nothing(shape, method, kind):
+    df = SHAPES[shape]
+    try:
+        g = pairplot(df, vars=["x", "y", "z"], hue="g", kind=kind, method=method)
+    except DisclosureError:
+        assert plt.get_fignums() == [] and audit.entries() == []
+        return
+    found = scan_figure(
+        g.figure,
+        {"x": df["x"].to_numpy()},
+        per_axes=pair_axes_variables(g, df),
+        count_axis="y",
+        counts_in_colour=kind == "hist",
+    )
+    assert not found, str(found)
+    assert found.numbers_scanned > 100
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+@pytest.mark.parametrize("method", SAFE)
+@pytest.mark.parametrize("kind", ["scatter", "hist", "kde", "reg", "hex"])
+def test_jointplot_leaks_nothing(shape, method, kind):
+    df = SHAPES[shape]
+    try:
+        g = jointplot(data=df, x="x", y="y", kind=kind, method=method, marginal_ticks=True)
+    except DisclosureError:
+        assert plt.get_fignums() == [] and audit.entries() == []
+        return
+    found = scan_figure(
+        g.figure,
+        {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()},
+        per_axes=pair_axes_variables(g, df),
+        count_axis=None,
+        counts_in_colour=kind in ("hist", "hex"),
+    )
+    assert not found, str(found)
+    for ax, attr in ((g.ax_marg_x, "get_height"), (g.ax_marg_y, "get_width")):
+        counts = np.array([getattr(b, attr)() for b in _bars(ax)])
+        assert not ((counts > 0) & (counts < 3)).any()
+
+
+def test_the_scanner_flags_the_raw_versions():
+    df = SHAPES["outliers"]
+    with safeplot.policy(allow_raw=True):
+        g = pairplot(df, vars=["x", "y", "z"], method="none")
+        j = jointplot(data=df, x="x", y="y", method="none")
+    assert g.safeplot_report.method == "none"
+    assert scan_figure(g.figure, {"x": df["x"].to_numpy()}, per_axes=pair_axes_variables(g, df))
+    assert scan_figure(
+        j.figure, {"x": df["x"].to_numpy()}, per_axes=pair_axes_variables(j, df), count_axis=None
+    )
+
+
+# -- bad input and floors ------------------------------------------------------------------
+
+
+def _refused(call, exc, match):
+    before = plt.get_fignums()
+    with pytest.raises(exc, match=match):
+        call()
+    assert plt.get_fignums() == before
+    assert audit.entries() == []
+
+
+def test_bad_input_is_refused_cleanly():
+    df = _d1()
+    df["text"] = "word"
+    df["empty"] = np.nan
+    small = df.copy()
+    small.loc[:1, "g"] = "tiny"
+    _refused(lambda: pairplot(df, vars=["x", "nope"]), ValueError, "unknown variable")
+    _refused(lambda: pairplot(df, vars=["x", "text"]), ValueError, "not numeric")
+    _refused(lambda: pairplot(df, vars=["x", "empty"]), ValueError, "all missing")
+    _refused(lambda: pairplot(small, vars=["x", "y"], hue="g"), DisclosureError, "tiny")
+    _refused(lambda: pairplot(df, vars=["x", "y"], kind="hex"), ValueError, "kind")
+    _refused(lambda: pairplot(df.to_dict("list"), vars=["x", "y"]), TypeError, "DataFrame")
+    _refused(lambda: jointplot(data=df, x="x", y="text"), ValueError, "not numeric")
+    _refused(lambda: jointplot(data=df, x="x", y="empty"), ValueError, "all missing")
+    _refused(lambda: jointplot(data=small, x="x", y="y", hue="g"), DisclosureError, "tiny")
+    _refused(lambda: jointplot(data=df, x="x"), ValueError, "both x= and y=")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"method": "deterministic", "k": 2}, "k"),
+        ({"method": "probabilistic", "q": 0.1}, "q"),
+        ({"method": "suppress", "threshold": 2}, "threshold"),
+        ({"method": "none"}, "raw"),
+    ],
+)
+def test_floors(kwargs, match):
+    df = _d1()
+    _refused(lambda: pairplot(df, vars=["x", "y"], **kwargs), DisclosureError, match)
+    _refused(lambda: jointplot(data=df, x="x", y="y", **kwargs), DisclosureError, match)
+
+
+def test_level_below_k_is_refused():
+    df = _d1()
+    df.loc[:3, "g"] = "four"
+    with safeplot.policy(threshold=3):
+        _refused(lambda: pairplot(df, vars=["x", "y"], hue="g", k=5), DisclosureError, "k=5")
+
+
+def test_missing_values_are_dropped_and_reported():
+    df = _d1()
+    df.loc[:9, "z"] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        g = pairplot(df, vars=["x", "y", "z"], method="deterministic")
+    assert g.safeplot_report.n_dropped == 10
+    assert len(_offsets(g.axes[1, 0])) == 290
+
+
+def test_methods_lists():
+    assert set(PAIR_METHODS) == set(JOINT_METHODS) == set(safeplot.policy.METHODS)
