@@ -47,7 +47,7 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from .anonymize.confidential import lowess_trend
-from .anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
+from .anonymize.grids import hit_mask, hits_any, rare_values
 from .anonymize.statistics import round_sig
 from .errors import DisclosureError
 from .policy import Policy, get_policy
@@ -240,7 +240,6 @@ class _Panel:
     yticks: np.ndarray | None = None
     trend: tuple[np.ndarray, np.ndarray] | None = None
     zero_line: bool = False
-    diagonal: np.ndarray | None = None
     contours: list[tuple[str, np.ndarray, np.ndarray]] = field(default_factory=list)
 
 
@@ -569,77 +568,24 @@ class _SafeFitResults:
         return panel
 
     def _release_qq(self, *, method, k, q, threshold, factor, metric, function, pol) -> _Panel:
-        std = self._raw.std_resid
+        from .plots.regression import release_qq
+
         label = self._labels["std"]
-        try:
-            from .plots.regression import release_qq
-        except ImportError:
-            release_qq = None
-        if release_qq is not None:
-            rel = release_qq(
-                std,
-                line="45",
-                method=method,
-                k=k,
-                q=q,
-                threshold=threshold,
-                factor=factor,
-                metric=metric,
-                name=label,
-                function=function,
-                n_dropped=self._n_dropped_exact,
-                policy=pol,
-            )
-            return _Panel("qq", rel, rel.report, "Q-Q Residuals", "Theoretical Quantiles", label)
-        return self._release_qq_scatter(
-            std, label, method, k, q, threshold, factor, metric, function, pol
-        )
-
-    def _release_qq_scatter(
-        self, std, label, method, k, q, threshold, factor, metric, function, pol
-    ) -> _Panel:
-        """Q-Q panel as a released scatter of (theoretical quantiles, sorted residuals)."""
-        from .plots._common import axis_from_range
-        from .plots.relational import BoxScatterRelease, release_scatter
-
-        n = std.size
-        theory = stats.norm.ppf(np.arange(1, n + 1) / (n + 1))
-        sample = np.sort(std)
-        names = ("Theoretical Quantiles", label)
-        rel = release_scatter(
-            theory,
-            sample,
-            names=names,
+        rel = release_qq(
+            self._raw.std_resid,
+            line="45",
             method=method,
             k=k,
             q=q,
             threshold=threshold,
             factor=factor,
             metric=metric,
+            name=label,
             function=function,
             n_dropped=self._n_dropped_exact,
             policy=pol,
         )
-        rare_y = rare_values(sample, threshold)
-        if isinstance(rel, BoxScatterRelease):
-            panel = _Panel("boxes", rel, rel.report, "Q-Q Residuals", *names)
-            panel.xlim, panel.ylim = rel.xlim, rel.ylim
-            panel.xticks, panel.yticks = rel.xticks, rel.yticks
-        else:
-            panel = _Panel("points", rel, rel.report, "Q-Q Residuals", *names)
-            xlo, xhi = _span(rel.x)
-            ylo, yhi = _span(rel.y)
-            if method in ("suppress", "generalize"):
-                xlo, xhi = min(xlo, rel.xlim[0]), max(xhi, rel.xlim[1])
-                ylo, yhi = min(ylo, rel.ylim[0]), max(yhi, rel.ylim[1])
-            panel.xlim, panel.xticks = axis_from_range(xlo, xhi, np.array([]))
-            panel.ylim, panel.yticks = axis_from_range(ylo, yhi, rare_y)
-        lo = max(panel.xlim[0], panel.ylim[0])
-        hi = min(panel.xlim[1], panel.ylim[1])
-        if hi > lo:
-            diag = safe_ticks(lo, hi, avoid=rare_y, n_target=2)
-            panel.diagonal = diag[[0, -1]] if diag.size >= 2 else None
-        return panel
+        return _Panel("qq", rel, rel.report, "Q-Q Residuals", "Theoretical Quantiles", label)
 
     def _releases(
         self,
@@ -1198,8 +1144,6 @@ def _draw_panel(ax: Axes, panel: _Panel) -> None:
             ax.scatter(rel.x[order], rel.y[order], s=10, color="C0", alpha=0.6, linewidths=0)
         if panel.trend is not None:
             ax.plot(*panel.trend, color="C3", linewidth=1.4, label="lowess trend")
-        if panel.diagonal is not None:
-            ax.plot(panel.diagonal, panel.diagonal, color="0.3", linestyle="--", linewidth=1)
     if panel.zero_line:
         ax.plot(panel.xlim, [0.0, 0.0], color="0.5", linestyle=":", linewidth=1)
     shown = set()
