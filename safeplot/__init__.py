@@ -72,21 +72,3 @@ __all__ = [
     "set_policy",
 ]
 
-
-def __getattr__(name: str):
-    """Resolve the rest of seaborn's namespace (``import safeplot as sns``).
-
-    Safe versions, data-free helpers passed through, guarded grids, or
-    refusals naming the safe alternative: see
-    :mod:`safeplot.integrations.seaborn_compat`.
-    """
-    from .integrations.seaborn_compat import resolve
-
-    return resolve(name)
-
-
-def __dir__() -> list[str]:
-    """List the package's names and every name of seaborn's namespace."""
-    from .integrations.seaborn_compat import namespace_dir
-
-    return namespace_dir(globals())
