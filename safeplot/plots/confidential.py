@@ -38,8 +38,6 @@ from ..anonymize.confidential import (
     ParallelBoxes,
     default_intervals,
     interval_edges,
-    lowess_trend,
-    parallel_boxes,
 )
 from ..anonymize.correspondence import (
     CAResult,
@@ -47,8 +45,8 @@ from ..anonymize.correspondence import (
     multiple_ca,
     simple_ca,
 )
-from ..anonymize.grids import hits_any, rare_values, safe_ticks
-from ..anonymize.statistics import round_sig, winsorize
+from ..anonymize.grids import hits_any, rare_values
+from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport
@@ -61,7 +59,13 @@ from ._common import (
     set_safe_axis,
 )
 from ._data import categorical_order, plot_data
-from .relational import MERGE_NOTE_GID, _level_colors, box_positions
+from .relational import (
+    MERGE_NOTE_GID,
+    _draw_parallel_boxes,
+    _level_colors,
+    _parallel_core,
+    box_positions,
+)
 
 __all__ = [
     "CORRESPONDENCE_METHODS",
@@ -250,78 +254,34 @@ def release_parallelboxes(
     threshold = pol.check_threshold(threshold)
     winsor_sd = pol.check_winsor_sd(winsor_sd)
     sig = pol.check_sig_figs(sig)
-    rare_x, rare_y = rare_values(x, threshold), rare_values(y, threshold)
-    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
-    need = max(threshold, 3)
-    small = [lev for lev, s in zip(levels, sizes, strict=True) if 0 < s < need]
-    if small:
-        raise DisclosureError(
-            f"{function}: {role} level(s) {small} have fewer than {need} records: a box plot of "
-            f"a level needs at least threshold={threshold} (and 3). Merge small levels or drop "
-            f"{role}."
-        )
-    present = [i for i, s in enumerate(sizes) if s > 0]
-    wx = np.concatenate([winsorize(x[codes == i], winsor_sd, policy=pol).values for i in present])
-    if n_intervals is None:
-        n_intervals = default_intervals(int(sizes[present].min()), threshold)
-    edges = interval_edges(wx, n_intervals, avoid=rare_x)
-    boxes, trends = [], []
-    for i in present:
-        sel = codes == i
-        boxes.append(
-            parallel_boxes(
-                x[sel],
-                y[sel],
-                edges=edges,
-                threshold=threshold,
-                winsor_sd=winsor_sd,
-                sig=sig,
-                policy=pol,
-                avoid_x=rare_x,
-                avoid_y=rare_y,
-            )
-        )
-        if trend:
-            trends.append(
-                lowess_trend(
-                    x[sel],
-                    y[sel],
-                    frac=frac,
-                    threshold=threshold,
-                    winsor_sd=winsor_sd,
-                    sig=sig,
-                    policy=pol,
-                    avoid_x=rare_x,
-                    avoid_y=rare_y,
-                )
-            )
-    positions, box_width = box_positions(
-        [pb.centres for pb in boxes], float(edges[1] - edges[0]), rare_x, float(width)
+    core = _parallel_core(
+        x,
+        y,
+        codes,
+        levels,
+        threshold,
+        pol,
+        n_intervals=n_intervals,
+        winsor_sd=winsor_sd,
+        sig=sig,
+        share=float(width),
+        trend=trend,
+        frac=frac,
+        role=role,
+        error_prefix=f"{function}: ",
+        describe=lambda pb: _merge_notes(pb, names[0]),
+        merge_warning="Adjacent intervals were merged; a merged box is drawn with the width of "
+        "one interval, over the one holding most of its records, and the other intervals are "
+        "left empty (O'Keefe): ",
     )
-    lows = [b.whislo for pb in boxes for b in pb.boxes] + [float(t[1].min()) for t in trends]
-    highs = [b.whishi for pb in boxes for b in pb.boxes] + [float(t[1].max()) for t in trends]
-    ylim, yticks = axis_from_range(min(lows), max(highs), rare_y)
-    xlim = (float(edges[0]), float(edges[-1]))
-    drawn_levels = [levels[i] for i in present]
-    notes, warnings = [], []
-    for level, pb in zip(drawn_levels, boxes, strict=True):
-        prefix = "" if level is None else f"{level}: "
-        notes += [prefix + text for text in _merge_notes(pb, names[0])]
-        warnings += [prefix + text for text in pb.warnings]
-    if notes:
-        warnings.append(
-            "Adjacent intervals were merged; a merged box is drawn with the width of one "
-            "interval, over the one holding most of its records, and the other intervals are "
-            "left empty (O'Keefe): " + "; ".join(notes)
-        )
-    n_wins = sum(pb.n_winsorized for pb in boxes)
+    edges = core.edges
     params = {"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig}
     details = {
-        "values_winsorised": pol.round_count(n_wins),
+        "values_winsorised": pol.round_count(core.n_winsorized),
         "intervals": len(edges) - 1,
         "interval_width": float(edges[1] - edges[0]),
-        "intervals_merged": notes,
-        "intervals_left_empty": sum(len(pb.dropped) for pb in boxes),
+        "intervals_merged": core.notes,
+        "intervals_left_empty": sum(len(pb.dropped) for pb in core.boxes),
         "trend": "lowess" if trend else None,
     }
     report = make_report(
@@ -333,22 +293,22 @@ def release_parallelboxes(
         n_dropped,
         pol,
         details=details,
-        warnings=warnings,
+        warnings=core.warnings,
     )
     return ParallelBoxRelease(
         "confidential",
-        drawn_levels,
-        boxes,
-        positions,
-        box_width,
-        trends,
+        core.levels,
+        core.boxes,
+        core.positions,
+        core.width,
+        core.trends,
         edges,
-        xlim,
-        ylim,
-        safe_ticks(*xlim, avoid=rare_x),
-        yticks,
+        core.xlim,
+        core.ylim,
+        core.xticks,
+        core.yticks,
         report,
-        notes,
+        core.notes,
     )
 
 
@@ -401,62 +361,23 @@ def _draw_parallel(
     line_kws: dict | None,
     kwargs: dict,
 ) -> None:
-    from matplotlib.patches import Patch
-
-    edge = "0.2"
-    handles = []
-    vertical = orient == "x"
-    per_level = (
+    _draw_parallel_boxes(
+        ax,
+        rel,
         [[b.to_bxp() for b in pb.boxes] for pb in rel.boxes]
         if rel.method == "confidential"
-        else rel.raw_stats
+        else rel.raw_stats,
+        note_title="Merged intervals (one box each, where most of its records are; the rest "
+        "left empty):",
+        colors=colors,
+        legend=legend,
+        title=title,
+        line_kws=line_kws,
+        vertical=orient == "x",
+        showfliers=rel.method == "none",
+        bxp_kws=kwargs,
+        trends_last=True,
     )
-    for j, (level, stats, pos) in enumerate(
-        zip(rel.levels, per_level, rel.positions, strict=True)
-    ):
-        color = colors[j % len(colors)]
-        props = {
-            "positions": pos,
-            "widths": rel.width,
-            "showfliers": rel.method == "none",
-            "patch_artist": True,
-            "manage_ticks": False,
-            "orientation": "vertical" if vertical else "horizontal",
-            "boxprops": {"facecolor": color, "edgecolor": edge, "linewidth": 0.8},
-            "whiskerprops": {"color": edge, "linewidth": 0.8},
-            "capprops": {"color": edge, "linewidth": 0.8},
-            "medianprops": {"color": "0.1", "linewidth": 1.0},
-        }
-        props.update(kwargs)
-        ax.bxp(stats, **props)
-        if level is not None:
-            handles.append(Patch(facecolor=color, edgecolor=edge, label=str(level)))
-    for j, (level, (xs, ys)) in enumerate(zip(rel.levels, rel.trends, strict=False)):
-        kws = {"linewidth": 1.6, "color": edge if level is None else colors[j % len(colors)]}
-        kws["zorder"] = 3
-        kws.update(line_kws or {})
-        ax.plot(*((xs, ys) if vertical else (ys, xs)), **kws)
-    interval_axis, value_axis = ("x", "y") if vertical else ("y", "x")
-    set_safe_axis(ax, interval_axis, rel.xlim, rel.xticks)
-    if rel.ylim is not None:
-        set_safe_axis(ax, value_axis, rel.ylim, rel.yticks)
-    if handles and legend:
-        ax.legend(handles=handles, title=title or None)
-    if rel.notes:
-        label = ax.xaxis.label
-        ax.annotate(
-            "Merged intervals (one box each, where most of its records are; the rest left "
-            "empty):\n" + "\n".join(rel.notes),
-            xy=(0.0, 0.0),
-            xycoords=("axes fraction", label),
-            xytext=(0, -2),
-            textcoords="offset points",
-            ha="left",
-            va="top",
-            fontsize="xx-small",
-            color="0.3",
-            gid=DROPPED_NOTE_GID,
-        )
 
 
 def _orient(orient: str | None) -> str:

@@ -22,7 +22,7 @@ style) and :func:`scatter` matplotlib's call.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -321,6 +321,107 @@ def box_positions(
     )
 
 
+@dataclass
+class _ParallelCore:
+    """Parallel boxes of y over common intervals of x, per level, and their drawing geometry."""
+
+    levels: list
+    boxes: list[ParallelBoxes]
+    trends: list[tuple[np.ndarray, np.ndarray]]
+    edges: np.ndarray
+    positions: list[np.ndarray]
+    width: float
+    xlim: tuple[float, float]
+    ylim: tuple[float, float]
+    xticks: np.ndarray
+    yticks: np.ndarray
+    notes: list[str]
+    warnings: list[str]
+    n_winsorized: int
+
+
+def _parallel_core(
+    x: np.ndarray,
+    y: np.ndarray,
+    codes: np.ndarray,
+    levels: list,
+    threshold: int,
+    pol: Policy,
+    *,
+    n_intervals: int | None = None,
+    winsor_sd: float | None = None,
+    sig: int | None = None,
+    share: float = 0.8,
+    trend: bool = True,
+    frac: float = 2 / 3,
+    role: str = "hue",
+    error_prefix: str = "",
+    describe: Callable[[ParallelBoxes], list[str]] = ParallelBoxes.describe_merges,
+    merge_warning: str = "",
+) -> _ParallelCore:
+    """O'Keefe's parallel boxes (and lowess trends) per level on common interval edges.
+
+    Refuses levels with fewer than ``max(threshold, 3)`` records; the edges
+    cover every level's winsorised x. `describe` words the merges of one
+    level's boxes (prefixed by the level); `merge_warning` heads the warning
+    listing them all.
+    """
+    rare_x, rare_y = rare_values(x, threshold), rare_values(y, threshold)
+    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
+    need = max(threshold, 3)
+    small = [lev for lev, s in zip(levels, sizes, strict=True) if 0 < s < need]
+    if small:
+        raise DisclosureError(
+            f"{error_prefix}{role} level(s) {small} have fewer than {need} records: a box plot of "
+            f"a level needs at least threshold={threshold} (and 3). Merge small levels or drop "
+            f"{role}."
+        )
+    present = [i for i, s in enumerate(sizes) if s > 0]
+    # common interval edges, over each level's winsorised x
+    wx = np.concatenate([winsorize(x[codes == i], winsor_sd, policy=pol).values for i in present])
+    if n_intervals is None:
+        n_intervals = default_intervals(int(sizes[present].min()), threshold)
+    edges = interval_edges(wx, n_intervals, avoid=rare_x)
+    stats = {"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig, "policy": pol}
+    avoid = {"avoid_x": rare_x, "avoid_y": rare_y}
+    boxes, trends = [], []
+    for i in present:
+        sel = codes == i
+        boxes.append(parallel_boxes(x[sel], y[sel], edges=edges, **stats, **avoid))
+        if trend:
+            trends.append(lowess_trend(x[sel], y[sel], frac=frac, **stats, **avoid))
+    positions, width = box_positions(
+        [pb.centres for pb in boxes], float(edges[1] - edges[0]), rare_x, share
+    )
+    lows = [b.whislo for pb in boxes for b in pb.boxes] + [float(t[1].min()) for t in trends]
+    highs = [b.whishi for pb in boxes for b in pb.boxes] + [float(t[1].max()) for t in trends]
+    ylim, yticks = axis_from_range(min(lows), max(highs), rare_y)
+    xlim = (float(edges[0]), float(edges[-1]))
+    notes, warnings = [], []
+    drawn_levels = [levels[i] for i in present]
+    for level, pb in zip(drawn_levels, boxes, strict=True):
+        prefix = "" if level is None else f"{level}: "
+        notes += [prefix + text for text in describe(pb)]
+        warnings += [prefix + text for text in pb.warnings]
+    if notes:
+        warnings.append(merge_warning + "; ".join(notes))
+    return _ParallelCore(
+        drawn_levels,
+        boxes,
+        trends,
+        edges,
+        positions,
+        width,
+        xlim,
+        ylim,
+        safe_ticks(*xlim, avoid=rare_x),
+        yticks,
+        notes,
+        warnings,
+        sum(pb.n_winsorized for pb in boxes),
+    )
+
+
 def _release_boxes(
     x: np.ndarray,
     y: np.ndarray,
@@ -335,57 +436,17 @@ def _release_boxes(
     role: str = "hue",
 ) -> BoxScatterRelease:
     """O'Keefe's confidential scatter: parallel boxes and a lowess trend per level."""
-    rare_x, rare_y = rare_values(x, threshold), rare_values(y, threshold)
-    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
-    need = max(threshold, 3)
-    small = [lev for lev, s in zip(levels, sizes, strict=True) if 0 < s < need]
-    if small:
-        raise DisclosureError(
-            f"{role} level(s) {small} have fewer than {need} records: a box plot of a level "
-            f"needs at least threshold={threshold} (and 3). Merge small levels or drop {role}."
-        )
-    present = [i for i, s in enumerate(sizes) if s > 0]
-    # common interval edges, over each level's winsorised x
-    wx = np.concatenate([winsorize(x[codes == i], policy=pol).values for i in present])
-    edges = interval_edges(
-        wx, default_intervals(int(sizes[present].min()), threshold), avoid=rare_x
+    core = _parallel_core(
+        x,
+        y,
+        codes,
+        levels,
+        threshold,
+        pol,
+        role=role,
+        merge_warning="Adjacent x intervals were merged (each merged box is drawn over the "
+        "interval holding most of its records; the others are left empty): ",
     )
-    boxes, trends = [], []
-    for i in present:
-        sel = codes == i
-        boxes.append(
-            parallel_boxes(
-                x[sel],
-                y[sel],
-                edges=edges,
-                threshold=threshold,
-                policy=pol,
-                avoid_x=rare_x,
-                avoid_y=rare_y,
-            )
-        )
-        trends.append(
-            lowess_trend(
-                x[sel], y[sel], threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_y
-            )
-        )
-    positions, width = box_positions([pb.centres for pb in boxes], boxes[0].width, rare_x)
-    lows = [b.whislo for pb in boxes for b in pb.boxes] + [float(t[1].min()) for t in trends]
-    highs = [b.whishi for pb in boxes for b in pb.boxes] + [float(t[1].max()) for t in trends]
-    ylim, yticks = axis_from_range(min(lows), max(highs), rare_y)
-    xlim = (float(edges[0]), float(edges[-1]))
-    notes, warnings = [], []
-    drawn_levels = [levels[i] for i in present]
-    for level, pb in zip(drawn_levels, boxes, strict=True):
-        prefix = "" if level is None else f"{level}: "
-        notes += [prefix + text for text in pb.describe_merges()]
-        warnings += [prefix + text for text in pb.warnings]
-    if notes:
-        warnings.append(
-            "Adjacent x intervals were merged (each merged box is drawn over the interval "
-            "holding most of its records; the others are left empty): " + "; ".join(notes)
-        )
-    n_wins = sum(pb.n_winsorized for pb in boxes)
     report = make_report(
         function,
         "confidential",
@@ -395,25 +456,25 @@ def _release_boxes(
         n_dropped,
         pol,
         details={
-            "values_winsorised": pol.round_count(n_wins),
+            "values_winsorised": pol.round_count(core.n_winsorized),
             "sig_figs": pol.sig_figs,
-            "intervals": len(edges) - 1,
-            "intervals_merged": notes,
+            "intervals": len(core.edges) - 1,
+            "intervals_merged": core.notes,
         },
-        warnings=warnings,
+        warnings=core.warnings,
     )
     return BoxScatterRelease(
-        drawn_levels,
-        boxes,
-        positions,
-        width,
-        trends,
-        xlim,
-        ylim,
-        xticks=safe_ticks(*xlim, avoid=rare_x),
-        yticks=yticks,
+        core.levels,
+        core.boxes,
+        core.positions,
+        core.width,
+        core.trends,
+        core.xlim,
+        core.ylim,
+        xticks=core.xticks,
+        yticks=core.yticks,
         report=report,
-        notes=notes,
+        notes=core.notes,
     )
 
 
@@ -464,50 +525,76 @@ def draw_scatter(
     return ax
 
 
-def _draw_boxes(
+def _draw_parallel_boxes(
     ax: Axes,
-    release: BoxScatterRelease,
+    rel: Any,
+    stats: list[list[dict]],
     *,
+    note_title: str,
     colors: list,
     legend: Any,
     title: str = "",
     line_kws: dict | None = None,
+    vertical: bool = True,
+    showfliers: bool = False,
+    bxp_kws: dict | None = None,
+    trends_last: bool = False,
 ) -> None:
-    """Draw parallel boxes, trend lines, safe axes, and the note on merged intervals."""
+    """Draw boxes (``bxp`` statistics) and trend lines per level, safe axes, the merge note.
+
+    `rel` is a :class:`BoxScatterRelease` or a ``ParallelBoxRelease`` (its
+    levels, positions, width, trends, limits, ticks and notes are used).
+    The interval axis is x (`vertical`) or y. A level's trend is drawn right
+    after its boxes, or after all boxes with `trends_last`.
+    """
     from matplotlib.patches import Patch
+
+    levels, trends = rel.levels, rel.trends
 
     edge = "0.2"
     handles = []
-    for j, (level, pb, pos, (xs, ys)) in enumerate(
-        zip(release.levels, release.boxes, release.positions, release.trends, strict=True)
-    ):
-        color = colors[j % len(colors)]
-        ax.bxp(
-            [b.to_bxp() for b in pb.boxes],
-            positions=pos,
-            widths=release.width,
-            showfliers=False,
-            patch_artist=True,
-            manage_ticks=False,
-            boxprops={"facecolor": color, "edgecolor": edge, "linewidth": 0.8},
-            whiskerprops={"color": edge, "linewidth": 0.8},
-            capprops={"color": edge, "linewidth": 0.8},
-            medianprops={"color": "0.1", "linewidth": 1.0},
-        )
-        kws = {"linewidth": 1.6, "color": edge if level is None else color, "zorder": 3}
+
+    def draw_trend(j: int) -> None:
+        xs, ys = trends[j]
+        level = levels[j]
+        kws = {"linewidth": 1.6, "color": edge if level is None else colors[j % len(colors)]}
+        kws["zorder"] = 3
         kws.update(line_kws or {})
-        ax.plot(xs, ys, **kws)
+        ax.plot(*((xs, ys) if vertical else (ys, xs)), **kws)
+
+    for j, (level, level_stats, pos) in enumerate(zip(levels, stats, rel.positions, strict=True)):
+        color = colors[j % len(colors)]
+        props = {
+            "positions": pos,
+            "widths": rel.width,
+            "showfliers": showfliers,
+            "patch_artist": True,
+            "manage_ticks": False,
+            "orientation": "vertical" if vertical else "horizontal",
+            "boxprops": {"facecolor": color, "edgecolor": edge, "linewidth": 0.8},
+            "whiskerprops": {"color": edge, "linewidth": 0.8},
+            "capprops": {"color": edge, "linewidth": 0.8},
+            "medianprops": {"color": "0.1", "linewidth": 1.0},
+        }
+        props.update(bxp_kws or {})
+        ax.bxp(level_stats, **props)
+        if not trends_last:
+            draw_trend(j)
         if level is not None:
             handles.append(Patch(facecolor=color, edgecolor=edge, label=str(level)))
-    set_safe_axis(ax, "x", release.xlim, release.xticks)
-    set_safe_axis(ax, "y", release.ylim, release.yticks)
+    if trends_last:
+        for j in range(min(len(levels), len(trends))):
+            draw_trend(j)
+    interval_axis, value_axis = ("x", "y") if vertical else ("y", "x")
+    set_safe_axis(ax, interval_axis, rel.xlim, rel.xticks)
+    if rel.ylim is not None:
+        set_safe_axis(ax, value_axis, rel.ylim, rel.yticks)
     if handles and legend:
         ax.legend(handles=handles, title=title or None)
-    if release.notes:
+    if rel.notes:
         # below the x-axis label, clear of the boxes
         ax.annotate(
-            "Merged x intervals (one box each, drawn where most of its records are):\n"
-            + "\n".join(release.notes),
+            note_title + "\n" + "\n".join(rel.notes),
             xy=(0.0, 0.0),
             xycoords=("axes fraction", ax.xaxis.label),
             xytext=(0, -2),
@@ -518,6 +605,30 @@ def _draw_boxes(
             color="0.3",
             gid=MERGE_NOTE_GID,
         )
+
+
+def _draw_boxes(
+    ax: Axes,
+    release: BoxScatterRelease,
+    *,
+    colors: list,
+    legend: Any,
+    title: str = "",
+    line_kws: dict | None = None,
+) -> None:
+    """Draw parallel boxes, trend lines, safe axes, and the note on merged intervals."""
+    if len(release.trends) != len(release.levels):
+        raise ValueError("A confidential scatter needs one trend line per level.")
+    _draw_parallel_boxes(
+        ax,
+        release,
+        [[b.to_bxp() for b in pb.boxes] for pb in release.boxes],
+        note_title="Merged x intervals (one box each, drawn where most of its records are):",
+        colors=colors,
+        legend=legend,
+        title=title,
+        line_kws=line_kws,
+    )
 
 
 def _level_colors(levels: list, palette: Any) -> list:
