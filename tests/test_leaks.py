@@ -373,6 +373,57 @@ CASES += [
     ),
 ]
 
+
+def _pandas(draw):
+    """Draw through pandas' plotting API with safeplot as its backend (the entry point)."""
+    return lambda df, m, ax: draw(df, m, ax, {"method": m, "ax": ax, "backend": "safeplot"})
+
+
+CASES += [
+    Case(
+        "pandas-hist",
+        _pandas(lambda df, m, ax, kw: df["x"].plot.hist(**kw)),
+        _safe(METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
+    ),
+    Case(
+        "pandas-kde",
+        _pandas(lambda df, m, ax, kw: df["x"].plot.kde(**kw)),
+        _safe(METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        "pandas-box",
+        _pandas(lambda df, m, ax, kw: df[["y"]].plot.box(**kw)),
+        _safe(METHODS),
+        lambda df: {"y": df["y"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        "pandas-scatter",
+        _pandas(lambda df, m, ax, kw: df.plot.scatter(x="x", y="y", **kw)),
+        _safe(METHODS),
+        _xy,
+        {"count_axis": None},
+    ),
+    Case(
+        "pandas-hexbin",
+        _pandas(lambda df, m, ax, kw: df.plot.hexbin(x="x", y="y", gridsize=10, **kw)),
+        _safe(METHODS),
+        _xy,
+        {"counts_in_colour": True},
+    ),
+    Case(
+        "pandas-bar",
+        _pandas(lambda df, m, ax, kw: df["g"].value_counts().plot.bar(**kw)),
+        ("suppress", "generalize", "confidential"),
+        # the bars are counts of category labels: checked for counts in (0, threshold)
+        lambda df: {"y": np.array([])},
+        {"count_axis": "y"},
+    ),
+]
+
 PARAMS = [
     pytest.param(case, method, shape, id=f"{case.name}-{method}-{shape}")
     for case in CASES
@@ -443,9 +494,11 @@ def test_the_scanner_catches_the_raw_version(case):
     """The scan is not vacuous: each function's raw output of the outlier data is flagged."""
     if case.name in ("countplot", "heatmap", "histplot-bivariate"):
         pytest.skip("counts of raw categories or cells: checked in the function's own tests")
+    if case.name == "pandas-bar":
+        pytest.skip("value_counts are counts, not values: test_pandas_backend checks them")
     if case.name in ("correspondenceplot", "heatmap-corr"):
         pytest.skip("coordinates and coefficients are no data values: checked in their own tests")
-    if case.name.startswith("kdeplot"):
+    if case.name.startswith("kdeplot") or case.name == "pandas-kde":
         pytest.skip("a raw density with cut=3 ends 3 bandwidths beyond the data: test_kde checks")
     df = SHAPES["outliers"]
     with safeplot.policy(allow_raw=True):
