@@ -19,6 +19,7 @@ from ._version import __version__
 from .datasets import get_dataset_names, load_dataset
 from .diagnostics import SafeGLMResults, SafeOLSResults, safe_glm, safe_logit, safe_ols
 from .errors import DisclosureError, UnsafePlotError
+from .integrations import projection as _projection  # noqa: F401 (projection, savefig hook)
 from .plots.axisgrid import jointplot, pairplot
 from .plots.categorical import boxplot, countplot
 from .plots.confidential import correspondenceplot, parallelboxplot

@@ -11,6 +11,12 @@ parameters, suppression totals, warnings) and never the noise key. It starts
 empty when safeplot is imported and grows until :func:`clear` is called or the
 process ends.
 
+For output checkers each entry also carries ACRO-like fields: ``uid``,
+``status`` (``"pass"``, ``"review"`` or ``"fail"``, see :func:`status_of`),
+``type`` (the kind of output), ``summary`` (one readable line),
+``timestamp`` and ``files`` (the files the figure was saved to with
+``savefig``). :func:`summary` prints the log as a table.
+
 Examples
 --------
 >>> from safeplot import audit
@@ -31,6 +37,8 @@ import dataclasses
 import json
 import os
 import threading
+import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,7 +48,53 @@ from ._version import __version__
 from .policy import Policy, get_policy
 from .release import DisclosureReport
 
-__all__ = ["AuditEntry", "clear", "entries", "export", "record", "to_json"]
+__all__ = [
+    "STATUSES",
+    "AuditEntry",
+    "add_files",
+    "clear",
+    "entries",
+    "export",
+    "output_type",
+    "record",
+    "status_of",
+    "summary",
+    "to_json",
+]
+
+#: What each status means for an output checker.
+STATUSES = {
+    "pass": "disclosure control applied and nothing to note",
+    "review": "disclosure control applied; the report has warnings to read",
+    "fail": "raw output (method='none'): no disclosure control, not for release",
+}
+
+#: The kind of output each function releases (the entry's ``type``).
+_TYPES = {
+    "histplot": "histogram",
+    "hist": "histogram",
+    "displot": "histogram",
+    "scatterplot": "scatter plot",
+    "scatter": "scatter plot",
+    "relplot": "scatter plot",
+    "boxplot": "box plot",
+    "parallelboxplot": "parallel box plots",
+    "countplot": "bar chart of counts",
+    "barplot": "bar chart",
+    "heatmap": "heat map",
+    "hist2d": "heat map",
+    "hexbin": "hexagonal bin plot",
+    "kdeplot": "density plot",
+    "qqplot": "Q-Q plot",
+    "residplot": "residual plot",
+    "regplot": "regression plot",
+    "correspondenceplot": "correspondence plot",
+    "pairplot": "pair plot",
+    "jointplot": "joint plot",
+    "corr": "table",
+    "describe": "table",
+    "crosstab": "table",
+}
 
 
 @dataclass(frozen=True)
@@ -70,6 +124,17 @@ class AuditEntry:
         The policy in force when the release was made: its source and floors
         (never the noise key), so a checker sees the rules of every figure
         even when the policy changed between figures.
+    uid : str
+        A unique id of the entry (``"0001-3f9a1c2b"``: the sequence number
+        and a random part, so entries of two sessions never share one).
+    status : str
+        ``"pass"``, ``"review"`` or ``"fail"`` (:func:`status_of`).
+    type : str
+        The kind of output (``"histogram"``, ``"scatter plot"``, ...).
+    summary : str
+        One readable line: function, variables, method, parameters, counts.
+    files : tuple of str
+        The files the figure was saved to (``savefig``), in order.
 
     Examples
     --------
@@ -90,10 +155,26 @@ class AuditEntry:
     figure: str | None
     sequence: int
     policy: dict[str, Any] = field(default_factory=dict, hash=False)
+    uid: str = ""
+    status: str = ""
+    type: str = ""
+    summary: str = ""
+    files: tuple[str, ...] = ()
+
+    @property
+    def timestamp(self) -> str:
+        """The time of the release (ACRO's name for :attr:`time`)."""
+        return self.time
 
     def to_dict(self) -> dict[str, Any]:
         """Return the entry as plain JSON-serialisable types (a deep copy)."""
         return {
+            "uid": self.uid,
+            "status": self.status,
+            "type": self.type,
+            "summary": self.summary,
+            "timestamp": self.time,
+            "files": list(self.files),
             "time": self.time,
             "function": self.function,
             "variables": list(self.variables),
@@ -160,6 +241,7 @@ def record(report: DisclosureReport, *, figure: str | None = None) -> AuditEntry
     data = report.to_dict()
     floors = _policy_summary(get_policy())
     with _lock:
+        sequence = len(_log) + 1
         entry = AuditEntry(
             time=_now(),
             function=str(data["function"]),
@@ -168,11 +250,163 @@ def record(report: DisclosureReport, *, figure: str | None = None) -> AuditEntry
             params=copy.deepcopy(data["params"]),
             report=data,
             figure=figure,
-            sequence=len(_log) + 1,
+            sequence=sequence,
             policy=floors,
+            uid=f"{sequence:04d}-{uuid.uuid4().hex[:8]}",
+            status=status_of(data),
+            type=output_type(str(data["function"])),
+            summary=_summary_text(data),
         )
         _log.append(entry)
     return _copy_entry(entry)
+
+
+def status_of(report: DisclosureReport | dict[str, Any]) -> str:
+    """Return an entry's status for an output checker: ``"pass"``, ``"review"`` or ``"fail"``.
+
+    ``"fail"``: raw output (``method="none"``, allowed by the policy), which
+    had no disclosure control and is not for release. ``"review"``: the
+    report has warnings (rows dropped, boxes left out, ...) a checker should
+    read. ``"pass"``: disclosure control applied and nothing to note.
+    safeplot logs releases only: a call refused with
+    :class:`~safeplot.errors.DisclosureError` draws nothing and is not logged.
+
+    Examples
+    --------
+    >>> from safeplot.release import DisclosureReport
+    >>> status_of(DisclosureReport("hist", "suppress", {"threshold": 3}, ("age",)))
+    'pass'
+    >>> status_of(DisclosureReport("hist", "none", {}, ("age",)))
+    'fail'
+    """
+    data = report.to_dict() if isinstance(report, DisclosureReport) else report
+    if data.get("method") == "none":
+        return "fail"
+    return "review" if data.get("warnings") else "pass"
+
+
+def output_type(function: str) -> str:
+    """Return the kind of output a function releases (the entry's ``type``).
+
+    Examples
+    --------
+    >>> output_type("histplot"), output_type("plot_qq")
+    ('histogram', 'plot_qq')
+    """
+    return _TYPES.get(function, function)
+
+
+def _summary_text(data: dict[str, Any]) -> str:
+    params = ", ".join(f"{k}={v}" for k, v in data.get("params", {}).items())
+    variables = ", ".join(data.get("variables", [])) or "data"
+    text = f"{data['function']} of {variables}: {data['method']}"
+    if params:
+        text += f" ({params})"
+    text += f"; n={data.get('n')}"
+    if data.get("cells_suppressed"):
+        cells = data["cells_suppressed"]
+        text += f"; {cells} cell{'s' if cells != 1 else ''} suppressed"
+    n_warn = len(data.get("warnings", []))
+    if n_warn:
+        text += f"; {n_warn} warning" + ("s" if n_warn > 1 else "")
+    return text
+
+
+def add_files(figure: str, files: Iterable[str]) -> list[AuditEntry]:
+    """Record that the figure `figure` was saved to `files` (its entries' ``files``).
+
+    ``savefig`` calls it for figures with safeplot reports. A file already
+    listed is not listed twice.
+
+    Parameters
+    ----------
+    figure : str
+        The figure id the entries carry (:attr:`AuditEntry.figure`).
+    files : iterable of str
+        File names, as given to ``savefig``.
+
+    Returns
+    -------
+    list of AuditEntry
+        The entries updated (copies).
+
+    Examples
+    --------
+    >>> from safeplot import audit
+    >>> from safeplot.release import DisclosureReport
+    >>> audit.clear()
+    >>> _ = audit.record(DisclosureReport("hist", "suppress", {}, ("age",)), figure="fig-1")
+    >>> [e.files for e in audit.add_files("fig-1", ["age.png", "age.pdf"])]
+    [('age.png', 'age.pdf')]
+    """
+    names = [str(f) for f in files]
+    updated = []
+    with _lock:
+        for i, entry in enumerate(_log):
+            if entry.figure == figure:
+                files_now = tuple(dict.fromkeys(entry.files + tuple(names)))
+                _log[i] = dataclasses.replace(entry, files=files_now)
+                updated.append(_copy_entry(_log[i]))
+    return updated
+
+
+_COLUMNS = ("uid", "status", "type", "method", "parameters", "files", "timestamp")
+
+
+def summary(*, file: Any = None) -> str:
+    """Print the audit log as a table for a human reader, and return the text.
+
+    One row per release: uid, status, type, method, parameters, files and
+    time; then one line per entry with its summary. Nothing in it comes
+    from data beyond what the reports hold (never the noise key).
+
+    Parameters
+    ----------
+    file : file-like, optional
+        Where to print (default: standard output).
+
+    Returns
+    -------
+    str
+        The table printed.
+
+    Examples
+    --------
+    >>> from safeplot import audit
+    >>> from safeplot.release import DisclosureReport
+    >>> audit.clear()
+    >>> text = audit.summary()
+    safeplot audit log: 0 releases
+    >>> _ = audit.record(DisclosureReport("hist", "suppress", {"threshold": 3}, ("age",)))
+    >>> import io
+    >>> "histogram" in audit.summary(file=io.StringIO())
+    True
+    """
+    logged = entries()
+    lines = [f"safeplot audit log: {len(logged)} release" + ("" if len(logged) == 1 else "s")]
+    if logged:
+        rows = [
+            (
+                e.uid,
+                e.status,
+                e.type,
+                e.method,
+                ", ".join(f"{k}={v}" for k, v in e.params.items()),
+                ", ".join(os.path.basename(f) for f in e.files) or "-",
+                e.time[:19].replace("T", " "),
+            )
+            for e in logged
+        ]
+        widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(_COLUMNS)]
+        for r in [_COLUMNS, ["-" * w for w in widths], *rows]:
+            lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+        lines.append("")
+        lines += [f"{e.uid}  {e.summary}" for e in logged]
+        for e in logged:
+            lines += [f"{e.uid}  warning: {w}" for w in e.report.get("warnings", [])]
+    text = "\n".join(lines)
+    print(text, file=file)
+    return text
 
 
 def _copy_entry(entry: AuditEntry) -> AuditEntry:
@@ -250,9 +484,12 @@ def to_json() -> str:
     UTC), ``policy`` (where the policy in force came from and its floors:
     ``threshold``, ``k_min``, ``q_min``, ``winsor_sd``, ``sig_figs``,
     ``round_n_to``, ``allow_raw``, ``allowed_methods``, ``locked``; never the
-    noise key) and ``entries`` (one object per :class:`AuditEntry`). Keys are
-    sorted and the text is indented, so two exports can be compared with
-    ``diff``.
+    noise key) and ``entries`` (one object per :class:`AuditEntry`, as
+    :meth:`AuditEntry.to_dict`: ``uid``, ``status``, ``type``, ``method``,
+    ``params``, ``summary``, ``timestamp``, ``files``, ``function``,
+    ``variables``, ``report``, ``figure``, ``sequence``, ``time``,
+    ``policy``). Keys are sorted and the text is indented, so two exports can
+    be compared with ``diff``.
 
     Returns
     -------

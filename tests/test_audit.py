@@ -1,6 +1,7 @@
 """Tests of safeplot.audit: the log of releases and its JSON export."""
 
 import dataclasses
+import io
 import json
 import threading
 from datetime import datetime, timedelta, timezone
@@ -143,6 +144,12 @@ def test_entry_to_dict():
         "figure": "f",
         "sequence": 1,
         "policy": entry.policy,
+        "uid": entry.uid,
+        "status": "pass",
+        "type": "histogram",
+        "summary": "histplot of age: suppress (threshold=3); n=0",
+        "timestamp": entry.time,
+        "files": [],
     }
     assert data["policy"]["threshold"] == 3
     json.dumps(data)
@@ -320,3 +327,133 @@ def test_each_entry_records_the_floors_it_was_released_under():
     assert (first["threshold"], first["k_min"]) == (3, 3)
     assert (second["threshold"], second["k_min"]) == (10, 7)
     assert "secret_key" not in second
+
+
+# -- fields for output checkers --------------------------------------------------------------
+def test_uid_is_unique_and_starts_with_the_sequence():
+    uids = [audit.record(make_report()).uid for _ in range(3)]
+    assert len(set(uids)) == 3
+    assert [u.split("-")[0] for u in uids] == ["0001", "0002", "0003"]
+    audit.clear()
+    assert audit.record(make_report()).uid not in uids
+
+
+@pytest.mark.parametrize(
+    ("method", "warnings", "status"),
+    [
+        ("suppress", [], "pass"),
+        ("deterministic", ["rows dropped"], "review"),
+        ("none", [], "fail"),
+    ],
+)
+def test_status(method, warnings, status):
+    entry = audit.record(make_report(method=method, warnings=warnings))
+    assert entry.status == status
+    assert audit.status_of(make_report(method=method, warnings=warnings)) == status
+    assert status in audit.STATUSES
+
+
+def test_type_summary_timestamp_files():
+    entry = audit.record(
+        make_report(
+            "scatterplot",
+            "deterministic",
+            params={"k": 5},
+            variables=("x", "y"),
+            n=300,
+            cells_suppressed=2,
+            warnings=["w1", "w2"],
+        ),
+        figure="f",
+    )
+    assert entry.type == "scatter plot"
+    assert entry.summary == (
+        "scatterplot of x, y: deterministic (k=5); n=300; 2 cells suppressed; 2 warnings"
+    )
+    assert entry.timestamp == entry.time
+    assert entry.files == ()
+    assert audit.output_type("something_new") == "something_new"
+
+
+def test_add_files():
+    audit.record(make_report(), figure="fig-a")
+    audit.record(make_report("scatterplot"), figure="fig-b")
+    audit.record(make_report("boxplot"), figure="fig-a")
+    updated = audit.add_files("fig-a", ["a.png"])
+    assert [e.function for e in updated] == ["histplot", "boxplot"]
+    audit.add_files("fig-a", ["a.pdf", "a.png"])
+    assert [e.files for e in audit.entries()] == [("a.png", "a.pdf"), (), ("a.png", "a.pdf")]
+    assert audit.add_files("no-such-figure", ["x.png"]) == []
+
+
+def test_export_has_the_output_checker_fields(tmp_path):
+    audit.record(make_report(n=500), figure="f1")
+    audit.add_files("f1", ["hist.png"])
+    doc = json.loads(audit.export(tmp_path / "audit.json").read_text(encoding="utf-8"))
+    (entry,) = doc["entries"]
+    for key in ("uid", "status", "type", "method", "params", "summary", "timestamp", "files"):
+        assert key in entry, key
+    assert entry["files"] == ["hist.png"]
+    assert entry["status"] == "pass"
+    assert entry["type"] == "histogram"
+    assert datetime.fromisoformat(entry["timestamp"]).utcoffset() == timedelta(0)
+
+
+def test_export_of_a_real_plot_and_saved_file(tmp_path):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    safeplot.histplot(x=np.random.default_rng(0).normal(size=300), ax=ax)
+    fig.savefig(tmp_path / "h.png")
+    doc = json.loads(audit.to_json())
+    (entry,) = doc["entries"]
+    assert entry["function"] == "histplot"
+    assert entry["files"] == [str(tmp_path / "h.png")]
+    assert entry["summary"].startswith("histplot of ")
+
+
+def test_summary_prints_a_table(capsys):
+    audit.record(make_report(n=500, cells_suppressed=3), figure="f1")
+    audit.record(make_report("scatterplot", "none", params={}, variables=("x", "y")))
+    audit.add_files("f1", ["/some/folder/hist.png"])
+    text = audit.summary()
+    assert capsys.readouterr().out == text + "\n"
+    lines = text.splitlines()
+    assert lines[0] == "safeplot audit log: 2 releases"
+    assert lines[1].split() == [
+        "uid",
+        "status",
+        "type",
+        "method",
+        "parameters",
+        "files",
+        "timestamp",
+    ]
+    first, second = audit.entries()
+    assert lines[3].split()[:6] == [
+        first.uid,
+        "pass",
+        "histogram",
+        "suppress",
+        "threshold=3",
+        "hist.png",
+    ]
+    assert lines[4].split()[:5] == [second.uid, "fail", "scatter", "plot", "none"]
+    assert (
+        f"{first.uid}  histplot of age: suppress (threshold=3); n=500; 3 cells suppressed" in text
+    )
+    assert all(line == line.rstrip() for line in lines)
+
+
+def test_summary_of_an_empty_log(capsys):
+    assert audit.summary() == "safeplot audit log: 0 releases"
+    assert capsys.readouterr().out == "safeplot audit log: 0 releases\n"
+
+
+def test_summary_and_file_names_never_show_the_key(tmp_path):
+    set_policy(Policy(secret_key=SecretKey(MATERIAL, source="test")))
+    audit.record(make_report(details={"key": safeplot.get_policy().secret_key}), figure="f")
+    audit.add_files("f", ["out.png"])
+    text = audit.summary(file=io.StringIO())
+    assert MATERIAL not in text and MATERIAL.encode().hex() not in text
+    assert MATERIAL not in audit.to_json()

@@ -424,6 +424,65 @@ CASES += [
     ),
 ]
 
+
+def _on_safe_axes(draw):
+    """Draw on a new SafeAxes (projection="safe"); close its figure if the call is refused."""
+
+    def run(df, m, ax):
+        fig = plt.figure()
+        sax = fig.add_subplot(projection="safe")
+        try:
+            draw(sax, df, m)
+        except safeplot.DisclosureError:
+            plt.close(fig)
+            raise
+        return fig
+
+    return run
+
+
+CASES += [
+    Case(
+        "safe-axes-hist",
+        _on_safe_axes(lambda ax, df, m: ax.hist(df["x"], bins=25, method=m)),
+        _safe(HIST_METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
+        own_figure=True,
+    ),
+    Case(
+        "safe-axes-scatter",
+        _on_safe_axes(lambda ax, df, m: ax.scatter(df["x"], df["y"], method=m)),
+        _safe(SCATTER_POINT_METHODS),
+        _xy,
+        {"count_axis": None},
+        own_figure=True,
+    ),
+    Case(
+        "safe-axes-boxplot",
+        _on_safe_axes(lambda ax, df, m: ax.boxplot(df[["x", "y"]], method=m)),
+        _safe(BOX_METHODS),
+        lambda df: {"y": np.r_[df["x"].to_numpy(), df["y"].to_numpy()]},
+        {"count_axis": None},
+        own_figure=True,
+    ),
+    Case(
+        "safe-axes-hexbin",
+        _on_safe_axes(lambda ax, df, m: ax.hexbin(df["x"], df["y"], gridsize=12, method=m)),
+        _safe(GRID_METHODS),
+        _xy,
+        {"counts_in_colour": True, "count_axis": None},
+        own_figure=True,
+    ),
+    Case(
+        "safe-axes-hist2d",
+        _on_safe_axes(lambda ax, df, m: ax.hist2d(df["x"], df["y"], bins=15, method=m)),
+        _safe(GRID_METHODS),
+        _xy,
+        {"counts_in_colour": True, "count_axis": None},
+        own_figure=True,
+    ),
+]
+
 PARAMS = [
     pytest.param(case, method, shape, id=f"{case.name}-{method}-{shape}")
     for case in CASES
