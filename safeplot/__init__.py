@@ -21,9 +21,13 @@ from .diagnostics import SafeGLMResults, SafeOLSResults, safe_glm, safe_logit, s
 from .errors import DisclosureError, UnsafePlotError
 from .integrations import projection as _projection  # noqa: F401 (projection, savefig hook)
 from .plots.axisgrid import jointplot, pairplot
+from .plots.bar import barplot
 from .plots.categorical import boxplot, countplot
+from .plots.cluster import clustermap
 from .plots.confidential import correspondenceplot, parallelboxplot
 from .plots.distributions import hist, histplot
+from .plots.ecdf import ecdfplot
+from .plots.facets import catplot, displot, lmplot, relplot
 from .plots.kde import kdeplot
 from .plots.matrix import crosstab, heatmap, is_safe_matrix
 from .plots.regression import qqplot, regplot, residplot
@@ -41,13 +45,18 @@ __all__ = [
     "anonymize",
     "assess",
     "audit",
+    "barplot",
     "boxplot",
+    "catplot",
+    "clustermap",
     "corr",
     "correspondenceplot",
     "countplot",
     "crosstab",
     "datasets",
     "describe",
+    "displot",
+    "ecdfplot",
     "get_dataset_names",
     "get_policy",
     "heatmap",
@@ -56,6 +65,7 @@ __all__ = [
     "is_safe_matrix",
     "jointplot",
     "kdeplot",
+    "lmplot",
     "load_dataset",
     "load_policy",
     "metrics",
@@ -64,6 +74,7 @@ __all__ = [
     "policy",
     "qqplot",
     "regplot",
+    "relplot",
     "residplot",
     "safe_glm",
     "safe_logit",
@@ -73,3 +84,21 @@ __all__ = [
     "set_policy",
 ]
 
+
+def __getattr__(name: str):
+    """Resolve the rest of seaborn's namespace (``import safeplot as sns``).
+
+    Safe versions, data-free helpers passed through, guarded grids, or
+    refusals naming the safe alternative: see
+    :mod:`safeplot.integrations.seaborn_compat`.
+    """
+    from .integrations.seaborn_compat import resolve
+
+    return resolve(name)
+
+
+def __dir__() -> list[str]:
+    """List the package's names and every name of seaborn's namespace."""
+    from .integrations.seaborn_compat import namespace_dir
+
+    return namespace_dir(globals())

@@ -435,6 +435,16 @@ def entries() -> list[AuditEntry]:
         return [_copy_entry(e) for e in _log]
 
 
+def _discard_after(count: int) -> None:
+    """Drop the entries after the first `count` (package use: a release refused half-way).
+
+    A figure-level call that fails after some of its panels were released
+    leaves no figure, so its panels' entries go as well.
+    """
+    with _lock:
+        del _log[count:]
+
+
 def clear() -> None:
     """Empty the audit log; the next entry is numbered 1 again.
 

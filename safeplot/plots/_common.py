@@ -23,6 +23,7 @@ from ..release import DisclosureReport
 
 __all__ = [
     "FOOTNOTE_GID",
+    "all_or_nothing",
     "attach_release",
     "axis_from_range",
     "check_methods",
@@ -87,6 +88,27 @@ def refuse_if_nothing_shown(counts: np.ndarray, what: str, advice: str) -> None:
             f"Every {what} is below the threshold: nothing can be shown, and an empty figure "
             f"would still show the range of the data. {advice}"
         )
+
+
+@contextlib.contextmanager
+def all_or_nothing() -> Iterator[None]:
+    """On any error: close the figures made inside the block and drop its audit entries.
+
+    A figure-level call refused half-way through (one facet or panel too
+    small) must leave no figure open and no release of the panels drawn
+    before it in the log.
+    """
+    import matplotlib.pyplot as plt
+
+    figures = set(plt.get_fignums())
+    logged = len(audit.entries())
+    try:
+        yield
+    except BaseException:
+        for num in set(plt.get_fignums()) - figures:
+            plt.close(num)
+        audit._discard_after(logged)
+        raise
 
 
 def takes_method_options(func):

@@ -1,0 +1,826 @@
+"""Bar plots of group estimates (seaborn's ``barplot``) under disclosure control.
+
+A bar plot shows one number per group -- by default the mean -- and an error
+bar. Neither is an individual value, but both can be: the mean of a group of
+one or two records is their value, the extremes of a percentile interval
+are raw values, and ``estimator="max"`` is a record. :func:`barplot`
+therefore releases (:func:`release_barplot`):
+
+- only groups (category x hue level) holding at least ``threshold``
+  records; the others are suppressed (not drawn);
+- each estimate and error-bar end computed from the group (an aggregate),
+  rounded to the policy's significant figures and moved off values that
+  fewer than ``threshold`` records hold;
+- percentile intervals from winsorised values; estimators that return one
+  record's value (``"min"``, ``"max"``, ...) refused.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import FuncFormatter, NullFormatter
+
+from ..anonymize import VALUE_METHODS, anonymize_values, winsorize
+from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
+from ..anonymize.statistics import round_sig
+from ..anonymize.tables import suppress_table
+from ..errors import DisclosureError
+from ..policy import METHODS, Policy, get_policy
+from ..release import DisclosureReport
+from ._common import (
+    check_methods,
+    finish,
+    get_ax,
+    make_report,
+    quiet_seaborn,
+    safe_limits,
+    set_safe_axis,
+    takes_method_options,
+)
+from .categorical import (
+    _hue_dtype,
+    _Layout,
+    _log_axes,
+    _log_axis,
+    _log_base,
+    _merge_small,
+    _rare_categories,
+    _resolve,
+    _safe_category_axis,
+    _stable_palette,
+)
+
+__all__ = ["BAR_METHODS", "BarRelease", "barplot", "release_barplot"]
+
+#: Methods :func:`barplot` supports.
+BAR_METHODS = METHODS
+
+#: Estimator names that return one record's value.
+_RECORD_ESTIMATORS = ("min", "max", "first", "last", "idxmin", "idxmax")
+_RECORD_FUNCTIONS = (min, max, np.min, np.max, np.amin, np.amax, np.nanmin, np.nanmax)
+#: Estimators whose bars add up to a total (secondary suppression applies).
+_TOTALS = ("sum", "count", "size")
+
+
+@dataclass
+class BarRelease:
+    """A released bar plot: per shown group, its estimate and error-bar ends.
+
+    Attributes
+    ----------
+    method : str
+        The disclosure-control method.
+    groups : list of tuple
+        ``(category, hue level)`` of each shown bar (``None`` for a role
+        that is not used), in drawing order.
+    estimates : ndarray
+        The released estimate of each shown group.
+    lower, upper : ndarray or None
+        The released error-bar ends (None without error bars; NaN for a
+        group without one).
+    value_lim : tuple of float or None
+        Limits of the value axis (None: left to matplotlib, raw output only).
+    value_ticks : ndarray or None
+        Tick positions of the value axis.
+    report : DisclosureReport
+    suppressed : list of str
+        The groups left out (fewer than ``threshold`` records, or secondary
+        suppression of a total).
+    levels : list
+        The categories drawn (``"Other"`` last when ``"generalize"`` merged some).
+    """
+
+    method: str
+    groups: list[tuple[Any, Any]]
+    estimates: np.ndarray
+    lower: np.ndarray | None
+    upper: np.ndarray | None
+    value_lim: tuple[float, float] | None
+    value_ticks: np.ndarray | None
+    report: DisclosureReport
+    suppressed: list[str] = field(default_factory=list)
+    levels: list[Any] = field(default_factory=list)
+    other: str | None = None
+    layout: _Layout | None = field(default=None, repr=False)
+    avoid_categories: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
+
+    def bar(self, category: Any = None, hue: Any = None) -> tuple[float, float, float]:
+        """Return ``(estimate, lower, upper)`` of one shown bar (NaN ends without error bars).
+
+        Examples
+        --------
+        >>> import safeplot
+        >>> tips = safeplot.load_dataset("tips")
+        >>> rel = release_barplot(tips, x="day", y="tip", errorbar=("se", 1))
+        >>> [round(v, 2) for v in rel.bar("Sun")]  # mean and mean -/+ SE, rounded
+        [3.26, 3.11, 3.4]
+        """
+        for g, (cat, h) in enumerate(self.groups):
+            if (cat == category or self.layout is None or not self.layout.has_cat) and h == hue:
+                lo = np.nan if self.lower is None else float(self.lower[g])
+                hi = np.nan if self.upper is None else float(self.upper[g])
+                return float(self.estimates[g]), lo, hi
+        raise KeyError(f"No released bar for category {category!r}, hue {hue!r}.")
+
+
+# -- checks --------------------------------------------------------------------------------
+
+
+def _check_estimator(estimator: Any) -> None:
+    name = estimator if isinstance(estimator, str) else getattr(estimator, "__name__", "")
+    if (isinstance(estimator, str) and estimator in _RECORD_ESTIMATORS) or any(
+        estimator is f for f in _RECORD_FUNCTIONS
+    ):
+        raise DisclosureError(
+            f"barplot: estimator={name!r} returns one record's value (the group's "
+            f"{'smallest' if 'min' in name else 'largest' if 'max' in name else 'first/last'} "
+            "record), which a bar would show. Use estimator='mean' or 'median' (rounded), or "
+            "safeplot.boxplot(..., method='confidential') for the range of each group."
+        )
+    if not (isinstance(estimator, str) or callable(estimator)):
+        raise ValueError(f"barplot: estimator must be a name or a callable, got {estimator!r}.")
+
+
+def _check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
+    if callable(errorbar):
+        raise ValueError(
+            "barplot: a callable errorbar computes its interval from the raw values of each "
+            "group, and safeplot cannot tell whether it returns records (e.g. the minimum and "
+            "maximum). Use errorbar=('ci', 95), ('se', 1), ('sd', 1) or ('pi', 50)."
+        )
+    from seaborn._statistics import _validate_errorbar_arg
+
+    return _validate_errorbar_arg(errorbar)
+
+
+def _nudge(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
+    """Move released numbers equal to a rare raw value by a step invisible in the figure."""
+    out = np.array(values, dtype=float, copy=True)
+    for _ in range(100):
+        hit = hit_mask(out, avoid)
+        if not hit.any():
+            break
+        out[hit] += np.maximum(1e-6 * scale, 1e-8 * np.abs(out[hit]))
+    return out
+
+
+# -- release -------------------------------------------------------------------------------
+
+
+def _aggregate(
+    vals: np.ndarray,
+    estimator: Any,
+    err: tuple[str | None, float | None],
+    n_boot: int,
+    seed: Any,
+    pi_vals: np.ndarray,
+) -> tuple[float, float, float]:
+    """Estimate and error-bar ends of one group, as seaborn computes them."""
+    from seaborn._statistics import EstimateAggregator
+
+    method, level = err
+    errorbar = None if method is None else (method, level)
+    agg = EstimateAggregator(estimator, errorbar, n_boot=n_boot, seed=seed)
+    out = agg(pd.DataFrame({"v": vals}), "v")
+    est, lo, hi = float(out["v"]), float(out["vmin"]), float(out["vmax"])
+    if method == "pi":
+        pi = EstimateAggregator(estimator, errorbar)(pd.DataFrame({"v": pi_vals}), "v")
+        lo, hi = float(pi["vmin"]), float(pi["vmax"])
+    return est, lo, hi
+
+
+def release_barplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    order: Sequence[Any] | None = None,
+    hue_order: Sequence[Any] | None = None,
+    estimator: str | Callable[..., float] = "mean",
+    errorbar: Any = ("ci", 95),
+    n_boot: int = 1000,
+    seed: Any = None,
+    units: Any = None,
+    weights: Any = None,
+    orient: str | None = None,
+    log_scale: Any = None,
+    native_scale: bool = False,
+    method: str | None = None,
+    threshold: int | None = None,
+    k: int = 3,
+    q: float = 0.25,
+    policy: Policy | None = None,
+) -> BarRelease:
+    """Release the numbers of a bar plot: group estimates and error bars, small groups left out.
+
+    Parameters
+    ----------
+    data, x, y, hue, order, hue_order, estimator, errorbar, n_boot, seed, orient
+        As in :func:`barplot`.
+    units, weights
+        Only with ``method="none"`` (see :func:`barplot`).
+    log_scale, native_scale
+        As in :func:`barplot`: with a log value axis the estimate is computed
+        from the logarithms (seaborn's geometric mean).
+    method : str, optional
+        Default: the policy's method for binned plots (``"suppress"``).
+    threshold : int, optional
+        Minimum records of a shown group (default and floor: the policy's).
+    k, q
+        Parameters of ``"deterministic"``/``"microaggregation"`` and
+        ``"probabilistic"``.
+    policy : Policy, optional
+        The policy in force (default: :func:`safeplot.get_policy`).
+
+    Returns
+    -------
+    BarRelease
+
+    Raises
+    ------
+    DisclosureError
+        An estimator returning one record's value, a parameter below a
+        policy floor, a method the policy does not allow, or every group
+        below the threshold.
+    ValueError
+        A callable errorbar, `units`/`weights` under a disclosure-control
+        method, bad variables.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> rel = release_barplot(tips, x="day", y="total_bill", errorbar=None)
+    >>> [cat for cat, _ in rel.groups], rel.estimates.tolist()
+    (['Thur', 'Fri', 'Sat', 'Sun'], [17.7, 17.2, 20.4, 21.4])
+    """
+    pol = get_policy() if policy is None else policy
+    method = check_methods(pol.check_method(method, "count"), BAR_METHODS, "bar plots")
+    threshold = pol.check_threshold(threshold)
+    if method == "deterministic" or method == "microaggregation":
+        pol.check_k(k)
+    if method == "probabilistic":
+        pol.check_q(q)
+    if method != "none":
+        _check_estimator(estimator)
+    err = _check_errorbar(errorbar)
+    if method != "none":
+        for name, value, why in (
+            ("units", units, "a bootstrap over units"),
+            ("weights", weights, "a weighted estimate"),
+        ):
+            if value is not None:
+                raise ValueError(
+                    f"barplot: {name}= is not supported under method={method!r} ({why} can rest "
+                    "on a few records, which safeplot does not check yet). Leave it out, or "
+                    "aggregate the data per unit first."
+                )
+    layout, rows = _resolve("barplot", data, x, y, hue, order, hue_order, orient, numeric=True)
+    _, val_log = _log_axes(log_scale, layout, native_scale)
+    base = _log_base(val_log)
+    values = rows.values
+    if base is not None and (values <= 0).any():
+        raise ValueError(
+            "barplot: log_scale needs positive values, but the variable has zero or negative "
+            "values. Drop log_scale, or plot a shifted or transformed variable."
+        )
+    levels = list(layout.levels)
+    cat = rows.cat.copy()
+    params: dict[str, Any] = {}
+    details: dict[str, Any] = {}
+    warnings: list[str] = []
+    other = None
+    n_hue = layout.n_hue
+    table = np.zeros((len(levels), n_hue))
+    np.add.at(table, (cat, rows.hue), 1)
+    if method == "generalize":
+        merged = _merge_small(table, threshold)
+        if merged.any():
+            taken = {str(v) for v in levels}
+            other = "Other" if "Other" not in taken else "Other (merged)"
+            keep = np.flatnonzero(~merged)
+            remap = np.full(len(levels), len(keep), dtype=np.intp)
+            remap[keep] = np.arange(len(keep))
+            cat = remap[cat]
+            levels = [levels[i] for i in keep] + [other]
+            details["categories_merged"] = int(merged.sum())
+            table = np.zeros((len(levels), n_hue))
+            np.add.at(table, (cat, rows.hue), 1)
+    codes = cat * n_hue + rows.hue
+    sizes = table.ravel()
+    # groups shown: at least `threshold` records (and secondary suppression of totals)
+    if method == "none":
+        shown = sizes > 0
+        cells = 0
+    else:
+        sup = suppress_table(table, threshold, secondary=_is_total(estimator))
+        shown = (np.nan_to_num(sup.counts) > 0).ravel()
+        cells = int(((sizes > 0) & ~shown).sum())
+        params["threshold"] = threshold
+    present = np.flatnonzero(sizes > 0)
+
+    def describe(g: int) -> str:
+        parts = []
+        if layout.has_cat:
+            name = layout.cat_name or layout.orient
+            parts.append(f"{name}={levels[g // n_hue]!r}")
+        if layout.hue_levels is not None:
+            parts.append(f"{layout.hue_name or 'hue'}={layout.hue_levels[g % n_hue]!r}")
+        return ", ".join(parts) or "the data"
+
+    suppressed = [describe(g) for g in present if not shown[g]]
+    if suppressed:
+        warnings.append(
+            f"{len(suppressed)} group(s) with fewer than threshold={threshold} records (or "
+            "suppressed so that a total cannot reveal them) are not drawn."
+        )
+    if method != "none" and not shown.any():
+        raise DisclosureError(
+            f"barplot: every group has fewer than threshold={threshold} records, so no bar can "
+            "be shown. Merge categories (method='generalize'), or use broader groups."
+        )
+    stat_values = np.log(values) / math.log(base) if base is not None else values
+    pi_values = stat_values
+    if method in VALUE_METHODS:
+        strata = codes if method in ("deterministic", "microaggregation") else None
+        if strata is not None:
+            small = [describe(g) for g in present if shown[g] and sizes[g] < k]
+            if small:
+                raise DisclosureError(
+                    f"barplot: method={method!r} with k={k} needs at least k records in every "
+                    f"group; {'; '.join(small)} have fewer. Use a smaller k or merge groups."
+                )
+            in_shown = shown[codes]
+        else:
+            in_shown = np.ones(values.size, dtype=bool)
+        out = anonymize_values(
+            stat_values[in_shown],
+            method,
+            names=[layout.value_name or "values"],
+            k=k,
+            q=q,
+            strata=None if strata is None else strata[in_shown],
+            policy=pol,
+        )
+        released = np.full(values.size, np.nan)
+        released[in_shown] = out.values[:, 0]
+        stat_values = pi_values = released
+        params.update(out.params)
+        details.update(out.details)
+    elif method in ("suppress", "generalize") and err[0] == "pi":
+        pi_values = winsorize(stat_values, policy=pol).values
+        params["winsor_sd"] = pol.winsor_sd
+    if method != "none":
+        params["sig"] = pol.sig_figs
+    drawn_groups = [g for g in present if shown[g]]
+    rare = np.array([]) if method == "none" else rare_values(rows.all_values, threshold)
+    est = np.empty(len(drawn_groups))
+    lo = np.empty(len(drawn_groups))
+    hi = np.empty(len(drawn_groups))
+    scale = float(np.std(values)) or 1.0
+    for i, g in enumerate(drawn_groups):
+        members = codes == g
+        vals = stat_values[members]
+        raw = values[members]
+        e, a, b = _aggregate(vals, estimator, err, n_boot, seed, pi_values[members])
+        if base is not None:
+            e, a, b = (base**v for v in (e, a, b))
+        if method != "none":
+            if callable(estimator) and method in ("suppress", "generalize"):
+                _refuse_record(e, raw, threshold, estimator)
+            e, a, b = (float(v) for v in round_sig(np.array([e, a, b]), pol.sig_figs))
+            avoid = np.union1d(rare, rare_values(raw, threshold))
+            e, a, b = (float(v) for v in _nudge(np.array([e, a, b]), avoid, scale))
+        est[i], lo[i], hi[i] = e, a, b
+    has_err = err[0] is not None
+    groups = [
+        (
+            levels[g // n_hue] if layout.has_cat else None,
+            None if layout.hue_levels is None else layout.hue_levels[g % n_hue],
+        )
+        for g in drawn_groups
+    ]
+    value_lim = value_ticks = None
+    if method != "none":
+        numbers = np.r_[est, lo[np.isfinite(lo)], hi[np.isfinite(hi)]] if has_err else est
+        value_lim, value_ticks = _value_axis(numbers, rare, base)
+    variables = tuple(
+        v for v in (layout.value_name, layout.cat_name, layout.hue_name) if v is not None
+    ) or ("values",)
+    params["estimator"] = estimator if isinstance(estimator, str) else repr(estimator)
+    params["errorbar"] = None if err[0] is None else f"{err[0]}, {err[1]}"
+    report = make_report(
+        "barplot",
+        method,
+        params,
+        variables,
+        int(values.size),
+        rows.n_dropped,
+        pol,
+        cells_suppressed=cells,
+        details=details,
+        warnings=warnings,
+    )
+    return BarRelease(
+        method,
+        groups,
+        est,
+        lo if has_err else None,
+        hi if has_err else None,
+        value_lim,
+        value_ticks,
+        report,
+        suppressed=suppressed,
+        levels=levels,
+        other=other,
+        layout=layout,
+        avoid_categories=np.array([]) if method == "none" else _rare_categories(rows, threshold),
+    )
+
+
+def _is_total(estimator: Any) -> bool:
+    return (isinstance(estimator, str) and estimator in _TOTALS) or estimator in (sum, np.sum)
+
+
+def _refuse_record(estimate: float, raw: np.ndarray, threshold: int, estimator: Any) -> None:
+    """Refuse a callable estimator that returned the group's extreme record."""
+    rare = rare_values(raw, threshold)
+    extremes = np.array([raw.min(), raw.max()])
+    if raw.min() < raw.max() and hit_mask([estimate], extremes[hit_mask(extremes, rare)]).any():
+        raise DisclosureError(
+            f"barplot: estimator={getattr(estimator, '__name__', repr(estimator))} returned "
+            "the smallest or largest value of a group, held by fewer than threshold records: a "
+            "bar would show that record. Use an estimator of the whole group, such as 'mean'."
+        )
+
+
+def _value_axis(
+    numbers: np.ndarray, rare: np.ndarray, base: float | None
+) -> tuple[tuple[float, float], np.ndarray]:
+    """Limits and ticks of the value axis: bars start at zero (or at the bottom of a log axis)."""
+    if base is not None:
+        return _log_axis(float(np.min(numbers)), float(np.max(numbers)), rare, base)
+    lo, hi = min(0.0, float(np.min(numbers))), max(0.0, float(np.max(numbers)))
+    lim = list(safe_limits(lo, hi, rare))
+    # the bars' baseline: keep the axis on zero, as seaborn does, unless zero is a rare value
+    if lo == 0.0 and not hits_any([0.0], rare):
+        lim[0] = 0.0
+    if hi == 0.0 and not hits_any([0.0], rare):
+        lim[1] = 0.0
+    return (lim[0], lim[1]), safe_ticks(lim[0], lim[1], avoid=rare)
+
+
+# -- drawing ---------------------------------------------------------------------------------
+
+
+def _draw_bars(ax: Axes, rel: BarRelease, style: dict[str, Any], kwargs: dict[str, Any]) -> None:
+    """Draw the released bars with seaborn: three rows per bar, the median and its range.
+
+    seaborn is handed, per shown group, the rows ``(lower, estimate, upper)``
+    with ``estimator="median"`` and an error bar from their minimum to their
+    maximum, so the drawn bar and error bar are exactly the released ones.
+    """
+    import seaborn as sns
+
+    lay = rel.layout
+    has_err = rel.lower is not None
+    per_group = (
+        [np.array([a, e, b]) for a, e, b in zip(rel.lower, rel.estimates, rel.upper, strict=True)]
+        if has_err
+        else [np.array([e]) for e in rel.estimates]
+    )
+    per_group = [p[np.isfinite(p)] for p in per_group]
+    lengths = [len(p) for p in per_group]
+    errbar = (lambda v: (float(np.min(v)), float(np.max(v)))) if has_err else None
+    palette_rel = _PaletteView(rel)
+    common = dict(
+        style,
+        palette=_stable_palette(palette_rel, style),
+        estimator="median",
+        errorbar=errbar,
+        ax=ax,
+    )
+    with quiet_seaborn():
+        if lay.wide:
+            frame = pd.DataFrame(
+                {
+                    str(cat): pd.Series(vals, dtype=float)
+                    for (cat, _), vals in zip(rel.groups, per_group, strict=True)
+                }
+            )
+            sns.barplot(data=frame, orient=lay.orient, **common, **kwargs)
+            return
+        val = pd.Series(np.concatenate(per_group), name=lay.value_name, dtype=float)
+        cat = hue = None
+        if lay.has_cat:
+            cat = pd.Series(
+                np.repeat(np.array([c for c, _ in rel.groups], dtype=object), lengths),
+                name=lay.cat_name,
+            )
+            if rel.other is None:
+                cat = cat.astype(lay.cat_dtype)
+        if lay.hue_levels is not None:
+            hue = pd.Series(
+                np.repeat(np.array([h for _, h in rel.groups], dtype=object), lengths),
+                name=lay.hue_name,
+            ).astype(_hue_dtype(lay))
+        hue_order = None
+        if lay.hue_levels is not None:
+            present = {h for _, h in rel.groups}
+            hue_order = [h for h in lay.hue_levels if h in present]
+        xy = {"x": cat, "y": val} if lay.orient == "x" else {"x": val, "y": cat}
+        sns.barplot(
+            **xy,
+            hue=hue,
+            order=rel.levels if lay.has_cat else None,
+            hue_order=hue_order,
+            orient=lay.orient if lay.has_cat else None,
+            **common,
+            **kwargs,
+        )
+    (ax.set_xlabel if lay.orient == "x" else ax.set_ylabel)(lay.cat_name or "")
+    (ax.set_ylabel if lay.orient == "x" else ax.set_xlabel)(lay.value_name or "")
+
+
+@dataclass
+class _PaletteView:
+    """What :func:`_stable_palette` needs to know of a release: hue levels shown and all."""
+
+    rel: BarRelease
+
+    @property
+    def layout(self) -> _Layout:
+        return self.rel.layout
+
+    @property
+    def hue_levels(self) -> list[Any] | None:
+        if self.rel.layout.hue_levels is None:
+            return None
+        present = {h for _, h in self.rel.groups}
+        return [h for h in self.rel.layout.hue_levels if h in present]
+
+
+@takes_method_options
+def barplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    order: Sequence[Any] | None = None,
+    hue_order: Sequence[Any] | None = None,
+    estimator: str | Callable[..., float] = "mean",
+    errorbar: Any = ("ci", 95),
+    n_boot: int = 1000,
+    seed: Any = None,
+    units: Any = None,
+    weights: Any = None,
+    orient: str | None = None,
+    color: Any = None,
+    palette: Any = None,
+    saturation: float = 0.75,
+    fill: bool = True,
+    hue_norm: Any = None,
+    width: float = 0.8,
+    dodge: bool | str = "auto",
+    gap: float = 0,
+    log_scale: Any = None,
+    native_scale: bool = False,
+    formatter: Any = None,
+    legend: str | bool = "auto",
+    capsize: float = 0,
+    err_kws: dict[str, Any] | None = None,
+    ci: Any = "deprecated",
+    errcolor: Any = "deprecated",
+    errwidth: Any = "deprecated",
+    ax: Axes | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    k: int = 3,
+    q: float = 0.25,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Show an estimate per group as bars, with small groups left out and numbers rounded.
+
+    The arguments are those of :func:`seaborn.barplot`, plus the
+    disclosure-control parameters. The group estimates and error bars are
+    released first (:func:`release_barplot`) and seaborn draws only them.
+
+    Parameters
+    ----------
+    data : DataFrame, mapping, array or None
+        Long-form data with the variables named by `x`, `y`, `hue`, or
+        wide-form data (no `x`/`y`) whose numeric columns are each a bar.
+    x, y, hue : name of a column in `data`, or a vector
+        The category, the numeric variable and the hue.
+    order, hue_order : list, optional
+        Order of the levels; records of other levels are left out.
+    estimator : str or callable, default "mean"
+        Statistic of each group (a pandas aggregation name or a function of
+        a vector). ``"min"``, ``"max"``, ``"first"``, ``"last"`` and
+        numpy's or Python's ``min``/``max`` are refused: they return one
+        record's value.
+    errorbar : ("ci", level), ("se", scale), ("sd", scale), ("pi", level) or None
+        Error bars, computed from each group as seaborn does and released
+        rounded. A callable is refused.
+    n_boot, seed
+        Bootstrap of ``"ci"`` error bars.
+    units, weights
+        seaborn's multilevel bootstrap and weighted estimates: only with
+        ``method="none"``; refused otherwise.
+    orient : {"v", "h", "x", "y"}, optional
+        Orientation, inferred from the variables' types when omitted.
+    color, palette, saturation, fill, hue_norm, width, dodge, gap, capsize, err_kws
+        Appearance, as in seaborn.
+    log_scale : bool or number, or pair, optional
+        Log scale of the value axis (estimates of the logarithms, as seaborn).
+    native_scale : bool, default False
+        Place numeric categories at their values.
+    formatter : callable, optional
+        Maps category values to tick labels.
+    legend : "auto", "brief", "full" or False
+        How to draw the hue legend.
+    ci, errcolor, errwidth
+        seaborn's deprecated options, passed on to seaborn.
+    ax : Axes, optional
+        Axes to draw on (default: the current Axes).
+    method : str, optional
+        Disclosure-control method (see Notes). Default: the policy's method
+        for binned plots, ``"suppress"``.
+    threshold : int, optional
+        Minimum records of a shown bar. Default and floor: the policy's.
+    k, q, algorithm, c, discretizer
+        Parameters of ``"deterministic"``, ``"probabilistic"``,
+        ``"microaggregation"`` and ``"rounding"``.
+    annotate : bool, optional
+        Add the method note (default: the policy's setting).
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.bar` via seaborn.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on, with the release's report as ``.safeplot_report``.
+
+    Raises
+    ------
+    DisclosureError
+        An estimator that returns a record, every group below the threshold,
+        a parameter below a policy floor, ``method="none"`` when the policy
+        forbids raw output.
+    ValueError
+        A callable errorbar, `units` or `weights` under a disclosure-control
+        method, bad variables.
+
+    See Also
+    --------
+    countplot : Counts of a categorical variable.
+    boxplot : The distribution of each group.
+    release_barplot : The released numbers alone.
+    seaborn.barplot : The raw-data function this mirrors.
+
+    Notes
+    -----
+    Methods. Under every method other than ``"none"`` a group (category x
+    hue level) with fewer than `threshold` records is not drawn (with
+    ``estimator="sum"`` or ``"count"``, secondary suppression also hides a
+    further group wherever one suppressed group could be worked out from a
+    total), and every estimate and error-bar end is rounded to the policy's
+    significant figures (3) and moved off values held by fewer than
+    `threshold` records.
+
+    ``"suppress"`` (default)
+        Estimates and error bars computed from the raw values of each shown
+        group. Percentile intervals (``("pi", level)``) come from the values
+        winsorised at mean +/- 2.6 SD, so their ends are not extreme records.
+    ``"generalize"``
+        Categories with a group below the threshold are merged into one
+        ``"Other"`` category (with secondary merging, as countplot does);
+        then as ``"suppress"``.
+    ``"confidential"``
+        O'Keefe: the variable is winsorised at mean +/- 2.6 SD and the
+        estimates and error bars are computed from the winsorised values.
+    ``"deterministic"``, ``"microaggregation"``
+        The values are replaced by kNN centroids (Avraam et al.) or group
+        means of at least `k` records (Senavirathne & Torra) within each
+        group; estimates from the released values.
+    ``"probabilistic"``, ``"rounding"``
+        Keyed noise (SD `q` times the variable's SD) or rounding to `c`
+        representative values; estimates from the released values.
+    ``"none"``
+        seaborn's raw bar plot, only when the policy allows raw output.
+
+    The value axis gets limits and ticks that equal no rare raw value.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> fig, ax = plt.subplots()
+    >>> ax = barplot(penguins, x="island", y="body_mass_g", hue="sex", errorbar=("se", 1), ax=ax)
+    >>> ax.safeplot_report.method
+    'suppress'
+    """
+    pol = get_policy()
+    rel = release_barplot(
+        data,
+        x=x,
+        y=y,
+        hue=hue,
+        order=order,
+        hue_order=hue_order,
+        estimator=estimator,
+        errorbar=errorbar,
+        n_boot=n_boot,
+        seed=seed,
+        units=units,
+        weights=weights,
+        orient=orient,
+        log_scale=log_scale,
+        native_scale=native_scale,
+        method=method,
+        threshold=threshold,
+        k=k,
+        q=q,
+        policy=pol,
+    )
+    lay = rel.layout
+    if native_scale and rel.other is not None and lay.cat_numeric:
+        raise ValueError(
+            "barplot: native_scale=True cannot place the merged 'Other' category of "
+            "method='generalize' on the numeric axis. Use native_scale=False or "
+            "method='suppress'."
+        )
+    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    style = dict(
+        color=color,
+        palette=palette,
+        saturation=saturation,
+        fill=fill,
+        hue_norm=hue_norm,
+        width=width,
+        dodge=dodge,
+        gap=gap,
+        log_scale=log_scale,
+        native_scale=native_scale,
+        formatter=formatter,
+        legend=legend,
+        capsize=capsize,
+        err_kws=err_kws,
+    )
+    deprecated = {
+        name: value
+        for name, value in (("ci", ci), ("errcolor", errcolor), ("errwidth", errwidth))
+        if not (isinstance(value, str) and value == "deprecated")
+    }
+    import seaborn as sns
+
+    if rel.method == "none":
+        with quiet_seaborn():
+            sns.barplot(
+                data,
+                x=x,
+                y=y,
+                hue=hue,
+                order=order,
+                hue_order=hue_order,
+                estimator=estimator,
+                errorbar=errorbar,
+                n_boot=n_boot,
+                seed=seed,
+                units=units,
+                weights=weights,
+                orient=orient,
+                ax=ax,
+                **style,
+                **deprecated,
+                **kwargs,
+            )
+        return finish(ax, rel.report, annotate=annotate, policy=pol)
+    if "ci" in deprecated:
+        raise ValueError(
+            "barplot: ci= is seaborn's deprecated spelling of errorbar; give errorbar=('ci', "
+            f"{deprecated['ci']}) (or errorbar=None) instead."
+        )
+    _draw_bars(ax, rel, style, {**deprecated, **kwargs})
+    set_safe_axis(ax, lay.value_axis, rel.value_lim, rel.value_ticks)
+    axis = ax.yaxis if lay.value_axis == "y" else ax.xaxis
+    if axis.get_scale() == "log":
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
+    if native_scale and lay.cat_numeric and rel.groups:
+        _safe_category_axis(ax, lay, rel.avoid_categories)
+    return finish(ax, rel.report, annotate=annotate, policy=pol)

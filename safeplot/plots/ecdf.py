@@ -1,0 +1,551 @@
+"""Empirical cumulative distribution plots (seaborn's ``ecdfplot``) under disclosure control.
+
+The ECDF of raw data has a step at every value: it shows each record (the
+first step is the minimum, the last the maximum). :func:`ecdfplot`
+releases the steps instead (:func:`release_ecdf`):
+
+- ``"suppress"``/``"generalize"``: the cumulative counts of the suppressed
+  histogram, one step per shown bin at its upper edge on the safe grid;
+- value methods: the ECDF of the released (anonymised) values, steps at
+  rare raw values moved off them;
+- ``"confidential"``: a step function through rounded quantiles of the
+  winsorised values, each step covering at least ``threshold`` records.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.ticker import FuncFormatter, NullFormatter
+
+from .._validate import clean_numeric
+from ..anonymize import anonymize_values, winsorize
+from ..anonymize.grids import hit_mask, rare_values
+from ..anonymize.statistics import round_sig
+from ..errors import DisclosureError
+from ..policy import METHODS, Policy, get_policy
+from ..release import DisclosureReport
+from ._common import (
+    axis_from_range,
+    check_methods,
+    finish,
+    get_ax,
+    make_report,
+    quiet_seaborn,
+    set_safe_axis,
+    takes_method_options,
+)
+from ._data import categorical_order, plot_data
+from .categorical import _log_axis, _log_base
+from .distributions import release_histograms
+
+__all__ = ["ECDF_METHODS", "EcdfRelease", "ecdfplot", "release_ecdf"]
+
+#: Methods :func:`ecdfplot` supports.
+ECDF_METHODS = METHODS
+#: Most steps of a ``"confidential"`` ECDF (quantiles at 1/40, 2/40, ..., 1).
+CONFIDENTIAL_STEPS = 40
+_STATS = ("proportion", "percent", "count")
+
+
+@dataclass
+class EcdfRelease:
+    """A released ECDF: per hue level, the step positions and their weights.
+
+    Attributes
+    ----------
+    method : str
+    levels : list
+        The hue levels (``[None]`` without hue).
+    positions : list of ndarray
+        Per level, where the steps are (bin edges, released values or
+        rounded quantiles).
+    weights : list of ndarray
+        Per level, the height of each step in records (shown bin counts, 1
+        per released value, or records per quantile step).
+    value_lim : tuple of float or None
+        Limits of the value axis (None: raw output only).
+    value_ticks : ndarray or None
+    report : DisclosureReport
+    var : str
+        The axis of the values, "x" or "y".
+    """
+
+    method: str
+    levels: list[Any]
+    positions: list[np.ndarray]
+    weights: list[np.ndarray]
+    value_lim: tuple[float, float] | None
+    value_ticks: np.ndarray | None
+    report: DisclosureReport
+    var: str = "x"
+    names: dict[str, str | None] = field(default_factory=dict)
+    hue_dtype: Any = None
+
+    def curve(self, level: Any = None, stat: str = "proportion") -> tuple[np.ndarray, np.ndarray]:
+        """Return the step positions and the ECDF after each step for one hue level.
+
+        Examples
+        --------
+        >>> import safeplot
+        >>> rel = release_ecdf(safeplot.load_dataset("tips"), x="total_bill", bins=10)
+        >>> pos, ecdf = rel.curve()
+        >>> pos[:3].tolist(), ecdf[:3].round(3).tolist()
+        ([11.25, 16.25, 21.25], [0.132, 0.397, 0.669])
+        """
+        i = self.levels.index(level)
+        order = np.argsort(self.positions[i], kind="stable")
+        pos, w = self.positions[i][order], self.weights[i][order]
+        cum = np.cumsum(w)
+        if stat == "proportion":
+            cum = cum / cum[-1]
+        elif stat == "percent":
+            cum = 100 * cum / cum[-1]
+        return pos, cum
+
+
+def _nudge(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
+    out = np.array(values, dtype=float, copy=True)
+    for _ in range(100):
+        hit = hit_mask(out, avoid)
+        if not hit.any():
+            break
+        out[hit] += np.maximum(1e-6 * scale, 1e-8 * np.abs(out[hit]))
+    return out
+
+
+def release_ecdf(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    hue_order: Sequence[Any] | None = None,
+    log_scale: Any = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    bins: int | str = "auto",
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    policy: Policy | None = None,
+) -> EcdfRelease:
+    """Release the steps of an ECDF under a disclosure-control method.
+
+    Parameters
+    ----------
+    data, x, y, hue, hue_order, log_scale
+        As in :func:`ecdfplot`.
+    method : str, optional
+        Default: the policy's method for histograms (``"suppress"``).
+    threshold : int, optional
+        Minimum count of a shown bin / records per step (default and floor:
+        the policy's).
+    bins, factor
+        Bins of the histogram behind ``"suppress"``/``"generalize"``.
+    k, q
+        Parameters of the value methods.
+    policy : Policy, optional
+        The policy in force (default: :func:`safeplot.get_policy`).
+
+    Returns
+    -------
+    EcdfRelease
+
+    Raises
+    ------
+    DisclosureError
+        A parameter below a policy floor, a hue level with fewer than
+        `threshold` records, or nothing left to show.
+    ValueError
+        Both `x` and `y`, no variable, bad values.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> rel = release_ecdf(safeplot.load_dataset("penguins"), x="body_mass_g", hue="sex")
+    >>> rel.levels, rel.method
+    (['Male', 'Female'], 'suppress')
+    """
+    pol = get_policy() if policy is None else policy
+    method = check_methods(pol.check_method(method, "hist"), ECDF_METHODS, "ECDF plots")
+    threshold = pol.check_threshold(threshold)
+    if method in ("deterministic", "microaggregation"):
+        pol.check_k(k)
+    if method == "probabilistic":
+        pol.check_q(q)
+    if isinstance(data, (pd.Series, np.ndarray, list, tuple)) and x is None and y is None:
+        x, data = data, None
+    if x is not None and y is not None:
+        raise ValueError(
+            "ecdfplot: an ECDF describes one variable; give x= (or y= for a horizontal one), "
+            "not both. For two variables use safeplot.histplot(x=..., y=...)."
+        )
+    if x is None and y is None:
+        raise ValueError(
+            "ecdfplot: nothing to plot. Give data= with x= naming a numeric column (wide-form "
+            "data is not supported: name the column, and use hue= for groups)."
+        )
+    var = "x" if x is not None else "y"
+    pdata = plot_data(data, {var: x if var == "x" else y, "hue": hue}, function="ecdfplot")
+    frame = pdata.frame
+    missing = frame.isna().any(axis=1).to_numpy()
+    # validation only: clear errors for text, booleans, dates, inf, all-missing, constant
+    clean_numeric(pd.DataFrame({pdata.label(var): frame[var]}))
+    values = pd.to_numeric(frame[var], errors="coerce").to_numpy(dtype=float)
+    keep = ~missing
+    base = _log_base(log_scale if not isinstance(log_scale, (tuple, list)) else None)
+    if isinstance(log_scale, (tuple, list)):
+        x_log, y_log = log_scale
+        if (y_log if var == "x" else x_log) not in (None, False):
+            raise ValueError(
+                "ecdfplot: a log scale on the axis of the cumulative share is not supported; "
+                "give log_scale for the value axis only."
+            )
+        base = _log_base(x_log if var == "x" else y_log)
+    levels: list[Any] = [None]
+    codes = np.zeros(values.size, dtype=int)
+    hue_dtype = None
+    if "hue" in frame:
+        levels = categorical_order(frame["hue"], hue_order)
+        lookup = {lev: i for i, lev in enumerate(levels)}
+        codes = frame["hue"].map(lambda v: lookup.get(v, -1)).to_numpy(dtype=int)
+        keep &= codes >= 0
+        hue_dtype = frame["hue"].dtype
+    values, codes = values[keep], codes[keep]
+    n_dropped = int(missing.sum())
+    if values.size == 0:
+        raise ValueError("ecdfplot: no records to plot (every row has a missing value).")
+    if base is not None and (values <= 0).any():
+        raise ValueError(
+            "ecdfplot: log_scale needs positive values, but the variable has zero or negative "
+            "values. Drop log_scale, or plot a shifted or transformed variable."
+        )
+    name = pdata.label(var)
+    names = {"value": name, "hue": pdata.label("hue") if "hue" in frame else None}
+    if method == "none":
+        report = make_report("ecdfplot", method, {}, (name,), values.size, n_dropped, pol)
+        return EcdfRelease(
+            method,
+            levels,
+            [values[codes == i] for i in range(len(levels))],
+            [np.ones(int((codes == i).sum())) for i in range(len(levels))],
+            None,
+            None,
+            report,
+            var,
+            names,
+            hue_dtype,
+        )
+    sizes = np.bincount(codes, minlength=len(levels))
+    small = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
+    if small:
+        raise DisclosureError(
+            f"ecdfplot: hue level(s) {', '.join(small)} have fewer than threshold={threshold} "
+            "records; their ECDF would show each of them. Merge them with other levels or "
+            "leave them out (hue_order=)."
+        )
+    rare = rare_values(values, threshold)
+    per_level = [rare_values(values[codes == i], threshold) for i in range(len(levels))]
+    avoid = np.unique(np.concatenate([rare, *per_level]))
+    work = np.log(values) / math.log(base) if base is not None else values
+    scale = float(np.std(work)) or 1.0
+    params: dict[str, Any] = {"threshold": threshold}
+    details: dict[str, Any] = {}
+    warnings: list[str] = []
+    cells = 0
+    positions: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
+    if method in ("suppress", "generalize"):
+        rels = release_histograms(
+            work,
+            levels=codes,
+            level_names=levels,
+            name=name,
+            method=method,
+            bins=bins,
+            centres_drawn=False,
+            threshold=threshold,
+            factor=factor,
+            function="ecdfplot",
+            policy=pol,
+        )
+        params.update(rels[0].report.params)
+        for r in rels:
+            shown = np.nan_to_num(r.counts) > 0
+            positions.append(r.edges[1:][shown])
+            weights.append(r.counts[shown])
+            cells += r.report.cells_suppressed
+        if cells:
+            warnings.append(
+                f"{cells} bin(s) below the threshold are left out of the cumulative counts; "
+                "the ECDF is that of the records in shown bins."
+            )
+    elif method == "confidential":
+        params.update(winsor_sd=pol.winsor_sd, sig=pol.sig_figs)
+        n_wins = 0
+        for i in range(len(levels)):
+            v = work[codes == i]
+            if v.size == 0:
+                positions.append(np.array([]))
+                weights.append(np.array([]))
+                continue
+            w = winsorize(v, policy=pol)
+            n_wins += w.n_winsorized
+            m = int(min(CONFIDENTIAL_STEPS, v.size // threshold))
+            probs = np.arange(1, m + 1) / m
+            qs = np.asarray(round_sig(np.quantile(w.values, probs), pol.sig_figs))
+            positions.append(qs)
+            weights.append(np.full(m, v.size / m))
+        details["values_winsorised"] = pol.round_count(n_wins)
+    else:
+        strata = codes if method in ("deterministic", "microaggregation") else None
+        if strata is not None:
+            thin = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < k))]
+            if thin:
+                raise DisclosureError(
+                    f"ecdfplot: method={method!r} with k={k} needs at least k records in every "
+                    f"hue level; {', '.join(thin)} have fewer."
+                )
+        out = anonymize_values(work, method, names=[name], k=k, q=q, strata=strata, policy=pol)
+        params.update(out.params)
+        details.update(out.details)
+        for i in range(len(levels)):
+            released = out.values[codes == i, 0]
+            positions.append(released)
+            weights.append(np.ones(released.size))
+    if base is not None:
+        positions = [base**p for p in positions]
+    positions = [_nudge(p, avoid, scale if base is None else 1.0) for p in positions]
+    drawn = np.concatenate([p for p in positions if p.size])
+    lo, hi = float(drawn.min()), float(drawn.max())
+    if base is not None:
+        lim, ticks = _log_axis(lo, hi, avoid, base)
+    else:
+        lim, ticks = axis_from_range(lo, hi, avoid)
+    report = make_report(
+        "ecdfplot",
+        method,
+        params,
+        (name,),
+        values.size,
+        n_dropped,
+        pol,
+        cells_suppressed=cells,
+        details=details,
+        warnings=warnings,
+    )
+    return EcdfRelease(
+        method, levels, positions, weights, lim, ticks, report, var, names, hue_dtype
+    )
+
+
+@takes_method_options
+def ecdfplot(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    weights: Any = None,
+    stat: str = "proportion",
+    complementary: bool = False,
+    palette: Any = None,
+    hue_order: Sequence[Any] | None = None,
+    hue_norm: Any = None,
+    log_scale: Any = None,
+    legend: bool = True,
+    ax: Axes | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    bins: int | str = "auto",
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Plot an empirical cumulative distribution whose steps disclose no individual value.
+
+    The arguments are those of :func:`seaborn.ecdfplot`, plus the
+    disclosure-control parameters. The steps are released under `method`
+    first (:func:`release_ecdf`) and seaborn draws only the release.
+
+    Parameters
+    ----------
+    data : DataFrame, mapping, vector or None
+        Long-form data with the variables named by `x`/`y` and `hue`, or
+        the values themselves.
+    x, y : name of a column in `data`, or a vector
+        The variable: `x` for the usual ECDF, `y` for a horizontal one.
+    hue : name of a column in `data`, or a vector, optional
+        One ECDF per level (each level needs `threshold` records).
+    weights : optional
+        Only with ``method="none"``: a weighted ECDF of a few heavy records
+        would show them.
+    stat : {"proportion", "percent", "count"}, default "proportion"
+        Unit of the cumulative axis.
+    complementary : bool, default False
+        Plot 1 - ECDF (the survival function).
+    palette, hue_order, hue_norm, legend
+        As in seaborn.
+    log_scale : bool or number, or pair, optional
+        Log scale of the value axis (bins and quantiles on the log scale).
+    ax : Axes, optional
+        Axes to draw on (default: the current Axes).
+    method : str, optional
+        Disclosure-control method (see Notes). Default: the policy's method
+        for histograms, ``"suppress"``.
+    threshold : int, optional
+        Minimum count of a shown bin and of a hue level. Default and floor:
+        the policy's.
+    bins : int or str, default "auto"
+        Bins of the histogram behind ``"suppress"`` and ``"generalize"``.
+    factor : int, default 2
+        Bin-width multiplier of ``"generalize"``.
+    k, q, algorithm, c, discretizer
+        Parameters of ``"deterministic"``, ``"probabilistic"``,
+        ``"microaggregation"`` and ``"rounding"``.
+    annotate : bool, optional
+        Add the method note (default: the policy's setting).
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.plot` via seaborn.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on, with the release's report as ``.safeplot_report``.
+
+    Raises
+    ------
+    DisclosureError
+        A parameter below a policy floor, a small hue level, nothing left to
+        show, ``method="none"`` when the policy forbids raw output.
+    ValueError
+        `weights` under a disclosure-control method, both `x` and `y`, an
+        unknown `stat`, bad values.
+
+    See Also
+    --------
+    histplot : The suppressed histogram behind the default ECDF.
+    kdeplot : A density of released values.
+    release_ecdf : The released steps alone.
+    seaborn.ecdfplot : The raw-data function this mirrors.
+
+    Notes
+    -----
+    Methods. What each method releases:
+
+    ``"suppress"`` (default)
+        The histogram on a safe grid of `bins`, bins with a count in
+        ``(0, threshold)`` suppressed; the ECDF steps up by each shown bin's
+        count at its upper edge. At every edge the curve is the share of the
+        records in shown bins that lie below it. Suppressed records are left
+        out of the total.
+    ``"generalize"``
+        As ``"suppress"`` with bins `factor` times wider.
+    ``"deterministic"``, ``"probabilistic"``, ``"microaggregation"``, ``"rounding"``
+        The ECDF of the released values (kNN centroids within each hue
+        level, keyed noise, group means, representative values); a step at a
+        rare raw value is moved off it by an invisible amount.
+    ``"confidential"``
+        O'Keefe: the values are winsorised at mean +/- 2.6 SD and the ECDF is
+        a step function through their quantiles at 1/m, 2/m, ..., 1 (m = 40,
+        or fewer so that each step covers at least `threshold` records),
+        rounded to the policy's significant figures.
+    ``"none"``
+        seaborn's raw ECDF, only when the policy allows raw output.
+
+    The value axis gets limits and ticks that equal no rare raw value.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> fig, ax = plt.subplots()
+    >>> ax = ecdfplot(penguins, x="flipper_length_mm", hue="species", ax=ax)
+    >>> ax.safeplot_report.method
+    'suppress'
+    """
+    if stat not in _STATS:
+        raise ValueError(f"ecdfplot: stat must be one of {list(_STATS)}, got {stat!r}.")
+    pol = get_policy()
+    chosen = pol.check_method(method, "hist")
+    if weights is not None and chosen != "none":
+        raise ValueError(
+            "ecdfplot: weights= gives records their own step heights, and a few heavy records "
+            "would show in the curve. Drop weights (or aggregate the data first)."
+        )
+    rel = release_ecdf(
+        data,
+        x=x,
+        y=y,
+        hue=hue,
+        hue_order=hue_order,
+        log_scale=log_scale,
+        method=chosen,
+        threshold=threshold,
+        bins=bins,
+        factor=factor,
+        k=k,
+        q=q,
+        policy=pol,
+    )
+    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    import seaborn as sns
+
+    style = dict(
+        stat=stat,
+        complementary=complementary,
+        palette=palette,
+        hue_norm=hue_norm,
+        log_scale=log_scale,
+        legend=legend,
+        ax=ax,
+    )
+    if rel.method == "none":
+        with quiet_seaborn():
+            sns.ecdfplot(
+                data, x=x, y=y, hue=hue, weights=weights, hue_order=hue_order, **style, **kwargs
+            )
+        return finish(ax, rel.report, annotate=annotate, policy=pol)
+    pos = np.concatenate(rel.positions)
+    wts = np.concatenate(rel.weights)
+    frame = pd.DataFrame({"value": pos, "weight": wts})
+    hue_var = None
+    hue_levels = None
+    if rel.levels != [None]:
+        hue_levels = [lev for lev, p in zip(rel.levels, rel.positions, strict=True) if p.size]
+        lab = np.repeat(np.array(rel.levels, dtype=object), [p.size for p in rel.positions])
+        hue_var = rel.names["hue"] or "hue"
+        frame[hue_var] = lab
+        if isinstance(rel.hue_dtype, pd.CategoricalDtype):
+            frame[hue_var] = frame[hue_var].astype(object)
+    value_name = rel.names["value"] or rel.var
+    frame = frame.rename(columns={"value": value_name})
+    with quiet_seaborn():
+        sns.ecdfplot(
+            frame,
+            **{rel.var: value_name},
+            hue=hue_var,
+            weights="weight",
+            hue_order=hue_levels,
+            **style,
+            **kwargs,
+        )
+    set_safe_axis(ax, rel.var, rel.value_lim, rel.value_ticks)
+    axis = ax.xaxis if rel.var == "x" else ax.yaxis
+    if axis.get_scale() == "log":
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
+    return finish(ax, rel.report, annotate=annotate, policy=pol)

@@ -1,0 +1,1507 @@
+"""Figure-level plots under disclosure control: ``displot``, ``relplot``, ``catplot``, ``lmplot``.
+
+seaborn's figure-level functions lay a :class:`seaborn.FacetGrid` over the
+data (one panel per level of ``row`` and ``col``) and draw an axes-level plot
+on every panel. The versions here build the same grid, but every panel is
+drawn by safeplot's axes-level function on that panel's records, with the
+same method and parameters, so each facet is released on its own:
+
+- ``displot``: :func:`~safeplot.plots.distributions.histplot` (``kind="hist"``),
+  :func:`~safeplot.plots.kde.kdeplot` (``"kde"``) or ``ecdfplot`` (``"ecdf"``);
+- ``relplot``: :func:`~safeplot.plots.relational.scatterplot`;
+- ``catplot``: :func:`~safeplot.plots.categorical.boxplot`,
+  :func:`~safeplot.plots.categorical.countplot` or ``barplot``;
+- ``lmplot``: :func:`~safeplot.plots.regression.regplot` per facet and hue level.
+
+Facet levels are category labels shown in the panel titles: a facet with
+fewer than ``threshold`` records (``2k`` under the value methods that need
+``k`` neighbours) is refused before anything is drawn. Shared axes get one
+set of limits and ticks at the end, spanning every facet's released range
+and equal to no rare raw value of any facet, so nothing drawn is clipped and
+no panel's limits point at another panel's outlier.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from seaborn import FacetGrid
+
+from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
+from ..errors import DisclosureError, UnsafePlotError
+from ..policy import Policy, get_policy
+from ._common import all_or_nothing, resolve_annotate, safe_limits, set_safe_axis
+from ._data import categorical_order, plot_data
+
+__all__ = [
+    "CATPLOT_KINDS",
+    "DISPLOT_KINDS",
+    "RELPLOT_KINDS",
+    "catplot",
+    "displot",
+    "facet_axes_variables",
+    "lmplot",
+    "relplot",
+]
+
+#: Kinds of :func:`displot` (all have a safe version; ``"ecdf"`` once ``ecdfplot`` exists).
+DISPLOT_KINDS = ("hist", "kde", "ecdf")
+#: Kinds of :func:`relplot` with a safe version.
+RELPLOT_KINDS = ("scatter",)
+#: Kinds of :func:`catplot` with a safe version (``"bar"`` once ``barplot`` exists).
+CATPLOT_KINDS = ("box", "count", "bar")
+
+#: Value methods that hide each record among k neighbours or in a group of k.
+_K_METHODS = ("deterministic", "microaggregation")
+
+#: safeplot's own keyword arguments, passed on only to functions that take them.
+_OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "discretizer")
+
+_UNSAFE_CAT_KINDS = {
+    "strip": "a strip plot draws one marker per record at its raw value",
+    "swarm": "a swarm plot draws one marker per record at its raw value",
+    "violin": "a violin plot draws a density whose tails end at the raw extremes",
+    "boxen": "a boxen plot draws its outermost boxes and outliers at raw values",
+    "point": "a point plot draws means of groups of any size with raw-data error bars",
+}
+
+
+# -- optional axes-level functions -------------------------------------------------------
+
+
+def _optional(module: str, name: str) -> Callable | None:
+    """Return safeplot.plots.<module>.<name> if that module exists (it may be added later)."""
+    try:
+        mod = importlib.import_module(f"safeplot.plots.{module}")
+    except ModuleNotFoundError as err:
+        if err.name != f"safeplot.plots.{module}":
+            raise
+        return None
+    return getattr(mod, name, None)
+
+
+def _ecdfplot() -> Callable:
+    func = _optional("ecdf", "ecdfplot")
+    if func is None:
+        raise UnsafePlotError(
+            "displot(kind='ecdf') needs a safe ecdfplot, which this version of safeplot does "
+            "not have: a raw ECDF steps at every record's value. Use "
+            "displot(kind='hist', cumulative=True, stat='proportion') (safeplot.histplot "
+            "with suppressed bins) instead."
+        )
+    return func
+
+
+def _barplot() -> Callable:
+    func = _optional("bar", "barplot")
+    if func is None:
+        raise UnsafePlotError(
+            "catplot(kind='bar') needs a safe barplot, which this version of safeplot does "
+            "not have: means of small groups and their error bars show raw values. Use "
+            "catplot(kind='box') (safeplot.boxplot) or catplot(kind='count') instead."
+        )
+    return func
+
+
+def _call(func: Callable, **kws: Any) -> Any:
+    """Call an axes-level function, leaving out safeplot options it does not take."""
+    params = inspect.signature(func).parameters
+    for name in (*_OWN, "annotate"):
+        if name in kws and name not in params:
+            kws.pop(name)
+    return func(**kws)
+
+
+# -- input -------------------------------------------------------------------------------
+
+
+def _frame(data: Any, roles: dict[str, Any], function: str) -> tuple[pd.DataFrame, dict[str, str]]:
+    """Resolve the variables; return a frame with one column per distinct name, and the names.
+
+    Columns are named as seaborn names them (the column name, or the vector's
+    name); a role without a name gets ``_role_``.
+    """
+    pdata = plot_data(data, {r: v for r, v in roles.items() if v is not None}, function=function)
+    columns: dict[str, pd.Series] = {}
+    names: dict[str, str] = {}
+    for role in pdata.frame.columns:
+        label = pdata.label(role)
+        name = label if (label and label != role) or role in ("x", "y") else f"_{role}_"
+        series = pdata.frame[role]
+        if name in columns and not columns[name].equals(series):
+            name = f"{name} ({role})"
+        columns[name] = series
+        names[role] = name
+    return pd.DataFrame(columns), names
+
+
+def _numeric(series: pd.Series) -> np.ndarray:
+    values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float)
+    return values[np.isfinite(values)]
+
+
+def _facet_levels(frame: pd.DataFrame, names: dict, orders: dict) -> dict[str, list]:
+    return {
+        role: categorical_order(frame[names[role]], orders.get(role))
+        for role in ("row", "col")
+        if role in names
+    }
+
+
+def _describe(keys: tuple, roles: list[str], names: dict) -> str:
+    return ", ".join(f"{names[r]} = {v}" for r, v in zip(roles, keys, strict=True))
+
+
+def _check_facets(
+    frame: pd.DataFrame,
+    names: dict,
+    orders: dict,
+    complete: list[str],
+    minimum: int,
+    why: str,
+    function: str,
+    hue_min: int | None = None,
+    hue_why: str = "",
+) -> None:
+    """Refuse facets (and hue levels within a facet) with too few records, naming the fix."""
+    roles = [r for r in ("row", "col") if r in names]
+    levels = _facet_levels(frame, names, orders)
+    keep = pd.Series(True, index=frame.index)
+    for role in complete:
+        col = frame[names[role]]
+        keep &= pd.to_numeric(col, errors="coerce").notna() if role in ("x", "y") else col.notna()
+    for role in roles:
+        keep &= frame[names[role]].isin(levels[role])
+    sub = frame[keep]
+    if roles:
+        sizes = sub.groupby([names[r] for r in roles], observed=True, dropna=True).size()
+        small = [k if isinstance(k, tuple) else (k,) for k, n in sizes.items() if 0 < n < minimum]
+        if small:
+            shown = "; ".join(_describe(k, roles, names) for k in small[:5])
+            raise DisclosureError(
+                f"{function}: {len(small)} facet(s) have fewer than {why} records ({shown}). "
+                "A panel of so few records would show their values, and its title names the "
+                "group. Merge small levels of the facet variable into broader ones (recode it), "
+                "or leave them out (row_order=/col_order= without them, or filter the data)."
+            )
+    if hue_min is not None and "hue" in names:
+        groups = [names[r] for r in roles] + [names["hue"]]
+        sizes = sub.groupby(groups, observed=True, dropna=True).size()
+        small = [k if isinstance(k, tuple) else (k,) for k, n in sizes.items() if 0 < n < hue_min]
+        if small:
+            shown = "; ".join(_describe(k, [*roles, "hue"], names) for k in small[:5])
+            raise DisclosureError(
+                f"{function}: {len(small)} hue level(s) within a facet have fewer than "
+                f"{hue_why} records ({shown}). Merge small hue levels, drop hue=, or facet by "
+                "fewer variables."
+            )
+
+
+def _minimum(method: str | None, threshold: int, k: int, pol: Policy) -> tuple[int, str]:
+    if method in _K_METHODS:
+        pol.check_k(k)
+        if 2 * k > threshold:
+            return 2 * k, f"2*k={2 * k}"
+    return threshold, f"threshold={threshold}"
+
+
+def _facet_kws(facet_kws: dict | None, function: str) -> tuple[dict, Any, Any]:
+    """Copy facet_kws; take out user xlim/ylim (they are checked and set at the end)."""
+    kws = dict(facet_kws or {})
+    for key in ("hue", "row", "col", "data"):
+        if key in kws:
+            raise ValueError(f"{function}: pass {key}= to {function} itself, not in facet_kws.")
+    return kws, kws.pop("xlim", None), kws.pop("ylim", None)
+
+
+def _warn_ax(kwargs: dict, function: str, kind: str) -> None:
+    if "ax" in kwargs:
+        warnings.warn(
+            f"`{function}` is a figure-level function and does not accept the ax= parameter. "
+            f"You may wish to try {kind}plot.",
+            UserWarning,
+            stacklevel=3,
+        )
+        kwargs.pop("ax")
+
+
+# -- shared axes -------------------------------------------------------------------------
+
+
+class _Axes:
+    """What each facet's calls drew: released limits and the rare raw values behind them."""
+
+    def __init__(self, data_axes: dict[str, str], threshold: int, raw: bool) -> None:
+        self.data_axes = data_axes  # "x"/"y" -> column of the raw values it shows
+        self.threshold = threshold
+        self.raw = raw
+        self.limits: dict[Axes, dict[str, list]] = {}
+        self.rare: dict[Axes, dict[str, list]] = {}
+
+    def after(self, ax: Axes, sub: pd.DataFrame) -> None:
+        """Record the limits the call just set on `ax` and the rare values of its records."""
+        for axis, col in self.data_axes.items():
+            lim = ax.get_xlim() if axis == "x" else ax.get_ylim()
+            self.limits.setdefault(ax, {}).setdefault(axis, []).append(sorted(lim))
+            self.add_rare(ax, axis, sub[col])
+
+    def add_rare(self, ax: Axes, axis: str, values: pd.Series) -> None:
+        if self.raw:
+            return
+        rare = rare_values(_numeric(values), self.threshold)
+        self.rare.setdefault(ax, {}).setdefault(axis, []).append(rare)
+
+    def finish(self, user: dict[str, Any]) -> None:
+        """Give every group of shared axes one set of safe limits and ticks."""
+        for axis in self.data_axes:
+            done: set[Axes] = set()
+            for ax in self.limits:
+                if ax in done:
+                    continue
+                shared = ax.get_shared_x_axes() if axis == "x" else ax.get_shared_y_axes()
+                group = [a for a in shared.get_siblings(ax) if a in self.limits]
+                done.update(group)
+                lims = np.array([lim for a in group for lim in self.limits[a][axis]])
+                pools = [r for a in group for r in self.rare.get(a, {}).get(axis, [])]
+                avoid = np.unique(np.concatenate(pools)) if pools else np.array([])
+                if user.get(axis) is not None:
+                    lo, hi = (float(v) for v in user[axis])
+                    if hits_any([lo, hi], avoid):
+                        raise DisclosureError(
+                            f"{axis}lim in facet_kws has a limit equal to a value held by fewer "
+                            "than threshold records of a facet. Choose round limits clear of "
+                            "the data, or leave them out."
+                        )
+                    lim = (lo, hi)
+                else:
+                    lim = safe_limits(float(lims[:, 0].min()), float(lims[:, 1].max()), avoid, 0)
+                # fewer ticks on small panels, so labels of shared axes do not run together
+                size = ax.figure.get_size_inches()[0 if axis == "x" else 1]
+                size *= ax.get_position().width if axis == "x" else ax.get_position().height
+                n_target = int(np.clip(round(size * 1.8), 2, 5))
+                ticks = safe_ticks(min(lim), max(lim), avoid=avoid, n_target=n_target)
+                for a in group:
+                    set_safe_axis(a, axis, lim, ticks)
+
+
+def _is_number(label: str) -> bool:
+    try:
+        float(label.replace("\u2212", "-"))
+    except ValueError:
+        return False
+    return True
+
+
+def _legend_from_facets(
+    grid: FacetGrid,
+    title: str | None,
+    order: list | None,
+    drop: Callable[[str], bool] | None = None,
+) -> None:
+    """Move the facets' legends into one legend of the grid (as seaborn's figure-level plots).
+
+    Entries whose label `drop` accepts are left out.
+    """
+    data: dict[str, Any] = {}
+    found_title = None
+    for ax in grid.axes.flat:
+        legend = ax.get_legend()
+        if legend is not None:
+            handles = legend.legend_handles
+            for handle, text in zip(handles, legend.get_texts(), strict=False):
+                data.setdefault(text.get_text(), handle)
+            found_title = found_title or legend.get_title().get_text()
+            legend.remove()
+        handles, labels = ax.get_legend_handles_labels()
+        for handle, label in zip(handles, labels, strict=True):
+            if not label.startswith("_"):
+                data.setdefault(label, handle)
+    if drop is not None:
+        data = {label: handle for label, handle in data.items() if not drop(label)}
+    if data:
+        labels = [str(v) for v in order] if order is not None else list(data)
+        labels = [lab for lab in labels if lab in data] or list(data)
+        grid.add_legend(
+            legend_data=data, title=title if title is not None else found_title, label_order=labels
+        )
+
+
+def _finish_grid(
+    grid: FacetGrid, tracker: _Axes, user_lims: dict, xlabel: str, ylabel: str
+) -> FacetGrid:
+    tracker.finish(user_lims)
+    grid._safeplot_data_axes = dict(tracker.data_axes)
+    # the grid keeps the columns and levels of the data but none of its records: a later
+    # ``grid.map(plt.scatter, ...)`` would otherwise draw the raw values
+    grid.data = grid.data.iloc[0:0]
+    grid._not_na = grid._not_na.iloc[0:0] if hasattr(grid._not_na, "iloc") else grid._not_na[:0]
+    grid.set_axis_labels(xlabel, ylabel)
+    grid.set_titles()
+    grid.tight_layout()
+    grid.safeplot_reports = [
+        ax.safeplot_report
+        for ax in grid.axes.flat
+        if getattr(ax, "safeplot_report", None) is not None
+    ]
+    return grid
+
+
+def _labels(grid: FacetGrid) -> tuple[str, str]:
+    for ax in grid.axes.flat:
+        if getattr(ax, "safeplot_report", None) is not None:
+            return ax.get_xlabel(), ax.get_ylabel()
+    return "", ""
+
+
+def _draw(
+    grid: FacetGrid,
+    tracker: _Axes,
+    draw_one: Callable[[Axes, pd.DataFrame], None],
+) -> None:
+    """Draw every non-empty facet with `draw_one` (which calls tracker.after)."""
+    for (i, j, _), sub in grid.facet_data():
+        if sub.empty:
+            continue
+        ax = grid.facet_axis(i, j)
+        draw_one(ax, sub)
+
+
+def facet_axes_variables(grid: FacetGrid, data: pd.DataFrame) -> dict:
+    """Return ``{ax: {"x": values, "y": values}}``: each facet's records of `data`.
+
+    For every facet of a grid drawn by this module, the values of the
+    variables on its data axes, taken from `data` (the frame given to the
+    plot function, with the variables as named columns). The grid itself
+    keeps no raw values; this is for checking a figure against its data,
+    e.g. with a leak scanner.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> g = relplot(tips, x="total_bill", y="tip", col="time", height=2)
+    >>> sorted(len(v["x"]) for v in facet_axes_variables(g, tips).values())
+    [68, 176]
+    >>> plt.close(g.figure)
+    """
+    data_axes: dict[str, str] = getattr(grid, "_safeplot_data_axes", {})
+    rows = grid.row_names or [None]
+    cols = grid.col_names or [None]
+    out = {}
+    for i, row_name in enumerate(rows):
+        for j, col_name in enumerate(cols):
+            mask = pd.Series(True, index=data.index)
+            if row_name is not None:
+                mask &= data[grid._row_var] == row_name
+            if col_name is not None:
+                mask &= data[grid._col_var] == col_name
+            if not mask.any():
+                continue
+            ax = grid.axes[i, j] if grid._col_wrap is None else grid.axes.flat[j]
+            out[ax] = {
+                axis: pd.to_numeric(data.loc[mask, col], errors="coerce").to_numpy(dtype=float)
+                for axis, col in data_axes.items()
+            }
+    return out
+
+
+# -- displot -----------------------------------------------------------------------------
+
+
+def _common_binwidth(
+    frame: pd.DataFrame, col: str, levels: dict, names: dict, kwargs: dict, threshold: int
+) -> None:
+    """Give every facet bins of one width, on one grid (seaborn's common bins across facets).
+
+    The width comes from safe edges over all facets' records; each facet's
+    histplot then places its bins on multiples of it. Explicit ``bins``
+    edges, ``binwidth``, ``binrange`` and ``discrete`` are left as given.
+    """
+    bins = kwargs.get("bins", "auto")
+    if any(kwargs.get(key) is not None for key in ("binwidth", "binrange", "discrete")):
+        return
+    if not isinstance(bins, (str, int, np.integer)) or not kwargs.get("common_bins", True):
+        return
+    values = frame[col]
+    pools = [rare_values(_numeric(values), threshold)]
+    for role in ("row", "col"):
+        if role in names:
+            for level in levels[role]:
+                pools.append(rare_values(_numeric(values[frame[names[role]] == level]), threshold))
+    avoid = np.unique(np.concatenate(pools))
+    edges = safe_edges(_numeric(values), bins, avoid=avoid)
+    kwargs.pop("bins", None)
+    kwargs["binwidth"] = float(edges[1] - edges[0])
+
+
+def displot(
+    data=None,
+    *,
+    x=None,
+    y=None,
+    hue=None,
+    row=None,
+    col=None,
+    weights=None,
+    kind="hist",
+    rug=False,
+    rug_kws=None,
+    log_scale=None,
+    legend=True,
+    palette=None,
+    hue_order=None,
+    hue_norm=None,
+    color=None,
+    col_wrap=None,
+    row_order=None,
+    col_order=None,
+    height=5,
+    aspect=1,
+    facet_kws=None,
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+    **kwargs,
+) -> FacetGrid:
+    """Draw released distribution plots on a FacetGrid, as :func:`seaborn.displot` does.
+
+    Every facet (level of `row` x level of `col`) is drawn by
+    :func:`~safeplot.plots.distributions.histplot` (``kind="hist"``),
+    :func:`~safeplot.plots.kde.kdeplot` (``"kde"``) or ``ecdfplot``
+    (``"ecdf"``) on that facet's records, with the same method and
+    parameters: each facet is released on its own.
+
+    Parameters
+    ----------
+    data : DataFrame or mapping, optional
+        Long-form data with the variables named by `x`, `y`, `hue`, `row`, `col`.
+    x, y : name or vector, optional
+        The variable(s) to plot; both give a bivariate plot per facet.
+    hue : name or vector, optional
+        Levels drawn in different colours in every facet; one legend for the grid.
+    row, col : name or vector, optional
+        Facet variables. Every facet needs at least ``threshold`` records
+        (``2*k`` under ``"deterministic"`` and ``"microaggregation"``).
+    weights : None
+        Refused except with ``method="none"`` (as in ``histplot``).
+    kind : {"hist", "kde", "ecdf"}, default "hist"
+        The axes-level function drawn on every facet.
+    rug : bool, default False
+        ``True`` is refused: a rug draws one tick at every raw value.
+    rug_kws : dict, optional
+        Unused (see `rug`).
+    log_scale, legend, palette, hue_order, hue_norm, color : optional
+        As in seaborn, passed to every facet (hue levels in one order, so
+        colours match across facets).
+    col_wrap, row_order, col_order, height, aspect, facet_kws : optional
+        As in seaborn (:class:`seaborn.FacetGrid`). ``xlim``/``ylim`` in
+        `facet_kws` are refused if equal to a rare raw value.
+    method : str, optional
+        Disclosure-control method of every facet (default: the policy's for
+        the kind). See Methods.
+    threshold : int, optional
+        Minimum count of a shown bin and of a facet (default and floor: the policy's).
+    factor : int, default 2
+        Bin-width multiplier of ``"generalize"``.
+    k : int, default 3
+        Records per centroid or group (``"deterministic"``, ``"microaggregation"``).
+    q : float, default 0.25
+        Noise SD as a fraction of the variable's SD (``"probabilistic"``).
+    algorithm, c, discretizer : optional
+        Options of ``"microaggregation"`` and ``"rounding"``.
+    annotate : bool, optional
+        Add each facet's method note (default: the policy's choice).
+    **kwargs
+        Passed to the axes-level function (``bins``, ``stat``, ``element``,
+        ``multiple``, ``fill``, ``bw_adjust``, ...).
+
+    Returns
+    -------
+    FacetGrid
+        Each facet Axes carries its ``.safeplot_report``; the grid has
+        ``.safeplot_reports`` (one per facet drawn, in facet order).
+
+    Raises
+    ------
+    DisclosureError
+        A facet (or a hue level within a facet) with too few records, a
+        parameter below a policy floor, or a facet the method cannot release;
+        nothing is drawn, no figure is left open and nothing is logged.
+    UnsafePlotError
+        ``rug=True``; ``kind="ecdf"`` without a safe ``ecdfplot``.
+
+    See Also
+    --------
+    safeplot.plots.distributions.histplot : The histogram of each facet.
+    safeplot.plots.kde.kdeplot : The density of each facet.
+
+    Notes
+    -----
+    Methods: each facet is released exactly as the axes-level function
+    releases it (see its Methods); in short, ``"suppress"`` and
+    ``"generalize"`` remove bins (or density grid cells) with fewer than
+    ``threshold`` records of that facet; ``"deterministic"`` (kNN centroids),
+    ``"probabilistic"`` (keyed noise), ``"microaggregation"``, ``"rounding"``
+    and ``"confidential"`` (winsorising) anonymise each facet's values, then
+    small bins are suppressed as well; ``"none"`` draws the raw facets where
+    the policy allows raw output.
+
+    Histogram facets share one bin width (seaborn's common bins), computed
+    from safe edges over all facets; each facet places its bins on multiples
+    of it. Shared axes get one set of limits spanning every facet's
+    released range, equal to no rare raw value of any facet.
+
+    References
+    ----------
+    .. [1] Avraam D, Wilson R, Butters O, et al. (2021). Privacy preserving data
+       visualizations. EPJ Data Science 10:2.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> from safeplot.plots.facets import displot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> g = displot(data=penguins, x="flipper_length_mm", col="species", height=2)
+    >>> [r.method for r in g.safeplot_reports]
+    ['suppress', 'suppress', 'suppress']
+    >>> plt.close(g.figure)
+    """
+    pol = get_policy()
+    resolve_annotate(annotate, pol)
+    if kind not in DISPLOT_KINDS:
+        raise ValueError(f"kind must be one of {list(DISPLOT_KINDS)}, got {kind!r}.")
+    if rug:
+        raise UnsafePlotError(
+            "displot: rug=True draws one tick at every raw value and cannot be released. "
+            "Leave rug=False; the histogram or density of each facet shows the distribution."
+        )
+    if kind == "ecdf":
+        func = _ecdfplot()
+    else:
+        from .distributions import histplot
+        from .kde import kdeplot
+
+        func = histplot if kind == "hist" else kdeplot
+    _warn_ax(kwargs, "displot", kind)
+    if x is None and y is None:
+        raise ValueError(
+            "displot needs x= (or y=) naming the variable. For wide-form data, reshape it "
+            "first (df.melt()) and pass x='value', hue='variable'."
+        )
+    method = pol.check_method(method, {"hist": "hist", "kde": "kde", "ecdf": "hist"}[kind])
+    threshold = pol.check_threshold(threshold)
+    frame, names = _frame(
+        data, {"x": x, "y": y, "hue": hue, "row": row, "col": col, "weights": weights}, "displot"
+    )
+    orders = {"row": row_order, "col": col_order}
+    minimum, why = _minimum(method, threshold, k, pol)
+    data_roles = [r for r in ("x", "y") if r in names]
+    _check_facets(
+        frame,
+        names,
+        orders,
+        data_roles,
+        minimum,
+        why,
+        "displot",
+        hue_min=threshold if "hue" in names and method != "none" else None,
+        hue_why=f"threshold={threshold}",
+    )
+    levels = _facet_levels(frame, names, orders)
+    hue_levels = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
+    fkws, xlim, ylim = _facet_kws(facet_kws, "displot")
+    kws = dict(kwargs)
+    if kind == "hist" and len(data_roles) == 1 and method != "none":
+        _common_binwidth(frame, names[data_roles[0]], levels, names, kws, threshold)
+    elif (
+        kind == "hist"
+        and len(data_roles) == 1
+        and isinstance(kws.get("bins", "auto"), (str, int, np.integer))
+        and kws.get("binwidth") is None
+        and kws.get("binrange") is None
+    ):
+        # raw facets (policy allows raw): seaborn's common bins over all facets
+        kws["bins"] = np.histogram_bin_edges(
+            _numeric(frame[names[data_roles[0]]]), kws.get("bins", "auto")
+        )
+    if color is None and hue is None:
+        color = "C0"
+    tracker = _Axes({r: names[r] for r in data_roles}, threshold, method == "none")
+
+    def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
+        _call(
+            func,
+            data=sub,
+            x=names.get("x"),
+            y=names.get("y"),
+            hue=names.get("hue"),
+            weights=names.get("weights"),
+            log_scale=log_scale,
+            legend=legend,
+            palette=palette,
+            hue_order=hue_levels,
+            hue_norm=hue_norm,
+            color=color,
+            ax=ax,
+            method=method,
+            threshold=threshold,
+            factor=factor,
+            k=k,
+            q=q,
+            algorithm=algorithm,
+            c=c,
+            discretizer=discretizer,
+            annotate=annotate,
+            **kws,
+        )
+        tracker.after(ax, sub)
+
+    with all_or_nothing():
+        grid = FacetGrid(
+            data=frame,
+            row=names.get("row"),
+            col=names.get("col"),
+            col_wrap=col_wrap,
+            row_order=levels.get("row"),
+            col_order=levels.get("col"),
+            height=height,
+            aspect=aspect,
+            **fkws,
+        )
+        _draw(grid, tracker, draw_one)
+        xlabel, ylabel = _labels(grid)
+        if legend and "hue" in names:
+            _legend_from_facets(grid, names["hue"], hue_levels)
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel)
+    return grid
+
+
+# -- relplot -----------------------------------------------------------------------------
+
+
+def relplot(
+    data=None,
+    *,
+    x=None,
+    y=None,
+    hue=None,
+    size=None,
+    style=None,
+    units=None,
+    weights=None,
+    row=None,
+    col=None,
+    col_wrap=None,
+    row_order=None,
+    col_order=None,
+    palette=None,
+    hue_order=None,
+    hue_norm=None,
+    sizes=None,
+    size_order=None,
+    size_norm=None,
+    markers=None,
+    dashes=None,
+    style_order=None,
+    legend="auto",
+    kind="scatter",
+    height=5,
+    aspect=1,
+    facet_kws=None,
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    metric: str = "euclidean",
+    algorithm: str = "mdav",
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+    **kwargs,
+) -> FacetGrid:
+    """Draw released scatter plots on a FacetGrid, as :func:`seaborn.relplot` does.
+
+    Every facet is drawn by :func:`~safeplot.plots.relational.scatterplot`
+    on that facet's records, with the same method and parameters.
+
+    Parameters
+    ----------
+    data : DataFrame or mapping, optional
+        Long-form data with the variables named by the other arguments.
+    x, y : name or vector
+        The two numeric variables.
+    hue, size, style : name or vector, optional
+        Semantic variables, as in :func:`~safeplot.plots.relational.scatterplot`.
+    units, weights : None
+        Used by line plots only (seaborn warns and ignores them for scatter plots; so does this).
+    row, col : name or vector, optional
+        Facet variables. Every facet needs at least ``threshold`` records
+        (``2*k`` under ``"deterministic"`` and ``"microaggregation"``).
+    col_wrap, row_order, col_order, height, aspect, facet_kws : optional
+        As in seaborn (:class:`seaborn.FacetGrid`).
+    palette, hue_order, hue_norm, sizes, size_order, size_norm, markers, style_order : optional
+        As in seaborn, passed to every facet.
+    dashes : optional
+        Line plots only; ignored.
+    legend : "auto", "brief", "full" or False
+        A categorical hue/style legend is drawn once for the grid; numeric
+        hue or size legends, and the cell-count legends of ``"suppress"``
+        and ``"generalize"``, stay on each facet (their scales are per facet).
+    kind : {"scatter"}, default "scatter"
+        ``"line"`` is refused: it joins the raw values of each record.
+    method : str, optional
+        Disclosure-control method of every facet (default: the policy's for
+        scatter plots, ``"deterministic"``).
+    threshold, factor, k, q, metric, algorithm, discretizer : optional
+        As in :func:`~safeplot.plots.relational.scatterplot`; ``c=`` (rounding)
+        is taken from `kwargs` with ``method="rounding"``.
+    annotate : bool, optional
+        Add each facet's method note (default: the policy's choice).
+    **kwargs
+        Passed to ``scatterplot`` and on to matplotlib.
+
+    Returns
+    -------
+    FacetGrid
+        Facet Axes carry ``.safeplot_report``; the grid ``.safeplot_reports``.
+
+    Raises
+    ------
+    DisclosureError
+        A facet (or hue level within one) too small, or a parameter below a
+        policy floor; nothing is drawn or logged.
+    UnsafePlotError
+        ``kind="line"``.
+
+    See Also
+    --------
+    safeplot.plots.relational.scatterplot : The plot of each facet.
+    lmplot : Scatter plots with a fitted trend per facet.
+
+    Notes
+    -----
+    Methods: ``"deterministic"`` replaces each record of a facet by the
+    centroid of its k nearest neighbours within the facet (and hue level),
+    rescaled to the facet's mean and SD; ``"probabilistic"`` adds keyed noise
+    (SD = q x the facet's SD); ``"microaggregation"`` and ``"rounding"``
+    replace values by group means or representative points; ``"suppress"``
+    and ``"generalize"`` show the cells of the facet's density grid with at
+    least ``threshold`` records; ``"confidential"`` draws O'Keefe's parallel
+    box plots per facet; ``"none"`` draws raw points where the policy allows.
+
+    Shared axes get one set of limits spanning every facet's released range,
+    equal to no rare raw value of any facet.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> from safeplot.plots.facets import relplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> g = relplot(data=tips, x="total_bill", y="tip", col="time", height=2)
+    >>> g.safeplot_reports[0].method
+    'deterministic'
+    >>> plt.close(g.figure)
+    """
+    from .relational import _map_types, scatterplot
+
+    pol = get_policy()
+    resolve_annotate(annotate, pol)
+    if kind == "line":
+        raise UnsafePlotError(
+            "relplot(kind='line') joins the raw values of individual records or series and "
+            "cannot be released. Use relplot(kind='scatter') (released points per facet), "
+            "lmplot(..., lowess=True) for a released trend, or aggregate first (e.g. means of "
+            "groups of at least threshold records) and plot the aggregates."
+        )
+    if kind != "scatter":
+        raise ValueError(f"Plot kind {kind} not recognized")
+    _warn_ax(kwargs, "relplot", kind)
+    for name, value in (("units", units), ("weights", weights)):
+        if value is not None:
+            warnings.warn(
+                f"The `{name}` parameter has no effect with kind='scatter'.", stacklevel=2
+            )
+    if x is None or y is None:
+        raise ValueError("relplot needs both x= and y= naming numeric variables.")
+    method = pol.check_method(method, "scatter")
+    threshold = pol.check_threshold(threshold)
+    roles = {"x": x, "y": y, "hue": hue, "size": size, "style": style, "row": row, "col": col}
+    frame, names = _frame(data, roles, "relplot")
+    orders = {"row": row_order, "col": col_order}
+    minimum, why = _minimum(method, threshold, k, pol)
+    pdata = plot_data(
+        frame, {r: names[r] for r in ("x", "y", "hue", "size") if r in names}, function="relplot"
+    )
+    types = _map_types(pdata, palette, hue_norm, sizes, size_norm)
+    categorical_hue = "hue" in names and types.get("hue") == "categorical"
+    hue_min = None
+    if categorical_hue and method != "none":
+        hue_min = max(threshold, k) if method in _K_METHODS else threshold
+    _check_facets(
+        frame,
+        names,
+        orders,
+        ["x", "y"],
+        minimum,
+        why,
+        "relplot",
+        hue_min=hue_min,
+        hue_why=f"threshold={threshold}" if hue_min == threshold else f"k={k}",
+    )
+    levels = _facet_levels(frame, names, orders)
+    hue_levels = hue_order
+    if categorical_hue:
+        hue_levels = categorical_order(frame[names["hue"]], hue_order)
+    style_levels = (
+        categorical_order(frame[names["style"]], style_order) if "style" in names else None
+    )
+    # under the grid methods, markers are cells sized by their count on each facet's own
+    # scale; the count entries are left out of the grid's legend
+    cells = method in ("suppress", "generalize")
+    one_legend = (
+        legend and types.get("hue", "categorical") == "categorical" and "size" not in names
+    )
+    fkws, xlim, ylim = _facet_kws(facet_kws, "relplot")
+    tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, method == "none")
+
+    def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
+        _call(
+            scatterplot,
+            data=sub,
+            x=names["x"],
+            y=names["y"],
+            hue=names.get("hue"),
+            size=names.get("size"),
+            style=names.get("style"),
+            palette=palette,
+            hue_order=hue_levels,
+            hue_norm=hue_norm,
+            sizes=sizes,
+            size_order=size_order,
+            size_norm=size_norm,
+            markers=True if markers is None else markers,
+            style_order=style_levels,
+            legend=legend,
+            ax=ax,
+            method=method,
+            threshold=threshold,
+            factor=factor,
+            k=k,
+            q=q,
+            metric=metric,
+            algorithm=algorithm,
+            discretizer=discretizer,
+            annotate=annotate,
+            **kwargs,
+        )
+        tracker.after(ax, sub)
+
+    with all_or_nothing():
+        grid = FacetGrid(
+            data=frame,
+            row=names.get("row"),
+            col=names.get("col"),
+            col_wrap=col_wrap,
+            row_order=levels.get("row"),
+            col_order=levels.get("col"),
+            height=height,
+            aspect=aspect,
+            dropna=False,
+            **fkws,
+        )
+        _draw(grid, tracker, draw_one)
+        xlabel, ylabel = _labels(grid)
+        if one_legend:
+            titles = {names.get("hue"), names.get("style")} - {None}
+
+            def drop(lab: str) -> bool:
+                return _is_number(lab) or lab.startswith("count") or lab in titles
+
+            _legend_from_facets(
+                grid,
+                names.get("hue") if cells and len(titles) == 1 else None,
+                None,
+                drop=drop if cells else None,
+            )
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel)
+    return grid
+
+
+# -- catplot -----------------------------------------------------------------------------
+
+
+def _cat_orient(frame: pd.DataFrame, names: dict, orient: str | None, kind: str) -> str:
+    """'x' (categories along x, values on y) or 'y', by seaborn's rules."""
+    from seaborn._base import infer_orient
+
+    if kind == "count":
+        return "y" if "x" not in names else "x"
+    xs = frame[names["x"]] if "x" in names else None
+    ys = frame[names["y"]] if "y" in names else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return infer_orient(xs, ys, orient, require_numeric=False)
+
+
+def catplot(
+    data=None,
+    *,
+    x=None,
+    y=None,
+    hue=None,
+    row=None,
+    col=None,
+    kind="strip",
+    estimator="mean",
+    errorbar=("ci", 95),
+    n_boot=1000,
+    seed=None,
+    units=None,
+    weights=None,
+    order=None,
+    hue_order=None,
+    row_order=None,
+    col_order=None,
+    col_wrap=None,
+    height=5,
+    aspect=1,
+    log_scale=None,
+    native_scale=False,
+    formatter=None,
+    orient=None,
+    color=None,
+    palette=None,
+    hue_norm=None,
+    legend="auto",
+    legend_out=True,
+    sharex=True,
+    sharey=True,
+    margin_titles=False,
+    facet_kws=None,
+    ci="deprecated",
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+    **kwargs,
+) -> FacetGrid:
+    """Draw released categorical plots on a FacetGrid, as :func:`seaborn.catplot` does.
+
+    Every facet is drawn by :func:`~safeplot.plots.categorical.boxplot`
+    (``kind="box"``), :func:`~safeplot.plots.categorical.countplot`
+    (``"count"``) or ``barplot`` (``"bar"``) on that facet's records, with
+    the same method and parameters.
+
+    Parameters
+    ----------
+    data : DataFrame or mapping, optional
+        Long-form data with the variables named by the other arguments.
+    x, y, hue : name or vector, optional
+        As in seaborn: a category and a value (``"box"``, ``"bar"``), or one
+        category (``"count"``).
+    row, col : name or vector, optional
+        Facet variables. Every facet needs at least ``threshold`` records.
+    kind : str, default "strip"
+        ``"box"``, ``"count"`` or ``"bar"``. seaborn's default, ``"strip"``,
+        draws every record and is refused, as are ``"swarm"``, ``"violin"``,
+        ``"boxen"`` and ``"point"``: pass ``kind="box"`` (or ``"count"``).
+    estimator, errorbar, n_boot, seed, units, weights : optional
+        Used by ``kind="bar"`` (passed to ``barplot``). With ``"box"`` and
+        ``"count"``, `units` and `weights` are refused (they would change what
+        is released) and the others are ignored, as seaborn ignores them.
+    order, hue_order : list, optional
+        Category and hue levels, in one order for every facet.
+    row_order, col_order, col_wrap, height, aspect, facet_kws : optional
+        As in seaborn (:class:`seaborn.FacetGrid`).
+    log_scale, native_scale, formatter, orient, color, palette, hue_norm : optional
+        As in seaborn, passed to every facet.
+    legend : "auto", "brief", "full" or False
+        One legend for the grid, as in seaborn.
+    legend_out, sharex, sharey, margin_titles : optional
+        As in seaborn.
+    ci : deprecated
+        As in seaborn 0.13 (use `errorbar`).
+    method : str, optional
+        Disclosure-control method of every facet (default: the policy's for
+        the kind: ``"deterministic"`` for box, ``"suppress"`` for count).
+    threshold, factor, k, q, algorithm, c, discretizer : optional
+        As in the axes-level function.
+    annotate : bool, optional
+        Add each facet's method note (default: the policy's choice).
+    **kwargs
+        Passed to the axes-level function (``whis``, ``stat``, ``width``, ...).
+
+    Returns
+    -------
+    FacetGrid
+        Facet Axes carry ``.safeplot_report``; the grid ``.safeplot_reports``.
+
+    Raises
+    ------
+    UnsafePlotError
+        ``kind`` is ``"strip"`` (the default), ``"swarm"``, ``"violin"``,
+        ``"boxen"`` or ``"point"``; or ``"bar"`` without a safe ``barplot``.
+    DisclosureError
+        A facet with too few records, a group too small for its box, or a
+        parameter below a policy floor; nothing is drawn or logged.
+
+    See Also
+    --------
+    safeplot.plots.categorical.boxplot : The box plot of each facet.
+    safeplot.plots.categorical.countplot : The counts of each facet.
+
+    Notes
+    -----
+    Methods: with ``kind="box"`` each facet's boxes are released as
+    ``boxplot`` releases them (``"deterministic"``, ``"probabilistic"``,
+    ``"microaggregation"``, ``"rounding"``: boxes of the anonymised values;
+    ``"suppress"``/``"generalize"``: boxes from a suppressed histogram;
+    ``"confidential"``: O'Keefe's winsorised, rounded five-number summaries
+    with no fliers). With ``kind="count"`` each facet's counts below
+    ``threshold`` are suppressed (``"suppress"``), merged into coarser
+    levels (``"generalize"``) or rounded (``"confidential"``).
+
+    The default ``kind="strip"`` is refused rather than silently replaced:
+    a script asking for a strip plot should say which released plot it
+    shows instead.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> from safeplot.plots.facets import catplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> g = catplot(data=tips, x="day", y="total_bill", col="sex", kind="box", height=2)
+    >>> g.safeplot_reports[0].method
+    'deterministic'
+    >>> plt.close(g.figure)
+    """
+    from .categorical import boxplot, countplot
+
+    pol = get_policy()
+    resolve_annotate(annotate, pol)
+    if kind in _UNSAFE_CAT_KINDS:
+        alternative = "kind='box'" + (
+            " or kind='bar'" if kind == "point" and _optional("bar", "barplot") else ""
+        )
+        default = " (seaborn's default kind)" if kind == "strip" else ""
+        raise UnsafePlotError(
+            f"catplot(kind={kind!r}){default} cannot be released: {_UNSAFE_CAT_KINDS[kind]}. "
+            f"Use catplot({alternative}, ...) (safeplot.boxplot per facet) or kind='count' "
+            "for the number of records per category."
+        )
+    if kind not in CATPLOT_KINDS:
+        raise ValueError(
+            f"Invalid `kind`: {kind!r}. Options are 'strip', 'swarm', "
+            "'box', 'boxen', 'violin', 'bar', 'count', and 'point'."
+        )
+    _warn_ax(kwargs, "catplot", kind)
+    func = {"box": boxplot, "count": countplot}.get(kind) or _barplot()
+    if kind != "bar":
+        for name, value in (("units", units), ("weights", weights)):
+            if value is not None:
+                raise ValueError(
+                    f"catplot(kind={kind!r}): {name}= is not supported; it would change what "
+                    "each facet releases. Leave it out."
+                )
+    if kind == "count" and x is not None and y is not None:
+        raise ValueError("Cannot pass values for both `x` and `y`.")
+    if x is None and y is None:
+        raise ValueError(
+            "catplot needs x= and/or y= naming the variables (reshape wide-form data with "
+            "df.melt() first)."
+        )
+    method = pol.check_method(method, {"box": "box", "count": "count", "bar": "count"}[kind])
+    threshold = pol.check_threshold(threshold)
+    roles = {"x": x, "y": y, "hue": hue, "row": row, "col": col}
+    frame, names = _frame(data, roles, "catplot")
+    orders = {"row": row_order, "col": col_order}
+    cat_axis = _cat_orient(frame, names, orient, kind)
+    value_axis = "y" if cat_axis == "x" else "x"
+    minimum, why = _minimum(method, threshold, k, pol)
+    complete = [value_axis] if kind != "count" and value_axis in names else []
+    _check_facets(frame, names, orders, complete, minimum, why, "catplot")
+    levels = _facet_levels(frame, names, orders)
+    cat_levels = categorical_order(frame[names[cat_axis]], order) if cat_axis in names else order
+    if kind == "count" and order is None and method != "none" and cat_axis in names:
+        # one category axis for every facet, without the labels of categories held by fewer
+        # than threshold records (each facet's countplot would suppress or merge them)
+        counts = frame[names[cat_axis]].value_counts()
+        cat_levels = [lev for lev in cat_levels if counts.get(lev, 0) >= threshold] or None
+    hue_levels = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
+    data_axes = {}
+    if kind != "count" and value_axis in names:
+        data_axes[value_axis] = names[value_axis]
+    numeric_cat = cat_axis in names and pd.api.types.is_numeric_dtype(frame[names[cat_axis]])
+    if native_scale and numeric_cat:
+        data_axes[cat_axis] = names[cat_axis]
+    fkws, xlim, ylim = _facet_kws(facet_kws, "catplot")
+    fkws.setdefault("sharex", sharex)
+    fkws.setdefault("sharey", sharey)
+    fkws.setdefault("legend_out", legend_out)
+    fkws.setdefault("margin_titles", margin_titles)
+    extra = {}
+    if kind == "bar":
+        extra = {
+            "estimator": estimator,
+            "errorbar": errorbar,
+            "n_boot": n_boot,
+            "seed": seed,
+            "units": names.get("units", units),
+            "weights": weights,
+        }
+        if ci != "deprecated":
+            extra["ci"] = ci
+    tracker = _Axes(data_axes, threshold, method == "none")
+
+    def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
+        _call(
+            func,
+            data=sub,
+            x=names.get("x"),
+            y=names.get("y"),
+            hue=names.get("hue"),
+            order=cat_levels,
+            hue_order=hue_levels,
+            orient=orient,
+            color=color,
+            palette=palette,
+            hue_norm=hue_norm,
+            native_scale=native_scale,
+            log_scale=log_scale,
+            formatter=formatter,
+            legend=legend,
+            ax=ax,
+            method=method,
+            threshold=threshold,
+            factor=factor,
+            k=k,
+            q=q,
+            algorithm=algorithm,
+            c=c,
+            discretizer=discretizer,
+            annotate=annotate,
+            **extra,
+            **kwargs,
+        )
+        tracker.after(ax, sub)
+
+    with all_or_nothing():
+        grid = FacetGrid(
+            data=frame,
+            row=names.get("row"),
+            col=names.get("col"),
+            col_wrap=col_wrap,
+            row_order=levels.get("row"),
+            col_order=levels.get("col"),
+            height=height,
+            aspect=aspect,
+            dropna=False,
+            **fkws,
+        )
+        _draw(grid, tracker, draw_one)
+        xlabel, ylabel = _labels(grid)
+        if legend and "hue" in names and names["hue"] not in (names.get(cat_axis),):
+            _legend_from_facets(grid, names["hue"], hue_levels)
+        else:
+            for ax in grid.axes.flat:
+                if ax.get_legend() is not None:
+                    ax.get_legend().remove()
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel)
+    return grid
+
+
+# -- lmplot ------------------------------------------------------------------------------
+
+
+def lmplot(
+    data,
+    *,
+    x=None,
+    y=None,
+    hue=None,
+    col=None,
+    row=None,
+    palette=None,
+    col_wrap=None,
+    height=5,
+    aspect=1,
+    markers="o",
+    sharex=None,
+    sharey=None,
+    hue_order=None,
+    col_order=None,
+    row_order=None,
+    legend=True,
+    legend_out=None,
+    x_estimator=None,
+    x_bins=None,
+    x_ci="ci",
+    scatter=True,
+    fit_reg=True,
+    ci=95,
+    n_boot=1000,
+    units=None,
+    seed=None,
+    order=1,
+    logistic=False,
+    lowess=False,
+    robust=False,
+    logx=False,
+    x_partial=None,
+    y_partial=None,
+    truncate=True,
+    x_jitter=None,
+    y_jitter=None,
+    scatter_kws=None,
+    line_kws=None,
+    facet_kws=None,
+    method: str | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    metric: str = "euclidean",
+    algorithm: str = "mdav",
+    c: int | str = 10,
+    discretizer: str = "ewd",
+    annotate: bool | None = None,
+) -> FacetGrid:
+    """Draw released scatter plots with fitted lines on a FacetGrid, as :func:`seaborn.lmplot`.
+
+    Every facet, and every hue level within it, is drawn by
+    :func:`~safeplot.plots.regression.regplot` on those records: the points
+    are released under the method, and the line is fitted to the raw records
+    (an aggregate) but drawn only over the released range of x.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Long-form data; `x`, `y`, `hue`, `col`, `row` name its columns.
+    x, y : str
+        The numeric variables.
+    hue : str, optional
+        One released scatter and one fit per level, in the grid's palette.
+    col, row : str, optional
+        Facet variables. Every facet needs at least ``threshold`` records,
+        and every hue level within a facet as many (``2*k`` under
+        ``"deterministic"`` and ``"microaggregation"``).
+    palette, col_wrap, height, aspect, hue_order, col_order, row_order : optional
+        As in seaborn.
+    markers : marker or list, default "o"
+        One marker, or one per hue level.
+    sharex, sharey, legend_out : bool, optional
+        Deprecated in seaborn in favour of `facet_kws`; still honoured.
+    legend : bool, default True
+        One legend of the hue levels for the grid.
+    x_estimator, x_bins, x_ci, scatter, fit_reg, ci, n_boot, units, seed : optional
+        As in :func:`~safeplot.plots.regression.regplot`.
+    order, logistic, lowess, robust, logx, x_partial, y_partial, truncate : optional
+        As in :func:`~safeplot.plots.regression.regplot`.
+    x_jitter, y_jitter, scatter_kws, line_kws : optional
+        As in :func:`~safeplot.plots.regression.regplot`.
+    facet_kws : dict, optional
+        Passed to :class:`seaborn.FacetGrid`.
+    method : str, optional
+        Disclosure-control method of every panel (default: the policy's for
+        scatter plots, ``"deterministic"``).
+    threshold, factor, k, q, metric, algorithm, c, discretizer : optional
+        As in :func:`~safeplot.plots.regression.regplot`.
+    annotate : bool, optional
+        Add each facet's method note (default: the policy's choice).
+
+    Returns
+    -------
+    FacetGrid
+        Facet Axes carry ``.safeplot_report`` (merged over hue levels); the
+        grid ``.safeplot_reports``. Each regplot call is one audit entry.
+
+    Raises
+    ------
+    DisclosureError
+        A facet or hue level too small, or a parameter below a policy floor;
+        nothing is drawn or logged.
+
+    See Also
+    --------
+    safeplot.plots.regression.regplot : The plot of each facet and hue level.
+    relplot : Released scatter plots per facet without a fit.
+
+    Notes
+    -----
+    Methods: the points of each facet and hue level are released as
+    ``regplot`` releases them: ``"deterministic"`` kNN centroids,
+    ``"probabilistic"`` keyed noise, ``"microaggregation"`` group means,
+    ``"rounding"`` representative points, ``"suppress"``/``"generalize"``
+    the surviving cells of a density grid, ``"confidential"`` parallel box
+    plots (with a lowess trend when ``lowess=True``). The fitted line is an
+    aggregate of the raw records, drawn over the released range of x with
+    its values moved off rare raw values; confidence bands likewise.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> from safeplot.plots.facets import lmplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> g = lmplot(tips, x="total_bill", y="tip", col="time", height=2, n_boot=50, seed=0)
+    >>> g.safeplot_reports[0].method
+    'deterministic'
+    >>> plt.close(g.figure)
+    """
+    from .regression import regplot
+
+    pol = get_policy()
+    resolve_annotate(annotate, pol)
+    fkws, xlim, ylim = _facet_kws(facet_kws, "lmplot")
+    for key, value in (("sharex", sharex), ("sharey", sharey), ("legend_out", legend_out)):
+        if value is not None:
+            warnings.warn(
+                f"{key} is deprecated from the `lmplot` function signature. "
+                "Please update your code to pass it using `facet_kws`.",
+                UserWarning,
+                stacklevel=2,
+            )
+            fkws[key] = value
+    if data is None:
+        raise TypeError("Missing required keyword argument `data`.")
+    if x is None or y is None:
+        raise ValueError("lmplot needs both x= and y= naming numeric columns of data.")
+    method = pol.check_method(method, "scatter")
+    threshold = pol.check_threshold(threshold)
+    roles = {"x": x, "y": y, "hue": hue, "row": row, "col": col}
+    frame, names = _frame(data, roles, "lmplot")
+    for extra_name in (units, x_partial, y_partial):
+        if extra_name is not None and isinstance(extra_name, str):
+            frame[extra_name] = data[extra_name].reset_index(drop=True)
+    orders = {"row": row_order, "col": col_order}
+    minimum, why = _minimum(method, threshold, k, pol)
+    _check_facets(
+        frame,
+        names,
+        orders,
+        ["x", "y"],
+        minimum,
+        why,
+        "lmplot",
+        hue_min=minimum if method != "none" else None,
+        hue_why=why,
+    )
+    levels = _facet_levels(frame, names, orders)
+    hue_levels = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
+    n_markers = 1 if hue_levels is None else len(hue_levels)
+    marker_list = markers if isinstance(markers, list) else [markers] * n_markers
+    if len(marker_list) != n_markers:
+        raise ValueError(
+            "markers must be a singleton or a list of markers for each level of the hue variable"
+        )
+    tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, method == "none")
+
+    with all_or_nothing():
+        grid = FacetGrid(
+            data=frame,
+            row=names.get("row"),
+            col=names.get("col"),
+            hue=names.get("hue"),
+            palette=palette,
+            col_wrap=col_wrap,
+            row_order=levels.get("row"),
+            col_order=levels.get("col"),
+            hue_order=hue_levels,
+            height=height,
+            aspect=aspect,
+            **fkws,
+        )
+        for (i, j, h), sub in grid.facet_data():
+            if sub.empty:
+                continue
+            ax = grid.facet_axis(i, j)
+            _call(
+                regplot,
+                data=sub,
+                x=names["x"],
+                y=names["y"],
+                x_estimator=x_estimator,
+                x_bins=x_bins,
+                x_ci=x_ci,
+                scatter=scatter,
+                fit_reg=fit_reg,
+                ci=ci,
+                n_boot=n_boot,
+                units=units,
+                seed=seed,
+                order=order,
+                logistic=logistic,
+                lowess=lowess,
+                robust=robust,
+                logx=logx,
+                x_partial=x_partial,
+                y_partial=y_partial,
+                truncate=truncate,
+                x_jitter=x_jitter,
+                y_jitter=y_jitter,
+                label=None if hue_levels is None else str(hue_levels[h]),
+                color=grid._colors[h],
+                marker=marker_list[h],
+                scatter_kws=scatter_kws,
+                line_kws=line_kws,
+                ax=ax,
+                method=method,
+                threshold=threshold,
+                factor=factor,
+                k=k,
+                q=q,
+                metric=metric,
+                algorithm=algorithm,
+                c=c,
+                discretizer=discretizer,
+                annotate=annotate,
+            )
+            tracker.after(ax, sub)
+        # values rare in a whole facet (not only within a hue level) are avoided as well
+        if "hue" in names and method != "none":
+            for (i, j, _), sub in _facets_only(grid):
+                if not sub.empty:
+                    ax = grid.facet_axis(i, j)
+                    for axis in ("x", "y"):
+                        tracker.add_rare(ax, axis, sub[names[axis]])
+        if legend and "hue" in names and names["hue"] not in (names.get("row"), names.get("col")):
+            _legend_from_facets(grid, names["hue"], hue_levels)
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, names["x"], names["y"])
+    return grid
+
+
+def _facets_only(grid: FacetGrid) -> Iterator[tuple[tuple[int, int, int], pd.DataFrame]]:
+    """Subsets per facet, all hue levels together."""
+    data = grid.data
+    rows = [data[grid._row_var] == n for n in grid.row_names] if grid.row_names else [None]
+    cols = [data[grid._col_var] == n for n in grid.col_names] if grid.col_names else [None]
+    for i, rmask in enumerate(rows):
+        for j, cmask in enumerate(cols):
+            mask = pd.Series(True, index=data.index)
+            if rmask is not None:
+                mask &= rmask
+            if cmask is not None:
+                mask &= cmask
+            yield (i, j, 0), data[mask]

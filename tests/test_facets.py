@@ -1,0 +1,495 @@
+"""Figure-level plots: displot, relplot, catplot and lmplot released per facet."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+import seaborn as sns
+from matplotlib.collections import PathCollection
+from matplotlib.patches import Rectangle
+
+import safeplot
+from safeplot import audit
+from safeplot.anonymize.grids import hits_any, rare_values
+from safeplot.errors import DisclosureError, UnsafePlotError
+from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots.categorical import boxplot
+from safeplot.plots.distributions import histplot
+from safeplot.plots.facets import catplot, displot, facet_axes_variables, lmplot, relplot
+from safeplot.plots.regression import regplot
+from safeplot.plots.relational import scatterplot
+
+from .leakscan import scan_figure
+
+SAFE = ("suppress", "generalize", "deterministic", "probabilistic", "confidential")
+VALUE = ("microaggregation", "rounding")
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+    plt.close("all")
+
+
+def _outliers() -> pd.DataFrame:
+    """Two facets; planted unique outliers only in facet "b"."""
+    rng = np.random.default_rng(7)
+    n = 300
+    x = np.round(rng.normal(50, 10, n), 3)
+    y = np.round(0.5 * x + rng.normal(0, 5, n), 3)
+    g = np.where(np.arange(n) % 2 == 0, "a", "b")
+    h = rng.choice(["p", "q"], n)
+    return pd.DataFrame(
+        {
+            "x": np.r_[x, 412.731, -97.113, 255.517],
+            "y": np.r_[y, -88.404, 301.219, 12.5],
+            "g": np.r_[g, ["b", "b", "b"]],
+            "h": np.r_[h, ["p", "q", "p"]],
+        }
+    )
+
+
+def _ties() -> pd.DataFrame:
+    """Integers with heavy ties, plus rare values, in two facets."""
+    rng = np.random.default_rng(8)
+    return pd.DataFrame(
+        {
+            "x": np.r_[rng.integers(0, 12, 400), 37, 41, 19, 5].astype(float),
+            "y": np.r_[rng.integers(0, 8, 400), 15, 23, -4, 3].astype(float),
+            "g": np.r_[rng.choice(["a", "b"], 400), ["a", "b", "a", "b"]],
+            "h": np.r_[rng.choice(["p", "q"], 400), ["p", "q", "q", "p"]],
+        }
+    )
+
+
+SHAPES = {"outliers": _outliers(), "ties": _ties()}
+
+
+def _facet_subsets(grid, df, col="g"):
+    """{ax: rows of df in that facet} for a one-row grid faceted by `col`."""
+    return {
+        ax: df[df[col] == name] for ax, name in zip(grid.axes.flat, grid.col_names, strict=True)
+    }
+
+
+def _per_axes(grid, df, axes=("x", "y"), col="g"):
+    return {
+        ax: {
+            a: sub[v].to_numpy(float)
+            for a, v in zip(axes, ("x", "y"), strict=True)
+            if a is not None
+        }
+        for ax, sub in _facet_subsets(grid, df, col).items()
+    }
+
+
+def _offsets(ax) -> np.ndarray:
+    pts = [c.get_offsets() for c in ax.collections if isinstance(c, PathCollection)]
+    pts = np.concatenate([np.asarray(p) for p in pts if len(p)])
+    return pts[np.lexsort(pts.T[::-1])]
+
+
+def _bars(ax) -> np.ndarray:
+    rows = [
+        (p.get_x(), p.get_width(), p.get_height())
+        for p in ax.patches
+        if isinstance(p, Rectangle) and p.get_height() > 0
+    ]
+    return np.array(sorted(rows))
+
+
+# -- numbers: each facet is the axes-level release of its subset ------------------------
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize", "deterministic", "probabilistic"])
+def test_displot_facets_equal_histplot_of_each_subset(method):
+    df = SHAPES["outliers"]
+    g = displot(df, x="x", col="g", method=method, height=2)
+    assert len(g.safeplot_reports) == 2
+    for ax, sub in _facet_subsets(g, df).items():
+        bars = _bars(ax)
+        width = bars[0, 1] if method != "generalize" else bars[0, 1] / 2
+        _, ref = plt.subplots()
+        histplot(data=sub, x="x", binwidth=width, method=method, ax=ref)
+        np.testing.assert_allclose(bars, _bars(ref), rtol=1e-12)
+        assert ax.safeplot_report.cells_suppressed == ref.safeplot_report.cells_suppressed
+        assert ax.safeplot_report.n == ref.safeplot_report.n
+    # common bins: both facets' bars have one width on one lattice
+    widths = {round(float(b[1]), 9) for ax in g.axes.flat for b in _bars(ax)}
+    assert len(widths) == 1
+
+
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "suppress", "rounding"])
+def test_relplot_facets_equal_scatterplot_of_each_subset(method):
+    df = SHAPES["outliers"]
+    g = relplot(df, x="x", y="y", col="g", method=method, height=2)
+    for ax, sub in _facet_subsets(g, df).items():
+        _, ref = plt.subplots()
+        scatterplot(data=sub, x="x", y="y", method=method, ax=ref)
+        np.testing.assert_allclose(_offsets(ax), _offsets(ref), rtol=1e-12)
+        assert ax.safeplot_report.params == ref.safeplot_report.params
+
+
+def test_relplot_hue_deterministic_within_facet_and_level():
+    df = SHAPES["outliers"]
+    g = relplot(df, x="x", y="y", col="g", hue="h", method="deterministic", height=2)
+    for ax, sub in _facet_subsets(g, df).items():
+        _, ref = plt.subplots()
+        scatterplot(data=sub, x="x", y="y", hue="h", method="deterministic", ax=ref)
+        np.testing.assert_allclose(_offsets(ax), _offsets(ref), rtol=1e-12)
+    assert g.legend is not None
+    assert [t.get_text() for t in g.legend.texts] == ["p", "q"]
+    assert all(ax.get_legend() is None for ax in g.axes.flat)
+
+
+@pytest.mark.parametrize("method", ["deterministic", "confidential", "generalize"])
+def test_catplot_box_facets_equal_boxplot_of_each_subset(method):
+    df = SHAPES["outliers"].assign(c=lambda d: np.where(d["y"] > 25, "hi", "lo"))
+    g = catplot(df, x="c", y="x", col="g", kind="box", method=method, height=2)
+    for ax, sub in _facet_subsets(g, df).items():
+        _, ref = plt.subplots()
+        order = list(pd.unique(df["c"]))  # seaborn's order: as the levels appear
+        boxplot(data=sub, x="c", y="x", order=order, method=method, ax=ref)
+        lines = [ln.get_ydata() for ln in ax.lines]
+        ref_lines = [ln.get_ydata() for ln in ref.lines]
+        assert len(lines) == len(ref_lines)
+        for a, b in zip(lines, ref_lines, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_catplot_count_facets_equal_countplot():
+    df = SHAPES["ties"]
+    g = catplot(df, x="y", col="g", kind="count", method="suppress", height=2)
+    from safeplot.plots.categorical import countplot
+
+    for ax, sub in _facet_subsets(g, df).items():
+        _, ref = plt.subplots()
+        counts = df["y"].value_counts()
+        order = sorted(v for v in df["y"].unique() if counts[v] >= 3)  # rare ones get no label
+        countplot(data=sub, x="y", order=order, method="suppress", ax=ref)
+        heights = sorted(p.get_height() for p in ax.patches if p.get_height() > 0)
+        ref_heights = sorted(p.get_height() for p in ref.patches if p.get_height() > 0)
+        assert heights == ref_heights
+        assert all(h >= 3 for h in heights)
+
+
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "suppress"])
+def test_lmplot_facets_equal_regplot_of_each_subset(method):
+    df = SHAPES["outliers"]
+    g = lmplot(df, x="x", y="y", col="g", method=method, height=2, n_boot=50, seed=0)
+    for ax, sub in _facet_subsets(g, df).items():
+        _, ref = plt.subplots()
+        regplot(data=sub, x="x", y="y", method=method, n_boot=50, seed=0, ax=ref)
+        np.testing.assert_allclose(_offsets(ax), _offsets(ref), rtol=1e-12)
+        # the fitted line: same fit, drawn over the released range
+        np.testing.assert_allclose(ax.lines[0].get_xydata(), ref.lines[0].get_xydata())
+
+
+def test_lmplot_hue_one_release_per_facet_and_level():
+    df = SHAPES["outliers"]
+    g = lmplot(df, x="x", y="y", col="g", hue="h", height=2, n_boot=50, seed=0)
+    assert len(audit.entries()) == 4  # 2 facets x 2 hue levels
+    for ax, sub in _facet_subsets(g, df).items():
+        for level in ("p", "q"):
+            _, ref = plt.subplots()
+            regplot(data=sub[sub["h"] == level], x="x", y="y", n_boot=50, seed=0, ax=ref)
+            drawn = np.asarray(ax.collections[0 if level == "p" else 2].get_offsets())
+            ref_pts = np.asarray(ref.collections[0].get_offsets())
+            np.testing.assert_allclose(np.sort(drawn, axis=0), np.sort(ref_pts, axis=0))
+    assert [t.get_text() for t in g.legend.texts] == ["p", "q"]
+
+
+# -- shared axes ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("func", ["relplot", "lmplot"])
+def test_shared_limits_span_every_facet_and_avoid_every_rare_value(func):
+    df = SHAPES["outliers"]
+    draw = {"relplot": relplot, "lmplot": lmplot}[func]
+    g = draw(df, x="x", y="y", col="g", method="probabilistic", height=2)
+    a, b = g.axes.flat
+    assert a.get_xlim() == b.get_xlim() and a.get_ylim() == b.get_ylim()
+    subsets = [df, *_facet_subsets(g, df).values()]
+    rare_x = np.unique(np.concatenate([rare_values(s["x"], 3) for s in subsets]))
+    xlim = a.get_xlim()
+    for ax in g.axes.flat:
+        pts = _offsets(ax)
+        assert pts[:, 0].min() >= xlim[0] and pts[:, 0].max() <= xlim[1]  # nothing clipped
+        assert not hits_any(list(ax.get_xlim()), rare_x)
+        assert not hits_any(ax.get_xticks(), rare_x)
+
+
+def test_unshared_axes_each_facet_its_own_limits():
+    df = SHAPES["outliers"]
+    g = relplot(df, x="x", y="y", col="g", facet_kws={"sharex": False}, height=2)
+    a, b = g.axes.flat
+    assert a.get_xlim() != b.get_xlim()
+    assert b.get_xlim()[1] > 300 > a.get_xlim()[1]  # the outliers are in facet b only
+
+
+def test_user_limit_on_a_rare_value_is_refused():
+    df = SHAPES["outliers"]
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match="xlim"):
+        relplot(df, x="x", y="y", col="g", facet_kws={"xlim": (-97.113, 500)})
+    assert plt.get_fignums() == before
+    assert audit.entries() == []
+    g = relplot(df, x="x", y="y", col="g", facet_kws={"xlim": (-200, 500)}, height=2)
+    assert g.axes.flat[0].get_xlim() == (-200, 500)
+
+
+# -- leak scan -------------------------------------------------------------------------------
+
+DRAW = {
+    "displot": lambda df, m: displot(df, x="x", col="g", hue="h", method=m, height=2),
+    "displot-kde": lambda df, m: displot(df, x="x", col="g", kind="kde", method=m, height=2),
+    "relplot": lambda df, m: relplot(df, x="x", y="y", col="g", hue="h", method=m, height=2),
+    "catplot-box": lambda df, m: catplot(
+        df, x="h", y="x", col="g", kind="box", method=m, height=2
+    ),
+    "lmplot": lambda df, m: lmplot(
+        df, x="x", y="y", col="g", method=m, height=2, n_boot=50, seed=0
+    ),
+}
+AXES = {
+    "displot": ("x", None),
+    "displot-kde": ("x", None),
+    "relplot": ("x", "y"),
+    "catplot-box": (None, "x"),
+    "lmplot": ("x", "y"),
+}
+
+
+def _scan(name, grid, df):
+    raw_axes = AXES[name]
+    per = {
+        ax: {
+            axis: sub[var].to_numpy(float)
+            for axis, var in zip(("x", "y"), raw_axes, strict=True)
+            if var
+        }
+        for ax, sub in _facet_subsets(grid, df).items()
+    }
+    count_axis = "y" if name == "displot" else None
+    return scan_figure(grid.figure, {}, per_axes=per, count_axis=count_axis)
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+@pytest.mark.parametrize("method", SAFE + VALUE)
+@pytest.mark.parametrize("name", list(DRAW))
+def test_no_rare_value_and_no_small_count_in_any_facet(name, method, shape):
+    df = SHAPES[shape]
+    before = plt.get_fignums()
+    try:
+        g = DRAW[name](df, method)
+    except DisclosureError as err:
+        assert str(err)
+        assert plt.get_fignums() == before
+        assert audit.entries() == []
+        return
+    except ValueError as err:  # e.g. rounding with more points than distinct values
+        assert "c=" in str(err) or "method=" in str(err)
+        assert plt.get_fignums() == before
+        return
+    found = _scan(name, g, df)
+    assert not found, str(found)
+    assert found.numbers_scanned > 0
+    reports = g.safeplot_reports
+    assert reports and {r.method for r in reports} == {method}
+    assert all(getattr(ax, "safeplot_report", None) is not None for ax in g.axes.flat)
+
+
+@pytest.mark.parametrize("name", list(DRAW))
+def test_the_scanner_flags_the_raw_grid(name):
+    if name == "displot-kde":
+        pytest.skip("a raw density ends 3 bandwidths beyond the data (test_kde checks)")
+    df = SHAPES["outliers"]
+    with safeplot.policy(allow_raw=True):
+        g = DRAW[name](df, "none")
+    assert {r.method for r in g.safeplot_reports} == {"none"}
+    assert _scan(name, g, df)
+
+
+def test_facet_axes_variables_gives_each_facet_its_records():
+    df = SHAPES["outliers"]
+    g = relplot(df, x="x", y="y", col="g", height=2)
+    per = facet_axes_variables(g, df)
+    assert set(per) == set(g.axes.flat)
+    for ax, sub in _facet_subsets(g, df).items():
+        np.testing.assert_array_equal(np.sort(per[ax]["x"]), np.sort(sub["x"].to_numpy()))
+    # the grid keeps no records: mapping a raw plot onto it afterwards draws nothing
+    assert len(g.data) == 0
+    drawn = [len(ax.collections) for ax in g.axes.flat]
+    g.map(plt.scatter, "x", "y")
+    assert [len(ax.collections) for ax in g.axes.flat] == drawn
+
+
+# -- reports, audit, notes --------------------------------------------------------------------
+
+
+def test_every_facet_has_its_report_audit_entry_and_note():
+    df = SHAPES["outliers"]
+    g = displot(df, x="x", row="h", col="g", method="suppress", height=2)
+    assert len(g.safeplot_reports) == 4
+    assert len(audit.entries()) == 4
+    for ax in g.axes.flat:
+        assert ax.safeplot_report.method == "suppress"
+        notes = [t for t in ax.texts if t.get_gid() == FOOTNOTE_GID]
+        assert len(notes) == 1
+    g = displot(df, x="x", col="g", annotate=False, height=2)
+    assert not [t for ax in g.axes.flat for t in ax.texts if t.get_gid() == FOOTNOTE_GID]
+
+
+def test_row_and_col_titles_and_labels():
+    df = SHAPES["outliers"]
+    g = relplot(df, x="x", y="y", row="h", col="g", height=2)
+    assert g.axes.shape == (2, 2)
+    assert g.axes[0, 0].get_title() == "h = p | g = a"
+    assert g.axes[1, 0].get_xlabel() == "x" and g.axes[0, 0].get_xlabel() == ""
+
+
+def test_col_wrap():
+    df = SHAPES["ties"].assign(k=lambda d: (d.index % 3).astype(str))
+    g = relplot(df, x="x", y="y", col="k", col_wrap=2, height=2)
+    assert len(g.safeplot_reports) == 3
+
+
+# -- refusals -------------------------------------------------------------------------------
+
+
+def _refused(call, match, error=DisclosureError):
+    before = plt.get_fignums()
+    with pytest.raises(error, match=match):
+        call()
+    assert plt.get_fignums() == before
+    assert audit.entries() == []
+
+
+@pytest.mark.parametrize("func", [displot, relplot, catplot, lmplot])
+def test_a_small_facet_is_refused_before_anything_is_drawn(func):
+    df = SHAPES["outliers"].copy()
+    df.loc[:1, "g"] = "tiny"  # a facet of two records
+    kws = {"x": "x", "y": "y"} if func in (relplot, lmplot) else {"x": "x"}
+    if func is catplot:
+        kws = {"x": "h", "y": "x", "kind": "box"}
+    _refused(lambda: func(df, col="g", **kws), r"g = tiny.*[Mm]erge")
+
+
+def test_a_facet_smaller_than_2k_is_refused_under_deterministic():
+    df = SHAPES["outliers"].copy()
+    df.loc[:7, "g"] = "small"  # 8 records: enough for threshold=3, not for k=5
+    _refused(lambda: relplot(df, x="x", y="y", col="g", k=5), r"2\*k=10")
+
+
+def test_a_small_hue_level_within_a_facet_is_refused():
+    df = SHAPES["outliers"].copy()
+    df["h"] = "p"
+    df.loc[0, "h"] = "q"  # one record of q, in facet a
+    _refused(lambda: displot(df, x="x", col="g", hue="h"), "hue level")
+
+
+def test_a_facet_refused_half_way_leaves_nothing_logged():
+    df = SHAPES["outliers"].assign(c=lambda d: np.where(d["y"] > 25, "hi", "lo"))
+    df.loc[(df["g"] == "b") & (df["c"] == "hi"), "c"] = "lo"
+    df.loc[df.index[df["g"] == "b"][:2], "c"] = "hi"  # a box of 2 records in facet b only
+    _refused(lambda: catplot(df, x="c", y="x", col="g", kind="box"), "fewer than")
+
+
+@pytest.mark.parametrize("kind", ["strip", "swarm", "violin", "boxen", "point"])
+def test_unsafe_catplot_kinds_name_the_safe_kind(kind):
+    df = SHAPES["outliers"]
+    _refused(lambda: catplot(df, x="h", y="x", kind=kind), "kind='box'", UnsafePlotError)
+
+
+def test_catplot_default_kind_strip_is_refused():
+    _refused(lambda: catplot(SHAPES["outliers"], x="h", y="x"), "default", UnsafePlotError)
+
+
+def test_relplot_line_and_displot_rug_are_refused():
+    df = SHAPES["outliers"]
+    _refused(lambda: relplot(df, x="x", y="y", kind="line"), "kind='scatter'", UnsafePlotError)
+    _refused(lambda: displot(df, x="x", rug=True), "rug", UnsafePlotError)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"k": 2, "method": "deterministic"}, "k"),
+        ({"threshold": 2}, "threshold"),
+        ({"method": "none"}, "raw|none"),
+    ],
+)
+def test_floors(kwargs, match):
+    df = SHAPES["outliers"]
+    for func, kws in (
+        (displot, {"x": "x"}),
+        (relplot, {"x": "x", "y": "y"}),
+        (lmplot, {"x": "x", "y": "y"}),
+        (catplot, {"x": "h", "y": "x", "kind": "box"}),
+    ):
+        _refused(lambda func=func, kws=kws: func(df, col="g", **kws, **kwargs), match)
+
+
+# -- other kinds ---------------------------------------------------------------------------
+
+
+def test_displot_ecdf_and_catplot_bar():
+    df = SHAPES["outliers"]
+    g = displot(df, x="x", col="g", kind="ecdf", height=2)
+    assert len(g.safeplot_reports) == 2
+    g = catplot(df, x="h", y="x", col="g", kind="bar", height=2)
+    assert len(g.safeplot_reports) == 2
+    per = _per_axes(g, df, axes=(None, "y"))
+    per = {ax: {"y": v["y"]} for ax, v in per.items()}
+    assert not scan_figure(g.figure, {}, per_axes=per, count_axis=None)
+
+
+def test_catplot_count_and_bivariate_displot():
+    df = SHAPES["ties"]
+    g = catplot(df, x="h", col="g", kind="count", height=2)
+    assert {r.method for r in g.safeplot_reports} == {"suppress"}
+    g = displot(df, x="x", y="y", col="g", height=2)
+    assert len(g.safeplot_reports) == 2
+
+
+# -- signatures ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs"),
+    [(displot, sns.displot), (relplot, sns.relplot), (catplot, sns.catplot), (lmplot, sns.lmplot)],
+)
+def test_signature_matches_seaborn(ours, theirs):
+    mine = inspect.signature(ours).parameters
+    orig = inspect.signature(theirs).parameters
+    names = [n for n in orig if orig[n].kind is not inspect.Parameter.VAR_KEYWORD]
+    assert list(mine)[: len(names)] == names
+    for n in names:
+        if n != "ci":
+            assert mine[n].default == orig[n].default, n
+        assert mine[n].kind == orig[n].kind, n
+    extra = [
+        n for n in list(mine)[len(names) :] if mine[n].kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+    assert "method" in extra and "annotate" in extra
+    assert all(mine[n].kind is inspect.Parameter.KEYWORD_ONLY for n in extra)
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize", "confidential"])
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_catplot_count_axis_shows_no_rare_category(method, shape):
+    """Categories held by fewer than threshold records get no label on the shared axis."""
+    df = SHAPES[shape]
+    try:
+        g = catplot(df, x="x", col="g", kind="count", method=method, height=2)
+    except DisclosureError:
+        assert audit.entries() == []
+        return
+    assert not scan_figure(g.figure, {"x": df["x"].to_numpy()}, count_axis="y")
