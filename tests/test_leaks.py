@@ -547,9 +547,7 @@ CASES += [
     ),
     Case(
         "relplot",
-        lambda df, m, ax: safeplot.relplot(
-            df, x="x", y="y", col="g", hue="g", method=m, height=2
-        ),
+        lambda df, m, ax: safeplot.relplot(df, x="x", y="y", col="g", hue="g", method=m, height=2),
         _safe(SCATTER_METHODS),
         _xy,
         {"count_axis": None},
