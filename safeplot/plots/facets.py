@@ -119,6 +119,31 @@ def _call(func: Callable, **kws: Any) -> Any:
     return func(**kws)
 
 
+def _facet_grid(
+    frame: pd.DataFrame,
+    names: dict[str, str],
+    levels: dict[str, list],
+    col_wrap: int | None,
+    height: float,
+    aspect: float,
+    fkws: dict[str, Any],
+    **extra: Any,
+) -> FacetGrid:
+    """Make the FacetGrid of a figure-level call: facets by row and col, in released order."""
+    return FacetGrid(
+        data=frame,
+        row=names.get("row"),
+        col=names.get("col"),
+        col_wrap=col_wrap,
+        row_order=levels.get("row"),
+        col_order=levels.get("col"),
+        height=height,
+        aspect=aspect,
+        **extra,
+        **fkws,
+    )
+
+
 # -- input -------------------------------------------------------------------------------
 
 
@@ -672,17 +697,7 @@ def displot(
         tracker.after(ax, sub)
 
     with all_or_nothing():
-        grid = FacetGrid(
-            data=frame,
-            row=names.get("row"),
-            col=names.get("col"),
-            col_wrap=col_wrap,
-            row_order=levels.get("row"),
-            col_order=levels.get("col"),
-            height=height,
-            aspect=aspect,
-            **fkws,
-        )
+        grid = _facet_grid(frame, names, levels, col_wrap, height, aspect, fkws)
         _draw(grid, tracker, draw_one)
         xlabel, ylabel = _labels(grid)
         if legend and "hue" in names:
@@ -913,18 +928,7 @@ def relplot(
         tracker.after(ax, sub)
 
     with all_or_nothing():
-        grid = FacetGrid(
-            data=frame,
-            row=names.get("row"),
-            col=names.get("col"),
-            col_wrap=col_wrap,
-            row_order=levels.get("row"),
-            col_order=levels.get("col"),
-            height=height,
-            aspect=aspect,
-            dropna=False,
-            **fkws,
-        )
+        grid = _facet_grid(frame, names, levels, col_wrap, height, aspect, fkws, dropna=False)
         _draw(grid, tracker, draw_one)
         xlabel, ylabel = _labels(grid)
         if one_legend:
@@ -1208,18 +1212,7 @@ def catplot(
         tracker.after(ax, sub)
 
     with all_or_nothing():
-        grid = FacetGrid(
-            data=frame,
-            row=names.get("row"),
-            col=names.get("col"),
-            col_wrap=col_wrap,
-            row_order=levels.get("row"),
-            col_order=levels.get("col"),
-            height=height,
-            aspect=aspect,
-            dropna=False,
-            **fkws,
-        )
+        grid = _facet_grid(frame, names, levels, col_wrap, height, aspect, fkws, dropna=False)
         _draw(grid, tracker, draw_one)
         xlabel, ylabel = _labels(grid)
         if legend and "hue" in names and names["hue"] not in (names.get(cat_axis),):
@@ -1419,19 +1412,17 @@ def lmplot(
     tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, method == "none")
 
     with all_or_nothing():
-        grid = FacetGrid(
-            data=frame,
-            row=names.get("row"),
-            col=names.get("col"),
+        grid = _facet_grid(
+            frame,
+            names,
+            levels,
+            col_wrap,
+            height,
+            aspect,
+            fkws,
             hue=names.get("hue"),
             palette=palette,
-            col_wrap=col_wrap,
-            row_order=levels.get("row"),
-            col_order=levels.get("col"),
             hue_order=hue_levels,
-            height=height,
-            aspect=aspect,
-            **fkws,
         )
         for (i, j, h), sub in grid.facet_data():
             if sub.empty:
