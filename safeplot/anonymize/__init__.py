@@ -209,7 +209,7 @@ def anonymize_values(
         )
     if method == "probabilistic":
         noisy = add_keyed_noise(x, q, names=list(names) if names else None, policy=pol)
-        return AnonymizedValues(noisy, {"q": float(q)})
+        return AnonymizedValues(_off_rare_values(noisy, x, pol.threshold), {"q": float(q)})
     if method == "confidential":
         res = winsorize(x, policy=pol)
         return AnonymizedValues(
@@ -250,12 +250,13 @@ def anonymize_values(
 
 
 def _off_rare_values(released: np.ndarray, raw: np.ndarray, threshold: int) -> np.ndarray:
-    """Move released means that happen to equal a rare raw value by 1e-6 of the column's SD.
+    """Move released values that happen to equal a rare raw value by 1e-6 of the column's SD.
 
     A group mean or interval mean can coincide with one record's value (means
-    of integers are often integers); drawn, it would show that value. The
-    shift is far below what a figure resolves, and a reader has no reference
-    to measure it against, since the true mean is not shown anywhere.
+    of integers are often integers), and a noisy value can land on another
+    record's value; drawn, it would show that value. The shift is far below
+    what a figure resolves, and a reader has no reference to measure it
+    against, since the true value is not shown anywhere.
     """
     out = np.array(released, dtype=float, copy=True)
     for j in range(out.shape[1]):
