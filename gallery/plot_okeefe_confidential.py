@@ -10,37 +10,26 @@ system, a version that shows the analyst what they need and no individual:
   (median equal to a quartile) is left out, as categories have no neighbour
   to merge it with;
 * a density estimate of the winsorised values on a rounded range;
+* a Q-Q plot of residuals as a robust smooth line through the winsorised Q-Q
+  points, with no individual points;
 * parallel box plots and a confidential lowess trend line instead of a
-  scatter plot;
+  scatter plot, and a matrix of them instead of a scatter-plot matrix;
 * correlations rounded, and withheld when fewer than ten records lie behind
   them (Brandt et al.);
 * a summary table whose minimum and maximum are winsorised extremes, never
   a record's value;
 * a correspondence-analysis plot instead of a contingency table.
 
-All of them on the restaurant tips data.
+All of them on the restaurant tips data, under ``method="confidential"``.
 """
 
 import matplotlib.pyplot as plt
 
 import safeplot
-from safeplot import corr, correspondenceplot, describe, heatmap, parallelboxplot
+from safeplot import describe, pairplot
+from safeplot.demo import okeefe_figure
 
-tips = safeplot.load_dataset("tips")
-
-fig, axes = plt.subplots(2, 3, figsize=(17, 10), layout="constrained")
-safeplot.boxplot(tips, x="day", y="tip", method="confidential", ax=axes[0, 0])
-axes[0, 0].set_title("box plot")
-safeplot.kdeplot(data=tips, x="total_bill", method="confidential", ax=axes[0, 1])
-axes[0, 1].set_title("density")
-parallelboxplot(data=tips, x="total_bill", y="tip", trend=True, ax=axes[0, 2])
-axes[0, 2].set_title("parallel box plots and trend")
-heatmap(corr(tips, numeric_only=True), annot=True, vmin=-1, vmax=1, cmap="vlag", ax=axes[1, 0])
-axes[1, 0].set_title("correlations")
-correspondenceplot(tips, x="day", y="size", threshold=5, ax=axes[1, 1])
-axes[1, 1].set_title("correspondence analysis: day by party size")
-correspondenceplot(tips, vars=["day", "time", "sex", "smoker"], ax=axes[1, 2])
-axes[1, 2].set_title("multiple correspondence analysis")
+fig = okeefe_figure()
 
 # %%
 # What was left out, and why
@@ -51,8 +40,20 @@ axes[1, 2].set_title("multiple correspondence analysis")
 # correspondence plot's, how many party sizes were merged into "Other"
 # (never which).
 
-print(axes[0, 0].safeplot_report)
-print(axes[1, 1].safeplot_report)
+print(fig.axes[0].safeplot_report)
+print(fig.axes[5].safeplot_report)
+
+# %%
+# The trend-line matrix
+# ---------------------
+#
+# :func:`safeplot.pairplot` with ``method="confidential"`` is O'Keefe's
+# replacement for a scatter-plot matrix: parallel box plots above the
+# diagonal, confidential lowess trend lines below it, histograms of the
+# winsorised values (small bins suppressed) on the diagonal.
+
+tips = safeplot.load_dataset("tips")
+grid = pairplot(tips, vars=["total_bill", "tip", "size"], method="confidential", height=2.4)
 
 # %%
 # A confidentialised summary table
@@ -64,3 +65,4 @@ print(axes[1, 1].safeplot_report)
 # winsorising changed, ``—`` a suppressed one.
 
 print(describe(tips))
+plt.show()
