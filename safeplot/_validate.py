@@ -26,12 +26,27 @@ def finite_array(values: Any, *, min_rows: int = 1, what: str = "values") -> np.
     >>> finite_array([1, 2, 3]).dtype
     dtype('float64')
     """
+    kinds = (
+        {np.asarray(v).dtype.kind for _, v in values.items()}
+        if isinstance(values, pd.DataFrame)
+        else {np.asarray(values).dtype.kind}
+    )
+    if "b" in kinds:
+        raise TypeError(
+            f"{what} are boolean, not measurements: convert them to numbers explicitly, or "
+            "use them as a category (strata=, hue=)."
+        )
+    if kinds & {"M", "m"}:
+        raise TypeError(
+            f"{what} hold dates or times: convert them to numbers (e.g. days since a "
+            "reference date) first."
+        )
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(
-            f"{what} must be numeric (an array of numbers); clean the data first, "
-            "e.g. with safeplot._validate.clean_numeric."
+            f"{what} must be numeric (an array of numbers), but hold text or other objects; "
+            "clean the data first, e.g. with safeplot._validate.clean_numeric."
         ) from None
     if arr.ndim not in (1, 2):
         raise ValueError(
@@ -52,6 +67,11 @@ def finite_array(values: Any, *, min_rows: int = 1, what: str = "values") -> np.
         raise ValueError(
             f"{what} contains NaN or infinite values. Drop incomplete rows and replace "
             "infinite values first (safeplot._validate.clean_numeric does both)."
+        )
+    if arr.size and np.abs(arr).max() > 1e150:
+        raise ValueError(
+            f"{what} are too large in magnitude (beyond about 1e150) to compute a standard "
+            "deviation. Rescale them (e.g. change units) first."
         )
     return arr
 
@@ -126,6 +146,9 @@ def as_frame(data: Any, columns: Sequence[Hashable] | None = None) -> pd.DataFra
 
 
 def _numeric_column(name: str, col: pd.Series) -> np.ndarray:
+    if col.dtype == object:
+        # values held as Python objects (a list of dates, of booleans): judge them by what they are
+        col = col.infer_objects()
     dtype = col.dtype
     if pd.api.types.is_bool_dtype(dtype):
         raise ValueError(

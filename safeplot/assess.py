@@ -198,7 +198,7 @@ def assess(
     >>> bool((table["IL1s"].diff().dropna() > 0).all())
     True
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     columns = _names(vars, "vars")
     if not columns:
         raise ValueError("vars is empty: name at least one numeric column to anonymise.")

@@ -601,7 +601,7 @@ class _SafeFitResults:
     ) -> tuple[list[_Panel], Policy]:
         from .plots._common import check_positive_int
 
-        pol = get_policy() if policy is None else policy
+        pol = get_policy(policy)
         method = pol.check_method(method, "residual")
         threshold = pol.check_threshold(threshold)
         check_positive_int("factor", factor)
@@ -1133,6 +1133,8 @@ def _draw_panel(ax: Axes, panel: _Panel) -> None:
 
         _draw_boxes(ax, panel.release, colors=["C0"], legend=False)
     else:
+        from .plots._large import scatter_points
+
         rel: PointRelease = panel.release
         order = np.lexsort((rel.y, rel.x))  # not the records' order: nothing to link panels by
         if rel.sizes is not None:
@@ -1141,7 +1143,7 @@ def _draw_panel(ax: Axes, panel: _Panel) -> None:
                 area = 12 * sizes / np.median(sizes)
                 ax.scatter(rel.x[order], rel.y[order], s=area, color="C0", alpha=0.7, lw=0)
         else:
-            ax.scatter(rel.x[order], rel.y[order], s=10, color="C0", alpha=0.6, linewidths=0)
+            scatter_points(ax, rel.x[order], rel.y[order], s=10, color="C0", alpha=0.6, lw=0)
         if panel.trend is not None:
             ax.plot(*panel.trend, color="C3", linewidth=1.4, label="lowess trend")
     if panel.zero_line:
@@ -1306,6 +1308,9 @@ def _build_model(
         raise TypeError(
             f"data must be a pandas DataFrame (or a dict of columns), got {type(data).__name__}."
         )
+    from statsmodels.tools.sm_exceptions import MissingDataError
+
+    _check_formula_columns(formula, data)
     kwargs = dict(kwargs)
     kwargs.setdefault("eval_env", eval_env)
     factory = {"ols": smf.ols, "glm": smf.glm}[kind]
@@ -1325,6 +1330,17 @@ def _build_model(
         raise ValueError(
             f"The formula {formula!r} could not be read: {msg.splitlines()[0]}"
         ) from None
+    except IndexError:
+        # statsmodels' missing-value handling fails on a single row with a missing value
+        raise ValueError(
+            "No complete records: the data are empty, or every row has a missing value "
+            "in a model variable. Check the formula and the data."
+        ) from None
+    except MissingDataError:
+        raise ValueError(
+            "The model variables contain infinite values; replace them (or set them to "
+            "missing, so the rows are dropped) before fitting."
+        ) from None
     except ValueError as err:
         if "zero-size" in str(err):
             raise ValueError(
@@ -1343,6 +1359,50 @@ def _build_model(
                 f"model needs a numeric outcome; {advice}."
             ) from None
         raise
+
+
+def _check_formula_columns(formula: str, data: Any) -> None:
+    """Refuse model columns patsy would misread: dates, numbers mixed with text, huge values.
+
+    patsy turns a date or a column of numbers with a stray text entry into a
+    categorical term with one level per value (a model that fits every record),
+    and values beyond about 1e150 overflow the fit.
+    """
+    for name in data.keys() if isinstance(data, Mapping) else data.columns:
+        if not (
+            isinstance(name, str) and re.search(rf"(?<![\w.]){re.escape(name)}(?![\w.])", formula)
+        ):
+            continue
+        col = pd.Series(data[name])
+        if col.dtype == object:
+            col = col.infer_objects()
+        if pd.api.types.is_datetime64_any_dtype(col.dtype) or pd.api.types.is_timedelta64_dtype(
+            col.dtype
+        ):
+            raise ValueError(
+                f"Column {name!r} holds dates or times ({col.dtype}). Convert it to a number "
+                "(e.g. days since a reference date) before using it in a model."
+            )
+        if col.dtype == object:
+            numbers = pd.to_numeric(col, errors="coerce")
+            text = col.notna() & numbers.isna()
+            if numbers.notna().sum() > text.sum():
+                raise ValueError(
+                    f"Column {name!r} mixes numbers and text (such as "
+                    f"{str(col[text].iloc[0])[:20]!r}): the model would read it as a category "
+                    "with one level per value. Convert it with pandas.to_numeric (text becomes "
+                    "missing) or recode it."
+                )
+        elif pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(
+            col.dtype
+        ):
+            with np.errstate(invalid="ignore"):
+                values = np.abs(col.to_numpy(dtype=float, na_value=np.nan))
+            if (values[np.isfinite(values)] > 1e150).any():
+                raise ValueError(
+                    f"Column {name!r} has values too large in magnitude (beyond about 1e150) "
+                    "to fit a model. Rescale it (e.g. change units) first."
+                )
 
 
 def _collinear_columns(exog: np.ndarray, names: list[str]) -> list[str]:
@@ -1509,7 +1569,7 @@ def safe_ols(
     """
     import patsy
 
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     env = kwargs.pop("eval_env", None)
     if env is None:
         env = patsy.EvalEnvironment.capture(1)
@@ -1635,7 +1695,7 @@ def safe_glm(
     import patsy
     import statsmodels.api as sm
 
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     if family is None:
         family = sm.families.Binomial()
     if not isinstance(family, sm.families.Binomial) or not isinstance(

@@ -533,14 +533,39 @@ def custodian_policy() -> Policy:
     return _BASE
 
 
-def get_policy() -> Policy:
+def get_policy(given: Policy | None = None, /) -> Policy:
     """Return the policy in force (the innermost :func:`policy` block, else the global one).
+
+    Parameters
+    ----------
+    given : Policy, optional
+        A policy passed to one call (``policy=`` of :func:`safeplot.corr`,
+        :func:`safeplot.safe_ols`, the anonymisers, ...). It is returned
+        instead, once checked against a locked custodian policy: a call
+        cannot loosen the custodian's floors either.
+
+    Returns
+    -------
+    Policy
+
+    Raises
+    ------
+    DisclosureError
+        When the custodian's policy is locked and `given` is looser.
 
     Examples
     --------
     >>> get_policy().threshold >= 1
     True
+    >>> get_policy(Policy(threshold=7)).threshold
+    7
     """
+    if given is not None:
+        if not isinstance(given, Policy):
+            raise TypeError(f"policy must be a safeplot Policy, got {type(given).__name__}.")
+        if _BASE.locked and given is not _BASE:
+            _check_not_looser(given, _BASE)
+        return given
     current = _context.get()
     return _global if current is None else current
 

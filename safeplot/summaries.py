@@ -193,7 +193,7 @@ def corr(
     >>> c.attrs["safeplot"]["report"]["method"]
     'confidential'
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     if callable(method) or method not in CORR_METHODS:
         raise ValueError(
             f"corr: method={method!r} is not available; use one of {list(CORR_METHODS)}. "
@@ -212,8 +212,9 @@ def corr(
     text = [str(c) for c in frame.columns if not _is_number_column(frame[c], bools=True)]
     if text and not numeric_only:
         raise ValueError(
-            f"corr: column(s) {text} are not numeric. Pass numeric_only=True to leave them out, "
-            "or select the numeric columns."
+            f"corr: column(s) {text} are not numeric "
+            f"({', '.join(str(frame[c].dtype) for c in frame.columns if str(c) in text)}). "
+            "Pass numeric_only=True to leave them out, or select the numeric columns."
         )
     frame = frame[[c for c in frame.columns if _is_number_column(frame[c], bools=True)]]
     if frame.shape[1] == 0:
@@ -453,7 +454,7 @@ def describe(
     >>> d.flags.loc["max", "flipper_length_mm"]
     'rounded'
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     pol.check_method("confidential")
     threshold = pol.check_threshold(threshold)
     winsor_sd = pol.check_winsor_sd(winsor_sd)

@@ -8,13 +8,17 @@ records. Numbers are compared per axis: x-axis numbers against the raw x
 variable, y-axis numbers against the raw y variable (a count axis is checked
 for cells in ``(0, threshold)`` instead). Text is compared against every
 variable. Meshes (heat maps), contour and fill paths in data coordinates and
-colour-bar limits are scanned as well. The SVG that ``savefig`` writes is
-scanned for text numbers too.
+colour-bar limits are scanned as well. The text of the SVG that ``savefig``
+writes is scanned too; with ``saved=True`` also the strings shown by the text
+operators of the PDF (``Tj``/``TJ``, Type 3 fonts, no compression) and the
+warnings and details of the provenance record that saved files carry in their
+metadata.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -59,6 +63,75 @@ def _matches(numbers: np.ndarray, rare: np.ndarray) -> np.ndarray:
     return numbers[hit]
 
 
+_PDF_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
+
+
+def _pdf_literals(chunk: bytes) -> list[bytes]:
+    """The literal strings ``(...)`` of a piece of PDF content, escapes undone."""
+    out, i = [], 0
+    while True:
+        i = chunk.find(b"(", i)
+        if i < 0:
+            return out
+        depth, buf, i = 1, bytearray(), i + 1
+        while i < len(chunk) and depth:
+            c = chunk[i : i + 1]
+            if c == b"\\":
+                nxt = chunk[i + 1 : i + 2]
+                octal = re.match(rb"[0-7]{1,3}", chunk[i + 1 : i + 4])
+                if octal:
+                    buf.append(int(octal.group(), 8) & 0xFF)
+                    i += 1 + len(octal.group())
+                    continue
+                buf += _PDF_ESCAPES.get(nxt, nxt)
+                i += 2
+                continue
+            depth += c == b"("
+            depth -= c == b")"
+            if depth:
+                buf += c
+            i += 1
+        out.append(bytes(buf))
+
+
+def pdf_texts(fig) -> list[str]:
+    """Every string the saved PDF shows in a text object (``Tj``/``TJ`` operators).
+
+    The figure is saved with Type 3 fonts, whose strings are single bytes
+    (Latin-1), and without compression, so the content streams can be read.
+    The pieces of one ``TJ`` array (split for kerning) are joined; each line
+    of text is its own text object (``BT`` ... ``ET`` on lines of their own).
+    """
+    buf = io.BytesIO()
+    with mpl.rc_context({"pdf.fonttype": 3, "pdf.compression": 0}):
+        fig.savefig(buf, format="pdf")
+    texts = [
+        b"".join(_pdf_literals(block)).decode("latin-1")
+        for block in re.findall(rb"^BT$(.*?)^ET$", buf.getvalue(), flags=re.S | re.M)
+    ]
+    # characters beyond Latin-1 (the minus sign U+2212 of tick labels) are drawn from a second
+    # font and leave a zero code in the joined string: before a digit it is a minus sign
+    return [re.sub("\x00(?=\\d)", "-", t) for t in texts]
+
+
+def _record_texts(fig) -> list[str]:
+    """Warnings and details of the provenance record written into a saved file's metadata.
+
+    Parameters and rounded counts are left out: like the method note they are
+    the report's own numbers, checked by the tests of each function.
+    """
+    from safeplot.integrations.provenance import provenance
+
+    record = provenance(fig)
+    if not record:
+        return []
+    out = []
+    for axes in record.get("axes", []):
+        out += [str(w) for w in axes.get("warnings", [])]
+        out.append(json.dumps(axes.get("details", {})))
+    return out
+
+
 def _text_numbers(text: str) -> np.ndarray:
     return np.array([float(m.replace("\u2212", "-")) for m in NUMBER.findall(text)], dtype=float)
 
@@ -71,6 +144,8 @@ def scan_figure(
     counts_in_colour: bool = False,
     count_axis: str | None = "infer",
     per_axes: dict | None = None,
+    saved: bool = False,
+    categorical: str | None = None,
 ) -> Findings:
     """Scan every Axes of `fig`.
 
@@ -96,6 +171,15 @@ def scan_figure(
         listed Axes is checked against its own raw x and y (an axis left out
         is not compared by position, as with `raw`); text anywhere is compared
         with the rare values of every variable in `raw` and `per_axes`.
+    saved : bool, default False
+        Also scan what saved files carry besides the SVG text: the strings
+        the PDF's text operators show, and the warnings and details of the
+        provenance record written into the metadata (the leak test of every
+        public function turns this on).
+    categorical : {"x", "y", None}
+        An axis that shows categories at positions 0, 1, 2, ... (count
+        plots of a numeric column): positions on it are no data values and
+        are not compared; its tick labels (the category names) are.
     """
     found = Findings()
     if count_axis == "infer":
@@ -115,6 +199,12 @@ def scan_figure(
         found.numbers_scanned += values.size
         against = all_rare if axis is None else rare.get(axis)
         if against is None:
+            return
+        if (
+            categorical is not None
+            and axis == categorical
+            and not label.startswith(f"{axis} tick label")
+        ):
             return
         for v in _matches(values, against):
             found.leaks.append(f"{label}: {v!r} equals a rare raw {axis or 'value'}")
@@ -195,11 +285,17 @@ def scan_figure(
             if not isinstance(coll, PathCollection) and coll.get_transform().contains_branch(
                 ax.transData
             ):
-                # fills, contour lines and line collections are drawn in data coordinates
+                # fills, contour lines and line collections are drawn in data coordinates;
+                # a shape placed at offsets (hexbin's hexagon) is in data units relative to
+                # each offset, so its drawn vertices are offset + vertex
+                placed = offsets.size and not (offsets.shape[0] == 1 and not offsets.any())
                 for path in coll.get_paths():
                     if path.vertices.size:
-                        check("path x", path.vertices[:, 0], "x")
-                        check("path y", path.vertices[:, 1], "y")
+                        verts = path.vertices
+                        if placed:
+                            verts = (offsets[:, None, :] + verts[None, :, :]).reshape(-1, 2)
+                        check("path x", verts[:, 0], "x")
+                        check("path y", verts[:, 1], "y")
         for image in ax.images:
             if isinstance(image, AxesImage):
                 check(
@@ -225,4 +321,12 @@ def scan_figure(
         if re.sub(r"<[^>]+>", "", text) in tick_texts:
             continue
         check(f"SVG text {text!r}", _text_numbers(re.sub(r"<[^>]+>", "", text)), None)
+    if saved:
+        plain = {t.replace("\u2212", "-") for t in tick_texts}
+        for text in pdf_texts(fig):
+            if text in plain:
+                continue
+            check(f"PDF text {text!r}", _text_numbers(text), None)
+        for text in _record_texts(fig):
+            check(f"metadata {text!r}", _text_numbers(text), None)
     return found

@@ -111,7 +111,7 @@ def test_a_box_with_a_zero_length_half_is_merged_with_its_smaller_neighbour():
     assert pb.boxes[1].q1 < pb.boxes[1].med < pb.boxes[1].q3
     np.testing.assert_array_equal(pb.centres, [10, 50, 70, 90])
     assert pb.width == 20
-    assert pb.describe_merges() == ["x in [20, 60) is one box, drawn over [40, 60)"]
+    assert pb.describe_merges() == ["two adjacent x intervals are one box, drawn over the second"]
     # no remaining box has a zero-length half
     assert all(b.q1 < b.med < b.q3 for b in pb.boxes)
 

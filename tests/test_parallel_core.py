@@ -22,7 +22,7 @@ def tied():
 def test_confidential_scatter_report(tied):
     x, y, codes = tied
     rel = _release_boxes(x, y, codes, ["a", "b"], ("x", "y"), 3, 2, "scatterplot", get_policy())
-    merged = "b: x in [20, 60) is one box, drawn over [40, 60)"
+    merged = "b: two adjacent x intervals are one box, drawn over the second"
     assert rel.report.to_dict() == {
         "function": "scatterplot",
         "method": "confidential",
@@ -54,7 +54,9 @@ def test_confidential_scatter_report(tied):
 def test_parallelboxes_report(tied):
     x, y, codes = tied
     rel = release_parallelboxes(x, y, codes, ["a", "b"], trend=True)
-    merged = "b: x in [20, 60): one box over [40, 60); [20, 40) empty"
+    merged = (
+        "b: two adjacent x intervals are one box, drawn over the second; the other is left empty"
+    )
     assert rel.report.to_dict() == {
         "function": "parallelboxplot",
         "method": "confidential",

@@ -135,7 +135,10 @@ def test_an_interval_with_too_few_records_is_merged_and_drawn_one_interval_wide(
     np.testing.assert_allclose([b[0] for b in boxes], [30, 50, 70, 90])
     assert {round(b[1], 9) for b in boxes} == {16.0}
     (text,) = notes(ax, DROPPED_NOTE_GID)
-    assert "x in [0, 40): one box over [20, 40); [0, 20) empty" in text
+    assert (
+        "two adjacent x intervals are one box, drawn over the second; the other is left empty"
+        in text
+    )
     assert ax.safeplot_report.details["intervals_left_empty"] == 1
 
 
@@ -150,11 +153,14 @@ def test_a_zero_length_half_merges_intervals_and_one_of_them_is_left_empty():
     np.testing.assert_allclose([b[0] for b in boxes], [10, 50, 70, 90])
     assert {round(b[1], 9) for b in boxes} == {16.0}  # no double-width box
     (text,) = notes(ax, DROPPED_NOTE_GID)
-    assert "x in [20, 60): one box over [40, 60); [20, 40) empty" in text
+    assert (
+        "two adjacent x intervals are one box, drawn over the second; the other is left empty"
+        in text
+    )
     report = ax.safeplot_report
     assert any("left empty" in w for w in report.warnings)
     assert report.details["intervals_merged"] == [
-        "x in [20, 60): one box over [40, 60); [20, 40) empty"
+        "two adjacent x intervals are one box, drawn over the second; the other is left empty"
     ]
     # the merged box summarises both intervals
     sel = (df["x"] >= 20) & (df["x"] < 60)

@@ -515,7 +515,7 @@ def test_scatter_refuses_per_point_sizes_colours_and_box_plots():
 
 def test_many_points_draw_each_distinct_marker_once_rasterised(monkeypatch):
     """Above LARGE_N released points, coinciding centroids are drawn once, rasterised."""
-    from safeplot.plots import relational
+    from safeplot.plots import _large, relational
 
     rng = np.random.default_rng(11)
     df = pd.DataFrame({"x": np.round(rng.normal(size=400), 1), "y": rng.integers(0, 4, 400)})
@@ -523,14 +523,15 @@ def test_many_points_draw_each_distinct_marker_once_rasterised(monkeypatch):
     relational.scatterplot(data=df, x="x", y="y", ax=ax)
     every = np.asarray(ax.collections[0].get_offsets())
     assert len(every) == len(df) and not ax.collections[0].get_rasterized()
-    monkeypatch.setattr(relational, "LARGE_N", 50)
+    monkeypatch.setattr(_large, "LARGE_N", 50)
     fig, ax = plt.subplots()
     relational.scatterplot(data=df, x="x", y="y", mark_coincident=True, ax=ax)
-    points = ax.collections[0]
-    offsets = np.asarray(points.get_offsets())
+    points, shared = ax.collections[:2]
+    offsets = np.concatenate([points.get_offsets(), shared.get_offsets()])
     assert len(offsets) == len(np.unique(every, axis=0)) < len(df)
     assert len(np.unique(offsets, axis=0)) == len(offsets)
-    assert points.get_rasterized()
-    # coinciding centroids are still marked black
-    black = (np.asarray(points.get_facecolors())[:, :3] == 0).all(axis=1)
-    assert black.any()
+    assert points.get_rasterized() and shared.get_rasterized()
+    # coinciding centroids are still marked black, in a layer of their own
+    assert shared.get_gid() == _large.SHARED_NOTE_GID
+    assert (np.asarray(shared.get_facecolors())[:, :3] == 0).all()
+    assert not (np.asarray(points.get_facecolors())[:, :3] == 0).all(axis=1).any()

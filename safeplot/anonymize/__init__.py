@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._validate import finite_array
 from ..policy import Policy, get_policy
 from .deterministic import DeterministicResult, knn_centroids
 from .discretize import DISCRETIZERS, DiscretizeResult, discretize, fd_bins
@@ -157,6 +158,7 @@ def anonymize_values(
     q: float = 0.25,
     metric: str = "euclidean",
     strata: ArrayLike | None = None,
+    threshold: int | None = None,
     policy: Policy | None = None,
 ) -> AnonymizedValues:
     """Apply a value-level disclosure-control method to a matrix of records.
@@ -180,6 +182,10 @@ def anonymize_values(
     strata : array-like, optional
         Category per record; the deterministic search and microaggregation's
         groups run within each.
+    threshold : int, optional
+        Records a raw value needs not to be rare (default: the policy's);
+        no released value equals a rarer raw value. At least the policy's
+        ``threshold``.
     policy : Policy, optional
         The policy whose floors apply (default: the policy in force).
 
@@ -195,8 +201,9 @@ def anonymize_values(
     >>> out.values.shape, out.params
     ((50, 2), {'k': 3, 'metric': 'euclidean'})
     """
-    pol = get_policy() if policy is None else policy
-    x = np.asarray(values, dtype=float)
+    pol = get_policy(policy)
+    threshold = pol.check_threshold(threshold)
+    x = finite_array(values)
     if x.ndim == 1:
         x = x[:, None]
     if method == "deterministic":
@@ -209,7 +216,7 @@ def anonymize_values(
         )
     if method == "probabilistic":
         noisy = add_keyed_noise(x, q, names=list(names) if names else None, policy=pol)
-        return AnonymizedValues(_off_rare_values(noisy, x, pol.threshold), {"q": float(q)})
+        return AnonymizedValues(_off_rare_values(noisy, x, threshold), {"q": float(q)})
     if method == "confidential":
         res = winsorize(x, policy=pol)
         return AnonymizedValues(
@@ -229,7 +236,7 @@ def anonymize_values(
             out[rows] = mres.values
             n_groups += mres.n_groups
         return AnonymizedValues(
-            _off_rare_values(out, x, pol.threshold),
+            _off_rare_values(out, x, threshold),
             {"k": int(k), "algorithm": options["algorithm"]},
             {"groups": pol.round_count(n_groups)},
         )
@@ -237,9 +244,7 @@ def anonymize_values(
         # each variable is rounded as a whole: its representatives are shared by all levels
         dres = discretize(x, options["c"], options["discretizer"], policy=pol)
         return AnonymizedValues(
-            _off_rare_values(
-                np.asarray(dres.values, dtype=float).reshape(x.shape), x, pol.threshold
-            ),
+            _off_rare_values(np.asarray(dres.values, dtype=float).reshape(x.shape), x, threshold),
             {"c": options["c"], "discretizer": dres.discretizer},
             {"small_intervals_merged": pol.round_count(dres.small_intervals)},
         )

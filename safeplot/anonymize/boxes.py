@@ -200,7 +200,7 @@ def confidential_box(
     >>> bool(box.whishi < 250.0), box.n_winsorized
     (True, 1)
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     x = finite_array(values, what="values")
     if x.ndim != 1:
         raise ValueError("confidential_box takes one variable (a 1-D array).")
@@ -269,7 +269,7 @@ def grid_box(
     >>> bool(box.whislo > x.min() and box.whishi < x.max())
     True
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     threshold = pol.check_threshold(threshold)
     x = finite_array(values, what="values")
     avoid_arr = np.asarray([] if avoid is None else avoid, dtype=float)

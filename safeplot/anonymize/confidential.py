@@ -105,8 +105,20 @@ class ParallelBoxes:
         """Groups of more than one interval (merged intervals)."""
         return tuple(g for g in self.groups if len(g) > 1)
 
-    def describe_merges(self) -> list[str]:
-        """Say, for each merged group, which x range its box covers and where it is drawn.
+    def describe_merges(self, name: str = "x", *, empty: bool = False) -> list[str]:
+        """Say, for each merged group, how many x intervals its box covers and where it is drawn.
+
+        The text names no number at all: an interval edge, or even an
+        interval's position, written as a number could coincide with a rare
+        value of a variable in the figure. The box's place on the x axis
+        shows where the group lies.
+
+        Parameters
+        ----------
+        name : str, default "x"
+            The x variable's name, used in the text.
+        empty : bool, default False
+            Also say that the other intervals of the group are left empty.
 
         Examples
         --------
@@ -114,15 +126,63 @@ class ParallelBoxes:
         >>> pb = ParallelBoxes(np.array([0.0, 1.0, 2.0, 3.0]), (), ((0, 1), (2,)),
         ...                    np.array([1, 2]), (0,))
         >>> pb.describe_merges()
-        ['x in [0, 2) is one box, drawn over [1, 2)']
+        ['two adjacent x intervals are one box, drawn over the second']
+        >>> pb.describe_merges("age", empty=True)
+        ['two adjacent age intervals are one box, drawn over the second; the other is left empty']
         """
         out = []
         for group, slot in zip(self.groups, self.slots, strict=True):
             if len(group) > 1:
-                lo, hi = self.edges[group[0]], self.edges[group[-1] + 1]
-                at_lo, at_hi = self.edges[slot], self.edges[slot + 1]
-                out.append(f"x in [{lo:g}, {hi:g}) is one box, drawn over [{at_lo:g}, {at_hi:g})")
+                text = (
+                    f"{_number_word(len(group))} adjacent {name} intervals are one box, "
+                    f"drawn over {_ordinal_word(slot - group[0] + 1)}"
+                )
+                if empty:
+                    text += (
+                        "; the other is left empty"
+                        if len(group) == 2
+                        else ("; the others are left empty")
+                    )
+                out.append(text)
         return out
+
+
+_NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+)
+_ORDINAL_WORDS = (
+    "zeroth",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+)
+
+
+def _number_word(n: int) -> str:
+    """Return `n` in words ("two"); "many" beyond ten (a grid has at most ten intervals)."""
+    return _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else "many"
+
+
+def _ordinal_word(n: int) -> str:
+    """Return "the" and the ordinal of `n` in words ("the second"); "one of them" beyond ten."""
+    return f"the {_ORDINAL_WORDS[n]}" if n < len(_ORDINAL_WORDS) else "one of them"
 
 
 def default_intervals(n: int, threshold: int) -> int:
@@ -285,7 +345,7 @@ def parallel_boxes(
     >>> all(box.n >= 3 for box in pb.boxes)
     True
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     threshold = pol.check_threshold(threshold)
     winsor_sd = pol.check_winsor_sd(winsor_sd)
     sig = pol.check_sig_figs(sig)
@@ -477,7 +537,7 @@ def lowess_trend(
     """
     from statsmodels.nonparametric.smoothers_lowess import lowess
 
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     threshold = pol.check_threshold(threshold)
     winsor_sd = pol.check_winsor_sd(winsor_sd)
     sig = pol.check_sig_figs(sig)

@@ -316,7 +316,7 @@ def discretize(
     >>> discretize(x, c=2, discretizer="efd").representatives[0]
     array([ 2.5 , 13.25])
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     arr = finite_array(values)
     method = _check_discretizer(discretizer)
     _check_c(c)

@@ -133,6 +133,7 @@ def safe_edges(
     *,
     binwidth: float | None = None,
     avoid: ArrayLike | None = None,
+    n_bins: int | None = None,
 ) -> np.ndarray:
     """Bin edges on a rounded grid that extends strictly beyond the data.
 
@@ -153,6 +154,9 @@ def safe_edges(
         Use this width instead (the grid is aligned to its multiples).
     avoid : array-like, optional
         Values no edge or centre may equal (e.g. :func:`rare_values` of the raw data).
+    n_bins : int, optional
+        The number of bins the rule `bins` gives for the data, when `values`
+        holds only their extremes (data counted out of core).
 
     Returns
     -------
@@ -184,7 +188,7 @@ def safe_edges(
         if not (binwidth > 0 and math.isfinite(binwidth)):
             raise ValueError(f"binwidth must be positive and finite, got {binwidth}.")
         return _aligned_edges(lo, hi, float(binwidth), avoid_arr)
-    n_bins = _bin_count(x, bins)
+    n_bins = _bin_count(x, bins) if n_bins is None else int(n_bins)
     span = hi - lo if hi > lo else max(abs(lo), 1.0)
     if span < 1e-12 * max(abs(lo), abs(hi)) or span < 1e-250:
         raise ValueError(
@@ -367,8 +371,28 @@ def grid_counts(x: ArrayLike, y: ArrayLike, xedges: np.ndarray, yedges: np.ndarr
     xedges = np.asarray(xedges, dtype=float)
     yedges = np.asarray(yedges, dtype=float)
     nx, ny = xedges.size - 1, yedges.size - 1
-    ix = np.clip(np.searchsorted(xedges, xv, side="right") - 1, 0, nx - 1)
-    iy = np.clip(np.searchsorted(yedges, yv, side="right") - 1, 0, ny - 1)
+    ix = np.clip(_bin_index(xv, xedges), 0, nx - 1)
+    iy = np.clip(_bin_index(yv, yedges), 0, ny - 1)
     inside = (xv >= xedges[0]) & (xv <= xedges[-1]) & (yv >= yedges[0]) & (yv <= yedges[-1])
     flat = np.bincount(ix[inside] * ny + iy[inside], minlength=nx * ny)
     return flat.reshape(nx, ny).astype(np.int64)
+
+
+def _bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Return ``searchsorted(edges, values, side="right") - 1``, clipped to [-1, len(edges) - 1].
+
+    Evenly spaced edges (every safe grid) are computed arithmetically and
+    corrected where rounding put a value one bin off, which is exact and
+    about twice as fast as the binary search at a million values.
+    """
+    nb = edges.size - 1
+    widths = np.diff(edges)
+    if nb < 1 or np.ptp(widths) > 1e-9 * abs(widths[0]) or widths[0] <= 0:
+        return np.clip(np.searchsorted(edges, values, side="right") - 1, -1, nb)
+    i = np.floor((values - edges[0]) * (nb / (edges[-1] - edges[0])))
+    np.clip(i, -1, nb, out=i)
+    with np.errstate(invalid="ignore"):  # NaN: no bin (the caller's range test drops it)
+        i = i.astype(np.intp)
+    i -= (values < edges[np.clip(i, 0, nb)]) & (i >= 0)
+    i += (values >= edges[np.clip(i + 1, 0, nb)]) & (i < nb)
+    return i

@@ -491,7 +491,7 @@ def mdav(values: ArrayLike, k: int = 3, *, policy: Policy | None = None) -> Micr
     >>> res.values[:, 0].round(3).tolist()
     [0.333, 0.333, 0.333, 10.333, 10.333, 10.333]
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     x, z, k = _prepare(values, k, pol)
     return _result(x, z, _mdav_labels(z, k), k, "mdav")
 
@@ -617,7 +617,7 @@ def vmdav(
     >>> res.values[:, 0].round(3).tolist()
     [0.15, 0.15, 0.15, 0.15, 5.1, 5.1, 5.1, 9.1, 9.1, 9.1]
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     if isinstance(gamma, (bool, str, bytes)) or not isinstance(gamma, (int, float, np.number)):
         raise TypeError(f"gamma must be a number, got {gamma!r}.")
     gamma = float(gamma)
@@ -796,7 +796,7 @@ def optimal_univariate(
     >>> res.groups.tolist(), res.n_groups
     ([0, 0, 0, 1, 1, 1, 2, 2, 2, 2], 3)
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     x, z, k = _prepare(values, k, pol)
     labels = np.column_stack([_optimal_labels(x[:, j], k) for j in range(x.shape[1])])
     return _result(x, z, labels[:, 0] if x.shape[1] == 1 else labels, k, "optimal")

@@ -264,8 +264,7 @@ def add_keyed_noise(
     >>> bool(np.array_equal(add_keyed_noise(x[perm], q=0.25, key=key), noisy[perm]))
     True
     """
-    if policy is None:
-        policy = get_policy()
+    policy = get_policy(policy)
     q = policy.check_q(q)
     arr = finite_array(values, min_rows=2)
     one_dim = arr.ndim == 1

@@ -131,8 +131,7 @@ def winsorize(
     >>> w.lower, w.upper, w.n_winsorized
     (-3.0, 9.0, 1)
     """
-    if policy is None:
-        policy = get_policy()
+    policy = get_policy(policy)
     sd = policy.check_winsor_sd(sd)
     arr = finite_array(values, min_rows=2)
     mean = arr.mean(axis=0)
@@ -199,7 +198,7 @@ def round_sig(
     array([-1200. ,     0. ,     nan,     2.7])
     """
     if sig is None:
-        sig = (get_policy() if policy is None else policy).sig_figs
+        sig = get_policy(policy).sig_figs
     sig = _check_sig(sig)
     try:
         a = np.asarray(x, dtype=np.float64)
@@ -294,8 +293,7 @@ def safe_quantiles(
     ...                sig=2, policy=Policy())
     array([2.8, 4.4, 5.9])
     """
-    if policy is None:
-        policy = get_policy()
+    policy = get_policy(policy)
     sig = policy.check_sig_figs(None if sig is None else _check_sig(sig))
     arr = finite_array(values, min_rows=1)
     if arr.shape[0] < policy.threshold:

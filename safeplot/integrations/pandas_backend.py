@@ -940,7 +940,7 @@ def release_hexbin(
     >>> bool((rel.counts >= 3).all()), int(rel.counts.sum()) <= 500
     (True, True)
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     method = pol.check_method(method, "heatmap")
     if names[0] == names[1]:
         names = (f"{names[0]} (x)", f"{names[1]} (y)")
@@ -972,7 +972,9 @@ def release_hexbin(
     params["threshold"] = threshold
     rare = [rare_values(raw[:, j], threshold) for j in range(2)]
     if method in VALUE_METHODS:
-        out = anonymize_values(raw, method, names=list(names), k=k, q=q, policy=pol)
+        out = anonymize_values(
+            raw, method, names=list(names), k=k, q=q, threshold=threshold, policy=pol
+        )
         released = out.values
         params.update(out.params)
         details.update(out.details)
@@ -1103,6 +1105,11 @@ def _hexbin(data, call: _Call, kw: dict[str, Any]) -> Any:
     if call.method != "none":
         set_safe_axis(ax, "x", rel.xlim, rel.xticks)
         set_safe_axis(ax, "y", rel.ylim, rel.yticks)
+        shown = np.asarray(coll.get_array(), dtype=float)
+        if shown.size and shown.min() == shown.max():
+            # one distinct count: matplotlib would widen the colour range to 0.9..1.1 times
+            # it, a limit below the threshold; start the scale at 0 instead
+            coll.set_clim(0.0, float(shown.max()))
     if colorbar:
         cb = ax.get_figure().colorbar(coll, ax=ax)
         cb.set_label("count")
@@ -1203,7 +1210,7 @@ def release_bar_counts(
     >>> rel.table["count"].tolist(), rel.report.cells_suppressed
     ([40.0, 15.0, 0.0], 1)
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     frame = data.to_frame() if isinstance(data, pd.Series) else data
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"{function}: expected a Series or DataFrame of counts.")

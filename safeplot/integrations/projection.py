@@ -48,10 +48,12 @@ from typing import Any
 
 import matplotlib as mpl
 import numpy as np
+import pandas as pd
 from matplotlib import cbook
 from matplotlib.axes import Axes
 from matplotlib.projections import get_projection_class, register_projection
 
+from .._validate import _numeric_column
 from ..anonymize.grids import hit_mask, rare_values
 from ..errors import UnsafePlotError
 from ..plots._common import (
@@ -147,15 +149,26 @@ def _resolve(data: Any, value: Any) -> Any:
 def _datasets(x: Any, what: str) -> list[np.ndarray]:
     """Split matplotlib's "one array, a 2-D array (a column each) or a list of arrays"."""
     if hasattr(x, "columns"):  # DataFrame: a box per column
-        return [np.asarray(x[c], dtype=float) for c in x.columns]
+        return [_column(x[c], str(c)) for c in x.columns]
     if isinstance(x, (list, tuple)) and x and all(np.ndim(v) == 1 for v in x):
-        return [np.asarray(v, dtype=float) for v in x]
-    arr = np.asarray(x, dtype=float)
+        return [_column(v, str(i + 1)) for i, v in enumerate(x)]
+    arr = np.asarray(x)
+    if arr.dtype.kind not in "fiu" and arr.ndim in (1, 2):
+        # booleans, dates, text: refused with a message naming the column
+        cols = arr.reshape(arr.shape[0], -1) if arr.ndim == 2 else arr[:, None]
+        return [_column(cols[:, j], str(j + 1)) for j in range(cols.shape[1])]
+    arr = arr.astype(float)
     if arr.ndim <= 1:
         return [arr.ravel()]
     if arr.ndim == 2:
         return [arr[:, j] for j in range(arr.shape[1])]
     raise ValueError(f"{what}: x must be one array, a 2-D array or a list of arrays.")
+
+
+def _column(values: Any, name: str) -> np.ndarray:
+    """One variable as floats (NaN kept); booleans, dates and text refused by name."""
+    series = values if isinstance(values, pd.Series) else pd.Series(np.asarray(values))
+    return _numeric_column(name, series)
 
 
 def _names(x: Any, n: int) -> list[str]:

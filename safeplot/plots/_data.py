@@ -80,6 +80,10 @@ def plot_data(data: Any, roles: Mapping[str, Any], *, function: str) -> PlotData
     >>> list(pdata.frame.columns), pdata.label("x")
     (['x', 'hue'], 'age')
     """
+    from ..integrations.dask import dask_plot_data, is_dask_collection
+
+    if is_dask_collection(data) or any(is_dask_collection(v) for v in roles.values()):
+        return dask_plot_data(data, roles, function=function)  # names only, nothing computed
     if data is not None and not isinstance(data, pd.DataFrame):
         if isinstance(data, Mapping):
             data = pd.DataFrame(dict(data))
@@ -148,6 +152,14 @@ def wide_to_long(data: Any, *, function: str) -> PlotData:
     >>> long.frame["variable"].tolist()
     ['a', 'a', 'b', 'b']
     """
+    from ..integrations.dask import is_dask_collection
+
+    if is_dask_collection(data):
+        raise ValueError(
+            f"{function}: wide-form dask data is not supported (it would be read into memory); "
+            "name the variable with x= (histplot, kdeplot, countplot), or plot a sample: "
+            "data.sample(frac=...).compute()."
+        )
     if isinstance(data, pd.Series):
         data = data.to_frame(name=data.name if data.name is not None else "x")
     elif isinstance(data, Mapping):

@@ -61,10 +61,11 @@ from ._common import (
     takes_method_options,
 )
 from ._data import categorical_order, plot_data
+from ._large import distinct_rows, is_large, mark_shared
 from .distributions import release_histograms
 from .grid import GRID_BINS, release_grid
 from .kde import KdeRelease, draw_kde, release_kde
-from .relational import LARGE_N, BoxScatterRelease, _draw_boxes, _refuse_per_point, _release_boxes
+from .relational import BoxScatterRelease, _draw_boxes, _refuse_per_point, _release_boxes
 
 __all__ = [
     "JOINT_KINDS",
@@ -182,10 +183,20 @@ def _prepare(
     return _Input(raw, list(names), codes, levels, hue, clean.n_dropped, rare)
 
 
-def _release_values(inp: _Input, method: str, k: int, q: float, metric: str, pol: Policy):
+def _release_values(
+    inp: _Input, method: str, k: int, q: float, metric: str, threshold: int, pol: Policy
+):
     """Anonymise every plotted variable jointly (one data set for all panels)."""
     return anonymize_values(
-        inp.raw, method, names=inp.names, k=k, q=q, metric=metric, strata=inp.codes, policy=pol
+        inp.raw,
+        method,
+        names=inp.names,
+        k=k,
+        q=q,
+        metric=metric,
+        strata=inp.codes,
+        threshold=threshold,
+        policy=pol,
     )
 
 
@@ -520,13 +531,20 @@ def _draw_points(ax, values, inp, palette, color, kws, style) -> None:
             sem.update(style="hue", style_order=inp.levels, markers=style)
     elif color is not None:
         kws = {"color": color, **kws}
-    if len(frame) > LARGE_N:
-        # many released points: each distinct marker once, the point layer rasterised
-        if kws.get("alpha") in (None, 1):
-            frame = frame.drop_duplicates()
+    shared = None
+    if is_large(len(frame)):
+        # many released points: each distinct marker once (shared ones marked), rasterised
+        keep, shared = distinct_rows([frame[c].to_numpy() for c in frame.columns])
+        frame = frame.iloc[keep]
         kws = {"rasterized": True, **kws}
+    n_before = len(ax.collections)
     with quiet_seaborn():
         sns.scatterplot(data=frame, x="x", y="y", legend=False, ax=ax, **sem, **kws)
+    if shared is not None:
+        for coll in ax.collections[n_before:]:
+            if len(coll.get_offsets()) == len(frame):
+                mark_shared(ax, coll, shared, edge="hue" in frame.columns)
+                break
 
 
 def _draw_cells(ax, grid: GridRelease, inp, palette, color, kws, style) -> None:
@@ -1057,7 +1075,7 @@ def pairplot(
     # 1. release: every number that will be drawn, before any figure exists
     out = joint_report = None
     if method in VALUE_METHODS:
-        out = _release_values(inp, method, k, q, metric, pol)
+        out = _release_values(inp, method, k, q, metric, threshold, pol)
         joint_report = make_report(
             "pairplot",
             method,
@@ -1487,7 +1505,7 @@ def jointplot(
     # 1. release
     out = None
     if method in VALUE_METHODS:
-        out = _release_values(inp, method, k, q, metric, pol)
+        out = _release_values(inp, method, k, q, metric, threshold, pol)
     margins: dict[str, _Panel] = {}
     if kind in ("hist", "hex"):
         grid_rel = _grid_for(

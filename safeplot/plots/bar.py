@@ -262,7 +262,7 @@ def release_barplot(
     >>> [cat for cat, _ in rel.groups], rel.estimates.tolist()
     (['Thur', 'Fri', 'Sat', 'Sun'], [17.7, 17.2, 20.4, 21.4])
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     method = check_methods(pol.check_method(method, "count"), BAR_METHODS, "bar plots")
     threshold = pol.check_threshold(threshold)
     if method == "deterministic" or method == "microaggregation":
@@ -368,6 +368,7 @@ def release_barplot(
             k=k,
             q=q,
             strata=None if strata is None else strata[in_shown],
+            threshold=threshold,
             policy=pol,
         )
         released = np.full(values.size, np.nan)

@@ -36,6 +36,7 @@ from ..anonymize.boxes import BoxSummary, confidential_box, grid_box
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
+from ..integrations.dask import check_dask_method, dask_count_table, is_dask_collection
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
 from ._common import (
@@ -564,15 +565,16 @@ def release_boxplot(
     >>> [cat for cat, _ in rel.groups]
     ['Thur', 'Fri', 'Sat', 'Sun']
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     method = _policy_checks(pol, method, "box", BOX_METHODS, "box plots")
     threshold = pol.check_threshold(threshold)
     if method == "deterministic":
         pol.check_k(k)
     if method == "probabilistic":
         pol.check_q(q)
+    # bins is checked for every method: a bad value is an error even where it is not used
+    bins = check_positive_int("bins", bins)
     if method in ("suppress", "generalize"):
-        bins = check_positive_int("bins", bins)
         if method == "generalize":
             factor = check_positive_int("factor", factor)
         try:
@@ -635,6 +637,7 @@ def release_boxplot(
             k=k,
             q=q,
             strata=codes if method == "deterministic" else None,
+            threshold=threshold,
             policy=pol,
         )
         params.update({"k": out.params["k"]} if method == "deterministic" else out.params)
@@ -1391,7 +1394,7 @@ def release_countplot(
            [  5.,  33.],
            [  5.,  32.]])
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     method = _policy_checks(pol, method, "count", COUNT_METHODS, "count plots")
     threshold = pol.check_threshold(threshold)
     if stat not in _STATS:
@@ -1401,9 +1404,19 @@ def release_countplot(
             "countplot: cannot pass values for both `x` and `y`: give x= for vertical bars or "
             "y= for horizontal ones (hue= adds a second categorical variable)."
         )
-    layout, rows = _resolve("countplot", data, x, y, hue, order, hue_order, orient, numeric=False)
-    table = np.zeros((len(layout.levels), layout.n_hue))
-    np.add.at(table, (rows.cat, rows.hue), 1)
+    if is_dask_collection(data):  # counted out of core: one pass over the partitions
+        check_dask_method(method, "countplot", ("suppress", "generalize", "confidential"))
+        layout, table, n_dropped, rare_cats = dask_count_table(
+            data, x, y, hue, order, hue_order, orient, threshold=threshold
+        )
+    else:
+        layout, rows = _resolve(
+            "countplot", data, x, y, hue, order, hue_order, orient, numeric=False
+        )
+        table = np.zeros((len(layout.levels), layout.n_hue))
+        np.add.at(table, (rows.cat, rows.hue), 1)
+        n_dropped = rows.n_dropped
+        rare_cats = _rare_categories(rows, threshold)
     levels = list(layout.levels)
     hue_levels = None if layout.hue_levels is None else list(layout.hue_levels)
     params: dict[str, Any] = {"threshold": threshold}
@@ -1471,13 +1484,13 @@ def release_countplot(
         params,
         variables,
         n,
-        rows.n_dropped,
+        n_dropped,
         pol,
         cells_suppressed=cells,
         details=details,
         warnings=warnings,
     )
-    rare = _rare_categories(rows, threshold) if method != "none" else np.array([])
+    rare = rare_cats if method != "none" else np.array([])
     return CountRelease(levels, hue_levels, released, heights, stat, other, report, layout, rare)
 
 
@@ -1679,6 +1692,10 @@ def countplot(
     # the log count axis is set here, not by seaborn: seaborn 0.13 would sum the logs of the
     # counts and mask the bars' zero baseline, drawing no bars
     _draw_counts(ax, rel, dict(style, log_scale=None), kwargs)
+    if not rel.levels:
+        # every count suppressed: no category ticks (matplotlib's default 0, 0.2, ... 1 could
+        # be read as values of the variable, and may coincide with one)
+        (ax.set_xticks if lay.orient == "x" else ax.set_yticks)([])
     if count_base is not None:
         set_scale = ax.set_yscale if lay.orient == "x" else ax.set_xscale
         set_scale("log", base=count_base, nonpositive="clip")

@@ -166,20 +166,6 @@ class ParallelBoxRelease:
     raw_stats: list[list[dict]] = field(default_factory=list)
 
 
-def _merge_notes(pb: ParallelBoxes, name: str) -> list[str]:
-    notes = []
-    for group, slot in zip(pb.groups, pb.slots, strict=True):
-        if len(group) > 1:
-            lo, hi = pb.edges[group[0]], pb.edges[group[-1] + 1]
-            at = (pb.edges[slot], pb.edges[slot + 1])
-            empty = [f"[{pb.edges[i]:g}, {pb.edges[i + 1]:g})" for i in group if i != slot]
-            notes.append(
-                f"{name} in [{lo:g}, {hi:g}): one box over [{at[0]:g}, {at[1]:g}); "
-                f"{', '.join(empty)} empty"
-            )
-    return notes
-
-
 def release_parallelboxes(
     x: np.ndarray,
     y: np.ndarray,
@@ -236,7 +222,7 @@ def release_parallelboxes(
     >>> all(b.n >= 3 for b in rel.boxes[0].boxes), rel.report.method
     (True, 'confidential')
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     codes = np.zeros(x.size, dtype=int) if codes is None else np.asarray(codes, dtype=int)
     levels = [None] if levels is None else list(levels)
     if not 0 < float(width) <= 1:
@@ -269,7 +255,7 @@ def release_parallelboxes(
         frac=frac,
         role=role,
         error_prefix=f"{function}: ",
-        describe=lambda pb: _merge_notes(pb, names[0]),
+        describe=lambda pb: pb.describe_merges(names[0], empty=True),
         merge_warning="Adjacent intervals were merged; a merged box is drawn with the width of "
         "one interval, over the one holding most of its records, and the other intervals are "
         "left empty (O'Keefe): ",
@@ -565,6 +551,12 @@ def parallelboxplot(
     if pdata.has("hue"):
         missing |= frame["hue"].isna()
     kept = frame[~missing.to_numpy()]
+    if kept.shape[0] == 0 and frame.shape[0] > 0:
+        raise ValueError(
+            f"No complete records: every row has a missing value in {list(names)}"
+            + (" or the hue" if pdata.has("hue") else "")
+            + ". Choose other variables, or fill in the missing values."
+        )
     clean = clean_numeric(
         pd.DataFrame(
             {
@@ -705,7 +697,7 @@ def release_correspondence(
     >>> rel.labels[0], rel.report.details["analysis"]
     (['Thur', 'Fri', 'Sat', 'Sun'], 'multiple')
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     variables = [str(v) for v in variables]
     frame = data[variables]
     missing = frame.isna().any(axis=1).to_numpy()

@@ -18,6 +18,7 @@ from ..anonymize import VALUE_METHODS, AnonymizedValues, anonymize_values
 from ..anonymize.grids import histogram_counts, hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
+from ..integrations.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
 from ..policy import METHODS, Policy, get_policy
 from ..release import HistogramRelease
 from ._common import (
@@ -211,6 +212,7 @@ def release_histograms(
     function: str = "histplot",
     policy: Policy | None = None,
     released: AnonymizedValues | None = None,
+    counts_from: DaskColumns | None = None,
 ) -> list[HistogramRelease]:
     """Release one histogram per hue level, suppressed per level, on common bins.
 
@@ -236,6 +238,11 @@ def release_histograms(
         `values` again, so that the histogram describes the same released
         data as another panel (pair and joint plots). Rare values are still
         those of the raw `values`.
+    counts_from : DaskColumns, optional
+        Count out of core instead (a dask DataFrame; `values` and `levels`
+        are not given): the extremes, rare values, bin rule and counts come
+        from these aggregates, and the release is made from them exactly as
+        from the values (``"suppress"`` and ``"generalize"`` only).
 
     Returns
     -------
@@ -251,12 +258,18 @@ def release_histograms(
     >>> bool(np.array_equal(a.edges, b.edges))
     True
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     method = pol.check_method(method, "hist")
     if method != "none":
         check_methods(method, HIST_METHODS, "histograms")
-    raw = np.asarray(values, dtype=float)
-    codes = np.zeros(raw.size, dtype=int) if levels is None else np.asarray(levels)
+    if counts_from is not None:
+        check_dask_method(method, function)
+        raw = counts_from.span_values(0)  # the extremes only; nothing here is drawn
+        codes = np.full(raw.size, -1)
+        levels = None if not counts_from.has_hue else codes
+    else:
+        raw = np.asarray(values, dtype=float)
+        codes = np.zeros(raw.size, dtype=int) if levels is None else np.asarray(levels)
     if levels is not None and level_names is None:
         raise ValueError("level_names must be given with levels.")
     level_names = [None] if level_names is None else list(level_names)
@@ -264,13 +277,36 @@ def release_histograms(
     threshold = pol.check_threshold(threshold)
     params: dict = {} if method == "none" else {"threshold": threshold}
     details: dict = {}
-    rare = np.array([]) if method == "none" else rare_values(raw, threshold)
-    if levels is not None and method != "none":
+    rule_bins = None
+    if counts_from is not None:
+        if isinstance(bins, str) and binrange is None and binwidth is None and not discrete:
+            rule_bins = counts_from.rule_bins(0, bins)
+        step, points = histogram_step(
+            counts_from,
+            0,
+            bins=bins,
+            binwidth=binwidth,
+            binrange=binrange,
+            discrete=discrete,
+            n_bins=rule_bins,
+        )
+        rare = counts_from.rare(
+            0, threshold, step=step, per_level=levels is not None, points=points
+        )
+    elif method != "none":
+        rare = rare_values(raw, threshold)
+    else:
+        rare = np.array([])
+    if levels is not None and method != "none" and counts_from is None:
         # values rare within a level are avoided as well as values rare overall
         per_level = [rare_values(raw[codes == i], threshold) for i in range(n_levels)]
         rare = np.unique(np.concatenate([rare, *per_level]))
     if levels is not None and method != "none":
-        sizes = np.bincount(codes[codes >= 0], minlength=n_levels)
+        sizes = (
+            np.bincount(codes[codes >= 0], minlength=n_levels)
+            if counts_from is None
+            else counts_from.level_sizes
+        )
         small = [str(level_names[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
         if small:
             raise DisclosureError(
@@ -296,6 +332,7 @@ def release_histograms(
             k=k,
             q=q,
             strata=None if levels is None else codes,
+            threshold=threshold,
             policy=pol,
         )
         released = out.values[:, 0]
@@ -325,9 +362,12 @@ def release_histograms(
             bins if binrange is None or not isinstance(bins, str) else 10,
             binwidth=binwidth,
             avoid=rare,
+            n_bins=rule_bins,
         )
 
-    common = edges_for(released) if common_bins else None
+    common = edges_for(released) if common_bins or counts_from is not None else None
+    if counts_from is not None:
+        level_counts, level_sizes = counts_from.histogram(0, common, within=binrange)
     if method == "generalize":
         factor = check_positive_int("factor", factor)
         params["factor"] = factor
@@ -340,7 +380,10 @@ def release_histograms(
                 "remove it from hue_order."
             )
         edges = common if common is not None else edges_for(v)
-        counts = histogram_counts(v, edges)
+        if counts_from is None:
+            counts, n_level = histogram_counts(v, edges), int(v.size)
+        else:
+            counts, n_level = level_counts[i], int(level_sizes[i])
         if method == "generalize":
             counts, edges = coarsen_counts(counts, factor), coarsen_edges(edges, factor)
         if method == "none":
@@ -354,7 +397,7 @@ def release_histograms(
             method,
             params,
             (name,),
-            int(v.size),
+            n_level,
             n_dropped if i == 0 else 0,
             pol,
             cells_suppressed=n_supp,
@@ -631,10 +674,18 @@ def histplot(
         )
     has_hue = "hue" in frame.columns
     name = labels.get(orient) or orient
-    clean = clean_numeric(frame, [orient], strata=["hue"] if has_hue else None)
-    codes, levels = _level_codes(frame.loc[_complete_rows(frame, orient)], hue_order)
+    source = None
+    if is_dask_collection(frame):  # counted out of core: only aggregates are computed
+        check_dask_method(method, "histplot")
+        source = DaskColumns(frame, [orient], hue="hue" if has_hue else None, hue_order=hue_order)
+        values, codes, levels = None, None, source.levels
+        n_clean, n_dropped = source.n, source.n_dropped
+    else:
+        clean = clean_numeric(frame, [orient], strata=["hue"] if has_hue else None)
+        codes, levels = _level_codes(frame.loc[_complete_rows(frame, orient)], hue_order)
+        values, n_clean, n_dropped = clean.values[:, 0], clean.n, clean.n_dropped
     releases = release_histograms(
-        clean.values[:, 0],
+        values,
         levels=codes,
         level_names=levels if has_hue else None,
         name=name,
@@ -648,9 +699,10 @@ def histplot(
         factor=factor,
         k=k,
         q=q,
-        n_dropped=clean.n_dropped,
+        n_dropped=n_dropped,
         function="histplot",
         policy=pol,
+        counts_from=source,
     )
     for rel, level in zip(releases, levels, strict=True):
         rel.level = level
@@ -706,7 +758,7 @@ def histplot(
     report = rel0.report
     for rel in releases[1:]:
         report = report.merge(rel.report)
-    report.n = pol.round_count(clean.n)
+    report.n = pol.round_count(n_clean)
     report.details["stat"] = stat
     return finish(ax, report, annotate=annotate, policy=pol)
 
@@ -881,6 +933,11 @@ def hist(
     method = pol.check_method(method, "hist")
     resolve_annotate(annotate, pol)
     _refuse_weights(weights, method, "hist")
+    if is_dask_collection(x):
+        raise ValueError(
+            "hist does not take a dask collection (it would be read into memory); use "
+            "histplot(data=<dask DataFrame>, x='column'), which counts out of core."
+        )
     name = str(getattr(x, "name", None) or "x")
     clean = clean_numeric({name: x})
     rel = release_histograms(

@@ -173,7 +173,7 @@ def release_ecdf(
     >>> rel.levels, rel.method
     (['Male', 'Female'], 'suppress')
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     method = check_methods(pol.check_method(method, "hist"), ECDF_METHODS, "ECDF plots")
     threshold = pol.check_threshold(threshold)
     if method in ("deterministic", "microaggregation"):
@@ -313,7 +313,9 @@ def release_ecdf(
                     f"ecdfplot: method={method!r} with k={k} needs at least k records in every "
                     f"hue level; {', '.join(thin)} have fewer."
                 )
-        out = anonymize_values(work, method, names=[name], k=k, q=q, strata=strata, policy=pol)
+        out = anonymize_values(
+            work, method, names=[name], k=k, q=q, strata=strata, threshold=threshold, policy=pol
+        )
         params.update(out.params)
         details.update(out.details)
         for i in range(len(levels)):

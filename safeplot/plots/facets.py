@@ -205,6 +205,12 @@ def _check_facets(
     for role in roles:
         keep &= frame[names[role]].isin(levels[role])
     sub = frame[keep]
+    if sub.shape[0] == 0:
+        used = [names[r] for r in [*complete, *roles] if r in names]
+        raise ValueError(
+            f"{function}: no complete records to plot: the data are empty, or every row has a "
+            f"missing or non-numeric value in {used}. Check the data and the variable names."
+        )
     if roles:
         sizes = sub.groupby([names[r] for r in roles], observed=True, dropna=True).size()
         small = [k if isinstance(k, tuple) else (k,) for k, n in sizes.items() if 0 < n < minimum]

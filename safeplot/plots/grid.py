@@ -19,6 +19,7 @@ from .._validate import clean_numeric
 from ..anonymize import AnonymizedValues, anonymize_values
 from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
+from ..integrations.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
 from ..policy import METHODS, Policy, get_policy
 from ..release import GridRelease
 from ._common import check_methods, check_positive_int, make_report, refuse_if_nothing_shown
@@ -107,7 +108,7 @@ def release_grid(
     >>> bool(((shown == 0) | (shown >= 3)).all())
     True
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     method = pol.check_method(method, kind)
     if names[0] == names[1]:
         raise ValueError(f"x and y need different names, got {names[0]!r} twice.")
@@ -115,16 +116,24 @@ def release_grid(
     columns: dict[str, Any] = {names[0]: x, names[1]: y}
     if hue is not None:
         columns[_HUE] = hue
-    clean = clean_numeric(columns, list(names), strata=[_HUE] if hue is not None else None)
-    raw = clean.values
-    n_dropped += clean.n_dropped
-    if hue is not None:
+    source = None
+    if is_dask_collection(x):  # a dask DataFrame's columns: counted out of core
+        check_dask_method(method, function)
+        source = _dask_source(x, y, hue, hue_order, function)
+        raw = np.column_stack([source.span_values(j)[:2] for j in range(2)])  # extremes only
+        n_dropped += source.n_dropped
+        levels, codes = source.levels, np.full(2, -1)
+    else:
+        clean = clean_numeric(columns, list(names), strata=[_HUE] if hue is not None else None)
+        raw = clean.values
+        n_dropped += clean.n_dropped
+    if source is None and hue is not None:
         present = [lab[0] for lab in clean.strata_labels]
         import pandas as pd
 
         levels = categorical_order(pd.Series(present), hue_order)
         codes = np.array([levels.index(p) if p in levels else -1 for p in present])[clean.strata]
-    else:
+    elif source is None:
         levels, codes = [None], np.zeros(raw.shape[0], dtype=int)
     if method == "none":
         xedges = np.histogram_bin_edges(raw[:, 0], bins)
@@ -147,7 +156,11 @@ def release_grid(
         )
     check_methods(method, GRID_METHODS, "density grids")
     threshold = pol.check_threshold(threshold)
-    rare = [rare_values(raw[:, j], threshold) for j in range(2)]
+    if source is None:
+        rare = [rare_values(raw[:, j], threshold) for j in range(2)]
+    else:
+        step = min(grid_step(source, j, bins) for j in range(2))
+        rare = source.rare_columns([0, 1], threshold, step=step)
     params: dict[str, Any] = {"threshold": threshold, "bins": bins}
     details: dict[str, Any] = {}
     if released is not None:
@@ -162,7 +175,15 @@ def release_grid(
     elif method not in ("suppress", "generalize"):
         strata = clean.strata if hue is not None else None
         out = anonymize_values(
-            raw, method, names=list(names), k=k, q=q, metric=metric, strata=strata, policy=pol
+            raw,
+            method,
+            names=list(names),
+            k=k,
+            q=q,
+            metric=metric,
+            strata=strata,
+            threshold=threshold,
+            policy=pol,
         )
         released = out.values
         params.update(out.params)
@@ -171,9 +192,12 @@ def release_grid(
         released = raw
     xedges = safe_edges(released[:, 0], bins, avoid=rare[0])
     yedges = safe_edges(released[:, 1], bins, avoid=rare[1])
-    counts = np.stack(
-        [grid_counts(*released[codes == i].T, xedges, yedges) for i in range(len(levels))]
-    )
+    if source is None:
+        # without hue every row counts: no masked copy of a million rows
+        parts = [released] if hue is None else [released[codes == i] for i in range(len(levels))]
+        counts = np.stack([grid_counts(*part.T, xedges, yedges) for part in parts])
+    else:
+        counts = source.grid(xedges, yedges)
     if method == "generalize":
         factor = check_positive_int("factor", factor)
         params.update(factor=factor, bins=-(-bins // factor))
@@ -193,7 +217,7 @@ def release_grid(
         method,
         params,
         names,
-        raw.shape[0],
+        raw.shape[0] if source is None else source.n,
         n_dropped,
         pol,
         cells_suppressed=shown.n_suppressed,
@@ -211,4 +235,20 @@ def release_grid(
         safe_ticks(*xlim, avoid=rare[0]),
         safe_ticks(*ylim, avoid=rare[1]),
         report,
+    )
+
+
+def _dask_source(x: Any, y: Any, hue: Any, hue_order: Any, function: str) -> DaskColumns:
+    """Return the aggregates of two columns (and a hue) of one dask DataFrame."""
+    parts = {"x": x, "y": y} | ({} if hue is None else {"hue": hue})
+    if not all(is_dask_collection(v) for v in parts.values()):
+        raise ValueError(f"{function}: x, y and hue must all be columns of one dask DataFrame.")
+    frame = x.to_frame(name="x").assign(**{r: v for r, v in parts.items() if r != "x"})
+    return DaskColumns(
+        frame,
+        ["x", "y"],
+        hue=None if hue is None else "hue",
+        hue_order=hue_order,
+        function=function,
+        level_dtype=False,
     )

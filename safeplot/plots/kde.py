@@ -54,6 +54,7 @@ from ..anonymize.grids import (
 )
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
+from ..integrations.dask import is_dask_collection
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, GridRelease
 from ._common import (
@@ -348,7 +349,7 @@ def release_kde(
     >>> bool((rel.data["weights"] >= 3).all())
     True
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     roles = tuple(r for r, v in (("x", x), ("y", y)) if v is not None)
     if not roles:
         raise ValueError(f"{function}: give the values to plot, as x= and/or y=.")
@@ -361,6 +362,26 @@ def release_kde(
     labels = {r: r for r in ("x", "y", "hue")} | dict(labels or {})
     if wide and (bivariate or hue is None):
         raise ValueError("wide=True needs one value variable and the column of each value as hue.")
+    if any(is_dask_collection(v) for v in (x, y, hue)):  # counted out of core
+        from ..integrations.dask import release_kde_dask
+
+        return release_kde_dask(
+            x,
+            y,
+            hue=hue,
+            hue_order=hue_order,
+            labels=labels,
+            method=method,
+            threshold=threshold,
+            factor=factor,
+            bins=bins,
+            scales=_resolve_scales(log_scale, roles, None)
+            if not isinstance(log_scale, dict)
+            else {r: log_scale.get(r, _Scale()) for r in roles},
+            n_dropped=n_dropped,
+            function=function,
+            policy=pol,
+        )
 
     columns: dict[str, Any] = {r: v for r, v in (("x", x), ("y", y)) if v is not None}
     if hue is not None:
@@ -477,14 +498,23 @@ def release_kde(
             for i, g in enumerate(groups):
                 if g.size == 0:
                     continue
-                res = anonymize_values(t[g], method, names=[str(levels[i])], k=k, q=q, policy=pol)
+                res = anonymize_values(
+                    t[g], method, names=[str(levels[i])], k=k, q=q, threshold=threshold, policy=pol
+                )
                 out_t[g] = res.values
                 params.update(res.params)
                 details = _merge_details(details, res.details)
         else:
             strata = codes if (levels and method == "deterministic") else None
             res = anonymize_values(
-                t, method, names=list(names), k=k, q=q, strata=strata, policy=pol
+                t,
+                method,
+                names=list(names),
+                k=k,
+                q=q,
+                strata=strata,
+                threshold=threshold,
+                policy=pol,
             )
             out_t = res.values
             params.update(res.params)
@@ -556,21 +586,28 @@ def _merge_details(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _release_binned(t, codes, levels, wide, method, bins, factor, threshold, avoid, scale, role):
-    """Suppressed histogram per hue level: shown bin centres weighted by their counts."""
+def _release_binned(
+    t, codes, levels, wide, method, bins, factor, threshold, avoid, scale, role, counts_from=None
+):
+    """Suppressed histogram per hue level: shown bin centres weighted by their counts.
+
+    With `counts_from` (a dask DataFrame's aggregates), `t` holds only the
+    extremes and the counts per level come from the aggregates.
+    """
     params: dict[str, Any] = {"threshold": threshold, "bins": bins}
     t_avoid = scale.fwd(avoid[avoid > 0]) if scale.log else avoid
     groups = [np.flatnonzero(codes == i) for i in range(len(levels))] if levels else [None]
     edges_all = None if wide else safe_edges(t, bins, avoid=t_avoid)
+    binned = None if counts_from is None else counts_from.histogram(0, edges_all)
     rows = []
     n_suppressed = 0
     warn = []
     for i, g in enumerate(groups):
         values = t if g is None else t[g]
-        if values.size == 0:
+        if (values.size if binned is None else binned[1][i]) == 0:
             continue
         edges = safe_edges(values, bins, avoid=t_avoid) if wide else edges_all
-        counts = histogram_counts(values, edges)
+        counts = histogram_counts(values, edges) if binned is None else binned[0][i]
         if method == "generalize":
             counts, edges = coarsen_counts(counts, factor), coarsen_edges(edges, factor)
         shown = suppress(counts, threshold)
@@ -673,6 +710,76 @@ def _guarded_support(release: KdeRelease, scales: dict[str, _Scale]) -> Iterator
     finally:
         KDE._define_support_univariate = uni
         KDE._define_support_bivariate = bi
+
+
+#: Records up to which a binned density is drawn from one point per record; beyond, the
+#: counts weight the same estimate (:func:`_frequency_weights`).
+_EXPAND_MAX = 100_000
+
+
+@contextlib.contextmanager
+def _frequency_weights() -> Iterator[None]:
+    """Make seaborn's kde read weights as frequency counts, as if each point were repeated.
+
+    scipy's ``gaussian_kde`` treats weights as analytic weights: its
+    bandwidth rule counts an effective number of points and its covariance
+    is the weighted one. Here the estimate is that of the data with each
+    bin centre repeated count times -- the covariance with ``fweights`` and
+    Scott's or Silverman's factor for the number of records, and the grid
+    of evaluation points from that fit -- without building those rows (a
+    count may describe millions of records). The density is the same
+    weighted sum of kernels.
+    """
+    from scipy import linalg
+    from scipy.stats import gaussian_kde
+    from seaborn._statistics import KDE
+
+    fit = KDE._fit
+
+    def frequency_fit(self, fit_data, weights=None):
+        if weights is None:
+            return fit(self, fit_data, weights)
+        counts = np.asarray(weights, dtype=float)
+        kde = gaussian_kde(fit_data, bw_method=self.bw_method, weights=counts)
+        n, d = counts.sum(), kde.d
+        if self.bw_method in (None, "scott"):
+            factor = n ** (-1.0 / (d + 4))
+        elif self.bw_method == "silverman":
+            factor = (n * (d + 2) / 4.0) ** (-1.0 / (d + 4))
+        else:
+            factor = float(self.bw_method)
+        cov = np.atleast_2d(
+            np.cov(kde.dataset, rowvar=1, bias=False, fweights=counts.astype(np.int64))
+        )
+        kde._data_covariance = cov
+        kde._data_cho_cov = linalg.cholesky(cov, lower=True)
+        kde.set_bandwidth(factor * self.bw_adjust)
+        return kde
+
+    uni, bi = KDE._eval_univariate, KDE._eval_bivariate
+
+    def with_support(evaluate, *data, weights=None):
+        # seaborn places the grid from a fit without weights: here, from the weighted one
+        self = data[0]
+        if self.support is not None or weights is None:
+            return evaluate(*data, weights=weights)
+        self.support = self.define_support(*data[1:], weights=weights, cache=False)
+        try:
+            return evaluate(*data, weights=weights)
+        finally:
+            self.support = None
+
+    KDE._fit = frequency_fit
+    KDE._eval_univariate = lambda self, x, weights=None: with_support(
+        uni, self, x, weights=weights
+    )
+    KDE._eval_bivariate = lambda self, x1, x2, weights=None: with_support(
+        bi, self, x1, x2, weights=weights
+    )
+    try:
+        yield
+    finally:
+        KDE._fit, KDE._eval_univariate, KDE._eval_bivariate = fit, uni, bi
 
 
 def _artist_ids(ax: Axes) -> set[int]:
@@ -1088,11 +1195,16 @@ def draw_kde(
                 kwargs=kwargs,
             )
     else:
+        frequency = contextlib.nullcontext()
         if "weights" in d.columns and release.method in ("suppress", "generalize"):
-            # frequency weights: each shown bin centre once per record it counts, so the
-            # bandwidth rule sees the number of records (scipy's weights would count bins)
-            d = d.loc[d.index.repeat(d["weights"].to_numpy().astype(np.int64))]
-            d = d.drop(columns="weights").reset_index(drop=True)
+            if d["weights"].sum() > _EXPAND_MAX and not callable(bw_method) and not common_grid:
+                # many records (e.g. counted out of core): the same estimate from the counts
+                frequency = _frequency_weights()
+            else:
+                # frequency weights: each shown bin centre once per record it counts, so the
+                # bandwidth rule sees the number of records (scipy's weights would count bins)
+                d = d.loc[d.index.repeat(d["weights"].to_numpy().astype(np.int64))]
+                d = d.drop(columns="weights").reset_index(drop=True)
         vectors: dict[str, Any] = {}
         for r in roles:
             vectors[r] = pd.Series(d[r].to_numpy(), name=release.labels.get(r, r))
@@ -1119,7 +1231,7 @@ def draw_kde(
             if release.method == "none"
             else _guarded_support(release, scales)
         )
-        with quiet_seaborn(), guard:
+        with quiet_seaborn(), guard, frequency:
             sns.kdeplot(
                 **vectors,
                 palette=palette,

@@ -36,6 +36,7 @@ from .. import audit
 from ..anonymize.grids import rare_values, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
+from ..integrations.dask import DaskColumns, is_dask_collection
 from ..policy import get_policy
 from ..release import DisclosureReport, GridRelease
 from ._common import (
@@ -598,9 +599,15 @@ def _grid_heatmap(
         vmin = float(np.percentile(values, 2) if robust else values.min())
     if vmax is None:
         vmax = float(np.percentile(values, 98) if robust else values.max())
+    if vmin == vmax and vmin > 0:
+        # every shown cell has one count: matplotlib would widen the scale by 10% each way
+        # (2.7 to 3.3 for a count of 3), putting a colour-bar limit below the threshold
+        vmin = 0.0
     colormap = _colormap(cmap, center, vmin, vmax)
     avoid = np.array([])
-    if method != "none":
+    if method != "none" and is_dask_collection(pdata.frame):
+        avoid = _dask_colorbar_avoid(pdata.frame, threshold_used, vmin, vmax) if cbar else avoid
+    elif method != "none":
         frame = pdata.frame
         avoid = np.union1d(
             rare_values(pd.to_numeric(frame["x"], errors="coerce"), threshold_used),
@@ -637,6 +644,15 @@ def _grid_heatmap(
     if annot:
         _annotate_grid(ax, mesh, rel, grid, fmt, annot_kws)
     return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+def _dask_colorbar_avoid(frame: Any, threshold: int, vmin: float, vmax: float) -> np.ndarray:
+    """Rare values of a dask frame's x and y that a colour-bar tick in [vmin, vmax] could hit."""
+    if not (np.isfinite([vmin, vmax]).all() and vmax > vmin):
+        return np.array([])
+    source = DaskColumns(frame, ["x", "y"], function="heatmap")
+    step = 0.15 * (float(vmax) - float(vmin))
+    return np.union1d(*source.rare_columns([0, 1], threshold, step=step))
 
 
 def _annotate_grid(
@@ -926,8 +942,8 @@ def heatmap(
         if method is not None and method != report.method:
             raise ValueError(
                 f"heatmap: this matrix was released by {marker['report'].get('function')} "
-                f"(method {report.method!r}) and is drawn as it is; method= applies to a "
-                "density grid (x=, y=). Leave method out."
+                f"(method {report.method!r}) and is drawn as it is; method={method!r} applies "
+                "to a density grid (x=, y=). Leave method out."
             )
         if report.method:
             pol.check_method(report.method)
@@ -942,6 +958,15 @@ def heatmap(
             raise DisclosureError(
                 f"heatmap: this matrix was released with threshold={made_with}, below the "
                 f"policy in force (threshold={pol.threshold}, {pol.source}). Release it again."
+            )
+        with np.errstate(invalid="ignore"):
+            cells = np.asarray(data, dtype=float)
+        if not np.isfinite(cells).any():
+            raise ValueError(
+                f"heatmap: every cell of this matrix is empty (suppressed by "
+                f"{marker['report'].get('function')}, or undefined: too few records, or a "
+                "constant or missing column), so there is nothing to draw. Use more records "
+                "or other variables."
             )
     else:
         method = pol.check_method(method, "heatmap")

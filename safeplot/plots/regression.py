@@ -59,6 +59,7 @@ from ._common import (
     takes_method_options,
 )
 from ._data import plot_data
+from ._large import is_large, scatter_points
 from .grid import release_grid
 from .relational import BoxScatterRelease, _draw_boxes, release_scatter
 
@@ -278,7 +279,7 @@ def release_qq(
     >>> rel.kind, rel.report.method, len(rel.x)
     ('points', 'deterministic', 200)
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     method = pol.check_method(method, "qq")
     check_methods(method, QQ_METHODS, "Q-Q plots")
     line = _check_line(line)
@@ -351,7 +352,9 @@ def release_qq(
     else:
         kind = "points"
         if noise_first:
-            noisy = anonymize_values(raw, method, names=[name], q=q, policy=pol)
+            noisy = anonymize_values(
+                raw, method, names=[name], q=q, threshold=threshold, policy=pol
+            )
             px, py = tq, _sample_quantiles(pp, noisy.values[:, 0])
             params.update(noisy.params)
             params["noise_first"] = True
@@ -363,6 +366,7 @@ def release_qq(
                 k=k,
                 q=q,
                 metric=metric,
+                threshold=threshold,
                 policy=pol,
             )
             px, py = out.values[:, 0], out.values[:, 1]
@@ -451,6 +455,8 @@ def draw_qq(ax: Axes, release: QQRelease, **plotkwargs: Any) -> Axes:
     style.update(plotkwargs)
     color = style.get("color", style.get("markerfacecolor", "C0"))
     if release.kind == "points":
+        if is_large(np.size(release.x)):
+            style = {"rasterized": True, **style}  # the point layer only; text stays vector
         ax.plot(release.x, release.y, **style)
     elif release.kind == "cells":
         if release.sizes is not None and release.sizes.size:
@@ -753,7 +759,7 @@ def _draw_markers(
             return
         base = kws.pop("s", np.square(mpl.rcParams["lines.markersize"]))
         kws["s"] = base * rel.sizes / np.median(rel.sizes)
-    ax.scatter(x, y, **kws)
+    scatter_points(ax, x, y, **kws)
 
 
 def _scatter_kws(scatter_kws: dict | None, color: str, marker: Any, label: Any) -> dict:

@@ -50,6 +50,7 @@ from ._common import (
     attach_release,
     axis_from_range,
     check_methods,
+    check_positive_int,
     finish,
     finite_range,
     get_ax,
@@ -60,13 +61,10 @@ from ._common import (
     takes_method_options,
 )
 from ._data import PlotData, categorical_order, plot_data
+from ._large import distinct_rows, is_large, mark_shared, scatter_points
 from .grid import GRID_BINS, release_grid
 
 __all__ = ["SCATTER_METHODS", "draw_scatter", "release_scatter", "scatter", "scatterplot"]
-
-#: Above this many released points the point layer is rasterised and drawn once per
-#: distinct marker.
-LARGE_N = 100_000
 
 #: Methods a scatter release supports.
 SCATTER_METHODS = METHODS
@@ -221,7 +219,7 @@ def release_scatter(
     >>> bool((rel.sizes >= 3).all())
     True
     """
-    pol = get_policy() if policy is None else policy
+    pol = get_policy(policy)
     method = pol.check_method(method, "scatter")
     if names[0] == names[1]:
         raise ValueError(f"x and y need different names, got {names[0]!r} twice.")
@@ -234,6 +232,7 @@ def release_scatter(
     if method not in SCATTER_METHODS:
         raise not_available(method, "scatter plots", SCATTER_METHODS)
     threshold = pol.check_threshold(threshold)
+    check_positive_int("bins", bins)
     rare = [rare_values(raw[:, j], threshold) for j in range(2)]
     if method in _GRID_METHODS:
         return _grid_release(raw, method, names, threshold, factor, bins, n_dropped, function, pol)
@@ -242,7 +241,9 @@ def release_scatter(
         return _release_boxes(
             raw[:, 0], raw[:, 1], codes, [None], names, threshold, n_dropped, function, pol
         )
-    out = anonymize_values(raw, method, names=list(names), k=k, q=q, metric=metric, policy=pol)
+    out = anonymize_values(
+        raw, method, names=list(names), k=k, q=q, metric=metric, threshold=threshold, policy=pol
+    )
     report = make_report(
         function, method, out.params, names, raw.shape[0], n_dropped, pol, details=out.details
     )
@@ -512,6 +513,12 @@ def draw_scatter(
         if release.sizes.size:
             area = s * release.sizes / np.median(release.sizes)
             ax.scatter(release.x, release.y, s=area, color=color, alpha=0.7, linewidths=0)
+    elif is_large(release.x.size):
+        # many points: each distinct one once, shared ones black, the layer rasterised
+        keep, shared = distinct_rows([release.x, release.y])
+        kws = {"s": s, "color": color, "alpha": 0.6, "linewidths": 0, "rasterized": True}
+        coll = ax.scatter(release.x[keep], release.y[keep], **kws)
+        mark_shared(ax, coll, shared, edge=False)
     else:
         ax.scatter(release.x, release.y, s=s, color=color, alpha=0.6, linewidths=0)
         if mark_coincident and release.coincident is not None and release.coincident.any():
@@ -690,6 +697,9 @@ def _map_types(
     from seaborn._base import variable_type
     from seaborn.palettes import QUAL_PALETTES
 
+    if pdata.frame.shape[0] == 0:
+        # an empty column has no type to judge: say what is wrong instead
+        raise ValueError("The data are empty (no rows). There is nothing to plot.")
     types = {"x": "numeric", "y": "numeric"}
     if pdata.has("hue"):
         if isinstance(palette, str) and palette in QUAL_PALETTES:
@@ -819,6 +829,7 @@ def _semantic_release(
         report = make_report(function, method, {}, names, n, clean.n_dropped, pol)
         return ScatterRelease(out_frame, cols, None, None, None, None, report)
     threshold = pol.check_threshold(threshold)
+    check_positive_int("bins", bins)
     rare = {r: rare_values(raw[:, j], threshold) for j, r in enumerate(numeric)}
     avoid = np.unique(np.concatenate(list(rare.values())))
     if method == "confidential":
@@ -872,7 +883,15 @@ def _semantic_release(
                     f"{roles}, or use a smaller k (not below k_min={pol.k_min})."
                 )
     out = anonymize_values(
-        raw, method, names=list(names), k=k, q=q, metric=metric, strata=strata, policy=pol
+        raw,
+        method,
+        names=list(names),
+        k=k,
+        q=q,
+        metric=metric,
+        strata=strata,
+        threshold=threshold,
+        policy=pol,
     )
     released = out.values
     out_frame = pd.DataFrame({cols[r]: released[:, j] for j, r in enumerate(numeric)})
@@ -1012,15 +1031,14 @@ def _draw_semantic(
             sizes, size_norm = (0.0, float(largest)), (0.0, float(counts.max()))
         if legend == "auto":
             legend = "brief"
-    frame, coincident = rel.frame, rel.coincident
-    if not rel.cells and len(frame) > LARGE_N:
-        # many released points: draw each distinct marker once (coinciding centroids are
-        # identical markers) and rasterise the point layer, so renders and vector files
-        # stay small; text and axes stay vector
-        if kwargs.get("alpha") in (None, 1):
-            keep = ~frame.duplicated().to_numpy()
-            frame = frame[keep]
-            coincident = None if coincident is None else coincident[keep]
+    frame, coincident, shared = rel.frame, rel.coincident, None
+    if not rel.cells and is_large(len(frame)):
+        # many released points: each distinct marker once (shared ones marked black) and the
+        # point layer rasterised, so renders and vector files stay small; text stays vector
+        roles = [c for c in dict.fromkeys(cols.values()) if c in frame.columns]
+        keep, shared = distinct_rows([frame[c].to_numpy() for c in roles])
+        frame = frame.iloc[keep]
+        coincident = None if coincident is None else coincident[keep]
         kwargs = {"rasterized": True, **kwargs}
     n_before = len(ax.collections)
     with quiet_seaborn(), _safe_legend_entries(rel.avoid):
@@ -1041,7 +1059,12 @@ def _draw_semantic(
             ax=ax,
             **kwargs,
         )
-    if mark_coincident and coincident is not None and coincident.any():
+    if shared is not None:
+        for coll in ax.collections[n_before:]:
+            if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(frame):
+                mark_shared(ax, coll, shared, edge=semantic["hue"] is not None)
+                break
+    elif mark_coincident and coincident is not None and coincident.any():
         for coll in ax.collections[n_before:]:
             if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(frame):
                 face = np.asarray(coll.get_facecolors())
@@ -1479,8 +1502,10 @@ def scatter(
             base = np.square(mpl.rcParams["lines.markersize"]) if s is None else s
             area = base * rel.sizes / np.median(rel.sizes) if rel.sizes.size else []
             coll = ax.scatter(rel.x, rel.y, s=area, **kws)
-        else:
+        elif method == "none":
             coll = ax.scatter(rel.x, rel.y, s=s, **kws)
+        else:
+            coll = scatter_points(ax, rel.x, rel.y, s=s, **kws)
         report = rel.report
         lims = (rel.xlim, rel.xticks, rel.ylim, rel.yticks) if method != "none" else None
     else:
@@ -1492,7 +1517,9 @@ def scatter(
         else:
             threshold = pol.check_threshold(threshold)
             rare = [rare_values(raw[:, j], threshold) for j in range(2)]
-            out = anonymize_values(raw, method, names=list(names), k=k, q=q, policy=pol)
+            out = anonymize_values(
+                raw, method, names=list(names), k=k, q=q, threshold=threshold, policy=pol
+            )
             report = make_report(
                 "scatter",
                 method,
@@ -1507,7 +1534,9 @@ def scatter(
             ylim, yticks = axis_from_range(*finite_range(out.values[:, 1]), rare[1])
             lims = (xlim, xticks, ylim, yticks)
             ax = get_ax(ax)
-            coll = ax.scatter(out.values[:, 0], out.values[:, 1], s=s, c=out.values[:, 2], **kws)
+            coll = scatter_points(
+                ax, out.values[:, 0], out.values[:, 1], s=s, c=out.values[:, 2], **kws
+            )
     if lims is not None:
         set_safe_axis(ax, "x", lims[0], lims[1])
         set_safe_axis(ax, "y", lims[2], lims[3])
