@@ -16,7 +16,7 @@ was avoided.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -261,10 +261,29 @@ def _aligned_edges(lo: float, hi: float, width: float, avoid: np.ndarray) -> np.
 MAX_BINS = 1000
 
 
-def _rule_bin_count(x: np.ndarray, rule: str) -> int:
-    """Count bins as numpy's binning rules do (same estimators, without building the edges)."""
-    n = x.size
-    span = float(x.max() - x.min())
+def rule_bin_count(
+    rule: str,
+    n: int,
+    span: float,
+    std: Callable[[], float],
+    iqr: Callable[[], float],
+    values: Callable[[], np.ndarray] | None = None,
+) -> int:
+    """Count bins as numpy's binning rules do, from summary statistics of the data.
+
+    The same estimators as :func:`numpy.histogram_bin_edges`, without the
+    edges. `std` and `iqr` are called only by the rules that need them, so an
+    out-of-core caller computes only what the rule asks for; "doane" and
+    "stone" need every value (`values`) and are refused without it.
+
+    Examples
+    --------
+    >>> x = np.arange(100.0)
+    >>> rule_bin_count("sturges", x.size, 99.0, x.std, lambda: 49.5)
+    8
+    >>> len(np.histogram_bin_edges(x, "sturges")) - 1
+    8
+    """
     sturges = math.log2(n) + 1.0
 
     def from_width(width: float) -> float:
@@ -277,19 +296,36 @@ def _rule_bin_count(x: np.ndarray, rule: str) -> int:
     elif rule == "rice":
         count = 2.0 * n ** (1 / 3)
     elif rule == "scott":
-        count = from_width((24.0 * math.sqrt(math.pi) / n) ** (1 / 3) * float(np.std(x)))
+        count = from_width((24.0 * math.sqrt(math.pi) / n) ** (1 / 3) * float(std()))
     elif rule in ("fd", "auto"):
-        iqr = float(np.subtract(*np.percentile(x, [75, 25])))
-        fd = from_width(2.0 * iqr * n ** (-1 / 3)) if iqr > 0 else 0.0
+        spread = float(iqr())
+        fd = from_width(2.0 * spread * n ** (-1 / 3)) if spread > 0 else 0.0
         count = fd if rule == "fd" else max(fd, sturges)
     elif rule in ("doane", "stone"):
-        count = len(np.histogram_bin_edges(x, bins=rule)) - 1
+        if values is None:
+            raise ValueError(
+                f"bins={rule!r} needs every value in memory; give bins as a number, or a rule "
+                "such as 'auto', 'fd' or 'sturges'."
+            )
+        count = len(np.histogram_bin_edges(values(), bins=rule)) - 1
     else:
         raise ValueError(
             f"bins={rule!r} is not a binning rule; use an int or one of 'auto', 'fd', 'doane', "
             "'scott', 'stone', 'rice', 'sturges', 'sqrt'."
         )
     return int(min(max(math.ceil(count), 1), MAX_BINS))
+
+
+def _rule_bin_count(x: np.ndarray, rule: str) -> int:
+    """Count bins as numpy's binning rules do for the values `x`."""
+    return rule_bin_count(
+        rule,
+        x.size,
+        float(x.max() - x.min()),
+        lambda: float(np.std(x)),
+        lambda: float(np.subtract(*np.percentile(x, [75, 25]))),
+        lambda: x,
+    )
 
 
 def _bin_count(x: np.ndarray, bins: int | str) -> int:

@@ -61,7 +61,7 @@ import numpy as np
 import pandas as pd
 
 from .._validate import _numeric_column
-from ..anonymize.grids import _rule_bin_count, grid_counts, hit_mask, nice_step
+from ..anonymize.grids import _rule_bin_count, grid_counts, hit_mask, nice_step, rule_bin_count
 from ..errors import DisclosureError
 
 __all__ = [
@@ -556,36 +556,18 @@ class DaskColumns:
         if self.n <= COLLECT_LIMIT:
             x = np.concatenate(self._run(_collect_part, j, -math.inf, math.inf, True))
             return _rule_bin_count(x, rule)
-        n = self.n
-        span = self.hi[j] - self.lo[j]
-        sturges = math.log2(n) + 1.0
-
-        def from_width(width: float) -> float:
-            return span / width if width > 0 and span > 0 else 1.0
-
-        if rule == "sturges":
-            count = sturges
-        elif rule == "sqrt":
-            count = math.sqrt(n)
-        elif rule == "rice":
-            count = 2.0 * n ** (1 / 3)
-        elif rule == "scott":
-            count = from_width((24.0 * math.sqrt(math.pi) / n) ** (1 / 3) * self._std(j))
-        elif rule in ("fd", "auto"):
-            q75, q25 = self.percentiles(j, [75, 25])
-            iqr = float(np.subtract(q75, q25))
-            fd = from_width(2.0 * iqr * n ** (-1 / 3)) if iqr > 0 else 0.0
-            count = fd if rule == "fd" else max(fd, sturges)
-        elif rule in ("doane", "stone"):
+        if rule in ("doane", "stone"):
             raise ValueError(
                 f"{self.function}: bins={rule!r} needs every value in memory; with a dask "
                 "DataFrame give bins as a number, or a rule such as 'auto', 'fd' or 'sturges'."
             )
-        else:
-            return _rule_bin_count(np.array([self.lo[j], self.hi[j]]), rule)  # its error
-        from ..anonymize.grids import MAX_BINS
-
-        return int(min(max(math.ceil(count), 1), MAX_BINS))
+        return rule_bin_count(
+            rule,
+            self.n,
+            self.hi[j] - self.lo[j],
+            lambda: self._std(j),
+            lambda: float(np.subtract(*self.percentiles(j, [75, 25]))),
+        )
 
     def _std(self, j: int) -> float:
         n, total = np.sum(self._run(_moments_part, j, None), axis=0)
