@@ -120,7 +120,7 @@ ACCEPTED: dict[str, dict[str, str]] = {
 _NO_X = r"pandas-bar|barplot-hue-pi|pandas-box"
 # x is a category: its levels are counted, and levels held by fewer than threshold records are
 # suppressed (a constant, a date, a boolean, text and inf are all just labels)
-_X_CATEGORY = r"countplot|catplot-count"
+_X_CATEGORY = r"countplot|countplot-dask|catplot-count"
 for _name in DATA_INPUTS:
     ACCEPTED.setdefault(_name, {})[_NO_X] = "the function does not plot x"
 for _name in (

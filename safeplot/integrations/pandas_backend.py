@@ -970,7 +970,10 @@ def release_hexbin(
         )
     threshold = pol.check_threshold(threshold)
     params["threshold"] = threshold
-    rare = [rare_values(raw[:, j], threshold) for j in range(2)]
+    # rare in the whole column, incomplete records included: a value held by one record is
+    # that record's, whether or not its other coordinate is missing
+    columns = [np.asarray(v, dtype=float).ravel() for v in (x, y)]
+    rare = [rare_values(c[np.isfinite(c)], threshold) for c in columns]
     if method in VALUE_METHODS:
         out = anonymize_values(
             raw, method, names=list(names), k=k, q=q, threshold=threshold, policy=pol
