@@ -1,5 +1,9 @@
 """Shared test set-up (tests and doctests): an isolated environment, policy and audit log."""
 
+import hashlib
+import os
+import stat
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -11,18 +15,44 @@ import safeplot.audit
 import safeplot.policy
 
 
+def pytest_addoption(parser):
+    """Add ``--key-seed``: the seed of the noise keys the tests draw with."""
+    parser.addoption(
+        "--key-seed",
+        default="0",
+        help=(
+            "Seed of the per-test noise keys (default 0). Each test gets the key "
+            "sha256(seed:test id), so a run is reproducible; run the suite under other "
+            "seeds to try the keyed methods under other keys."
+        ),
+    )
+
+
+def pytest_report_header(config):
+    """Print the key seed, so a failure under a keyed method can be re-run as it was."""
+    return f"safeplot test keys: --key-seed={config.getoption('--key-seed')}"
+
+
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path_factory, monkeypatch):
+def _isolated(request, tmp_path_factory, monkeypatch):
     """Give each test a private key home, the default policy and an empty audit log.
 
-    * ``SAFEPLOT_HOME`` points at a fresh temporary folder, so a test that
-      needs a noise key never writes the real per-user key file;
+    * ``SAFEPLOT_HOME`` points at a fresh temporary folder holding a key file
+      (owner-only, as safeplot writes it) whose key is derived from
+      ``--key-seed`` and the test's id: every run of a test draws the same
+      noise, and a test never reads or writes the real per-user key file;
     * ``SAFEPLOT_SECRET`` and ``SAFEPLOT_POLICY`` are removed;
     * the policy is reloaded before and after the test, so changes made by one
       test never reach the next;
     * the audit log is emptied and all figures are closed.
     """
-    monkeypatch.setenv("SAFEPLOT_HOME", str(tmp_path_factory.mktemp("safeplot_home")))
+    home = tmp_path_factory.mktemp("safeplot_home")
+    os.chmod(home, stat.S_IRWXU)
+    seed = request.config.getoption("--key-seed")
+    key = hashlib.sha256(f"{seed}:{request.node.nodeid}".encode()).hexdigest()
+    (home / "secret.key").write_text(key + "\n", encoding="utf-8")
+    os.chmod(home / "secret.key", stat.S_IRUSR | stat.S_IWUSR)
+    monkeypatch.setenv("SAFEPLOT_HOME", str(home))
     monkeypatch.delenv("SAFEPLOT_SECRET", raising=False)
     monkeypatch.delenv("SAFEPLOT_POLICY", raising=False)
     safeplot.policy._reset()

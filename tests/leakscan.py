@@ -164,7 +164,8 @@ def scan_figure(
     counts_in_colour : bool
         The colour of meshes and images encodes counts (heat maps of a
         density grid): check them, and colour-bar limits, for counts in
-        ``(0, threshold)`` instead of against raw values.
+        ``(0, threshold)`` instead of against raw values. The colour bar's
+        tick labels are then counts too, not compared with raw values.
     per_axes : dict, optional
         ``{ax: {"x": ..., "y": ...}}`` for figures whose panels show
         different variables (pair plots, joint plots, diagnostic panels): each
@@ -232,6 +233,15 @@ def scan_figure(
                 [norm.vmin, norm.vmax],
                 None if not counts_in_colour else "colour",
             )
+            # its tick labels are on the same scale as its limits: counts of a count colour
+            # bar (a tick at 15 is no data value 15), values of any other one
+            for t in ax.get_xticklabels() + ax.get_yticklabels():
+                tick_texts.add(t.get_text())
+                check(
+                    f"colour-bar tick label {t.get_text()!r}",
+                    _text_numbers(t.get_text()),
+                    None if not counts_in_colour else "colour",
+                )
             continue
         check("xlim", ax.get_xlim(), "x")
         check("ylim", ax.get_ylim(), "y")

@@ -133,6 +133,7 @@ def test_averaging_releases_of_data_that_differ_in_other_records(data):
 
 
 def test_default_key_is_256_random_bits_owner_only_and_per_user(tmp_path, monkeypatch):
+    monkeypatch.setenv("SAFEPLOT_HOME", str(tmp_path / "a_user"))
     key = resolve_key()
     path = default_key_path()
     text = path.read_text().strip()

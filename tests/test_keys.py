@@ -28,7 +28,8 @@ def test_short_environment_secret_refused_without_echoing_it(monkeypatch):
     assert "hunter2" not in str(info.value)
 
 
-def test_key_file_created_once_owner_only_256_bits():
+def test_key_file_created_once_owner_only_256_bits(tmp_path, monkeypatch):
+    monkeypatch.setenv("SAFEPLOT_HOME", str(tmp_path / "new_user"))
     path = default_key_path()
     assert not path.exists()
     first = resolve_key()
