@@ -14,6 +14,38 @@ from .errors import DisclosureError
 __all__ = ["CleanData", "as_frame", "clean_numeric", "finite_array"]
 
 
+def is_dask_collection(obj: Any) -> bool:
+    """Tell whether `obj` is a dask collection, without importing dask.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> is_dask_collection(pd.DataFrame({"a": [1]}))
+    False
+    """
+    module = type(obj).__module__ or ""
+    return module == "dask" or module.startswith(("dask.", "dask_expr"))
+
+
+def refuse_dask(data: Any, function: str) -> None:
+    """Refuse a dask collection given to a function that needs every record in memory.
+
+    Only histplot, heatmap, countplot and kdeplot count a dask DataFrame out
+    of core; anything else would read all of it into memory (numpy and pandas
+    do so silently), so it is refused with what to use instead.
+
+    Examples
+    --------
+    >>> refuse_dask([1.0, 2.0], "describe")  # not a dask collection: nothing happens
+    """
+    if is_dask_collection(data):
+        raise ValueError(
+            f"{function} does not take a dask DataFrame: it needs every record in memory. "
+            "Use histplot, heatmap (x=, y=), countplot or kdeplot, which count out of core, "
+            "or work on a sample: data.sample(frac=...).compute()."
+        )
+
+
 def finite_array(values: Any, *, min_rows: int = 1, what: str = "values") -> np.ndarray:
     """Return `values` as a finite float64 array of shape (n,) or (n, p), n >= `min_rows`.
 
@@ -26,6 +58,7 @@ def finite_array(values: Any, *, min_rows: int = 1, what: str = "values") -> np.
     >>> finite_array([1, 2, 3]).dtype
     dtype('float64')
     """
+    refuse_dask(values, "safeplot.anonymize")
     kinds = (
         {np.asarray(v).dtype.kind for _, v in values.items()}
         if isinstance(values, pd.DataFrame)
@@ -106,12 +139,16 @@ class CleanData:
         return self.values.shape[0]
 
 
-def as_frame(data: Any, columns: Sequence[Hashable] | None = None) -> pd.DataFrame:
+def as_frame(
+    data: Any, columns: Sequence[Hashable] | None = None, *, function: str = "This function"
+) -> pd.DataFrame:
     """Return `data` as a DataFrame with string column names.
 
     Accepts a DataFrame (optionally restricted to `columns`), a Series, a
-    1-D or 2-D array-like, or a mapping of names to arrays.
+    1-D or 2-D array-like, or a mapping of names to arrays; a dask collection
+    is refused, naming `function`.
     """
+    refuse_dask(data, function)
     if isinstance(data, pd.DataFrame):
         frame = data
     elif isinstance(data, pd.Series):

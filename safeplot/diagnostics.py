@@ -46,6 +46,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from scipy import stats
 
+from ._validate import refuse_dask
 from .anonymize.confidential import lowess_trend
 from .anonymize.grids import hit_mask, hits_any, rare_values
 from .anonymize.statistics import round_sig
@@ -1304,6 +1305,7 @@ def _build_model(
             f"formula must be a string such as 'y ~ x1 + x2', got {formula!r}: the outcome, "
             "a '~', then the predictors."
         )
+    refuse_dask(data, "safe_ols" if kind == "ols" else "safe_glm")
     if not isinstance(data, (pd.DataFrame, Mapping)):
         raise TypeError(
             f"data must be a pandas DataFrame (or a dict of columns), got {type(data).__name__}."

@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from . import audit
+from ._validate import refuse_dask
 from .anonymize.boxes import nudge_off
 from .anonymize.grids import rare_values
 from .anonymize.statistics import round_sig, winsorize
@@ -60,6 +61,7 @@ _EXACT = 1e-12
 
 
 def _as_frame(data: Any, function: str) -> pd.DataFrame:
+    refuse_dask(data, function)
     if isinstance(data, pd.DataFrame):
         return data
     if isinstance(data, pd.Series):

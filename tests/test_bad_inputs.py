@@ -470,6 +470,61 @@ def test_table_and_anonymiser_functions_refuse_bad_data(fname, name):
     assert why, f"{fname} accepted {name!r} data instead of refusing"
 
 
+# ---------------------------------------------------------------------------------------------
+# A dask DataFrame where every record must be in memory: numpy and pandas would read all of it
+# silently (a data set that does not fit in memory is the reason to use dask).
+
+#: cases that are not safeplot functions of a frame: the pandas backend is reached through
+#: pandas' own ``.plot`` (a dask frame has none); qqplot's case computes in the test first
+DASK_NOT_APPLICABLE = re.compile(r"pandas-.*|qqplot")
+DASK_PARAMS = [
+    pytest.param(case, id=case.name)
+    for case in [*CASES, QQ_CASE]
+    if not case.name.endswith("-dask") and not DASK_NOT_APPLICABLE.fullmatch(case.name)
+]
+
+
+#: the cases of the four functions that count a dask DataFrame out of core (heatmap-corr is a
+#: heatmap of a correlation matrix, which corr computes from every record)
+OUT_OF_CORE = re.compile(r"(histplot|heatmap|countplot|kdeplot)(-(hue-stack-kde|bivariate))?")
+
+
+def test_out_of_core_cases_are_the_dask_functions():
+    from safeplot.integrations.dask import DASK_FUNCTIONS
+
+    names = {c.name.split("-")[0] for c in CASES if OUT_OF_CORE.fullmatch(c.name)}
+    assert names == set(DASK_FUNCTIONS)
+
+
+@pytest.mark.parametrize("case", DASK_PARAMS)
+def test_a_dask_frame_is_refused_unless_counted_out_of_core(case):
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.from_pandas(BASE, npartitions=2)
+    before = set(plt.get_fignums())
+    ax = None if case.own_figure else plt.subplots()[1]
+    n_art = _artists(ax) if ax is not None else 0
+    result, err = _call(lambda: case.draw(frame, case.methods[0], ax))
+    if OUT_OF_CORE.fullmatch(case.name):
+        # histplot, heatmap, countplot and kdeplot count it out of core: drawn, or refused for
+        # what the counts are (60 records spread over a 2-D grid are all small cells)
+        if err is not None:
+            _check_refused(err, r"(?i)below the threshold", before, ax, n_art)
+        return
+    assert err is not None, f"{case.name} read a dask DataFrame into memory instead of refusing"
+    _check_refused(err, r"does not take a dask", before, ax, n_art)
+    assert "histplot" in str(err), "the message says what to use instead"
+
+
+@pytest.mark.parametrize("fname", TABLE_CALLS)
+def test_tables_models_and_anonymisers_refuse_a_dask_frame(fname):
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.from_pandas(BASE, npartitions=2)
+    before = set(plt.get_fignums())
+    _, err = _call(lambda: TABLE_CALLS[fname](frame))
+    assert err is not None, f"{fname} read a dask DataFrame into memory instead of refusing"
+    _check_refused(err, r"does not take a dask DataFrame", before)
+
+
 def test_matrix_size():
     """The numbers quoted for the matrix: functions x bad inputs tried."""
     functions = {c.name for c in CASES} | set(PARAM_CALLS) | set(TABLE_CALLS)

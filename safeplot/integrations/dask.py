@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validate import _numeric_column
+from .._validate import _numeric_column, is_dask_collection, refuse_dask
 from ..anonymize.grids import _rule_bin_count, grid_counts, hit_mask, nice_step, rule_bin_count
 from ..errors import DisclosureError
 
@@ -91,19 +91,6 @@ DASK_FUNCTIONS = ("histplot", "heatmap", "countplot", "kdeplot")
 _NEAR_RTOL = 4e-9
 # sub-intervals per pass when narrowing down an order statistic
 _SPLITS = 4096
-
-
-def is_dask_collection(obj: Any) -> bool:
-    """Tell whether `obj` is a dask collection, without importing dask.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> is_dask_collection(pd.DataFrame({"a": [1]}))
-    False
-    """
-    module = type(obj).__module__ or ""
-    return module == "dask" or module.startswith(("dask.", "dask_expr"))
 
 
 def _compute(tasks: list) -> list:
@@ -159,11 +146,8 @@ def dask_plot_data(data: Any, roles: Mapping[str, Any], *, function: str):
     from ..plots._data import PlotData
 
     if function not in DASK_FUNCTIONS:
-        raise ValueError(
-            f"{function} does not take a dask DataFrame: it needs every record in memory. "
-            "Use histplot, heatmap (x=, y=), countplot or kdeplot, which count out of core, "
-            "or plot a sample: data.sample(frac=...).compute()."
-        )
+        for obj in (data, *roles.values()):
+            refuse_dask(obj, function)
     if not is_dask_collection(data) or not hasattr(data, "columns"):
         raise ValueError(
             f"{function}: pass the dask DataFrame as data= and name its columns (x='col'); "

@@ -53,7 +53,7 @@ from matplotlib import cbook
 from matplotlib.axes import Axes
 from matplotlib.projections import get_projection_class, register_projection
 
-from .._validate import _numeric_column
+from .._validate import _numeric_column, refuse_dask
 from ..anonymize.grids import hit_mask, rare_values
 from ..errors import UnsafePlotError
 from ..plots._common import (
@@ -140,7 +140,12 @@ def is_drawing_release() -> bool:
 
 
 def _resolve(data: Any, value: Any) -> Any:
-    """Return the column `value` names in `data` (matplotlib's convention), else `value`."""
+    """Return the column `value` names in `data` (matplotlib's convention), else `value`.
+
+    A dask DataFrame or Series is refused: these methods need every record in memory.
+    """
+    for obj in (data, value):
+        refuse_dask(obj, "A projection='safe' Axes")
     if data is not None and isinstance(value, str):
         return data[value]
     return value

@@ -33,6 +33,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Colormap, ListedColormap, Normalize
 
 from .. import audit
+from .._validate import refuse_dask
 from ..anonymize.grids import rare_values, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
@@ -381,6 +382,7 @@ def crosstab(
     pol = get_policy()
     method = pol.check_method("suppress")
     threshold = pol.check_threshold(threshold)
+    refuse_dask(data, "crosstab")
     if isinstance(data, dict):
         data = pd.DataFrame(data)
     if not isinstance(data, pd.DataFrame):
