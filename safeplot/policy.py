@@ -407,6 +407,9 @@ def _check_not_looser(new: Policy, floor: Policy) -> None:
         problems.append(
             f"allowed_methods adds {sorted(extra)} (locked: {sorted(floor.allowed_methods)})"
         )
+    if floor.annotate and not new.annotate:
+        # the note is how a reader of the figure learns it is not the raw data
+        problems.append("annotate=False (locked: every figure names its method)")
     if floor.secret_key is not None and new.secret_key != floor.secret_key:
         problems.append("secret_key (the custodian's key is locked)")
     if problems:

@@ -629,7 +629,6 @@ TIGHTER = [
     {"allow_raw": False},
     {"allowed_methods": ["suppress", "deterministic"]},
     {"allowed_methods": []},
-    {"annotate": False},
     {"default_point": "probabilistic"},
     {"threshold": 10, "k_min": 10, "q_min": 1.0, "allowed_methods": ["suppress"]},
 ]
@@ -646,6 +645,7 @@ LOOSER = [
     ({"allowed_methods": ["suppress", "none"]}, "allowed_methods adds ['none']"),
     ({"secret_key": SecretKey("replacement key")}, "secret_key"),
     ({"secret_key": None}, "secret_key"),
+    ({"annotate": False}, "annotate=False"),
 ]
 
 
