@@ -176,3 +176,19 @@ def test_floors(kwargs):
 
 def test_all_methods_listed():
     assert set(BAR_METHODS) == set(METHODS)
+
+
+@pytest.mark.parametrize("function", ["countplot", "barplot"])
+def test_native_scale_refuses_the_merged_other_category(function):
+    """generalize merges the levels 4 and 5 (2 records each) into 'Other', which has no place
+    on a numeric axis: refused with what to use, nothing drawn; without native_scale it is a
+    category of its own."""
+    x = np.repeat([1.0, 2.0, 3.0, 4.0, 5.0], [20, 20, 20, 2, 2])
+    df = pd.DataFrame({"x": x, "y": np.linspace(0, 10, x.size).round(1)})
+    draw = getattr(safeplot, function)
+    kw = {"y": "y"} if function == "barplot" else {}
+    with pytest.raises(ValueError, match=rf"{function}: native_scale=True cannot place"):
+        draw(data=df, x="x", native_scale=True, method="generalize", **kw)
+    assert plt.get_fignums() == [] and audit.entries() == []
+    ax = draw(data=df, x="x", native_scale=False, method="generalize", **kw)
+    assert [t.get_text() for t in ax.get_xticklabels()][-1] == "Other"

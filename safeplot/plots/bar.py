@@ -52,6 +52,7 @@ from .categorical import (
     _log_base,
     _merge_small,
     _rare_categories,
+    _refuse_native_other,
     _resolve,
     _safe_category_axis,
     _stable_palette,
@@ -759,12 +760,7 @@ def barplot(
         policy=pol,
     )
     lay = rel.layout
-    if native_scale and rel.other is not None and lay.cat_numeric:
-        raise ValueError(
-            "barplot: native_scale=True cannot place the merged 'Other' category of "
-            "method='generalize' on the numeric axis. Use native_scale=False or "
-            "method='suppress'."
-        )
+    _refuse_native_other(native_scale, rel.other, lay, "barplot")
     ax = get_ax(ax)  # only now: a refused release leaves no figure behind
     style = dict(
         color=color,

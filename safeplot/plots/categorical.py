@@ -350,6 +350,16 @@ def _policy_checks(
     return check_methods(method, available, what)
 
 
+def _refuse_native_other(native_scale: bool, other: Any, layout: _Layout, function: str) -> None:
+    """Refuse native_scale with generalize's merged 'Other' category on a numeric axis."""
+    if native_scale and other is not None and layout.cat_numeric:
+        raise ValueError(
+            f"{function}: native_scale=True cannot place the merged 'Other' category of "
+            "method='generalize' on the numeric axis. Use native_scale=False or "
+            "method='suppress'."
+        )
+
+
 def _log_axes(log_scale: Any, layout: _Layout, native_scale: bool) -> tuple[Any, Any]:
     """Split seaborn's `log_scale` into (category axis, value axis) settings."""
     if log_scale is None or log_scale is False:
@@ -1650,12 +1660,7 @@ def countplot(
     lay = rel.layout
     _, count_log = _log_axes(log_scale, lay, native_scale)
     count_base = _log_base(count_log)
-    if native_scale and rel.other is not None and lay.cat_numeric:
-        raise ValueError(
-            "countplot: native_scale=True cannot place the merged 'Other' category of "
-            "method='generalize' on the numeric axis. Use native_scale=False or "
-            "method='suppress'."
-        )
+    _refuse_native_other(native_scale, rel.other, lay, "countplot")
     ax = get_ax(ax)  # only now: a refused release leaves no figure behind
     style = dict(
         color=color,
