@@ -7,9 +7,12 @@ one that equals (relative 1e-9) a raw value held by fewer than ``threshold``
 records. Numbers are compared per axis: x-axis numbers against the raw x
 variable, y-axis numbers against the raw y variable (a count axis is checked
 for cells in ``(0, threshold)`` instead). Text is compared against every
-variable. Meshes (heat maps), contour and fill paths in data coordinates and
-colour-bar limits are scanned as well. The text of the SVG that ``savefig``
-writes is scanned too; with ``saved=True`` also the strings shown by the text
+variable, except the entries of a legend section titled "count" (marker
+sizes of a density grid), which are checked as counts; the zero line that
+bars grow from is no data value either. Meshes (heat maps), contour and fill
+paths in data coordinates and colour-bar limits are scanned as well. The text
+of the SVG that ``savefig`` writes is scanned too; with ``saved=True`` also
+the strings shown by the text
 operators of the PDF (``Tj``/``TJ``, Type 3 fonts, no compression) and the
 warnings and details of the provenance record that saved files carry in their
 metadata.
@@ -48,6 +51,31 @@ class Findings:
 
     def __str__(self) -> str:
         return "\n".join(self.leaks + self.small_counts)
+
+
+#: The title of a legend section whose entries are counts (the marker sizes of a density grid
+#: drawn as a scatter plot: safeplot names that column "count", adding "_" on a clash).
+COUNT_TITLE = re.compile(r"count_*")
+
+
+def _legend_values(legend, check_count, counts_seen: set[str]) -> list:
+    """The legend texts to compare with raw values; entries of a count section are checked
+    as counts instead (a marker-size entry 3 is a count, not the raw value 3), and their text
+    is added to `counts_seen` so the saved-file pass reads it the same way."""
+    values, in_counts = [], False
+    for t in legend.get_texts():
+        text = t.get_text()
+        numbers = _text_numbers(text)
+        if COUNT_TITLE.fullmatch(text):
+            in_counts = True
+        elif in_counts and len(numbers) == 1 and NUMBER.fullmatch(text.strip()):
+            check_count(f"legend count {text!r}", numbers)
+            counts_seen.add(text)
+            continue
+        else:
+            in_counts = False
+        values.append(t)
+    return values
 
 
 def _matches(numbers: np.ndarray, rare: np.ndarray) -> np.ndarray:
@@ -251,12 +279,31 @@ def scan_figure(
             for t in labels:
                 tick_texts.add(t.get_text())
                 check(f"{axis} tick label {t.get_text()!r}", _text_numbers(t.get_text()), axis)
-        for patch in ax.patches:
+        # bars grow from a common zero line whatever the data (seaborn's and matplotlib's
+        # convention): that zero is no data value, the other end and the sides are
+        # (a rectangle of no width and no height draws nothing: seaborn adds one at the
+        # origin as a legend handle)
+        empty = [
+            isinstance(p, Rectangle) and p.get_width() == 0 and p.get_height() == 0
+            for p in ax.patches
+        ]
+        bars = [
+            p for p, e in zip(ax.patches, empty, strict=True) if isinstance(p, Rectangle) and not e
+        ]
+        from_zero = {
+            axis: bool(bars) and all(getattr(p, f"get_{axis}")() == 0 for p in bars)
+            for axis in ("x", "y")
+        }
+        for patch, nothing in zip(ax.patches, empty, strict=True):
+            if nothing:
+                continue
             if isinstance(patch, Rectangle):
                 x0, y0 = patch.get_x(), patch.get_y()
                 x1, y1 = x0 + patch.get_width(), y0 + patch.get_height()
-                check("bar x extent", [x0, x1], "x")
-                check("bar y extent", [y0, y1], "y")
+                on_x_zero = from_zero["x"] and not from_zero["y"]
+                on_y_zero = from_zero["y"] and not from_zero["x"]
+                check("bar x extent", [x1] if on_x_zero else [x0, x1], "x")
+                check("bar y extent", [y1] if on_y_zero else [y0, y1], "y")
                 if count_axis is not None:
                     extent = abs(y1 - y0) if count_axis == "y" else abs(x1 - x0)
                     if 0 < extent < threshold:
@@ -318,11 +365,14 @@ def scan_figure(
         tick_texts.update(t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID)
         legend = ax.get_legend()
         if legend is not None:
-            texts += list(legend.get_texts())
+            texts += _legend_values(legend, check_count, tick_texts)
         for t in texts:
             check(f"text {t.get_text()!r}", _text_numbers(t.get_text()), None)
     for t in fig.texts + ([fig._suptitle] if fig._suptitle is not None else []):
         check(f"figure text {t.get_text()!r}", _text_numbers(t.get_text()), None)
+    for legend in fig.legends:
+        for t in _legend_values(legend, check_count, tick_texts):
+            check(f"legend text {t.get_text()!r}", _text_numbers(t.get_text()), None)
 
     buf = io.StringIO()
     with mpl.rc_context({"svg.fonttype": "none"}):
