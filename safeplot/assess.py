@@ -208,7 +208,7 @@ def assess(
         raise ValueError(f"Column(s) {sorted(overlap)} are in both vars and strata.")
     method = pol.check_method(method)
     settings = _settings(sweep)
-    frame = as_frame(data)
+    frame = as_frame(data, function="assess")
     clean = clean_numeric(frame, columns, strata=strata_cols, min_rows=2)
     keep = frame[columns + strata_cols].notna().all(axis=1).to_numpy()
     original = clean.values
