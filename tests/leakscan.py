@@ -65,11 +65,10 @@ def _legend_values(legend, check_count, counts_seen: set[str]) -> list:
     values, in_counts = [], False
     for t in legend.get_texts():
         text = t.get_text()
-        numbers = _text_numbers(text)
         if COUNT_TITLE.fullmatch(text):
             in_counts = True
-        elif in_counts and len(numbers) == 1 and NUMBER.fullmatch(text.strip()):
-            check_count(f"legend count {text!r}", numbers)
+        elif in_counts and NUMBER.fullmatch(text.strip()):
+            check_count(f"legend count {text!r}", _text_numbers(text))
             counts_seen.add(text)
             continue
         else:
@@ -281,22 +280,19 @@ def scan_figure(
                 check(f"{axis} tick label {t.get_text()!r}", _text_numbers(t.get_text()), axis)
         # bars grow from a common zero line whatever the data (seaborn's and matplotlib's
         # convention): that zero is no data value, the other end and the sides are
-        # (a rectangle of no width and no height draws nothing: seaborn adds one at the
+        # a rectangle of no width and no height draws nothing (seaborn adds one at the
         # origin as a legend handle)
-        empty = [
-            isinstance(p, Rectangle) and p.get_width() == 0 and p.get_height() == 0
+        patches = [
+            p
             for p in ax.patches
+            if not (isinstance(p, Rectangle) and p.get_width() == 0 and p.get_height() == 0)
         ]
-        bars = [
-            p for p, e in zip(ax.patches, empty, strict=True) if isinstance(p, Rectangle) and not e
-        ]
+        bars = [p for p in patches if isinstance(p, Rectangle)]
         from_zero = {
             axis: bool(bars) and all(getattr(p, f"get_{axis}")() == 0 for p in bars)
             for axis in ("x", "y")
         }
-        for patch, nothing in zip(ax.patches, empty, strict=True):
-            if nothing:
-                continue
+        for patch in patches:
             if isinstance(patch, Rectangle):
                 x0, y0 = patch.get_x(), patch.get_y()
                 x1, y1 = x0 + patch.get_width(), y0 + patch.get_height()
