@@ -18,8 +18,11 @@ of the variable's values. Consequences:
 * releases at different ``q`` share a base noise at the custodian's
   ``q_min`` and differ only by independent top-ups, so combining them
   reveals no more than a release at ``q_min``;
-* changing any value changes the noise of every record, and nobody without
-  the key can regenerate (and subtract) the noise.
+* changing any value (by more than about one part in 1e10: the fingerprint
+  rounds each value to 34 significant bits, so that the last bits of
+  computed numbers, which differ between machines, do not change the noise)
+  changes the noise of every record, and nobody without the key can
+  regenerate (and subtract) the noise.
 
 Note that DataSHIELD's ``noise=`` argument is a fraction of the *variance*,
 not of the SD: DataSHIELD ``noise=0.25`` corresponds to ``q = 0.5`` here.
@@ -50,7 +53,9 @@ __all__ = ["add_keyed_noise", "noise_sd"]
 
 #: Domain-separation tag of the seed derivation; change it only together with
 #: a deliberate change of the noise stream.
-_NOISE_TAG = b"safeplot-noise-v1"
+_NOISE_TAG = b"safeplot-noise-v2"
+#: Significant bits of each value that enter the fingerprint (about 10 decimal digits).
+_FINGERPRINT_BITS = 34
 
 
 def noise_sd(values: ArrayLike, q: float = 0.25) -> float | np.ndarray:
@@ -100,14 +105,34 @@ def _column_sd(ordered: np.ndarray) -> np.ndarray:
     return np.array([ordered[:, j].std(ddof=1) for j in range(ordered.shape[1])])
 
 
-def _fingerprint(column: np.ndarray) -> bytes:
-    """SHA-256 of the sorted values (little-endian float64, -0.0 as 0.0).
+def _rounded(values: np.ndarray) -> np.ndarray:
+    """`values` rounded to ``_FINGERPRINT_BITS`` significant bits, ``-0.0`` as ``0.0``.
 
-    Sorting makes the fingerprint independent of row order; any changed,
-    added or removed value changes it.
+    Scaling by a power of two and rounding to an integer are exact, so every
+    machine rounds the same number to the same result; only a value within a
+    last bit of a rounding boundary can land on either side of it.
     """
-    canonical = np.sort(column) + 0.0  # adding +0.0 turns -0.0 into 0.0
-    return hashlib.sha256(canonical.astype("<f8", copy=False).tobytes()).digest()
+    mantissa, exponent = np.frexp(values)  # mantissa in [0.5, 1), or 0
+    digits = np.round(np.ldexp(mantissa, _FINGERPRINT_BITS))
+    with np.errstate(over="ignore"):  # within 1e-10 of the largest double: inf
+        return np.ldexp(digits, exponent - _FINGERPRINT_BITS) + 0.0
+
+
+def _fingerprint(column: np.ndarray) -> bytes:
+    """SHA-256 of the sorted values rounded to 34 significant bits (little-endian float64).
+
+    Sorting makes the fingerprint independent of row order. Rounding to 34
+    significant bits (about 10 significant decimal digits, far above
+    floating-point noise) makes it independent of the last bits of the
+    values: numbers computed on another machine (another BLAS kernel, another
+    order of summation) differ there and must get the same noise, so that the
+    same script gives the same figure everywhere.
+
+    Any value changed by more than about one part in ``1e10``, and any value
+    added or removed, changes the fingerprint and hence every draw: a
+    transformed copy of the data does not share the noise of the original.
+    """
+    return hashlib.sha256(np.sort(_rounded(column)).astype("<f8", copy=False).tobytes()).digest()
 
 
 def _seed_message(stream: bytes, fingerprint: bytes) -> bytes:
@@ -145,15 +170,19 @@ def _keyed_normal(
 def _ranks_order(arr: np.ndarray, j: int) -> np.ndarray:
     """Row indices sorted by column `j`, ties broken by the other columns.
 
-    This is a stable argsort of column `j` in which records tied on `j` are
-    ordered by their values on the remaining columns (in column order), so
-    the assignment of noise to records does not depend on row order unless
-    two rows are identical, in which case it does not matter.
+    A stable sort of the values rounded as in the fingerprint: column `j`
+    first, then the other columns in column order. The assignment of noise to
+    records then depends on neither the last bits of the values (a value
+    computed on another machine, or by another code path on this one, may
+    differ there from one that is mathematically equal) nor on row order,
+    unless two records agree to about 10 significant digits in every column:
+    those keep their row order, and swapping their noise changes nothing
+    visible.
     """
     p = arr.shape[1]
-    others = [arr[:, i] for i in range(p) if i != j]
+    others = [_rounded(arr[:, i]) for i in range(p) if i != j]
     # np.lexsort sorts by the last key first.
-    return np.lexsort([*reversed(others), arr[:, j]])
+    return np.lexsort([*reversed(others), _rounded(arr[:, j])])
 
 
 def add_keyed_noise(
@@ -178,16 +207,23 @@ def add_keyed_noise(
     standard normal streams from ``np.random.Generator(np.random.PCG64(seed))``,
     ``seed`` the HMAC-SHA256, under `key`, of a version tag, a stream label
     (``b"base"``, or ``b"q"`` and ``q`` as a big-endian double) and a SHA-256
-    fingerprint of the variable's sorted values. The shared :math:`e_0` means
-    releases at several ``q`` cannot be combined to cancel the noise. The
-    noise vector is assigned to records in rank order of the variable (a
-    stable sort; records tied on the variable are ordered by the other
-    variables), so:
+    fingerprint of the variable's sorted values, each rounded to 34
+    significant bits (about 10 significant digits). The shared :math:`e_0`
+    means releases at several ``q`` cannot be combined to cancel the noise.
+    The noise vector is assigned to records in rank order of the variable's
+    rounded values (a stable sort; records tied on it are ordered by the
+    other variables, rounded), so:
 
     * the same data and key always give the same output, whatever the names;
-    * permuting the rows of `values` permutes the output in the same way;
-    * changing any value of a variable changes the noise of every record of
-      that variable, and so does a different key.
+    * permuting the rows of `values` permutes the output in the same way
+      (two records that agree to about 10 significant digits in every
+      variable may swap their noise);
+    * values that differ only in their last bits, as numbers computed on two
+      machines do, get the same noise: the same script gives the same figure
+      everywhere;
+    * changing any value of a variable by more than about one part in
+      ``1e10`` changes the noise of every record of that variable, and so
+      does a different key.
 
     Parameters
     ----------
