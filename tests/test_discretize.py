@@ -518,3 +518,15 @@ def test_n_resamples_is_checked():
         discretize(continuous(50), 3, "resampling", key=KEY, n_resamples=0)
     with pytest.raises(TypeError, match="n_resamples"):
         discretize(continuous(50), 3, "resampling", key=KEY, n_resamples=2.5)
+
+
+def test_rbd_draws_as_many_bootstrap_samples_as_each_group_has_records():
+    # Senavirathne & Torra: m bootstrap samples of size m from each quantile group of m
+    # values. 300 distinct values make ten groups of exactly 30.
+    x = continuous(300, seed=4)
+    default = discretize(x, 5, "resampling", key=KEY)
+    explicit = discretize(x, 5, "resampling", key=KEY, n_resamples=30)
+    np.testing.assert_array_equal(default.edges[0], explicit.edges[0])
+    np.testing.assert_array_equal(default.values, explicit.values)
+    fewer = discretize(x, 5, "resampling", key=KEY, n_resamples=2)
+    assert not np.array_equal(default.edges[0], fewer.edges[0])

@@ -305,7 +305,7 @@ def test_mdav_matches_direct_reference(seed, kind):
         x = rng.integers(0, 5, size=(n, 2)).astype(float)  # many ties and duplicates
     else:
         x = rng.lognormal(size=n)
-    res = mdav(x, k)
+    res = mdav(x, k, per_variable=False)
     np.testing.assert_array_equal(res.groups, ref_mdav(x, k))
     check_result(res, x, k, sizes_exact=True)
 
@@ -317,14 +317,14 @@ def test_mdav_matches_reference_with_many_buckets(kind):
         x = np.column_stack([rng.normal(10, 0.5, 2500), rng.lognormal(0, 0.5, 2500)])
     else:
         x = rng.integers(0, 30, size=(2500, 2)).astype(float)
-    res = mdav(x, 3)
+    res = mdav(x, 3, per_variable=False)
     np.testing.assert_array_equal(res.groups, ref_mdav(x, 3))
 
 
 def test_mdav_known_cases():
     # three clusters of three, far apart: one group each
     x = np.array([[0, 0], [0, 1], [1, 0], [10, 10], [10, 11], [11, 10], [20, 0], [20, 1], [21, 0]])
-    res = mdav(x, 3)
+    res = mdav(x, 3, per_variable=False)
     assert sorted(np.bincount(res.groups).tolist()) == [3, 3, 3]
     for g in range(3):
         assert np.unique(res.groups[3 * g : 3 * g + 3]).size == 1
@@ -332,11 +332,11 @@ def test_mdav_known_cases():
     # z-scores equal the data (mean 0, SD 1): every +-1 is equally far from the centroid,
     # so the earliest row (a +1) starts the first group
     x = np.array([1.0, -1, -1, 0, 1, -1, 1])
-    res = mdav(x, 3)
+    res = mdav(x, 3, per_variable=False)
     assert res.groups.tolist() == [0, 1, 1, 1, 0, 1, 0]
     assert res.values[:, 0].tolist() == [1, -0.75, -0.75, -0.75, 1, -0.75, 1]
     assert res.sse == pytest.approx(0.75)  # (-1+0.75)^2 * 3 + 0.75^2
-    res = mdav(-x, 3)
+    res = mdav(-x, 3, per_variable=False)
     assert res.groups.tolist() == [0, 1, 1, 1, 0, 1, 0]
 
 
@@ -344,7 +344,7 @@ def test_mdav_permuting_rows_permutes_the_partition():
     rng = np.random.default_rng(2)
     x = rng.normal(size=(300, 2))
     perm = rng.permutation(300)
-    a, b = mdav(x, 4), mdav(x[perm], 4)
+    a, b = mdav(x, 4, per_variable=False), mdav(x[perm], 4, per_variable=False)
     np.testing.assert_allclose(b.values, a.values[perm], rtol=1e-12)
     assert a.sse == pytest.approx(b.sse, rel=1e-12)
 
@@ -366,7 +366,7 @@ def test_vmdav_matches_direct_reference(seed, gamma):
         x = centres[rng.integers(0, centres.shape[0], n)] + rng.normal(scale=0.1, size=(n, 2))
     if seed == 4:
         x = np.round(x)  # ties
-    res = vmdav(x, k, gamma=gamma)
+    res = vmdav(x, k, gamma=gamma, per_variable=False)
     np.testing.assert_array_equal(res.groups, ref_vmdav(x, k, gamma))
     check_result(res, x, k)
 
@@ -386,13 +386,13 @@ def test_vmdav_groups_grow_on_clustered_data():
     rng = np.random.default_rng(4)
     centres = rng.normal(scale=20, size=(30, 2))
     x = np.repeat(centres, 4, axis=0) + rng.normal(scale=0.01, size=(120, 2))
-    res = vmdav(x, 3, gamma=1.1)
+    res = vmdav(x, 3, gamma=1.1, per_variable=False)
     check_result(res, x, 3)
     # a group of 3 takes the 4th record of its cluster, much closer than any other record
     assert (np.bincount(res.groups) == 4).all()
     for g in range(30):
         assert np.unique(res.groups[4 * g : 4 * g + 4]).size == 1
-    fixed = mdav(x, 3)
+    fixed = mdav(x, 3, per_variable=False)
     assert res.sse < fixed.sse
 
 
@@ -409,8 +409,8 @@ def test_vmdav_groups_grow_on_clustered_data():
 def test_sse_order_and_group_properties(x, k):
     assume(x.size >= 2 * k and np.ptp(x) > 1e-6 * (np.abs(x).max() + 1))
     opt = optimal_univariate(x, k)
-    fixed = mdav(x, k)
-    var = vmdav(x, k)
+    fixed = mdav(x, k, per_variable=False)
+    var = vmdav(x, k, per_variable=False)
     total = float(((x - x.mean()) ** 2).sum() / x.var(ddof=1))  # n - 1
     tol = 1e-9 * total
     assert opt.sse <= fixed.sse + tol
@@ -495,7 +495,7 @@ def test_bad_input(func, x, error, match):
 
 def test_bad_arguments():
     x = np.random.default_rng(0).normal(size=20)
-    with pytest.raises(ValueError, match=r"\['mdav', 'vmdav', 'optimal'\]"):
+    with pytest.raises(ValueError, match=r"\['mdav', 'vmdav', 'optimal', 'mdav_multivariate'"):
         microaggregate(x, 3, "kmeans")
     with pytest.raises(ValueError, match="gamma"):
         vmdav(x, 3, gamma=-1)
@@ -505,6 +505,8 @@ def test_bad_arguments():
         vmdav(x, 3, gamma="0.2")
     with pytest.raises(TypeError, match="integer"):
         mdav(x, 3.5)
+    with pytest.raises(TypeError, match="per_variable"):
+        mdav(x, 3, per_variable="yes")
 
 
 def test_no_small_group_over_many_random_sizes():
@@ -534,5 +536,67 @@ def test_tiny_buckets_match_reference(monkeypatch, leaf):
     x = rng.normal(size=(150, 2))
     xi = rng.integers(0, 6, size=(150, 2)).astype(float)
     for data in (x, xi):
-        np.testing.assert_array_equal(mdav(data, 7).groups, ref_mdav(data, 7))
-        np.testing.assert_array_equal(vmdav(data, 7, gamma=1.1).groups, ref_vmdav(data, 7, 1.1))
+        np.testing.assert_array_equal(mdav(data, 7, per_variable=False).groups, ref_mdav(data, 7))
+        np.testing.assert_array_equal(
+            vmdav(data, 7, gamma=1.1, per_variable=False).groups, ref_vmdav(data, 7, 1.1)
+        )
+
+
+# -- one variable at a time (Senavirathne & Torra) -----------------------------------------
+
+
+@pytest.mark.parametrize("func", [mdav, vmdav])
+def test_per_variable_partitions_each_column_on_its_own(func):
+    rng = np.random.default_rng(4)
+    x = np.column_stack([rng.normal(size=90), rng.exponential(size=90), rng.uniform(size=90)])
+    res = func(x, 5)
+    assert res.groups.shape == (90, 3) and res.algorithm == func.__name__
+    check_result(res, x, 5, sizes_exact=func is mdav)
+    for j in range(3):
+        one = func(x[:, j], 5)
+        np.testing.assert_array_equal(res.groups[:, j], one.groups)
+        np.testing.assert_array_equal(res.values[:, j], one.values[:, 0])
+    assert res.n_groups == sum(func(x[:, j], 5).n_groups for j in range(3))
+    # the columns are partitioned differently, unlike one partition of whole records
+    assert not np.array_equal(res.groups[:, 0], res.groups[:, 1])
+    whole = func(x, 5, per_variable=False)
+    assert whole.groups.shape == (90,) and whole.algorithm == f"{func.__name__}_multivariate"
+    assert res.sse < whole.sse  # each column grouped by its own values loses less
+
+
+def test_univariate_mdav_takes_runs_from_the_farther_end():
+    # 500 records, k=167 (Senavirathne & Torra's largest k): fewer than 3k records, so one
+    # group of k at the end farther from the mean, and the 333 others form the last group
+    x = np.random.default_rng(0).normal(size=500)
+    res = mdav(x, 167)
+    assert res.group_sizes.tolist() == [167, 333]
+    order = np.argsort(x)
+    first = res.groups[order[0]] == 0  # the first group holds the smallest values?
+    expect_low = abs(x.min() - x.mean()) >= abs(x.max() - x.mean())
+    assert first == expect_low
+    sorted_groups = res.groups[order]
+    assert np.count_nonzero(np.diff(sorted_groups)) == 1  # two runs of sorted values
+
+
+def test_univariate_mdav_alternates_ends_in_runs_of_k():
+    x = np.random.default_rng(1).normal(size=100)
+    res = mdav(x, 10)
+    sorted_groups = res.groups[np.argsort(x)]
+    # ten runs of ten consecutive sorted values: groups 0, 2, 4, 6 from one end, 1, 3, 5, 7 from
+    # the other, 8 and 9 (the last) in between
+    runs = sorted_groups.reshape(10, 10)
+    assert (runs == runs[:, :1]).all()
+    ends = runs[:, 0].tolist()
+    assert sorted(ends[:4] + ends[-4:]) == list(range(8))
+    assert sorted(ends[4:6]) == [8, 9]
+
+
+@pytest.mark.parametrize("name", ["mdav", "vmdav"])
+def test_multivariate_names_dispatch(name):
+    x = np.random.default_rng(2).normal(size=(60, 2))
+    func = {"mdav": mdav, "vmdav": vmdav}[name]
+    uni = microaggregate(x, 4, name)
+    multi = microaggregate(x, 4, f"{name}_multivariate")
+    np.testing.assert_array_equal(uni.values, func(x, 4).values)
+    np.testing.assert_array_equal(multi.values, func(x, 4, per_variable=False).values)
+    assert multi.algorithm == f"{name}_multivariate" and multi.groups.shape == (60,)

@@ -15,8 +15,9 @@ Four ways to obtain the intervals are implemented, one variable at a time:
     deterministically from the equal-frequency intervals).
 ``"resampling"``
     resampling-based discretisation (RBD): bootstrap means within the ten
-    quantile groups of the data form a resampled set, and k-means on that set
-    gives the cut points. The bootstrap is seeded by the secret key (see
+    quantile groups of the data (as many bootstrap samples as the group has
+    records, as the paper specifies) form a resampled set, and k-means on
+    that set gives the cut points. The bootstrap is seeded by the secret key (see
     :mod:`safeplot.keys`), so it is reproducible by the custodian and cannot
     be replayed by anyone else.
 
@@ -178,7 +179,7 @@ def discretize(
     discretizer: str = "ewd",
     *,
     key: SecretKey | None = None,
-    n_resamples: int = 100,
+    n_resamples: int | None = None,
     policy: Policy | None = None,
 ) -> DiscretizeResult:
     r"""Round each variable to `c` representatives from a discretisation.
@@ -207,8 +208,12 @@ def discretize(
     key : SecretKey, optional
         Key seeding the RBD bootstrap. Default: ``policy.key``. Unused by
         the other discretisers.
-    n_resamples : int, default 100
-        Bootstrap resamples per quantile group (RBD only).
+    n_resamples : int, optional
+        Bootstrap samples per quantile group (RBD only). Default: the size
+        :math:`m` of the group, as Senavirathne & Torra specify (:math:`m`
+        samples of size :math:`m`, so the resampled set has as many values
+        as the data). The work grows as :math:`n^2 / 10`; give a number to
+        bound it on large data.
     policy : Policy, optional
         Policy whose ``threshold`` applies. Default: the policy in force.
 
@@ -262,10 +267,11 @@ def discretize(
       local optimum of the within-interval sum of squares, not always the
       global one.
     * ``"resampling"`` (RBD): the column is cut into 10 ``"efd"`` quantile
-      groups; from each group of :math:`m` records, `n_resamples` bootstrap
-      samples of size :math:`m` are drawn with replacement and their means
-      form the resampled set (``10 * n_resamples`` values; fewer groups
-      when the column has fewer than 10 distinct values). ``"kmeans"`` with
+      groups; from each group of :math:`m` records, `n_resamples` (by
+      default :math:`m`) bootstrap samples of size :math:`m` are drawn with
+      replacement and their means form the resampled set (:math:`n` values
+      by default; fewer groups when the column has fewer than 10 distinct
+      values). ``"kmeans"`` with
       `c` clusters on the resampled set gives `c` centres, and the original
       values are cut at the mid-points between them. The bootstrap generator
       is ``np.random.Generator(np.random.PCG64(seed))`` with ``seed`` the
@@ -320,9 +326,9 @@ def discretize(
     arr = finite_array(values)
     method = _check_discretizer(discretizer)
     _check_c(c)
-    if method == "resampling":
+    if method == "resampling" and n_resamples is not None:
         if isinstance(n_resamples, bool) or not hasattr(n_resamples, "__index__"):
-            raise TypeError(f"n_resamples must be an integer, got {n_resamples!r}.")
+            raise TypeError(f"n_resamples must be an integer or None, got {n_resamples!r}.")
         if n_resamples < 1:
             raise ValueError(f"n_resamples must be at least 1, got {n_resamples}.")
     one_dim = arr.ndim == 1
@@ -356,7 +362,7 @@ def discretize(
                 )
         if method == "resampling":
             key = pol.key if key is None else check_key(key)
-            cuts, edges = _rbd_cuts(xs, cj, key, int(n_resamples))
+            cuts, edges = _rbd_cuts(xs, cj, key, None if n_resamples is None else int(n_resamples))
         else:
             cuts, edges = _CUTTERS[method](xs, cj)
         cuts, edges, merged = _merge_small(xs, cuts, edges, threshold)
@@ -499,9 +505,13 @@ def _kmeans_cuts(xs: np.ndarray, c: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _rbd_cuts(
-    xs: np.ndarray, c: int, key: SecretKey, n_resamples: int
+    xs: np.ndarray, c: int, key: SecretKey, n_resamples: int | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Cut `xs` at the mid-points of k-means centres of keyed bootstrap means."""
+    """Cut `xs` at the mid-points of k-means centres of keyed bootstrap means.
+
+    Each quantile group of ``m`` values gives `n_resamples` (None: ``m``)
+    bootstrap means of samples of size ``m``.
+    """
     n = xs.size
     digest = key.digest(_seed_message(_RBD_STREAM, _fingerprint(xs)))
     rng = np.random.Generator(np.random.PCG64(int.from_bytes(digest, "big")))
@@ -510,9 +520,10 @@ def _rbd_cuts(
     for a, b in itertools.pairwise(bounds):
         group = xs[a:b]
         size = b - a
+        samples = size if n_resamples is None else n_resamples
         rows = max(1, _BOOTSTRAP_CHUNK // size)
-        for done in range(0, n_resamples, rows):
-            take = min(rows, n_resamples - done)
+        for done in range(0, samples, rows):
+            take = min(rows, samples - done)
             draws = rng.integers(0, size, size=(take, size))
             means.append(group[draws].mean(axis=1))
     resampled = np.sort(np.concatenate(means))

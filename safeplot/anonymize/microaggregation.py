@@ -1,32 +1,39 @@
 r"""Microaggregation: records replaced by the mean of a group of at least k similar records.
 
 Microaggregation (Senavirathne & Torra 2019) partitions the
-records into groups of at least ``k`` and releases, for every record, the
-mean of its group. Three partitioning algorithms are provided:
+values into groups of at least ``k`` and releases, for every value, the
+mean of its group. Senavirathne & Torra work one attribute at a time
+(univariate microaggregation, their Algorithm 2): each column is
+partitioned on its own, so a record's columns may fall in different
+groups. That is the default here. Three partitioning algorithms are
+provided:
 
 ``"mdav"``
     Maximum Distance to Average Vector (Domingo-Ferrer & Mateo-Sanz 2002,
     in the MDAV-generic form of Domingo-Ferrer & Torra 2005): groups of
-    exactly ``k`` records formed around the records farthest from the
-    centroid of the records left, and around the records farthest from
-    those; the last group takes the ``k .. 2k-1`` records left over.
+    exactly ``k`` formed around the value farthest from the mean of the
+    values left, and around the value farthest from that one; the last
+    group takes the ``k .. 2k-1`` values left over.
 ``"vmdav"``
     Variable-size MDAV (Solanas & Martínez-Ballesté 2006): a group of ``k``
-    formed around the record farthest from the centroid of the data is
-    extended, up to ``2k - 1`` records, by the nearest unassigned record
-    while that record is much closer to the group than to any other
-    unassigned record.
+    formed around the value farthest from the mean of the data is
+    extended, up to ``2k - 1`` values, by the nearest unassigned value
+    while that value is much closer to the group than to any other
+    unassigned value.
 ``"optimal"``
     The exact optimum for one variable (Hansen & Mukherjee 2003): the
-    partition into groups of at least ``k`` records with the smallest
+    partition into groups of at least ``k`` values with the smallest
     within-group sum of squares. Optimal groups are runs of ``k .. 2k-1``
     consecutive values in sorted order, found by dynamic programming.
-    Several columns are aggregated one column at a time.
 
-The multivariate algorithms measure distances between z-scores (each
-column centred and divided by its sample SD, ``ddof=1``) but release the
-group means of the original values. Every function is deterministic: ties
-are broken by row order.
+MDAV and V-MDAV were designed for records of several variables, and stay
+available in that form: ``"mdav_multivariate"`` and
+``"vmdav_multivariate"`` (``per_variable=False`` of :func:`mdav` and
+:func:`vmdav`) form one partition of whole records, measuring distances
+between z-scores (each column centred and divided by its sample SD,
+``ddof=1``) and releasing the group means of the original values. Records
+then stay whole, at a larger loss of information. Every function is
+deterministic: ties are broken by row order.
 
 The within-group sum of squares reported (``sse``) is that of the z-scores,
 so it can be compared across algorithms: :math:`\mathrm{SSE} = \sum_g
@@ -54,6 +61,7 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -61,6 +69,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 from numpy.typing import ArrayLike
 
+from .._progress import progress_bar
 from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
@@ -74,8 +83,15 @@ __all__ = [
     "vmdav",
 ]
 
-#: The partitioning algorithms :func:`microaggregate` accepts.
-ALGORITHMS: tuple[str, ...] = ("mdav", "vmdav", "optimal")
+#: The partitioning algorithms :func:`microaggregate` accepts: per variable (the paper's
+#: univariate methods) or, with the suffix ``_multivariate``, one partition of whole records.
+ALGORITHMS: tuple[str, ...] = (
+    "mdav",
+    "vmdav",
+    "optimal",
+    "mdav_multivariate",
+    "vmdav_multivariate",
+)
 
 # Cost entries (run ends x group sizes) computed at a time by the dynamic programme.
 _COST_CHUNK = 1 << 20
@@ -94,14 +110,14 @@ class MicroaggregationResult:
         Every record replaced by the mean of its group (original units),
         row for row with the input (1-D input gives one column).
     groups : ndarray of int, shape (n,) or (n, p)
-        Group label of each record, numbered from 0 in the order the groups
+        Group label of each value, numbered from 0 in the order the groups
         were formed (for ``"optimal"``: in increasing order of the values).
-        Shape (n, p) when the columns were partitioned separately
-        (``"optimal"`` on several columns): column ``j`` labels column ``j``.
+        Shape (n, p) when several columns were partitioned separately (the
+        univariate algorithms): column ``j`` labels column ``j``.
     k : int
         Minimum group size.
     algorithm : str
-        ``"mdav"``, ``"vmdav"`` or ``"optimal"``.
+        One of :data:`ALGORITHMS`.
     sse : float
         Within-group sum of squares of the z-scores (each column centred and
         divided by its SD, ``ddof=1``), summed over the columns.
@@ -199,6 +215,21 @@ def _result(
         zmeans = np.bincount(lab, weights=z[:, j]) / sizes
         sse += float(np.square(z[:, j] - zmeans[lab]).sum())
     return MicroaggregationResult(out, labels, k, algorithm, sse, n_groups)
+
+
+def _labels(
+    z: np.ndarray, per_variable: bool, partition: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """Labels from `partition` (z-scores -> labels) of all columns, or of each on its own."""
+    if not per_variable or z.shape[1] == 1:
+        return partition(z)
+    return np.column_stack([partition(z[:, j : j + 1]) for j in range(z.shape[1])])
+
+
+def _check_per_variable(per_variable: bool) -> bool:
+    if not isinstance(per_variable, (bool, np.bool_)):
+        raise TypeError(f"per_variable must be True or False, got {per_variable!r}.")
+    return bool(per_variable)
 
 
 # -- exact nearest / farthest queries among the records not yet grouped --------------------
@@ -400,6 +431,7 @@ def _mdav_labels(z: np.ndarray, k: int) -> np.ndarray:
     index = _Unassigned(z)
     total = z.sum(axis=0)  # sum of the records not yet grouped, updated group by group
     gid = 0
+    bar = progress_bar(total=n, desc="microaggregation (MDAV)", unit="record", size=n)
 
     def group_around(r: int) -> None:
         nonlocal total, gid
@@ -408,6 +440,7 @@ def _mdav_labels(z: np.ndarray, k: int) -> np.ndarray:
         labels[rows] = gid
         total = total - z[rows].sum(axis=0)
         gid += 1
+        bar.update(len(rows))
 
     while index.n_alive >= 3 * k:
         r = index.farthest(total / index.n_alive)
@@ -415,15 +448,21 @@ def _mdav_labels(z: np.ndarray, k: int) -> np.ndarray:
         group_around(index.farthest(z[r]))
     if index.n_alive >= 2 * k:
         group_around(index.farthest(total / index.n_alive))
+    bar.close()
     labels[index.remaining()] = gid
     return labels
 
 
-def mdav(values: ArrayLike, k: int = 3, *, policy: Policy | None = None) -> MicroaggregationResult:
-    r"""Microaggregate records with MDAV: groups of k around the most distant records.
+def mdav(
+    values: ArrayLike,
+    k: int = 3,
+    *,
+    per_variable: bool = True,
+    policy: Policy | None = None,
+) -> MicroaggregationResult:
+    r"""Microaggregate with MDAV: groups of k around the most distant values or records.
 
-    Distances are Euclidean between z-scores; each record is released as the
-    mean of its group in the original units.
+    Each value is released as the mean of its group in the original units.
 
     Parameters
     ----------
@@ -432,14 +471,20 @@ def mdav(values: ArrayLike, k: int = 3, *, policy: Policy | None = None) -> Micr
     k : int, default 3
         Group size; the policy requires ``k_min <= k <= n - k_min``, and
         ``n >= 2k``.
+    per_variable : bool, default True
+        True: each column is partitioned on its own (univariate MDAV, as
+        Senavirathne & Torra apply it). False: one partition of whole
+        records, by Euclidean distances between z-scores (multivariate
+        MDAV).
     policy : Policy, optional
         Policy whose floors apply (default: the policy in force).
 
     Returns
     -------
     MicroaggregationResult
-        Groups of exactly ``k`` records, except the last, which has
-        ``k .. 2k-1``.
+        Groups of exactly ``k``, except the last, which has ``k .. 2k-1``;
+        ``groups`` has shape (n, p) when several columns were partitioned
+        separately.
 
     Raises
     ------
@@ -465,13 +510,17 @@ def mdav(values: ArrayLike, k: int = 3, *, policy: Policy | None = None) -> Micr
        of :math:`R` with its :math:`k-1` nearest;
     3. the :math:`k .. 2k-1` records left form the last group.
 
-    Ties (equal distances) go to the earliest row. :math:`s` is looked for
-    after :math:`r`'s group is removed (the same record as in the original
-    description, except in degenerate ties). The mean of :math:`R` is kept
-    as a running sum, the sum of all z-scores minus each group's as it is
-    removed. Each step is exact but avoids a full scan: the records sit in
-    kd-tree buckets whose bounding boxes rule out most of them, so 1e5
-    records take seconds, not the minutes of the O(n²/k) direct method.
+    For one variable (``per_variable=True``) the records are the values of
+    one column: the groups are then runs of sorted values taken from either
+    end, the end farther from the mean of the values left first, and the
+    last group lies in between. Ties (equal distances) go to the earliest
+    row. :math:`s` is looked for after :math:`r`'s group is removed (the
+    same record as in the original description, except in degenerate ties).
+    The mean of :math:`R` is kept as a running sum, the sum of all z-scores
+    minus each group's as it is removed. Each step is exact but avoids a
+    full scan: the records sit in kd-tree buckets whose bounding boxes rule
+    out most of them, so 1e5 records take seconds, not the minutes of the
+    O(n²/k) direct method.
 
     References
     ----------
@@ -485,15 +534,24 @@ def mdav(values: ArrayLike, k: int = 3, *, policy: Policy | None = None) -> Micr
     Examples
     --------
     >>> x = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [10.0, 10.0], [10.0, 11.0], [11.0, 10.0]]
-    >>> res = mdav(x, k=3)
+    >>> res = mdav(x, k=3, per_variable=False)
     >>> res.groups.tolist()
     [0, 0, 0, 1, 1, 1]
     >>> res.values[:, 0].round(3).tolist()
     [0.333, 0.333, 0.333, 10.333, 10.333, 10.333]
+
+    One variable at a time (the default), each column is grouped by its
+    own values:
+
+    >>> x = [[0.0, 0.0], [1.0, 9.0], [2.0, 0.0], [10.0, 9.0], [11.0, 0.0], [12.0, 9.0]]
+    >>> mdav(x, k=3).values.tolist()
+    [[1.0, 0.0], [1.0, 9.0], [1.0, 0.0], [11.0, 9.0], [11.0, 0.0], [11.0, 9.0]]
     """
     pol = get_policy(policy)
+    per_variable = _check_per_variable(per_variable)
     x, z, k = _prepare(values, k, pol)
-    return _result(x, z, _mdav_labels(z, k), k, "mdav")
+    labels = _labels(z, per_variable, lambda zz: _mdav_labels(zz, k))
+    return _result(x, z, labels, k, "mdav" if per_variable else "mdav_multivariate")
 
 
 # -- V-MDAV ----------------------------------------------------------------------------------
@@ -509,6 +567,7 @@ def _vmdav_labels(z: np.ndarray, k: int, gamma: float) -> np.ndarray:
     assigned = np.zeros(n, dtype=bool)
     nxt = 0
     gid = 0
+    bar = progress_bar(total=n, desc="microaggregation (V-MDAV)", unit="record", size=n)
     while index.n_alive >= 2 * k:
         while True:  # the next record of `order` not yet assigned, a window at a time
             free = np.flatnonzero(~assigned[order[nxt : nxt + 64]])
@@ -535,6 +594,8 @@ def _vmdav_labels(z: np.ndarray, k: int, gamma: float) -> np.ndarray:
         labels[rows] = gid
         assigned[rows] = True
         gid += 1
+        bar.update(rows.size)
+    bar.close()
     labels[index.remaining()] = gid
     return labels
 
@@ -544,12 +605,12 @@ def vmdav(
     k: int = 3,
     *,
     gamma: float = 0.2,
+    per_variable: bool = True,
     policy: Policy | None = None,
 ) -> MicroaggregationResult:
-    r"""Microaggregate records with V-MDAV: groups of k..2k-1 that follow the data's clusters.
+    r"""Microaggregate with V-MDAV: groups of k..2k-1 that follow the data's clusters.
 
-    Distances are Euclidean between z-scores; each record is released as the
-    mean of its group in the original units.
+    Each value is released as the mean of its group in the original units.
 
     Parameters
     ----------
@@ -563,13 +624,19 @@ def vmdav(
         its distance to the group is below ``gamma`` times its distance to
         the nearest other unassigned record. 0 never extends; the paper
         suggests about 0.2 for scattered data and about 1.1 for clustered.
+    per_variable : bool, default True
+        True: each column is partitioned on its own (univariate V-MDAV,
+        Senavirathne & Torra's Algorithm 2). False: one partition of whole
+        records, by Euclidean distances between z-scores (multivariate
+        V-MDAV).
     policy : Policy, optional
         Policy whose floors apply (default: the policy in force).
 
     Returns
     -------
     MicroaggregationResult
-        Groups of ``k .. 2k-1`` records.
+        Groups of ``k .. 2k-1``; ``groups`` has shape (n, p) when several
+        columns were partitioned separately.
 
     Raises
     ------
@@ -617,6 +684,7 @@ def vmdav(
     >>> res.values[:, 0].round(3).tolist()
     [0.15, 0.15, 0.15, 0.15, 5.1, 5.1, 5.1, 9.1, 9.1, 9.1]
     """
+    per_variable = _check_per_variable(per_variable)
     pol = get_policy(policy)
     if isinstance(gamma, (bool, str, bytes)) or not isinstance(gamma, (int, float, np.number)):
         raise TypeError(f"gamma must be a number, got {gamma!r}.")
@@ -624,7 +692,8 @@ def vmdav(
     if not math.isfinite(gamma) or gamma < 0:
         raise ValueError(f"gamma must be a finite number >= 0, got {gamma}.")
     x, z, k = _prepare(values, k, pol)
-    return _result(x, z, _vmdav_labels(z, k, gamma), k, "vmdav")
+    labels = _labels(z, per_variable, lambda zz: _vmdav_labels(zz, k, gamma))
+    return _result(x, z, labels, k, "vmdav" if per_variable else "vmdav_multivariate")
 
 
 # -- optimal univariate microaggregation ------------------------------------------------------
@@ -808,11 +877,13 @@ def optimal_univariate(
 def microaggregate(
     values: ArrayLike,
     k: int = 3,
-    algorithm: Literal["mdav", "vmdav", "optimal"] = "mdav",
+    algorithm: Literal[
+        "mdav", "vmdav", "optimal", "mdav_multivariate", "vmdav_multivariate"
+    ] = "mdav",
     *,
     policy: Policy | None = None,
 ) -> MicroaggregationResult:
-    r"""Replace every record by the mean of its group of at least k similar records.
+    r"""Replace every value by the mean of its group of at least k similar values.
 
     Parameters
     ----------
@@ -821,11 +892,13 @@ def microaggregate(
     k : int, default 3
         Minimum group size; the policy requires ``k_min <= k <= n - k_min``,
         and ``n >= 2k``.
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        ``"mdav"``: fixed-size groups (:func:`mdav`); ``"vmdav"``: groups of
-        ``k .. 2k-1`` (:func:`vmdav`, ``gamma=0.2``); ``"optimal"``: the
-        exact univariate optimum, applied to each column separately
-        (:func:`optimal_univariate`).
+    algorithm : str, default "mdav"
+        Each column on its own, as Senavirathne & Torra: ``"mdav"``,
+        fixed-size groups (:func:`mdav`); ``"vmdav"``, groups of ``k ..
+        2k-1`` (:func:`vmdav`, ``gamma=0.2``); ``"optimal"``, the exact
+        univariate optimum (:func:`optimal_univariate`). Whole records:
+        ``"mdav_multivariate"`` and ``"vmdav_multivariate"`` (:func:`mdav`
+        and :func:`vmdav` with ``per_variable=False``).
     policy : Policy, optional
         Policy whose floors apply (default: the policy in force).
 
@@ -845,11 +918,13 @@ def microaggregate(
     -----
     Every released value is a group mean :math:`\bar x_g = |g|^{-1}
     \sum_{i \in g} x_i` with :math:`|g| \ge k`, so the released data keep
-    the mean of every variable. ``"mdav"`` and ``"vmdav"`` use one
-    partition for all columns (records stay whole); ``"optimal"`` is exact
-    for one variable, and with several it partitions each column on its
-    own, which loses less information per column but breaks the link
-    between a record's columns.
+    the mean of every variable. The univariate algorithms (the default)
+    partition each column on its own: each column loses less information,
+    but a record's columns may come from different groups, so the
+    combination of a record's released values can be unique, and the
+    disclosure risk is higher than with one partition of whole records
+    (Senavirathne & Torra, section 1). The ``_multivariate`` algorithms keep
+    records whole.
 
     References
     ----------
@@ -862,16 +937,18 @@ def microaggregate(
     >>> import numpy as np
     >>> x = np.random.default_rng(0).normal(size=(100, 2))
     >>> res = microaggregate(x, k=3, algorithm="mdav")
-    >>> res.values.shape, res.n_groups, int(res.group_sizes.min())
-    ((100, 2), 33, 3)
+    >>> res.values.shape, res.groups.shape, res.n_groups, int(res.group_sizes.min())
+    ((100, 2), (100, 2), 66, 3)
+    >>> microaggregate(x, k=3, algorithm="mdav_multivariate").n_groups
+    33
     >>> bool(np.allclose(res.values.mean(axis=0), x.mean(axis=0)))
     True
     """
     name = algorithm.lower() if isinstance(algorithm, str) else algorithm
-    if name == "mdav":
-        return mdav(values, k, policy=policy)
-    if name == "vmdav":
-        return vmdav(values, k, policy=policy)
+    if name in ("mdav", "mdav_multivariate"):
+        return mdav(values, k, per_variable=name == "mdav", policy=policy)
+    if name in ("vmdav", "vmdav_multivariate"):
+        return vmdav(values, k, per_variable=name == "vmdav", policy=policy)
     if name == "optimal":
         return optimal_univariate(values, k, policy=policy)
     raise ValueError(
