@@ -21,7 +21,8 @@ What the paper found, and what the figure shows:
 * **generalize** (factor 2): the bins are twice as wide before small ones are
   suppressed, so fewer records are lost, at a coarser resolution.
 * **deterministic** (k = 3): every value is replaced by the centroid of its
-  three nearest neighbours, rescaled to the original mean and SD; the shape,
+  three nearest neighbours, scaled to the original SD and shifted by the
+  original mean as the paper does; the shape,
   skew and spread are kept and the extreme records are pulled in a little.
 * **probabilistic** (q = 0.25): noise with a quarter of the SD blurs the
   shape slightly and flattens the peak of D1.

@@ -19,7 +19,8 @@ What the paper found, and what the figure shows:
 * **generalize**: the grid is coarsened to 15 x 15 first, so more cells reach
   the threshold; the trend is visible at a coarse resolution.
 * **deterministic** (k = 3): each record becomes the centroid of itself and
-  its two nearest neighbours, rescaled to the original means and SDs. The
+  its two nearest neighbours, scaled to the original SDs and shifted by the
+  original means, as the paper does. The
   cloud, its outline and the trend are kept best of all methods. Black
   points are centroids shared by several records.
 * **probabilistic** (q = 0.25): keyed noise with a quarter of each SD blurs

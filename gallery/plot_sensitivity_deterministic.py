@@ -4,7 +4,8 @@ Sensitivity: k of deterministic anonymisation
 
 Deterministic anonymisation (Avraam et al. 2021) replaces every record by
 the centroid of itself and its ``k - 1`` nearest neighbours (in z-scores),
-then rescales the centroids to the original means and SDs. Here the scatter
+then scales the centroids to the original SDs and shifts them by the
+original means, as the paper does. Here the scatter
 plot and the histogram of the simulated data sets D1 (linear trend) and D2
 (curved trend) at k = 3, 5, 10, 20 and 50, as in the paper's sensitivity
 figures.

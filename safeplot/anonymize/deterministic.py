@@ -10,14 +10,18 @@ procedure follows Avraam et al. (2021), section 3.3:
    the search is exact and ties at the boundary are broken by row order (the
    earlier row wins);
 3. replace the record by the centroid (mean) of those ``k`` records;
-4. rescale each variable so the centroids have exactly the original mean and
-   standard deviation (the centroids are less spread out than the data), and
-   undo the standardisation.
+4. scale each variable's centroids by the ratio of the original SD to the
+   centroids' SD (the centroids are less spread out than the data), then undo
+   the standardisation by multiplying by the original SD and adding the
+   original mean (the paper's step (v), as DataSHIELD implements it). The
+   centroids are not re-centred first, so the released mean drifts slightly
+   from the original one while the SD is restored exactly;
+   ``preserve_mean=True`` re-centres the centroids instead, which keeps the
+   mean exactly (a departure from the paper).
 
 With categorical strata (a hue, a facet) the search runs within each stratum
-and the rescaling of step 4 is global, so the anonymised data keep the
-original overall mean and SD. The result depends only on the data: the same
-input always gives the same output.
+and the scaling of step 4 is global, over the whole data set. The result
+depends only on the data: the same input always gives the same output.
 
 References
 ----------
@@ -37,6 +41,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.spatial import cKDTree
 
+from .._progress import progress
 from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
@@ -201,7 +206,8 @@ def _neighbour_weights(
     need = np.flatnonzero(counts < k)
     m = min(k + 1, points.shape[0])
     tree = cKDTree(points, balanced_tree=False, compact_nodes=False)
-    for start in range(0, need.size, _CHUNK):
+    chunks = range(0, need.size, _CHUNK)
+    for start in progress(chunks, desc="kNN centroids", unit="chunk", size=need.size):
         rows = need[start : start + _CHUNK]
         dist, cand = tree.query(points[rows], k=m, workers=-1)
         cand = cand.reshape(rows.size, m)
@@ -382,13 +388,14 @@ def knn_centroids(
     *,
     metric: Literal["euclidean", "mahalanobis"] = "euclidean",
     strata: ArrayLike | None = None,
+    preserve_mean: bool = False,
     policy: Policy | None = None,
 ) -> DeterministicResult:
     """Replace every record by the centroid of its k nearest neighbours.
 
     The deterministic anonymisation of Avraam et al. (2021): z-score, exact
-    kNN (record included, ties broken by row order), centroid, rescale to the
-    original mean and SD, un-standardise.
+    kNN (record included, ties broken by row order), centroid, scale by the
+    ratio of the original SD to the centroids' SD, un-standardise.
 
     Parameters
     ----------
@@ -402,13 +409,19 @@ def knn_centroids(
     strata : array-like, shape (n,), optional
         A category per record; the search runs within each category (each
         must have at least ``k`` records) and the rescaling is global.
+    preserve_mean : bool, default False
+        Subtract the centroids' mean before scaling, so the released mean
+        equals the original mean exactly. The paper and DataSHIELD do not
+        re-centre (their released means drift slightly); this option is a
+        departure from them, for analyses that need exact means.
     policy : Policy, optional
         Policy whose floors apply (default: the policy in force).
 
     Returns
     -------
     DeterministicResult
-        ``.values`` has the input's shape (2-D ``(n, p)``), mean and SD.
+        ``.values`` has the input's shape (2-D ``(n, p)``) and SD; its mean is
+        the original mean only with ``preserve_mean=True``.
 
     Raises
     ------
@@ -431,9 +444,12 @@ def knn_centroids(
     >>> res = knn_centroids(x, k=3)
     >>> res.values.shape
     (100, 2)
-    >>> bool(np.allclose(res.values.mean(0), x.mean(0)))
-    True
     >>> bool(np.allclose(res.values.std(0, ddof=1), x.std(0, ddof=1)))
+    True
+    >>> bool(np.allclose(res.values.mean(0), x.mean(0)))  # the paper's mean drifts
+    False
+    >>> exact = knn_centroids(x, k=3, preserve_mean=True)
+    >>> bool(np.allclose(exact.values.mean(0), x.mean(0)))
     True
     """
     pol = get_policy(policy)
@@ -480,7 +496,6 @@ def knn_centroids(
             idx = np.flatnonzero(codes == code)
             cent[idx] = _centroids_in_stratum(z[idx], search[idx], k)
 
-    c_mean = cent.mean(axis=0)
     c_sd = cent.std(axis=0, ddof=1)
     if (c_sd == 0).any():
         raise DisclosureError(
@@ -488,7 +503,8 @@ def knn_centroids(
             "rescaled. "
             "Use a smaller k or more data."
         )
-    scaled = (cent - c_mean) / c_sd
+    # step (v): scale by sd(z) / sd(centroids) (sd(z) = 1) and undo the z-scores
+    scaled = (cent - cent.mean(axis=0)) / c_sd if preserve_mean else cent / c_sd
     out = scaled * sd + mean
     coincident = _coincident_rows(out)
     return DeterministicResult(out, k, metric, coincident, 1.0 / c_sd)
