@@ -15,7 +15,11 @@ For output checkers each entry also carries ACRO-like fields: ``uid``,
 ``status`` (``"pass"``, ``"review"`` or ``"fail"``, see :func:`status_of`),
 ``type`` (the kind of output), ``summary`` (one readable line),
 ``timestamp`` and ``files`` (the files the figure was saved to with
-``savefig``). :func:`summary` prints the log as a table.
+``savefig``), and ``released``: the numbers the release showed (bin counts
+and edges, cell counts, released points, box summaries, the released table
+or coefficient table), so they can be handed over as supporting files.
+:func:`summary` prints the log as a table, and :func:`finalise` writes a
+folder for output checkers in ACRO's results format.
 
 Examples
 --------
@@ -44,6 +48,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ._released import released_table
 from ._version import __version__
 from .policy import Policy, get_policy
 from .release import DisclosureReport
@@ -55,8 +60,10 @@ __all__ = [
     "clear",
     "entries",
     "export",
+    "finalise",
     "output_type",
     "record",
+    "record_model",
     "status_of",
     "summary",
     "to_json",
@@ -94,6 +101,8 @@ _TYPES = {
     "corr": "table",
     "describe": "table",
     "crosstab": "table",
+    "safe_ols": "regression",
+    "safe_glm": "regression",
 }
 
 
@@ -135,6 +144,11 @@ class AuditEntry:
         One readable line: function, variables, method, parameters, counts.
     files : tuple of str
         The files the figure was saved to (``savefig``), in order.
+    released : dict or None
+        The numbers released, as a plain table ``{"columns": [...], "data":
+        [[...], ...]}`` (suppressed numbers are None): per bin, per grid
+        cell, per point drawn, per box, or the rows of a released table or
+        coefficient table. None when the release kept no such table.
 
     Examples
     --------
@@ -160,6 +174,7 @@ class AuditEntry:
     type: str = ""
     summary: str = ""
     files: tuple[str, ...] = ()
+    released: dict[str, Any] | None = field(default=None, hash=False)
 
     @property
     def timestamp(self) -> str:
@@ -184,6 +199,7 @@ class AuditEntry:
             "figure": self.figure,
             "sequence": self.sequence,
             "policy": copy.deepcopy(self.policy),
+            "released": copy.deepcopy(self.released),
         }
 
 
@@ -195,7 +211,9 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def record(report: DisclosureReport, *, figure: str | None = None) -> AuditEntry:
+def record(
+    report: DisclosureReport, *, figure: str | None = None, released: Any = None
+) -> AuditEntry:
     """Append a release to the audit log.
 
     Plot functions call this once per released figure; call it yourself only
@@ -209,6 +227,13 @@ def record(report: DisclosureReport, *, figure: str | None = None) -> AuditEntry
         a dictionary.
     figure : str, optional
         An id or label of the figure, to match entries to saved files.
+    released : optional
+        What was released: the release drawn (histogram, grid, points,
+        boxes), the released DataFrame, or a plain table
+        ``{"columns": [...], "data": [...]}``. Its numbers are kept as the
+        entry's ``released`` table. The plotting functions pass it for
+        histograms, scatter plots, box plots, ``crosstab``, ``describe``
+        and ``corr``; other releases keep None.
 
     Returns
     -------
@@ -239,6 +264,7 @@ def record(report: DisclosureReport, *, figure: str | None = None) -> AuditEntry
             "pass for example fig.get_label() or a file name."
         )
     data = report.to_dict()
+    table = _as_table(released)
     floors = _policy_summary(get_policy())
     with _lock:
         sequence = len(_log) + 1
@@ -256,9 +282,87 @@ def record(report: DisclosureReport, *, figure: str | None = None) -> AuditEntry
             status=status_of(data),
             type=output_type(str(data["function"])),
             summary=_summary_text(data),
+            released=table,
         )
         _log.append(entry)
     return _copy_entry(entry)
+
+
+def _as_table(released: Any) -> dict[str, Any] | None:
+    if released is None:
+        return None
+    if isinstance(released, dict) and set(released) == {"columns", "data"}:
+        return {
+            "columns": [str(c) for c in released["columns"]],
+            "data": copy.deepcopy(released["data"]),
+        }
+    return released_table(released)
+
+
+_MODEL_FUNCTIONS = {"SafeOLSResults": "safe_ols", "SafeGLMResults": "safe_glm"}
+
+
+def record_model(fit: Any) -> AuditEntry:
+    """Append a fitted safe model's summary to the audit log, with its coefficient table.
+
+    :func:`~safeplot.diagnostics.safe_ols`, :func:`~safeplot.diagnostics.safe_logit`
+    and :func:`~safeplot.diagnostics.safe_glm` release rounded statistics
+    without logging them (only their diagnostic plots are logged). Call this
+    for each model summary that is to leave the environment, so that the
+    output checker gets its released coefficient table
+    (``fit.summary_frame()``) with the figures.
+
+    Parameters
+    ----------
+    fit : SafeOLSResults or SafeGLMResults
+        The fitted model.
+
+    Returns
+    -------
+    AuditEntry
+        The entry appended: function ``"safe_ols"`` or ``"safe_glm"``, method
+        ``"confidential"`` (statistics rounded to the policy's significant
+        figures, counts rounded), type ``"regression"``.
+
+    Raises
+    ------
+    TypeError
+        When `fit` is not a safe model fit.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> from safeplot import audit
+    >>> audit.clear()
+    >>> fit = safeplot.safe_ols("y ~ x", data=safeplot.datasets.simulate("D1", n=200, seed=1))
+    >>> entry = audit.record_model(fit)
+    >>> entry.function, entry.type, entry.released["columns"][:3]
+    ('safe_ols', 'regression', ['index', 'coef', 'std err'])
+    """
+    function = _MODEL_FUNCTIONS.get(type(fit).__name__)
+    if function is None:
+        raise TypeError(
+            "record_model() takes a fitted safe model (the result of safe_ols, safe_logit "
+            f"or safe_glm), got {type(fit).__name__}."
+        )
+    pol = get_policy()
+    names = [str(n) for n in fit.params.index if str(n) not in ("Intercept", "const")]
+    endog = str(fit.formula.split("~", 1)[0].strip())
+    warnings = []
+    if fit.n_dropped not in (0, "0"):
+        warnings.append(f"{fit.n_dropped} rows with missing values were dropped.")
+    report = DisclosureReport(
+        function=function,
+        method="confidential",
+        params={"sig_figs": fit._sig, "formula": fit.formula},
+        variables=(endog, *names),
+        n=fit.nobs,
+        n_dropped=fit.n_dropped,
+        warnings=warnings,
+        details={"df_resid": fit.df_resid, "df_model": fit.df_model},
+        policy=getattr(fit, "_policy_source", pol.source),
+    )
+    return record(report, figure=None, released=fit)
 
 
 def status_of(report: DisclosureReport | dict[str, Any]) -> str:
@@ -404,14 +508,19 @@ def summary(*, file: Any = None) -> str:
         lines += [f"{e.uid}  {e.summary}" for e in logged]
         for e in logged:
             lines += [f"{e.uid}  warning: {w}" for w in e.report.get("warnings", [])]
-    text = "\n".join(lines)
+    from ._display import AuditSummary  # the same text, shown as a table in notebooks
+
+    text = AuditSummary("\n".join(lines), logged)
     print(text, file=file)
     return text
 
 
 def _copy_entry(entry: AuditEntry) -> AuditEntry:
     return dataclasses.replace(
-        entry, params=copy.deepcopy(entry.params), report=copy.deepcopy(entry.report)
+        entry,
+        params=copy.deepcopy(entry.params),
+        report=copy.deepcopy(entry.report),
+        released=copy.deepcopy(entry.released),
     )
 
 
@@ -556,3 +665,46 @@ def export(path: str | os.PathLike[str]) -> Path:
     path = Path(path).expanduser()
     path.write_text(to_json(), encoding="utf-8")
     return path
+
+
+def finalise(
+    path: str | os.PathLike[str],
+    *,
+    acro: Any = None,
+    log: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Write a folder for output checkers: figures, supporting CSVs and ACRO's ``results.json``.
+
+    See :func:`safeplot.bundle.finalise`, which this calls, for the layout
+    of the folder and how it maps to ACRO's format.
+
+    Parameters
+    ----------
+    path : path-like
+        The folder to write; it must not exist or be empty.
+    acro : ACRO session, path-like or None
+        ACRO outputs to merge: an ``acro.ACRO`` session (its ``results``) or
+        the folder of a finalised ACRO session (with ``results.json``).
+    log : path-like, optional
+        An audit log written by :func:`export` to finalise instead of this
+        process's log.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from safeplot import audit
+    >>> from safeplot.release import DisclosureReport
+    >>> audit.clear()
+    >>> _ = audit.record(DisclosureReport("crosstab", "suppress", {"threshold": 3}, ("a", "b")))
+    >>> out = audit.finalise(pathlib.Path(tempfile.mkdtemp()) / "bundle")
+    >>> (out / "results.json").is_file()
+    True
+    """
+    from .bundle import finalise as _finalise
+
+    return _finalise(path, acro=acro, log=log)

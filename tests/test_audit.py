@@ -150,9 +150,52 @@ def test_entry_to_dict():
         "summary": "histplot of age: suppress (threshold=3); n=0",
         "timestamp": entry.time,
         "files": [],
+        "released": None,
     }
     assert data["policy"]["threshold"] == 3
     json.dumps(data)
+
+
+def test_record_keeps_the_released_numbers():
+    table = {"columns": ["a", "n"], "data": [["x", 4], ["y", None]]}
+    entry = audit.record(make_report("crosstab"), released=table)
+    assert entry.released == table
+    table["data"].append(["z", 9])  # the log keeps its own copy
+    assert audit.entries()[0].released["data"] == [["x", 4], ["y", None]]
+    entries = audit.entries()
+    entries[0].released["data"].clear()
+    assert len(audit.entries()[0].released["data"]) == 2
+
+
+def test_plots_and_tables_log_what_they_released():
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    df = pd.DataFrame({"x": np.random.default_rng(1).normal(size=200)})
+    df["g"] = np.where(df["x"] > 0, "a", "b")
+    df["h"] = np.where(np.arange(200) % 2 == 0, "p", "q")
+    fig, ax = plt.subplots()
+    safeplot.histplot(data=df, x="x", ax=ax)
+    table = safeplot.crosstab(df, "g", "h")
+    hist, cross = audit.entries()
+    heights = sorted(p.get_height() for p in ax.patches)
+    counts = [row[3] for row in hist.released["data"]]
+    assert sorted(c for c in counts if c) == heights
+    assert cross.released["columns"] == ["g", *map(str, table.columns)]
+    assert [row[1:] for row in cross.released["data"]] == table.to_numpy(float).tolist()
+
+
+def test_record_model_logs_the_coefficient_table():
+    fit = safeplot.safe_ols("y ~ x", data=safeplot.datasets.simulate("D1", n=200, seed=1))
+    entry = audit.record_model(fit)
+    assert (entry.function, entry.method, entry.type) == ("safe_ols", "confidential", "regression")
+    frame = fit.summary_frame()
+    assert entry.released["columns"] == ["index", *frame.columns]
+    assert [row[1:] for row in entry.released["data"]] == frame.to_numpy(float).tolist()
+    assert entry.report["n"] == fit.nobs
+    assert entry.variables == ("y", "x")
+    with pytest.raises(TypeError, match="fitted safe model"):
+        audit.record_model(object())
 
 
 def test_export_round_trip(tmp_path):

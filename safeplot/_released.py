@@ -1,0 +1,173 @@
+"""The numbers a release shows, as a plain table for the audit log and supporting files.
+
+:func:`released_table` turns what a release drew or returned (a histogram's
+bins, a density grid's cells, released points, box summaries, a released
+table, a model's coefficient table) into ``{"columns": [...], "data": [...]}``
+of plain JSON types, row by row. Suppressed numbers are ``None``; every other
+number is the one drawn or returned, unchanged (floats are kept at full
+precision, so a CSV written from the table reads back equal to the release).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["released_table"]
+
+
+def _cell(value: Any) -> Any:
+    """Return a plain JSON value: NaN and missing become None, numpy scalars Python ones."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else value
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _table(columns: list[str], rows: list[list[Any]]) -> dict[str, Any]:
+    return {"columns": [str(c) for c in columns], "data": [[_cell(v) for v in r] for r in rows]}
+
+
+def _label(key: Any) -> str:
+    if isinstance(key, tuple):
+        return " | ".join(str(k) for k in key)
+    return "" if key is None else str(key)
+
+
+def _frame(frame: pd.DataFrame) -> dict[str, Any]:
+    names = [n if n is not None else "" for n in frame.index.names]
+    if len(names) == 1 and names[0] == "":
+        names = ["index"]
+    columns = [*names, *(_label(c) for c in frame.columns)]
+    rows = []
+    for key, values in zip(frame.index, frame.itertuples(index=False), strict=True):
+        keys = list(key) if isinstance(key, tuple) else [key]
+        rows.append([*keys, *values])
+    return _table(columns, rows)
+
+
+def _histogram(rel: Any) -> dict[str, Any]:
+    edges = np.asarray(rel.edges, dtype=float)
+    counts = np.asarray(rel.counts, dtype=float)
+    level = getattr(rel, "level", None)
+    rows = [
+        [_label(level), edges[i], edges[i + 1], counts[i], bool(np.isnan(counts[i]))]
+        for i in range(counts.size)
+    ]
+    return _table(["level", "bin_left", "bin_right", "count", "suppressed"], rows)
+
+
+def _grid(rel: Any) -> dict[str, Any]:
+    counts = np.asarray(rel.counts, dtype=float)
+    xe, ye = np.asarray(rel.xedges, dtype=float), np.asarray(rel.yedges, dtype=float)
+    rows = []
+    for li, level in enumerate(rel.levels):
+        for i in range(xe.size - 1):
+            for j in range(ye.size - 1):
+                c = counts[li, i, j]
+                rows.append(
+                    [_label(level), xe[i], xe[i + 1], ye[j], ye[j + 1], c, bool(np.isnan(c))]
+                )
+    columns = ["level", "x_left", "x_right", "y_bottom", "y_top", "count", "suppressed"]
+    return _table(columns, rows)
+
+
+def _points(rel: Any) -> dict[str, Any]:
+    x, y = np.asarray(rel.x, dtype=float), np.asarray(rel.y, dtype=float)
+    names = list(rel.report.variables[:2]) or ["x", "y"]
+    if len(names) < 2:
+        names = ["x", "y"]
+    if rel.sizes is not None:
+        sizes = np.asarray(rel.sizes, dtype=float)
+        return _table([*names, "count"], [[a, b, c] for a, b, c in zip(x, y, sizes, strict=True)])
+    return _table(names, [[a, b] for a, b in zip(x, y, strict=True)])
+
+
+def _scatter(rel: Any) -> dict[str, Any]:
+    roles = [r for r in ("x", "y", "hue", "size", "style") if r in rel.columns]
+    frame = rel.frame[[rel.columns[r] for r in roles]]
+    names = [rel.columns[r] for r in roles]
+    return _table(names, [list(row) for row in frame.itertuples(index=False)])
+
+
+def _concat(tables: list[dict[str, Any] | None]) -> dict[str, Any] | None:
+    if not tables or any(t is None for t in tables):
+        return None
+    columns = tables[0]["columns"]
+    if any(t["columns"] != columns for t in tables):
+        return None
+    return {"columns": columns, "data": [row for t in tables for row in t["data"]]}
+
+
+def _boxes(rel: Any) -> dict[str, Any]:
+    groups = [(_label(cat), _label(hue)) for cat, hue in rel.groups]
+    if rel.boxes is not None:
+        rows = []
+        for (cat, hue), box in zip(groups, rel.boxes, strict=True):
+            fliers = " ".join(repr(float(f)) for f in np.asarray(box.fliers, dtype=float))
+            rows.append([cat, hue, box.whislo, box.q1, box.med, box.q3, box.whishi, fliers])
+        columns = ["category", "hue", "whislo", "q1", "med", "q3", "whishi", "fliers"]
+        return _table(columns, rows)
+    rows = [
+        [cat, hue, v]
+        for (cat, hue), values in zip(groups, rel.values, strict=True)
+        for v in np.asarray(values, dtype=float)
+    ]
+    return _table(["category", "hue", "value"], rows)
+
+
+def released_table(obj: Any) -> dict[str, Any] | None:
+    """Return the numbers a release shows as ``{"columns": [...], "data": [[...], ...]}``.
+
+    Parameters
+    ----------
+    obj : release, DataFrame or model summary
+        A :class:`~safeplot.release.HistogramRelease` (one row per bin:
+        ``level``, ``bin_left``, ``bin_right``, ``count``, ``suppressed``), a
+        :class:`~safeplot.release.GridRelease` (one row per cell), a
+        :class:`~safeplot.release.PointRelease` or scatter-plot release (one
+        row per point drawn, with ``count`` for grid-cell centres and the
+        hue, size and style of each point), a box-plot release (one row per
+        box: whisker ends, quartiles, median, fliers; or the released values
+        of each box), a DataFrame (its index, then its columns) or anything
+        with ``summary_frame()`` (a safe model fit: its coefficient table).
+        A list of releases of one kind (the hue levels of a histogram) gives
+        their rows one after the other.
+
+    Returns
+    -------
+    dict or None
+        The table, or None for an object of another kind.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> released_table(pd.DataFrame({"n": [5, None]}, index=["a", "b"]))
+    {'columns': ['index', 'n'], 'data': [['a', 5.0], ['b', None]]}
+    """
+    if isinstance(obj, pd.DataFrame):
+        return _frame(obj)
+    if isinstance(obj, (list, tuple)):
+        return _concat([released_table(o) for o in obj])
+    if hasattr(obj, "frame") and hasattr(obj, "columns") and hasattr(obj, "cells"):
+        return _scatter(obj)
+    if hasattr(obj, "edges") and hasattr(obj, "counts"):
+        return _histogram(obj)
+    if hasattr(obj, "xedges") and hasattr(obj, "levels"):
+        return _grid(obj)
+    if hasattr(obj, "x") and hasattr(obj, "y") and hasattr(obj, "sizes"):
+        return _points(obj)
+    if hasattr(obj, "groups") and hasattr(obj, "boxes") and hasattr(obj, "values"):
+        return _boxes(obj)
+    summary_frame = getattr(type(obj), "summary_frame", None)
+    if callable(summary_frame):
+        return _frame(obj.summary_frame())
+    return None
