@@ -119,6 +119,11 @@ class Policy:
         ``allow_raw``).
     annotate : bool, default True
         Whether figures carry a small footnote naming the method.
+    progress : bool or None, default None
+        Progress bars (:mod:`tqdm.auto`) for long releases, dask
+        computations and ``finalise``: True shows them, False never, None
+        only when standard error is a terminal (so never in tests or CI
+        logs). A display setting: it changes no release.
     secret_key : SecretKey, optional
         Key for keyed noise; see :mod:`safeplot.keys`. Never shown.
     locked : bool, default False
@@ -148,6 +153,7 @@ class Policy:
     default_point: str = "deterministic"
     allowed_methods: frozenset[str] = frozenset(METHODS)
     annotate: bool = True
+    progress: bool | None = None
     secret_key: SecretKey | None = field(default=None, repr=False, compare=False)
     locked: bool = False
     source: str = "built-in defaults"
@@ -163,6 +169,8 @@ class Policy:
                     f"{name} must be true or false, got {getattr(self, name)!r} "
                     f"({type(getattr(self, name)).__name__})."
                 )
+        if self.progress is not None and not isinstance(self.progress, bool):
+            raise TypeError(f"progress must be true, false or None, got {self.progress!r}.")
         _require_int("threshold", self.threshold, 1)
         _require_int("k_min", self.k_min, 2)
         _require_int("sig_figs", self.sig_figs, 1)

@@ -100,7 +100,12 @@ def _compute(tasks: list) -> list:
         raise ImportError(
             "Plotting a dask DataFrame needs dask: pip install 'safeplot[dask]'."
         ) from None
-    return list(dask.compute(*tasks)) if tasks else []
+    from .._progress import dask_progress
+
+    if not tasks:
+        return []
+    with dask_progress("dask: counting"):
+        return list(dask.compute(*tasks))
 
 
 def _delayed(func):
