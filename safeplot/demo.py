@@ -1,16 +1,22 @@
 """``safeplot demo``: the paper's comparison of methods, and the six plot families.
 
-For each of Avraam et al.'s simulated data sets D1-D3 it draws a histogram,
-a scatter plot, a heat map, a contour plot and box plots of x and y, raw and
-under suppression, generalisation, deterministic and probabilistic
-anonymisation (the layout of the paper's Figures 1-5), one PNG per data set.
-A fourth figure shows the six plot families (count plot, box plot,
-histogram, scatter plot, O'Keefe's parallel box plots, density) on the
-Palmer penguins, released safely. Three more reproduce the paper's
-regression diagnostics (Figures 5-7: residuals against fitted values, normal
-Q-Q plot of the standardised residuals, residuals against leverage) for the
-linear model ``y ~ x`` on D1-D3 under each method. The audit log of every
-release is written as JSON next to them.
+For each of Avraam et al.'s simulated data sets D1-D3 it draws histograms of
+x and of y, a scatter plot, a heat map and a contour plot of the 30 x 30
+density grid, and box plots of x and y, raw and under suppression,
+generalisation, deterministic and probabilistic anonymisation (the plot
+families of the paper's Figures 1-4), one PNG per data set. A fourth figure
+shows the six plot families (count plot, box plot, histogram, scatter plot,
+O'Keefe's parallel box plots, density) on the Palmer penguins, released
+safely. Three more show the paper's regression diagnostics of the linear
+model ``y ~ x`` on D1-D3 under each method, one diagnostic per figure:
+residuals against fitted values, normal Q-Q plots of the standardised
+residuals and residuals against leverage (panels A, B and C of the paper's
+Figures 5, 6 and 7). The audit log of every release is written as JSON next
+to them.
+
+The functions behind the gallery draw the paper's figures themselves:
+:func:`paper_figure` (Figures 1-4), :func:`paper_diagnostics_figure`
+(Figures 5-7) and :func:`paper_sweep_figure` (the sensitivity Figures 8-15).
 
 The raw panels are drawn because the data are simulated: the demo runs under
 its own policy, which allows raw output and uses a fixed demonstration noise
@@ -21,6 +27,8 @@ forbids raw output, the raw panels are left out instead.
 from __future__ import annotations
 
 import contextlib
+import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,10 +45,16 @@ __all__ = [
     "FAMILIES",
     "OKEEFE_PANELS",
     "PAPER_FIGURES",
+    "PAPER_SWEEPS",
+    "SWEEP_FAMILIES",
     "comparison_grid",
+    "diagnostic_grid",
     "diagnostics_figure",
+    "grid_contourplot",
     "okeefe_figure",
+    "paper_diagnostics_figure",
     "paper_figure",
+    "paper_sweep_figure",
     "run_demo",
     "small_sample_figure",
     "sweep_figure",
@@ -66,11 +80,29 @@ def demo_policy() -> Policy:
     )
 
 
-#: The rows of a data set's figure: Avraam et al.'s Figures 1-5 (one plot family each).
-_ROWS = ("histogram", "scatter plot", "heat map", "contour plot", "box plot")
+#: The rows of a data set's figure: the plot families of Avraam et al.'s Figures 1-4.
+_ROWS = (
+    "histogram of x",
+    "histogram of y",
+    "scatter plot",
+    "heat map",
+    "contour plot",
+    "box plot",
+)
 
 #: The plot families of the comparison figures (rows of :func:`comparison_grid`).
+#: ``"histogram"`` is accepted as another name for ``"histogram of x"``.
 FAMILIES = _ROWS
+
+#: The rows of the paper's sensitivity figures 8, 9, 12 and 14, panels (A) to (F).
+SWEEP_FAMILIES = (
+    "scatter plot",
+    "heat map",
+    "contour plot",
+    "histogram of x",
+    "histogram of y",
+    "box plot",
+)
 
 
 def _panel(ax, plot, **kwargs) -> None:
@@ -84,7 +116,8 @@ def _panel(ax, plot, **kwargs) -> None:
         plot(ax=ax, **kwargs)
     except DisclosureError as err:
         ax.set_axis_off()
-        reason = str(err).split(":")[0].split(".")[0]
+        # the first sentence or clause: a full stop ends it, not the point of "q=0.1"
+        reason = re.split(r"[.:](?:\s|$)", str(err), maxsplit=1)[0]
         ax.text(
             0.5,
             0.5,
@@ -98,16 +131,113 @@ def _panel(ax, plot, **kwargs) -> None:
         )
 
 
-def _family_call(family: str, df, method: str):
+def grid_contourplot(
+    data,
+    *,
+    x: str,
+    y: str,
+    method: str | None = None,
+    bins: int = 30,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    color: Any = "C2",
+    ax=None,
+    annotate: bool | None = None,
+):
+    """Draw contour lines of the released density grid of two variables (Avraam et al.'s Fig. 3).
+
+    The paper's contour plots are drawn from the same `bins` x `bins`
+    density grid as its heat maps: the counts of the raw records with small
+    cells suppressed (``"suppress"``), of a grid coarsened by `factor`
+    first (``"generalize"``), or of the anonymised records
+    (``"deterministic"``, ``"probabilistic"``). This draws the contour lines
+    of exactly the counts :func:`safeplot.heatmap` shows (suppressed cells
+    as 0, a ring of empty cells around the grid so that the lines close),
+    not a kernel density estimate.
+
+    Parameters
+    ----------
+    data : DataFrame
+        The records.
+    x, y : str
+        Columns of `data`.
+    method : str, optional
+        Default: the policy's method for heat maps.
+    bins, threshold, factor, k, q
+        As in :func:`safeplot.heatmap`.
+    color : matplotlib colour, default "C2"
+        Colour of the lines.
+    ax : matplotlib.axes.Axes, optional
+        Default: the current Axes.
+    annotate : bool, optional
+        Add the method note (default: the policy's setting).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> from safeplot.demo import grid_contourplot
+    >>> ax = grid_contourplot(safeplot.datasets.simulate("D1"), x="x", y="y", method="suppress")
+    >>> ax.safeplot_report.method, ax.safeplot_report.params["bins"]
+    ('suppress', 30)
+    """
+    import numpy as np
+    from matplotlib.ticker import MaxNLocator
+
+    from .plots._common import finish, get_ax, set_safe_axis
+    from .plots.grid import release_grid
+    from .policy import get_policy
+
+    pol = get_policy()
+    rel = release_grid(
+        data[x],
+        data[y],
+        names=(x, y),
+        method=method,
+        bins=bins,
+        threshold=threshold,
+        factor=factor,
+        k=k,
+        q=q,
+        kind="heatmap",
+        function="grid_contourplot",
+        policy=pol,
+    )
+    ax = get_ax(ax)
+    counts = np.nan_to_num(rel.total)
+    wx, wy = np.diff(rel.xedges[:2])[0], np.diff(rel.yedges[:2])[0]
+    xs = np.r_[rel.xcentres[0] - wx, rel.xcentres, rel.xcentres[-1] + wx]
+    ys = np.r_[rel.ycentres[0] - wy, rel.ycentres, rel.ycentres[-1] + wy]
+    z = np.pad(counts, 1)
+    levels = MaxNLocator(6, integer=True).tick_values(0, counts.max())
+    levels = levels[(levels > 0) & (levels < counts.max())]
+    ax.contour(xs, ys, z.T, levels=levels if levels.size else 1, colors=[color], linewidths=1)
+    for which, lim, ticks, w in (("x", rel.xlim, rel.xticks, wx), ("y", rel.ylim, rel.yticks, wy)):
+        # the axis shows half a cell more on each side, where the lines close: keep the
+        # ticks as far apart on the page as on the heat map of the same grid
+        stride = max(1, round((lim[1] - lim[0] + w) / (lim[1] - lim[0])))
+        set_safe_axis(ax, which, (lim[0] - w / 2, lim[1] + w / 2), np.asarray(ticks)[::stride])
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+def _family_call(family: str, df, method: str, binwidth: float | None = None):
     """Return the plot function and keyword arguments that draw one of the paper's panels."""
     from .plots.categorical import boxplot
     from .plots.distributions import histplot
-    from .plots.kde import kdeplot
     from .plots.matrix import heatmap
     from .plots.relational import scatterplot
 
-    if family == "histogram":
-        return histplot, {"data": df, "x": "x", "bins": 20, "color": "C0"}
+    if family in ("histogram", "histogram of x", "histogram of y"):
+        var, color = ("y", "C3") if family == "histogram of y" else ("x", "C0")
+        bins = {"bins": 20} if binwidth is None else {"binwidth": binwidth}
+        return histplot, {"data": df, "x": var, "color": color, **bins}
     if family == "scatter plot":
         return scatterplot, {
             "data": df,
@@ -120,16 +250,55 @@ def _family_call(family: str, df, method: str):
     if family == "heat map":
         return heatmap, {"data": df, "x": "x", "y": "y", "cmap": "viridis"}
     if family == "contour plot":
-        return kdeplot, {"data": df, "x": "x", "y": "y", "color": "C2"}
+        return grid_contourplot, {"data": df, "x": "x", "y": "y", "color": "C2"}
     if family == "box plot":
+        # two columns: under suppress/generalize the paper's rule on the 2-D grid of x and y
         return boxplot, {"data": df[["x", "y"]], "color": "C4"}
     raise ValueError(f"family must be one of {list(FAMILIES)}, got {family!r}.")
 
 
-def _draw_family(ax, family: str, df, method: str, **params) -> None:
+def _check_family(family: str) -> None:
+    if family not in FAMILIES and family != "histogram":
+        raise ValueError(f"family must be one of {list(FAMILIES)}, got {family!r}.")
+
+
+def _thin_xticks(ax, most: int = 5) -> None:
+    """Keep every other fixed x tick when more than `most` long labels would crowd a panel.
+
+    The ticks kept are a subset of the released ones, so they stay safe.
+    """
+    from matplotlib.ticker import FixedLocator
+
+    locator = ax.xaxis.get_major_locator()
+    if not isinstance(locator, FixedLocator) or len(locator.locs) <= most:
+        return
+    lo, hi = sorted(ax.get_xlim())
+    inside = [t for t in locator.locs if lo <= t <= hi]
+    labels = [ax.xaxis.get_major_formatter()(t, i) for i, t in enumerate(inside)]
+    if len(inside) > most and max(map(len, labels)) >= 5:
+        ax.xaxis.set_major_locator(FixedLocator(inside[::2]))
+
+
+def _draw_family(
+    ax, family: str, df, method: str, binwidth: float | None = None, **params
+) -> None:
     """Draw one panel of the paper's figures: `family` of `df` under `method` and `params`."""
-    plot, kwargs = _family_call(family, df, method)
+    plot, kwargs = _family_call(family, df, method, binwidth)
     _panel(ax, plot, method=method, **kwargs, **params)
+    _thin_xticks(ax)
+    if ax.get_legend() is not None:
+        # the count legend of a suppressed scatter goes beside the panel, off the data
+        import seaborn as sns
+
+        sns.move_legend(
+            ax,
+            "upper left",
+            bbox_to_anchor=(1.08, 1.0),
+            fontsize=6,
+            title_fontsize=7,
+            frameon=False,
+            markerscale=0.8,
+        )
 
 
 def _label_rows(axes, labels, fontsize: float = 11) -> None:
@@ -186,6 +355,7 @@ def comparison_grid(
     seed: int = 1234,
     title: str | None = None,
     panel_size: tuple[float, float] = (3.3, 2.7),
+    binwidth: float | None = None,
 ):
     """Draw a grid of the paper's panels: a row per data set and plot family, a column per setting.
 
@@ -210,6 +380,9 @@ def comparison_grid(
         The figure's title.
     panel_size : tuple of float, default (3.3, 2.7)
         Width and height of one panel, in inches.
+    binwidth : float, optional
+        Bin width of the histograms (the paper's sensitivity figures use
+        0.2; ``"generalize"`` doubles it). Default: 20 bins.
 
     Returns
     -------
@@ -234,8 +407,7 @@ def comparison_grid(
     import matplotlib.pyplot as plt
 
     for row in rows:
-        if row[3] not in FAMILIES:
-            raise ValueError(f"family must be one of {list(FAMILIES)}, got {row[3]!r}.")
+        _check_family(row[3])
     frames: dict[tuple[str, int], Any] = {}
     for _, name, n, _ in rows:
         if (name, n) not in frames:
@@ -249,7 +421,7 @@ def comparison_grid(
     )
     for r, (_, name, n, family) in enumerate(rows):
         for c, (_, method, params) in enumerate(columns):
-            _draw_family(axes[r, c], family, frames[name, n], method, **params)
+            _draw_family(axes[r, c], family, frames[name, n], method, binwidth, **params)
             axes[r, c].tick_params(labelsize=8)
     for c, (col_title, _, _) in enumerate(columns):
         axes[0, c].set_title(col_title, fontsize=10)
@@ -261,9 +433,9 @@ def comparison_grid(
 
 #: Avraam et al.'s comparison figures: number -> (plot families, title).
 PAPER_FIGURES = {
-    1: (("histogram",), "histograms of x"),
+    1: (("histogram of x", "histogram of y"), "histograms of x and y"),
     2: (("scatter plot",), "scatter plots of y against x"),
-    3: (("heat map", "contour plot"), "heat maps and contour plots of y against x"),
+    3: (("heat map", "contour plot"), "heat maps and contour plots of the density grid"),
     4: (("box plot",), "box plots of x and y"),
 }
 
@@ -279,9 +451,10 @@ def paper_figure(
 ):
     """Draw one of Avraam et al.'s Figures 1-4: a plot family on D1-D3 under each method.
 
-    Rows are the data sets (for Figure 3, the heat maps of D1-D3 and then
-    their contour plots), columns the methods with their default
-    parameters.
+    Rows are the data sets in the paper's order, (A) D1, (B) D2, (C) D3:
+    for Figure 1 the histogram of x and then of y of each data set, for
+    Figure 3 its heat map and then its contour plot (both of the 30 x 30
+    density grid). Columns are the methods with their default parameters.
 
     Parameters
     ----------
@@ -312,13 +485,15 @@ def paper_figure(
     --------
     >>> from safeplot.demo import paper_figure
     >>> fig = paper_figure(1, ("suppress", "deterministic"), n=200, names=("D1",))
+    >>> [ax.get_xlabel() for ax in fig.axes]
+    ['x', 'x', 'y', 'y']
     >>> fig.axes[1].safeplot_report.params["k"]
     3
     """
     if number not in PAPER_FIGURES:
         raise ValueError(f"number must be one of {list(PAPER_FIGURES)}, got {number!r}.")
     families, what = PAPER_FIGURES[number]
-    rows = [(f"{name}: {family}", name, n, family) for family in families for name in names]
+    rows = [(f"{name}: {family}", name, n, family) for name in names for family in families]
     columns = [(_TITLES.get(m, m), m, {}) for m in methods]
     title = f"Figure {number} of Avraam et al.: {what} (n = {n}). {_raw_note(methods)}"
     fig = comparison_grid(rows, columns, seed=seed, title=title, panel_size=panel_size)
@@ -326,21 +501,63 @@ def paper_figure(
     return fig
 
 
+#: Avraam et al.'s sensitivity figures (D1 only): number -> (method, parameter, values,
+#: whether the rows are regression diagnostics rather than exploratory plots).
+PAPER_SWEEPS: dict[int, tuple[str, str, tuple[float, ...], bool]] = {
+    8: ("suppress", "threshold", (3, 5, 7, 9), False),
+    9: ("generalize", "threshold", (3, 5, 7, 9), False),
+    10: ("suppress", "threshold", (3, 5, 7, 9), True),
+    11: ("generalize", "threshold", (3, 5, 7, 9), True),
+    12: ("deterministic", "k", (5, 10, 20, 50), False),
+    13: ("deterministic", "k", (5, 10, 20, 50), True),
+    14: ("probabilistic", "q", (0.1, 0.5, 1, math.sqrt(2)), False),
+    15: ("probabilistic", "q", (0.1, 0.5, 1, math.sqrt(2)), True),
+}
+
+#: Histogram bin width of the sensitivity figures (``"generalize"`` doubles it to 0.4).
+SWEEP_BINWIDTH = 0.2
+
+#: The parameter value that leaves the data as they are (the paper's first column).
+_NO_CONTROL = {"threshold": 1, "k": 1, "q": 0}
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float) and math.isclose(value, math.sqrt(2)):
+        return "\u221a2"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _sweep_columns(method: str, param: str, values: Sequence[Any], raw: bool) -> list:
+    columns = [(f"{method}, {param} = {_fmt(v)}", method, {param: v}) for v in values]
+    if raw:
+        ref = _NO_CONTROL.get(param)
+        label = "raw" if ref is None else f"raw ({param} = {ref})"
+        columns.insert(0, (label, "none", {}))
+    return columns
+
+
 def sweep_figure(
     method: str,
     param: str,
     values: Sequence[Any],
     *,
-    families: tuple[str, ...] = ("histogram", "heat map"),
+    families: tuple[str, ...] = SWEEP_FAMILIES,
     names: tuple[str, ...] = ("D1",),
     n: int = 500,
     seed: int = 1234,
+    raw: bool = False,
+    binwidth: float | None = SWEEP_BINWIDTH,
+    title: str | None = None,
     panel_size: tuple[float, float] = (3.3, 2.7),
 ):
     """Draw a sensitivity sweep: one method, one parameter over `values` (a column each).
 
-    The layout of Avraam et al.'s Figures 8-15: rows are the plot families
-    of each data set, columns the parameter's values.
+    The layout of Avraam et al.'s Figures 8, 9, 12 and 14: rows are the
+    plot families of each data set, (A) scatter plot, (B) heat map,
+    (C) contour plot, (D) histogram of x, (E) histogram of y and (F) box
+    plots by default, columns the parameter's values. A value the policy in
+    force refuses (``q`` below ``q_min``, ``k`` below ``k_min``) leaves its
+    panels empty with the reason written on them.
 
     Parameters
     ----------
@@ -358,6 +575,13 @@ def sweep_figure(
         The simulated data sets; each family is drawn for each.
     n, seed : int
         Size and seed of the simulated data sets.
+    raw : bool, default False
+        Add a first column of the raw data (the paper's ``k = 1`` or
+        ``q = 0``); needs a policy that allows raw output.
+    binwidth : float or None, default 0.2
+        Bin width of the histograms, as in the paper; None for 20 bins.
+    title : str, optional
+        The figure's title (default: the method and the values).
     panel_size : tuple of float
         Width and height of one panel, in inches.
 
@@ -365,17 +589,24 @@ def sweep_figure(
     -------
     matplotlib.figure.Figure
 
+    See Also
+    --------
+    paper_sweep_figure : The paper's Figures 8-15 with its values.
+
     Examples
     --------
     >>> from safeplot.demo import sweep_figure
-    >>> fig = sweep_figure("deterministic", "k", [3, 10], families=("histogram",), n=200)
+    >>> fig = sweep_figure("deterministic", "k", [3, 10], families=("histogram of x",), n=200)
     >>> [ax.safeplot_report.params["k"] for ax in fig.axes]
     [3, 10]
     """
     rows = [(f"{name}: {family}", name, n, family) for family in families for name in names]
-    columns = [(f"{method}, {param}={value}", method, {param: value}) for value in values]
-    title = f"{method}: {param} = {', '.join(map(str, values))} (n = {n})"
-    fig = comparison_grid(rows, columns, seed=seed, title=title, panel_size=panel_size)
+    columns = _sweep_columns(method, param, values, raw)
+    if title is None:
+        title = f"{method}: {param} = {', '.join(map(_fmt, values))} (n = {n})"
+    fig = comparison_grid(
+        rows, columns, seed=seed, title=title, panel_size=panel_size, binwidth=binwidth
+    )
     fig.set_label(f"safeplot sweep {method} {param}")
     return fig
 
@@ -425,12 +656,246 @@ def small_sample_figure(
     return fig
 
 
-#: The paper's diagnostic figures: file stem -> (panel method of SafeOLSResults, title).
+#: The paper's regression diagnostics: file stem -> (panel method of SafeOLSResults, title).
+#: Each is one row, (A), (B) or (C), of the paper's Figures 5 (D1), 6 (D2) and 7 (D3).
 DIAGNOSTIC_FIGURES = {
-    "resid_fitted": ("plot_resid_fitted", "Residuals against fitted values (Figure 5)"),
-    "qq": ("plot_qq", "Normal Q-Q plot of the standardised residuals (Figure 6)"),
-    "leverage": ("plot_resid_leverage", "Standardised residuals against leverage (Figure 7)"),
+    "resid_fitted": (
+        "plot_resid_fitted",
+        "Residuals against fitted values (panels A of Figures 5-7)",
+    ),
+    "qq": ("plot_qq", "Normal Q-Q plots of the standardised residuals (panels B of Figures 5-7)"),
+    "leverage": (
+        "plot_resid_leverage",
+        "Standardised residuals against leverage (panels C of Figures 5-7)",
+    ),
 }
+
+#: The rows of the paper's diagnostic figures, (A) to (C).
+_DIAGNOSTIC_ROWS = {
+    "resid_fitted": "(A) residuals vs fitted",
+    "qq": "(B) normal Q-Q",
+    "leverage": "(C) residuals vs leverage",
+}
+
+
+def diagnostic_grid(
+    rows: Sequence[tuple[str, str, int, str]],
+    columns: Sequence[tuple[str, str, dict[str, Any]]],
+    *,
+    seed: int = 1234,
+    title: str | None = None,
+    panel_size: tuple[float, float] = (3.3, 2.7),
+):
+    """Draw a grid of regression diagnostics of ``y ~ x``: a row each, a column per setting.
+
+    The figure builder behind Avraam et al.'s Figures 5-7 (one data set
+    each) and the diagnostic sensitivity figures 10, 11, 13 and 15. The
+    linear model is fitted once per data set on the raw records and each
+    panel releases its diagnostic under the column's method; a refused
+    panel says why.
+
+    Parameters
+    ----------
+    rows : sequence of (label, data set, n, diagnostic)
+        Each row: its label, a simulated data set, its number of records
+        and the diagnostic, a key of :data:`DIAGNOSTIC_FIGURES`.
+    columns : sequence of (title, method, params)
+        Each column: its title, the method and further keyword arguments of
+        the diagnostic plot (e.g. ``{"k": 10}``).
+    seed : int, default 1234
+        Seed of the simulation.
+    title : str, optional
+        The figure's title.
+    panel_size : tuple of float, default (3.3, 2.7)
+        Width and height of one panel, in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        An unknown diagnostic or data set.
+
+    Examples
+    --------
+    >>> from safeplot.demo import diagnostic_grid
+    >>> fig = diagnostic_grid(
+    ...     [("D1: Q-Q", "D1", 200, "qq")],
+    ...     [("k = 5", "deterministic", {"k": 5}), ("k = 10", "deterministic", {"k": 10})],
+    ... )
+    >>> [ax.safeplot_report.params["k"] for ax in fig.axes]
+    [5, 10]
+    """
+    import matplotlib.pyplot as plt
+
+    from .diagnostics import safe_ols
+
+    for row in rows:
+        if row[3] not in DIAGNOSTIC_FIGURES:
+            raise ValueError(
+                f"diagnostic must be one of {list(DIAGNOSTIC_FIGURES)}, got {row[3]!r}."
+            )
+    fits: dict[tuple[str, int], Any] = {}
+    for _, name, n, _ in rows:
+        if (name, n) not in fits:
+            fits[name, n] = safe_ols("y ~ x", data=simulate(name, n=n, seed=seed))
+    fig, axes = plt.subplots(
+        len(rows),
+        len(columns),
+        figsize=(panel_size[0] * len(columns), panel_size[1] * len(rows)),
+        layout="constrained",
+        squeeze=False,
+    )
+    for r, (_, name, n, which) in enumerate(rows):
+        for c, (_, method, params) in enumerate(columns):
+            ax = axes[r, c]
+            _panel(
+                ax, getattr(fits[name, n], DIAGNOSTIC_FIGURES[which][0]), method=method, **params
+            )
+            ax.set_title("")  # the row label names the diagnostic, the column title the method
+            ax.xaxis.label.set_fontsize(8)
+            ax.yaxis.label.set_fontsize(8)
+            ax.tick_params(labelsize=7)
+    for c, (col_title, _, _) in enumerate(columns):
+        axes[0, c].set_title(col_title, fontsize=10)
+    _label_rows(axes, [row[0] for row in rows], fontsize=10)
+    if title:
+        fig.suptitle(title, fontsize=12)
+    return fig
+
+
+def paper_diagnostics_figure(
+    number: int,
+    methods: tuple[str, ...] = DEMO_METHODS,
+    n: int = 500,
+    seed: int = 1234,
+    *,
+    panel_size: tuple[float, float] = (3.3, 2.7),
+):
+    """Draw Avraam et al.'s Figure 5, 6 or 7: the diagnostics of ``y ~ x`` on D1, D2 or D3.
+
+    Rows are the paper's panels (A) residuals against fitted values,
+    (B) normal Q-Q plot and (C) standardised residuals against leverage;
+    columns the methods.
+
+    Parameters
+    ----------
+    number : {5, 6, 7}
+        Figure 5 (D1), 6 (D2) or 7 (D3).
+    methods : tuple of str
+        The columns (raw needs a policy that allows it).
+    n, seed : int
+        Size and seed of the simulated data set.
+    panel_size : tuple of float
+        Width and height of one panel, in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        An unknown figure number.
+
+    Examples
+    --------
+    >>> from safeplot.demo import paper_diagnostics_figure
+    >>> fig = paper_diagnostics_figure(6, ("deterministic",), n=200)
+    >>> [ax.safeplot_report.method for ax in fig.axes]
+    ['deterministic', 'deterministic', 'deterministic']
+    """
+    names = {5: "D1", 6: "D2", 7: "D3"}
+    if number not in names:
+        raise ValueError(f"number must be 5, 6 or 7, got {number!r}.")
+    name = names[number]
+    rows = [(f"{name}: {label}", name, n, which) for which, label in _DIAGNOSTIC_ROWS.items()]
+    columns = [(_TITLES.get(m, m), m, {}) for m in methods]
+    title = (
+        f"Figure {number} of Avraam et al.: regression diagnostics of y ~ x on {name} "
+        f"(n = {n}). {_raw_note(methods)}"
+    )
+    fig = diagnostic_grid(rows, columns, seed=seed, title=title, panel_size=panel_size)
+    fig.set_label(f"safeplot figure {number}")
+    return fig
+
+
+def paper_sweep_figure(
+    number: int,
+    n: int = 500,
+    seed: int = 1234,
+    *,
+    raw: bool = True,
+    panel_size: tuple[float, float] = (3.3, 2.7),
+):
+    """Draw one of Avraam et al.'s sensitivity figures 8-15 on D1, with the paper's values.
+
+    =======  ============================  ======================  =============
+    figure   method                        values                  rows
+    =======  ============================  ======================  =============
+    8, 10    ``"suppress"`` (30 x 30)      threshold 3, 5, 7, 9    8: plots,
+                                                                   10: diagnostics
+    9, 11    ``"generalize"`` (15 x 15)    threshold 3, 5, 7, 9    9: plots,
+                                                                   11: diagnostics
+    12, 13   ``"deterministic"``           k 5, 10, 20, 50         12: plots,
+                                                                   13: diagnostics
+    14, 15   ``"probabilistic"``           q 0.1, 0.5, 1, sqrt(2)  14: plots,
+                                                                   15: diagnostics
+    =======  ============================  ======================  =============
+
+    The rows of Figures 8, 9, 12 and 14 are (A) scatter plots, (B) heat maps,
+    (C) contour plots, (D)-(E) histograms of x and y (bin width 0.2, 0.4
+    under ``"generalize"``) and (F) box plots; those of Figures 10, 11, 13
+    and 15 the diagnostics (A)-(C) of ``y ~ x``. The first column is the raw
+    data, as in the paper (``k = 1``, ``q = 0``). Values the policy in force
+    refuses (the default ``q_min = 0.25`` refuses ``q = 0.1``) leave their
+    column empty with the reason; run under a policy with a lower floor to
+    draw them.
+
+    Parameters
+    ----------
+    number : int
+        The figure, 8 to 15.
+    n, seed : int
+        Size and seed of the simulated D1.
+    raw : bool, default True
+        Draw the first, raw column (needs a policy that allows raw output).
+    panel_size : tuple of float
+        Width and height of one panel, in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        An unknown figure number.
+
+    Examples
+    --------
+    >>> from safeplot.demo import paper_sweep_figure
+    >>> fig = paper_sweep_figure(13, n=200, raw=False)
+    >>> [ax.safeplot_report.params["k"] for ax in fig.axes[:4]]
+    [5, 10, 20, 50]
+    """
+    if number not in PAPER_SWEEPS:
+        raise ValueError(f"number must be one of {list(PAPER_SWEEPS)}, got {number!r}.")
+    method, param, values, diagnostic = PAPER_SWEEPS[number]
+    shown = ", ".join(map(_fmt, values))
+    title = f"Figure {number} of Avraam et al.: {method}, {param} = {shown} (D1, n = {n})"
+    if not diagnostic:
+        fig = sweep_figure(
+            method, param, values, n=n, seed=seed, raw=raw, title=title, panel_size=panel_size
+        )
+    else:
+        rows = [(label, "D1", n, which) for which, label in _DIAGNOSTIC_ROWS.items()]
+        columns = _sweep_columns(method, param, values, raw)
+        fig = diagnostic_grid(rows, columns, seed=seed, title=title, panel_size=panel_size)
+    fig.set_label(f"safeplot figure {number}")
+    return fig
 
 
 def diagnostics_figure(
@@ -442,15 +907,17 @@ def diagnostics_figure(
     names: tuple[str, ...] = ("D1", "D2", "D3"),
     figsize: tuple[float, float] | None = None,
 ):
-    """Draw one of Avraam et al.'s diagnostic figures: ``y ~ x`` on D1-D3 under each method.
+    """Draw one of Avraam et al.'s regression diagnostics of ``y ~ x`` on D1-D3 under each method.
 
-    Rows are the data sets, columns the methods; a panel whose release is
-    refused says why.
+    Rows are the data sets, columns the methods: one row, (A), (B) or (C),
+    of each of the paper's Figures 5 (D1), 6 (D2) and 7 (D3), side by side
+    (:func:`paper_diagnostics_figure` draws the paper's figures
+    themselves). A panel whose release is refused says why.
 
     Parameters
     ----------
     which : {"resid_fitted", "qq", "leverage"}
-        The diagnostic (the paper's Figure 5, 6 or 7).
+        The diagnostic: panels (A), (B) or (C) of the paper's Figures 5-7.
     methods : tuple of str
         The columns (default: raw, suppress, generalize, deterministic,
         probabilistic; raw needs a policy that allows it, such as

@@ -30,7 +30,7 @@ References
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,16 +38,17 @@ import numpy as np
 import pandas as pd
 
 from . import audit
-from ._validate import refuse_dask
+from ._validate import refuse_dask, to_pandas
 from .anonymize.boxes import nudge_off
 from .anonymize.grids import rare_values
 from .anonymize.statistics import round_sig, winsorize
+from .plots import matrix as _matrix
 from .plots._common import make_report
 from .plots.matrix import mark_safe_matrix
 from .policy import Policy, get_policy
 from .release import DisclosureReport
 
-__all__ = ["BRANDT_MIN_RECORDS", "CORR_METHODS", "Description", "corr", "describe"]
+__all__ = ["BRANDT_MIN_RECORDS", "CORR_METHODS", "Description", "corr", "crosstab", "describe"]
 
 #: Fewest records behind a released statistic (Brandt et al. 2010), unless the threshold is higher.
 BRANDT_MIN_RECORDS = 10
@@ -62,6 +63,7 @@ _EXACT = 1e-12
 
 def _as_frame(data: Any, function: str) -> pd.DataFrame:
     refuse_dask(data, function)
+    data = to_pandas(data, function=function)  # polars, pyarrow, ...
     if isinstance(data, pd.DataFrame):
         return data
     if isinstance(data, pd.Series):
@@ -69,8 +71,8 @@ def _as_frame(data: Any, function: str) -> pd.DataFrame:
     if isinstance(data, Mapping):
         return pd.DataFrame(dict(data))
     raise TypeError(
-        f"{function} takes a pandas DataFrame (or Series, or a mapping of columns), "
-        f"got {type(data).__name__}."
+        f"{function} takes a DataFrame (pandas, polars, pyarrow, ...), a Series or a mapping "
+        f"of columns, got {type(data).__name__}."
     )
 
 
@@ -120,7 +122,9 @@ def corr(
     Parameters
     ----------
     data : DataFrame
-        The records (a mapping of columns is accepted).
+        The records: a pandas, polars or pyarrow table, or a mapping of
+        columns. ``corr(df)`` is ``df.corr()``; the other arguments follow
+        in pandas' order (``corr(df, "spearman")``).
     method : {"pearson", "spearman", "kendall"}, default "pearson"
         The coefficient. A callable (allowed by pandas) is refused: it could
         compute anything.
@@ -376,10 +380,10 @@ def _check_percentiles(percentiles: Any) -> list[float]:
 
 def describe(
     data: Any,
-    *,
     percentiles: Sequence[float] | None = None,
     include: Any = None,
     exclude: Any = None,
+    *,
     threshold: int | None = None,
     winsor_sd: float | None = None,
     sig: int | None = None,
@@ -390,7 +394,9 @@ def describe(
     Parameters
     ----------
     data : DataFrame or Series
-        The records (a mapping of columns is accepted).
+        The records: a pandas, polars or pyarrow table or column, or a
+        mapping of columns. ``describe(df)`` is ``df.describe()``, and
+        `percentiles`, `include` and `exclude` follow in pandas' order.
     percentiles : list of float, optional
         Percentiles to give, between 0 and 1 (default 0.25, 0.5, 0.75; the
         median is always given).
@@ -537,3 +543,241 @@ def describe(
     )
     audit.record(report, figure=None)
     return Description(table, flags, report)
+
+
+# -- crosstab ------------------------------------------------------------------------------
+
+
+def _is_table(obj: Any) -> bool:
+    return isinstance(obj, (pd.DataFrame, Mapping))
+
+
+def _key_list(arg: Any) -> list[Any]:
+    """One key, or several given as a list of vectors (pandas' ``maybe_make_list``)."""
+    if isinstance(arg, (list, tuple)) and arg and all(_is_vector(a) for a in arg):
+        return list(arg)
+    return [arg]
+
+
+def _is_vector(obj: Any) -> bool:
+    obj = to_pandas(obj, function="crosstab")
+    if isinstance(obj, (pd.Series, pd.Index, pd.Categorical, np.ndarray)):
+        return True
+    return isinstance(obj, (list, tuple)) and not any(isinstance(v, (list, tuple)) for v in obj)
+
+
+def _vector_names(keys: list[Any], names: Sequence[Hashable] | None, prefix: str) -> list[str]:
+    if names is not None:
+        names = [names] if isinstance(names, str) else list(names)
+        if len(names) != len(keys):
+            raise ValueError(
+                f"crosstab: {len(names)} {prefix}name(s) given for {len(keys)} key(s); give one "
+                "name per vector."
+            )
+        return [str(n) for n in names]
+    return [
+        str(k.name) if isinstance(k, pd.Series) and k.name is not None else f"{prefix}_{i}"
+        for i, k in enumerate(keys)
+    ]
+
+
+def _frame_of_vectors(keys: list[Any], names: list[str]) -> pd.DataFrame:
+    """Return the key vectors as columns of one frame, Series aligned on their common index."""
+    keys = [to_pandas(k, function="crosstab") for k in keys]
+    indexes = [k.index for k in keys if isinstance(k, pd.Series)]
+    if indexes:
+        common = indexes[0]
+        for other in indexes[1:]:
+            if not other.equals(common):
+                common = common.intersection(other, sort=False)
+    else:
+        common = pd.RangeIndex(len(keys[0]))
+    columns = {}
+    for name, key in zip(names, keys, strict=True):
+        if isinstance(key, pd.Series):
+            columns[name] = key if key.index.equals(common) else key.reindex(common)
+            continue
+        values = key if isinstance(key, pd.Categorical) else np.asarray(key, dtype=object)
+        if getattr(values, "ndim", 1) != 1 or len(values) != len(common):
+            raise ValueError(
+                f"crosstab: every key must be a vector of the same length ({len(common)} "
+                f"records); {name!r} has shape {np.shape(values)}."
+            )
+        columns[name] = pd.Series(values, index=common)
+    return pd.DataFrame(columns)
+
+
+def crosstab(
+    data: Any = None,
+    index: Any = None,
+    columns: Any = None,
+    values: Any = None,
+    rownames: Sequence[Hashable] | None = None,
+    colnames: Sequence[Hashable] | None = None,
+    aggfunc: Any = None,
+    margins: bool = False,
+    margins_name: str = "All",
+    dropna: bool = True,
+    normalize: bool | str | int = False,
+    *,
+    threshold: int | None = None,
+    secondary: bool = True,
+) -> pd.DataFrame:
+    """Cross-tabulate categorical variables, with small cells suppressed.
+
+    Two call forms release the same table:
+
+    - pandas' form, :func:`pandas.crosstab`: ``crosstab(index, columns)``
+      with Series or arrays (a list of them for several levels), named by
+      their ``.name`` or by `rownames` / `colnames`;
+    - safeplot's data-first form: ``crosstab(data, index, columns)`` with
+      a table and the names of its columns.
+
+    Either way, the counts are released by
+    :func:`safeplot.plots.matrix.crosstab`: cells with
+    ``0 < count < threshold`` are suppressed (NaN), and so are the further
+    cells needed so that no suppressed cell can be recovered from a row or
+    column total.
+
+    Parameters
+    ----------
+    data : DataFrame, optional
+        The records (pandas, polars, pyarrow, ..., or a mapping of
+        columns) when `index` and `columns` name columns. Given a Series or
+        an array instead, the call is read as pandas' form: `data` is then
+        the index vector, `index` the columns vector.
+    index, columns : str, list of str, Series, array, or list of those
+        Column names of `data`, or the vectors themselves (pandas' form).
+    values, aggfunc : None
+        Not supported: a table of a statistic per cell (the mean of a cell
+        of one record is that record's value) is refused; see Raises.
+    rownames, colnames : sequence of str, optional
+        Names of the row and column keys (default: the Series' names, else
+        ``row_0``, ``col_0``, ... as in pandas; the column names in the
+        data-first form).
+    margins : bool, default False
+        Add row and column totals, suppressed like any cell.
+    margins_name : str, default "All"
+        Label of the totals.
+    dropna : bool, default True
+        As in pandas: leave out records with a missing key.
+    normalize : bool or {"all", "index", "columns"} or {0, 1}, default False
+        Show proportions of the *shown* counts instead of counts.
+    threshold : int, optional
+        Minimum count of a shown cell (default and floor: the policy's).
+    secondary : bool, default True
+        Apply secondary suppression (turn it off only when no totals of the
+        table are published anywhere).
+
+    Returns
+    -------
+    DataFrame
+        Counts (or proportions), suppressed cells NaN, marked as released
+        (``.attrs["safeplot"]`` holds the report) so that
+        :func:`~safeplot.heatmap` draws it. The release is logged in
+        :mod:`safeplot.audit`.
+
+    Raises
+    ------
+    ValueError
+        `values` or `aggfunc` given; keys of different lengths; unknown
+        columns; no complete records.
+    TypeError
+        Column names given with `data` that is not a table.
+    DisclosureError
+        A key value held by fewer than `threshold` records (its label would
+        disclose it), or `threshold` below the policy floor.
+
+    See Also
+    --------
+    pandas.crosstab : The unprotected table.
+    safeplot.plots.matrix.crosstab : The release, on a table with names.
+    describe : Confidentialised summary statistics.
+
+    Notes
+    -----
+    Methods: always ``"suppress"`` (primary and secondary cell suppression;
+    see :func:`safeplot.plots.matrix.crosstab`). Series given in pandas'
+    form are aligned on the intersection of their indexes, as pandas
+    does; arrays must have as many values as that index.
+
+    Examples
+    --------
+    >>> import safeplot as sns
+    >>> titanic = sns.load_dataset("titanic")
+    >>> t1 = sns.crosstab(titanic["class"], titanic["embark_town"])  # pandas' form
+    >>> t2 = sns.crosstab(titanic, "class", "embark_town")  # data first
+    >>> t1.equals(t2)
+    True
+    >>> t1.loc["Third"].tolist()
+    [66.0, 72.0, 353.0]
+    """
+    if values is not None or aggfunc is not None:
+        raise ValueError(
+            "crosstab releases counts only: values= and aggfunc= would publish a statistic of "
+            "each cell's records, and a cell of one or two records gives their values away. "
+            "Draw the statistic per group with barplot(..., estimator=...), summarise each "
+            "group with describe(), or count the records with crosstab(index, columns)."
+        )
+    refuse_dask(data, "crosstab")
+    data = to_pandas(data, function="crosstab")
+    if data is not None and not _is_table(data):
+        if index is not None and not _is_vector(index):
+            raise TypeError(
+                f"crosstab: index={index!r} names a column, so data must be a DataFrame (pandas, "
+                f"polars, pyarrow) or a mapping of columns, got {type(data).__name__}. For "
+                "pandas' form, pass the vectors: crosstab(df['a'], df['b'])."
+            )
+        if columns is not None:
+            raise ValueError(
+                "crosstab: in pandas' form crosstab(index, columns) a third vector would be "
+                "values=, which is not supported (counts only)."
+            )
+        data, index, columns = None, data, index  # pandas' form: crosstab(index, columns)
+    if data is None:
+        if index is None or columns is None:
+            raise ValueError(
+                "crosstab: give the row and column keys: crosstab(df['a'], df['b']) or "
+                "crosstab(df, 'a', 'b')."
+            )
+        row_keys = [to_pandas(k, function="crosstab") for k in _key_list(index)]
+        col_keys = [to_pandas(k, function="crosstab") for k in _key_list(columns)]
+        for key in (*row_keys, *col_keys):
+            if not _is_vector(key):
+                raise TypeError(
+                    "crosstab: without data=, index and columns must be vectors (Series, "
+                    f"arrays, lists), got {type(key).__name__}; to name columns, pass the "
+                    "table first: crosstab(df, 'a', 'b')."
+                )
+        rows = _vector_names(row_keys, rownames, "row")
+        cols = _vector_names(col_keys, colnames, "col")
+        if len(set(rows + cols)) < len(rows + cols):
+            raise ValueError(
+                f"crosstab: the keys need distinct names, got {rows + cols}; name them with "
+                "rownames= and colnames=."
+            )
+        data = _frame_of_vectors(row_keys + col_keys, rows + cols)
+        index, columns = (rows if len(rows) > 1 else rows[0]), (cols if len(cols) > 1 else cols[0])
+    elif rownames is not None or colnames is not None:
+        frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame(dict(data))
+        old_rows = index if isinstance(index, list) else [index]
+        old_cols = columns if isinstance(columns, list) else [columns]
+        new_rows = _vector_names(old_rows, rownames, "row") if rownames is not None else old_rows
+        new_cols = _vector_names(old_cols, colnames, "col") if colnames is not None else old_cols
+        missing = [c for c in old_rows + old_cols if c not in frame.columns]
+        if missing:
+            raise ValueError(f"crosstab: column(s) {missing} not in the data.")
+        data = frame[old_rows + old_cols].set_axis(new_rows + new_cols, axis=1)
+        index = new_rows if isinstance(index, list) else new_rows[0]
+        columns = new_cols if isinstance(columns, list) else new_cols[0]
+    return _matrix.crosstab(
+        data,
+        index,
+        columns,
+        threshold=threshold,
+        margins=margins,
+        margins_name=margins_name,
+        dropna=dropna,
+        normalize=normalize,
+        secondary=secondary,
+    )

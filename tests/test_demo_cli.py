@@ -10,10 +10,12 @@ from matplotlib.image import imread
 
 import safeplot
 from safeplot import cli
-from safeplot.demo import DEMO_METHODS, DIAGNOSTIC_FIGURES, diagnostics_figure, run_demo
+from safeplot.demo import DEMO_METHODS, DIAGNOSTIC_FIGURES, FAMILIES, diagnostics_figure, run_demo
 
 #: Diagnostic panels: three figures, three data sets, one column per method.
 N_DIAGNOSTIC = 3 * len(DIAGNOSTIC_FIGURES)
+#: Rows of each data set's figure: histograms of x and y, scatter, heat map, contour, box.
+N_FAMILIES = len(FAMILIES)
 
 
 def test_demo_writes_figures_and_audit_log(tmp_path):
@@ -34,9 +36,11 @@ def test_demo_writes_figures_and_audit_log(tmp_path):
         image = imread(path)
         assert image.shape[0] > 500 and image.shape[1] > 1400
     log = json.loads(paths[-1].read_text())
-    # five plot families per method per data set, the six penguin panels, and the
+    # six plot families per method per data set, the six penguin panels, and the
     # diagnostic panels (one per figure, data set and method)
-    assert len(log["entries"]) == 3 * 5 * len(DEMO_METHODS) + 6 + N_DIAGNOSTIC * len(DEMO_METHODS)
+    assert len(log["entries"]) == 3 * N_FAMILIES * len(DEMO_METHODS) + 6 + N_DIAGNOSTIC * len(
+        DEMO_METHODS
+    )
     methods = {e["method"] for e in log["entries"]}
     assert methods == set(DEMO_METHODS) | {"confidential"}
     functions = {e["function"] for e in log["entries"]}
@@ -45,6 +49,7 @@ def test_demo_writes_figures_and_audit_log(tmp_path):
         "scatterplot",
         "heatmap",
         "kdeplot",
+        "grid_contourplot",
         "boxplot",
         "countplot",
         "plot_resid_fitted",
@@ -78,7 +83,7 @@ def test_demo_under_locked_policy_without_raw_panels(tmp_path, monkeypatch):
     paths = run_demo(tmp_path / "out", n=150)
     log = json.loads(paths[-1].read_text())
     assert "none" not in {e["method"] for e in log["entries"]}
-    assert len(log["entries"]) == 3 * 5 * (len(DEMO_METHODS) - 1) + 6 + N_DIAGNOSTIC * (
+    assert len(log["entries"]) == 3 * N_FAMILIES * (len(DEMO_METHODS) - 1) + 6 + N_DIAGNOSTIC * (
         len(DEMO_METHODS) - 1
     )
     assert "demo_diagnostics_qq.png" in {p.name for p in paths}
