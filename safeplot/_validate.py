@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +11,7 @@ import pandas as pd
 
 from .errors import DisclosureError
 
-__all__ = ["CleanData", "as_frame", "clean_numeric", "finite_array"]
+__all__ = ["CleanData", "as_frame", "clean_numeric", "finite_array", "to_pandas"]
 
 
 def is_dask_collection(obj: Any) -> bool:
@@ -44,6 +44,81 @@ def refuse_dask(data: Any, function: str) -> None:
             "Use histplot, heatmap (x=, y=), countplot or kdeplot, which count out of core, "
             "or work on a sample: data.sample(frac=...).compute()."
         )
+
+
+# inputs read as they are: pandas and numpy objects, Python containers and scalars
+_PLAIN = (pd.DataFrame, pd.Series, pd.Index, np.ndarray, np.generic, Mapping, list, tuple, str)
+
+
+def _is_plain(obj: Any) -> bool:
+    return obj is None or isinstance(obj, (*_PLAIN, bytes, int, float, complex, bool))
+
+
+def to_pandas(data: Any, *, function: str = "This function") -> Any:
+    """Return a polars, pyarrow or other dataframe-library table as pandas; else `data` itself.
+
+    The one adapter between other dataframe libraries and safeplot: every
+    place that reads ``data=`` (and the vectors given as ``x=``, ``y=``,
+    ``hue=``, ...) passes it through here first, so the rest of safeplot
+    sees pandas objects only. A DataFrame or Series of any library
+    narwhals supports (polars, pyarrow, modin, cuDF, ...) is converted
+    with :meth:`narwhals.DataFrame.to_pandas`; an object offering only the
+    Arrow PyCapsule interface (``__arrow_c_stream__``) or the dataframe
+    interchange protocol (``__dataframe__``) is read through pyarrow.
+    pandas and numpy objects, mappings, lists and dask collections are
+    returned unchanged, and polars and pyarrow are never imported here:
+    they are needed only by whoever made the table.
+
+    Parameters
+    ----------
+    data : object
+        The input as the user gave it.
+    function : str
+        The calling function, named in error messages.
+
+    Returns
+    -------
+    object
+        A pandas DataFrame (Series) for a table (column) of another
+        library, otherwise `data` unchanged.
+
+    Raises
+    ------
+    ValueError
+        For a lazy frame (a polars ``LazyFrame``, a DuckDB relation, ...):
+        it is a query, not data, and must be collected first.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> to_pandas(pa.table({"age": [30, 40]}), function="histplot")
+       age
+    0   30
+    1   40
+    >>> to_pandas([1, 2])  # not a table of another library: unchanged
+    [1, 2]
+    """
+    if _is_plain(data) or is_dask_collection(data):
+        return data
+    import narwhals.stable.v1 as nw
+
+    obj = nw.from_native(data, pass_through=True, allow_series=True)
+    if isinstance(obj, nw.LazyFrame):
+        raise ValueError(
+            f"{function} does not take a lazy frame ({type(data).__module__.split('.')[0]}."
+            f"{type(data).__name__}): it is a query, not data. Collect the columns you plot "
+            "first, e.g. data.select([...]).collect() with polars. For data larger than "
+            "memory, histplot, heatmap (x=, y=), countplot and kdeplot count a dask "
+            "DataFrame out of core."
+        )
+    if isinstance(obj, nw.DataFrame) and nw.get_level(obj) == "interchange":
+        # only the interchange protocol: narwhals reads it through pyarrow
+        obj = nw.from_native(obj.to_arrow(), eager_only=True)
+    if isinstance(obj, (nw.DataFrame, nw.Series)):
+        return obj.to_pandas()
+    if hasattr(data, "__arrow_c_stream__"):  # the Arrow PyCapsule interface only
+        return nw.from_arrow(data, backend="pyarrow").to_pandas()
+    return data
 
 
 def finite_array(values: Any, *, min_rows: int = 1, what: str = "values") -> np.ndarray:
@@ -145,10 +220,12 @@ def as_frame(
     """Return `data` as a DataFrame with string column names.
 
     Accepts a DataFrame (optionally restricted to `columns`), a Series, a
-    1-D or 2-D array-like, or a mapping of names to arrays; a dask collection
-    is refused, naming `function`.
+    1-D or 2-D array-like, a mapping of names to arrays, or a table of
+    another dataframe library (:func:`to_pandas`); a dask collection is
+    refused, naming `function`.
     """
     refuse_dask(data, function)
+    data = to_pandas(data, function=function)
     if isinstance(data, pd.DataFrame):
         frame = data
     elif isinstance(data, pd.Series):

@@ -26,6 +26,7 @@ References
 from __future__ import annotations
 
 import itertools
+import re
 import sys
 import types
 from collections.abc import Hashable, Mapping, Sequence
@@ -110,6 +111,7 @@ def assess(
     sweep: Mapping[str, Sequence[Any]] | None = None,
     formula: str | None = None,
     family: str | None = None,
+    propensity_vars: str | Sequence[Hashable] | None = None,
     policy: Policy | None = None,
     **method_params: Any,
 ) -> pd.DataFrame:
@@ -121,10 +123,11 @@ def assess(
     policy's floors apply) and compared with the originals:
 
     * ``U`` — propensity-score utility with main effects
-      (:func:`safeplot.metrics.propensity_utility`), as Avraam et al.; it is
-      0 for any method that keeps the variables' means exactly, as the
-      deterministic method does. ``U2`` adds squares and products
-      (``degree=2``), which also sees changed spread and correlation;
+      (:func:`safeplot.metrics.propensity_utility`), fitted as Avraam et al.
+      fit it, on every variable of the merged data: `vars`, `strata` and
+      the formula's columns (or `propensity_vars`). ``U2`` adds squares and
+      products (``degree=2``), which also sees changed spread and
+      correlation;
     * ``delta_<var>`` for each variable (:func:`safeplot.metrics.delta`);
     * ``risk1``, ``risk2`` (:func:`safeplot.metrics.drisk_rmd`), ``IDR``
       (:func:`~safeplot.metrics.interval_disclosure_risk`), ``DDR``
@@ -161,6 +164,12 @@ def assess(
         A statsmodels formula fitted to the original and anonymised data.
     family : {"ols", "logit"}, optional
         The formula's model; default logit for a 0/1 outcome, else OLS.
+    propensity_vars : str or list of str, optional
+        Columns of the propensity model of ``U`` and ``U2`` (default: `vars`,
+        `strata` and the columns the formula names). Numeric columns enter
+        as they are, categorical ones (strings, ``category``) as indicators;
+        rows missing one of them are left out of U. ``propensity_vars=vars``
+        measures the anonymised variables' marginal change only.
     policy : Policy, optional
         The policy whose floors apply (default: the policy in force).
     **method_params
@@ -191,10 +200,10 @@ def assess(
     --------
     >>> from safeplot.datasets import simulate
     >>> table = assess(simulate("D1", n=300), ["x", "y"], sweep={"k": [3, 10]})
-    >>> table[["k", "U", "risk1", "DDR"]].round(3)
-        k    U  risk1    DDR
-    0   3  0.0  0.010  0.657
-    1  10  0.0  0.003  0.601
+    >>> table[["k", "U", "risk1", "risk2"]].round(3)
+        k    U  risk1  risk2
+    0   3  0.0  0.010  0.003
+    1  10  0.0  0.003  0.003
     >>> bool((table["IL1s"].diff().dropna() > 0).all())
     True
     """
@@ -219,6 +228,8 @@ def assess(
                 f"formula must be a statsmodels formula 'y ~ x + ...', got {formula!r}."
             )
         family = _family(formula, rows) if family is None else family
+    u_cols = _propensity_columns(propensity_vars, columns, strata_cols, formula, rows)
+    u_rows = rows.loc[rows[u_cols].notna().all(axis=1).to_numpy(), u_cols]
     swept = list(settings[0])
     table = []
     for setting in settings:
@@ -240,7 +251,9 @@ def assess(
         row: dict[str, Any] = {"method": method, **setting}
         for name, value in out.params.items():
             row.setdefault(name, value)
-        row.update(_measures(original, released, columns))
+        u_released = u_rows.copy()
+        u_released[columns] = released[u_rows.index.to_numpy()]
+        row.update(_measures(original, released, columns, u_rows, u_released))
         if formula is not None:
             anonymised = rows.copy()
             anonymised[columns] = released
@@ -253,13 +266,51 @@ def assess(
     return result
 
 
-def _measures(original: np.ndarray, released: np.ndarray, names: list[str]) -> dict[str, float]:
+def _propensity_columns(
+    chosen: str | Sequence[Hashable] | None,
+    columns: list[str],
+    strata: list[str],
+    formula: str | None,
+    frame: pd.DataFrame,
+) -> list[str]:
+    """Columns of the propensity model: as chosen, or vars, strata and the formula's columns."""
+    if chosen is not None:
+        names = _names(chosen, "propensity_vars")
+        missing = [c for c in names if c not in frame.columns]
+        if missing:
+            raise ValueError(
+                f"propensity_vars names column(s) {missing} that are not in the data; "
+                f"columns: {list(map(str, frame.columns))}."
+            )
+        if not set(columns) & set(names):
+            raise ValueError(
+                f"propensity_vars={names} holds none of the anonymised vars {columns}, so U "
+                "would be 0 whatever the anonymisation; include them."
+            )
+        return names
+    names = columns + strata
+    if formula is not None:
+        quoted = re.findall(r"Q\(\s*['\"](.+?)['\"]\s*\)", formula)
+        words = re.findall(r"[A-Za-z_.][A-Za-z0-9_.]*", formula)
+        for word in [*quoted, *words]:
+            if word in frame.columns and word not in names:
+                names.append(word)
+    return names
+
+
+def _measures(
+    original: np.ndarray,
+    released: np.ndarray,
+    names: list[str],
+    u_original: pd.DataFrame,
+    u_released: pd.DataFrame,
+) -> dict[str, float]:
     """Every metric of one setting, each computed once."""
     x = pd.DataFrame(original, columns=names)
     y = pd.DataFrame(released, columns=names)
     out: dict[str, float] = {
-        "U": metrics.propensity_utility(x, y),
-        "U2": metrics.propensity_utility(x, y, degree=2),
+        "U": metrics.propensity_utility(u_original, u_released),
+        "U2": metrics.propensity_utility(u_original, u_released, degree=2),
     }
     for name, value in metrics.delta(x, y).items():
         out[f"delta_{name}"] = float(value)

@@ -46,7 +46,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from scipy import stats
 
-from ._validate import refuse_dask
+from ._validate import refuse_dask, to_pandas
 from .anonymize.confidential import lowess_trend
 from .anonymize.grids import hit_mask, hits_any, rare_values
 from .anonymize.statistics import round_sig
@@ -1575,6 +1575,7 @@ def safe_ols(
     env = kwargs.pop("eval_env", None)
     if env is None:
         env = patsy.EvalEnvironment.capture(1)
+    data = to_pandas(data, function="safe_ols")
     model = _build_model("ols", formula, data, subset, drop_cols, args, kwargs, env)
     _check_design(model, pol, "safe_ols")
     with warnings.catch_warnings():
@@ -1711,6 +1712,7 @@ def safe_glm(
     if env is None:
         env = patsy.EvalEnvironment.capture(1)
     kwargs["family"] = family
+    data = to_pandas(data, function="safe_glm")
     model = _build_model("glm", formula, data, subset, drop_cols, args, kwargs, env)
     y = np.asarray(model.endog, dtype=float)
     if y.ndim != 1 or not np.isin(y, (0.0, 1.0)).all():

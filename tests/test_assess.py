@@ -98,10 +98,10 @@ def test_deterministic_sweep_moves_in_the_published_directions(d2_sweep):
     for column in ("risk1", "IDR"):
         assert (np.diff(t[column]) < 0).all(), column
     # ... and information loss rises
-    for column in ("delta_x", "delta_y", "IL1s", "U2"):
+    for column in ("delta_x", "delta_y", "IL1s", "U", "U2"):
         assert (np.diff(t[column]) > 0).all(), column
-    # the means are kept exactly, so the main-effects propensity model sees nothing
-    np.testing.assert_allclose(t["U"], 0.0, atol=1e-10)
+    # the paper's rescaling lets the means drift slightly, which U sees, but barely
+    assert (t["U"] > 0).all() and (t["U"] < 1e-4).all()
 
 
 def test_deterministic_sweep_record_linkage(d2_sweep):
@@ -187,10 +187,17 @@ def test_single_variable_and_confidential_method():
     assert t.loc[0, "winsor_sd"] == pytest.approx(2.6)
     assert list(t.filter(like="delta_").columns) == ["delta_x"]
     # winsorising changes only the tails: most records keep their value exactly
-    assert t.loc[0, "DDR"] > 0.95 and t.loc[0, "risk1"] > 0.9
-    # deterministic keeps mean and SD of a single variable: no propensity model sees it
+    assert t.loc[0, "DDR"] > 0.95
+    # risk1 standardises each data set by its own mean and SD, as sdcMicro does, so
+    # the narrower SD after winsorising moves almost every value out of its interval;
+    # on the original's scale most records are at risk
+    x = df[["x"]].to_numpy()
+    released = anonymize_values(x, "confidential").values
+    assert t.loc[0, "risk1"] == metrics.drisk_rmd(x, released).risk1 < 0.1
+    assert metrics.drisk_rmd(x, released, scaling="original").risk1 > 0.9
+    # deterministic keeps the SD of a single variable and nearly its mean
     t = assess(df, "x", sweep={"k": [3, 5]})
-    np.testing.assert_allclose(t[["U", "U2"]], 0.0, atol=1e-10)
+    np.testing.assert_allclose(t[["U", "U2"]], 0.0, atol=1e-4)
 
 
 def test_strata_are_passed_to_the_anonymiser():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 import warnings
 
 import numpy as np
@@ -12,7 +13,6 @@ import statsmodels.api as sm
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import stats
-from sklearn.covariance import MinCovDet
 
 from safeplot import metrics
 from safeplot.anonymize import knn_centroids
@@ -30,6 +30,7 @@ from safeplot.metrics import (
     propensity_utility,
 )
 from safeplot.metrics import risk as risk_module
+from safeplot.metrics._mcd import cov_mcd
 
 
 def normal(n: int = 300, p: int = 2, seed: int = 0) -> np.ndarray:
@@ -50,12 +51,13 @@ def ref_delta(x, y):
     return np.array(out)
 
 
-def ref_drisk(x, y, w1=0.01, w2=0.05, k=0.05, around="anonymised", scaling="original"):
-    """sdcMicro's dRiskRMDWORK, transcribed loop by loop with a full distance matrix."""
+def ref_drisk(x, y, w1=0.01, w2=0.05, k=0.05, around="anonymised", scaling="separate"):
+    """sdcMicro's dRiskRMDWORK, transcribed loop by loop with a full distance matrix
+    (robustbase's covMcd is cov_mcd, tested against robustbase in test_papers.py)."""
     mean, sd = x.mean(0), x.std(0, ddof=1)
     z = (x - mean) / sd
     zm = (y - mean) / sd if scaling == "original" else (y - y.mean(0)) / y.std(0, ddof=1)
-    cov = MinCovDet(random_state=0).fit(z).covariance_
+    cov = cov_mcd(z, reweighting="fraction").covariance
     inv = np.linalg.pinv(cov)
     n = len(z)
     rmd = np.array([k * math.sqrt(max(z[i] @ inv @ z[i], 0.0)) for i in range(n)])
@@ -89,6 +91,31 @@ def ref_idr(x, y, p):
     return hits / (n * q)
 
 
+def ref_idr_sd(x, y, w):
+    """IDR as Senavirathne & Torra define it: the share of values within w SDs of the release."""
+    x, y = np.atleast_2d(x.T).T, np.atleast_2d(y.T).T
+    n, q = x.shape
+    hits = 0
+    for j in range(q):
+        sd = statistics.stdev(y[:, j])
+        for i in range(n):
+            hits += y[i, j] - w * sd <= x[i, j] <= y[i, j] + w * sd
+    return hits / (n * q)
+
+
+def ref_ddr_published(x, y, ties):
+    """Each anonymised record linked to its nearest original record (full distance matrix)."""
+    mean, sd = x.mean(0), x.std(0, ddof=1)
+    z, zm = (x - mean) / sd, (y - mean) / sd
+    dist = np.sqrt(((zm[:, None, :] - z[None, :, :]) ** 2).sum(-1))
+    total = 0.0
+    for i in range(len(z)):
+        close = np.isclose(dist[i], dist[i].min(), rtol=1e-9, atol=0)
+        if close[i]:
+            total += 1.0 if ties == "link" else 1.0 / close.sum()
+    return total / len(z)
+
+
 def ref_ddr(x, y, ties):
     mean, sd = x.mean(0), x.std(0, ddof=1)
     z, zm = (x - mean) / sd, (y - mean) / sd
@@ -116,7 +143,7 @@ def test_identical_data_give_the_extremes():
     assert distance_linkage(x, x, ties="share") == 1.0
     assert interval_disclosure_risk(x, x) == 1.0
     assert il1s(x, x) == 0.0
-    assert il_metrics(x, x) == InformationLoss(0.0, 0.0, 0.0, 0.0)
+    assert il_metrics(x, x) == InformationLoss(0.0, 0.0, 0.0, 0.0, 0.0)
     assert il_dr_score(x, x) == pytest.approx(0.5)
 
 
@@ -165,38 +192,73 @@ def test_delta_matches_reference_on_random_data():
 
 def test_il1s_hand_computed_and_half_of_sdcmicro_code():
     x = np.array([[1.0], [2.0], [3.0]])
-    assert il1s(x, x + 1) == pytest.approx(1 / math.sqrt(2))
-    # sdcMicro's dUtility code: mean of |x - xm| / sd * sqrt(2) (twice the published value)
+    # a sum over the values, the scale of Senavirathne & Torra's tables
+    assert il1s(x, x + 1) == pytest.approx(3 / math.sqrt(2))
+    assert il1s(x, x + 1, normalize=True) == pytest.approx(1 / math.sqrt(2))
+    # sdcMicro's dUtility code: mean of |x - xm| / sd * sqrt(2) (twice the printed formula)
     x2 = normal(100, 2)
     y2 = knn_centroids(x2, 5).values
     sdcmicro = np.mean(np.abs(x2 - y2) / x2.std(0, ddof=1) * math.sqrt(2))
-    assert il1s(x2, y2) == pytest.approx(sdcmicro / 2)
+    assert il1s(x2, y2, normalize=True) == pytest.approx(sdcmicro / 2)
+    assert il1s(x2, y2) == pytest.approx(sdcmicro / 2 * x2.size)
 
 
 def test_il_metrics_reference():
+    """Domingo-Ferrer & Torra's mean variations, written out term by term."""
     x = normal(200, 3, seed=2)
     y = x + np.random.default_rng(9).normal(0, 0.5, size=x.shape)
     il = il_metrics(x, y)
-    sx, sy = x.std(0, ddof=1), y.std(0, ddof=1)
+    n, p = x.shape
     cx, cy = np.cov(x, rowvar=False), np.cov(y, rowvar=False)
     rx, ry = np.corrcoef(x, rowvar=False), np.corrcoef(y, rowvar=False)
-    pairs = [(0, 1), (0, 2), (1, 2)]
-    assert il.means == pytest.approx(np.mean(np.abs(x.mean(0) - y.mean(0)) / sx))
-    assert il.variances == pytest.approx(np.mean(np.abs(sx**2 - sy**2) / sx**2))
+    mx, my = x.mean(0), y.mean(0)
+    values = sum(abs(x[i, j] - y[i, j]) / abs(x[i, j]) for i in range(n) for j in range(p))
+    upper = [(a, b) for a in range(p) for b in range(a, p)]
+    pairs = [(a, b) for a in range(p) for b in range(a + 1, p)]
+    assert il.values == pytest.approx(values / (n * p))
+    assert il.means == pytest.approx(np.mean([abs(mx[j] - my[j]) / abs(mx[j]) for j in range(p)]))
     assert il.covariances == pytest.approx(
-        np.mean([abs(cx[a, b] - cy[a, b]) / (sx[a] * sx[b]) for a, b in pairs])
+        np.mean([abs(cx[a, b] - cy[a, b]) / abs(cx[a, b]) for a, b in upper])
+    )
+    assert il.variances == pytest.approx(
+        np.mean([abs(cx[j, j] - cy[j, j]) / cx[j, j] for j in range(p)])
     )
     assert il.correlations == pytest.approx(np.mean([abs(rx[a, b] - ry[a, b]) for a, b in pairs]))
-    assert il.value == pytest.approx(
-        (il.means + il.variances + il.covariances + il.correlations) / 4
-    )
+    parts = [il.values, il.means, il.covariances, il.variances, il.correlations]
+    assert il.value == pytest.approx(100 * np.mean(parts))
+    assert il.scale == "statistic"
 
 
-def test_il_metrics_single_variable_and_constant_release():
+def test_il_metrics_sd_scale_variant():
+    x = normal(200, 3, seed=2)
+    y = x + np.random.default_rng(9).normal(0, 0.5, size=x.shape)
+    il = il_metrics(x, y, scale="sd")
+    sx = x.std(0, ddof=1)
+    cx, cy = np.cov(x, rowvar=False), np.cov(y, rowvar=False)
+    upper = np.triu_indices(3)
+    assert il.values == pytest.approx(np.mean(np.abs(x - y) / sx))
+    assert il.means == pytest.approx(np.mean(np.abs(x.mean(0) - y.mean(0)) / sx))
+    assert il.covariances == pytest.approx(np.mean((np.abs(cx - cy) / np.outer(sx, sx))[upper]))
+    published = il_metrics(x, y)
+    assert il.variances == published.variances and il.correlations == published.correlations
+    # unchanged by a shift of origin, unlike the published relative changes
+    shifted = il_metrics(x - 10.0, y - 10.0, scale="sd")
+    assert shifted.value == pytest.approx(il.value)
+    assert il_metrics(x - 10.0, y - 10.0).value != pytest.approx(published.value)
+    with pytest.raises(ValueError, match="scale"):
+        il_metrics(x, y, scale="range")
+
+
+def test_il_metrics_single_variable_zero_statistics_and_constant_release():
     x = normal(100, 1)
     il = il_metrics(x, x * 2)
-    assert math.isnan(il.covariances) and math.isnan(il.correlations)
-    assert il.value == pytest.approx((il.means + il.variances) / 2)
+    assert math.isnan(il.correlations)
+    assert (il.values, il.means, il.covariances, il.variances) == pytest.approx((1, 1, 3, 3))
+    assert il.value == pytest.approx(100 * 8 / 4)
+    # a value of exactly 0 has no relative change: it is left out of the average
+    z = np.array([[0.0], [1.0], [2.0], [4.0]])
+    y = z + 1.0
+    assert il_metrics(z, y).values == pytest.approx(np.mean([1 / 1, 1 / 2, 1 / 4]))
     x2 = normal(100, 2)
     flat = x2.copy()
     flat[:, 1] = 7.0  # a released variable that became constant: correlation taken as 0
@@ -213,9 +275,9 @@ def test_il_dr_score_is_the_mean_of_its_parts():
         il_metrics(x, y).value
         + il1s(x, y)
         + distance_linkage(x, y)
-        + interval_disclosure_risk(x, y, p=0.05)
+        + interval_disclosure_risk(x, y, w=0.1)
     )
-    assert il_dr_score(x, y, p=0.05) == pytest.approx(expected)
+    assert il_dr_score(x, y, w=0.1) == pytest.approx(expected)
 
 
 # -- coefficient comparison -------------------------------------------------------------
@@ -334,11 +396,12 @@ def test_drisk_repr_hides_arrays_and_widths_validated():
 
 
 def test_drisk_large_n_uses_subsampled_mcd_close_to_full_fit():
+    # above 1,500 records the MCD search starts on a subsample; on normal data the
+    # consistency-corrected MCD estimates the covariance, as the classical one does
     x = normal(8000, 3, seed=6)
     z = (x - x.mean(0)) / x.std(0, ddof=1)
-    full = MinCovDet(random_state=0).fit(z).covariance_
-    fast = risk_module._robust_cov(z, 0)
-    np.testing.assert_allclose(fast, full, rtol=0.05, atol=0.02)
+    fast = risk_module._robust_cov(z, "quantile", 0)
+    np.testing.assert_allclose(fast, np.cov(z, rowvar=False), rtol=0.05, atol=0.03)
     y = x + np.random.default_rng(1).normal(0, 0.002, size=x.shape)
     a, b = drisk_rmd(x, y), drisk_rmd(x, y)
     np.testing.assert_array_equal(a.at_risk2, b.at_risk2)  # deterministic
@@ -369,23 +432,65 @@ def test_idr_matches_reference_with_ties(p):
     y = np.round(x + rng.normal(0, 0.3, size=x.shape), 1)  # many tied released values
     ps = p if isinstance(p, list) else [p]
     expected = np.mean([ref_idr(x, y, v) for v in ps])
-    assert interval_disclosure_risk(x, y, p=p) == pytest.approx(expected)
+    assert interval_disclosure_risk(x, y, interval="rank", p=p) == pytest.approx(expected)
 
 
 def test_idr_bad_p():
     x = normal(50)
     for bad in (0, -0.1, 1.5, [], [0.1, float("nan")]):
         with pytest.raises(ValueError, match="p must"):
-            interval_disclosure_risk(x, x, p=bad)
+            interval_disclosure_risk(x, x, interval="rank", p=bad)
+
+
+@pytest.mark.parametrize("w", [0.0, 0.01, 0.05, 0.5])
+def test_idr_matches_the_published_definition(w):
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(120, 2))
+    y = np.round(x + rng.normal(0, 0.1, size=x.shape), 1)
+    assert interval_disclosure_risk(x, y, w=w) == pytest.approx(ref_idr_sd(x, y, w))
+
+
+def test_idr_hand_computed_and_arguments():
+    x = np.arange(10.0)
+    y = x + np.array([0.1, 0.1, 0.1, 0.3, 0.3, 0, 0, 0, 0, 0])
+    sd = statistics.stdev(y)  # 3.0: the interval is +-0.05 * sd = +-0.15 around y
+    assert 0.1 < 0.05 * sd < 0.3
+    assert interval_disclosure_risk(x, y) == pytest.approx(0.8)
+    assert interval_disclosure_risk(x, y, w=0.3 / sd + 1e-9) == 1.0
+    assert interval_disclosure_risk(x, np.full(10, 3.0) + 0 * x) == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="w must"):
+        interval_disclosure_risk(x, y, w=-0.1)
+    with pytest.raises(ValueError, match="interval='rank'"):
+        interval_disclosure_risk(x, y, p=0.05)
+    with pytest.raises(ValueError, match="interval='sd'"):
+        interval_disclosure_risk(x, y, interval="rank", w=0.05)
+    with pytest.raises(ValueError, match="interval="):
+        interval_disclosure_risk(x, y, interval="quantile")
 
 
 @pytest.mark.parametrize("ties", ["link", "share"])
 def test_ddr_matches_reference(ties):
     x = normal(150, 2, seed=8)
     y = knn_centroids(x, 3).values  # many coinciding centroids: ties
-    assert distance_linkage(x, y, ties=ties) == pytest.approx(ref_ddr(x, y, ties))
     y2 = x + np.random.default_rng(0).normal(0, 0.2, size=x.shape)
-    assert distance_linkage(x, y2, ties=ties) == pytest.approx(ref_ddr(x, y2, ties))
+    tied = np.vstack([x[:75], x[:75]])  # repeated original records: ties the other way
+    for a, b in ((x, y), (x, y2), (tied, tied + 0.01)):
+        assert distance_linkage(a, b, ties=ties) == pytest.approx(ref_ddr_published(a, b, ties))
+        assert distance_linkage(
+            a, b, ties=ties, direction="original_to_anonymised"
+        ) == pytest.approx(ref_ddr(a, b, ties))
+
+
+def test_ddr_links_anonymised_records_to_originals():
+    # two originals close together, a third far away; the release moves record 0 onto
+    # record 1: from the release, record 0's value is nearest to original 1 (a wrong link)
+    x = np.array([[0.0, 0.0], [1.0, 0.0], [10.0, 5.0]])
+    y = np.array([[0.9, 0.0], [1.0, 0.0], [10.0, 5.0]])
+    assert distance_linkage(x, y) == pytest.approx(2 / 3)
+    # from the originals, record 0 is still nearest to its own release (0.9 vs 1.0)
+    assert distance_linkage(x, y, direction="original_to_anonymised") == 1.0
+    with pytest.raises(ValueError, match="direction"):
+        distance_linkage(x, y, direction="both")
 
 
 def test_ddr_bad_ties():
@@ -476,9 +581,13 @@ def test_metric_ranges(pair):
     assert not (res.at_risk2 & ~res.at_risk1).any()
     link, share = distance_linkage(x, y), distance_linkage(x, y, ties="share")
     assert 0.0 <= share <= link <= 1.0
-    narrow, wide = interval_disclosure_risk(x, y, p=0.05), interval_disclosure_risk(x, y, p=0.5)
+    narrow = interval_disclosure_risk(x, y, interval="rank", p=0.05)
+    wide = interval_disclosure_risk(x, y, interval="rank", p=0.5)
     assert 0.0 <= narrow <= wide <= 1.0
-    assert il1s(x, y) >= 0.0 and il_metrics(x, y).value >= 0.0
+    assert 0.0 <= interval_disclosure_risk(x, y) <= interval_disclosure_risk(x, y, w=0.5) <= 1.0
+    back = distance_linkage(x, y, direction="original_to_anonymised")
+    assert 0.0 <= back <= distance_linkage(x, y, ties="link", direction="original_to_anonymised")
+    assert il1s(x, y) >= 0.0 and il_metrics(x, y, scale="sd").value >= 0.0
 
 
 @settings(max_examples=25, deadline=None)
@@ -503,8 +612,20 @@ def test_change_of_units_does_not_matter(pair, scale, shift):
     a, b = x * scale + shift, y * scale + shift
     np.testing.assert_allclose(delta(a, b), delta(x, y), rtol=1e-6)
     assert il1s(a, b) == pytest.approx(il1s(x, y), rel=1e-6)
-    assert il_metrics(a, b).value == pytest.approx(il_metrics(x, y).value, rel=1e-6, abs=1e-12)
-    assert interval_disclosure_risk(a, b) == interval_disclosure_risk(x, y)
+    assert il_metrics(a, b, scale="sd").value == pytest.approx(
+        il_metrics(x, y, scale="sd").value, rel=1e-6, abs=1e-12
+    )
+    # the published mean variations are relative changes: unchanged by a change of scale
+    assert il_metrics(x * scale, y * scale).value == pytest.approx(
+        il_metrics(x, y).value, rel=1e-6, abs=1e-12
+    )
+    assert interval_disclosure_risk(a, b, interval="rank") == interval_disclosure_risk(
+        x, y, interval="rank"
+    )
+    # a value on the edge of its SD interval may fall either side after rounding
+    assert interval_disclosure_risk(a, b) == pytest.approx(
+        interval_disclosure_risk(x, y), abs=1.5 / x.size
+    )
 
 
 def test_public_names():

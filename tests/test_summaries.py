@@ -254,3 +254,100 @@ def test_describe_bad_data(frame):
     with pytest.raises(ValueError, match="infinite"):
         describe(frame[["a"]].assign(a=np.r_[np.inf, frame["a"].to_numpy()[1:]]))
     assert audit.entries() == []
+
+
+# -- the call forms people type: pandas' crosstab, df.describe(), df.corr() ----------------
+
+
+def _same_release(a, b):
+    pd.testing.assert_frame_equal(a, b)
+    ra, rb = dict(a.attrs["safeplot"]["report"]), dict(b.attrs["safeplot"]["report"])
+    assert ra == rb
+
+
+def test_crosstab_in_pandas_form_releases_the_data_first_table():
+    titanic = safeplot.load_dataset("titanic")
+    vectors = safeplot.crosstab(titanic["class"], titanic["embark_town"])
+    named = safeplot.crosstab(titanic, "class", "embark_town")
+    _same_release(vectors, named)
+    assert np.isnan(named.to_numpy()).any()  # cells are suppressed in both
+    keywords = safeplot.crosstab(index=titanic["class"], columns=titanic["embark_town"])
+    _same_release(keywords, named)
+    assert vectors.index.name == "class" and vectors.columns.name == "embark_town"
+
+
+def test_crosstab_pandas_form_options_match_the_data_first_form():
+    tips = safeplot.load_dataset("tips")
+    for options in (
+        {"margins": True},
+        {"normalize": "index"},
+        {"margins_name": "Total", "margins": True},
+    ):
+        _same_release(
+            safeplot.crosstab(tips["day"], tips["size"], **options),
+            safeplot.crosstab(tips, "day", "size", **options),
+        )
+    several = safeplot.crosstab([tips["day"], tips["sex"]], tips["smoker"], margins=True)
+    _same_release(several, safeplot.crosstab(tips, ["day", "sex"], "smoker", margins=True))
+
+
+def test_crosstab_of_arrays_takes_pandas_default_and_given_names():
+    tips = safeplot.load_dataset("tips")
+    day, sex = tips["day"].to_numpy(), tips["sex"].to_numpy()
+    table = safeplot.crosstab(day, sex)
+    assert table.index.name == "row_0" and table.columns.name == "col_0"
+    named = safeplot.crosstab(day, sex, rownames=["day"], colnames=["sex"])
+    expected = safeplot.crosstab(tips.astype({"day": object, "sex": object}), "day", "sex")
+    assert named.index.name == "day" and named.columns.name == "sex"
+    np.testing.assert_array_equal(named.to_numpy(), expected.to_numpy())
+
+
+def test_crosstab_aligns_series_on_their_common_index_as_pandas_does():
+    tips = safeplot.load_dataset("tips")
+    day, sex = tips["day"], tips["sex"].iloc[10:]  # the first 10 records have no sex
+    table = safeplot.crosstab(day, sex)
+    expected = safeplot.crosstab(tips.iloc[10:], "day", "sex")
+    np.testing.assert_array_equal(table.to_numpy(), expected.to_numpy())
+    assert int(np.nansum(pd.crosstab(day, sex).to_numpy())) == len(tips) - 10
+
+
+def test_crosstab_refuses_values_and_mixed_forms_clearly():
+    tips = safeplot.load_dataset("tips")
+    with pytest.raises(ValueError, match="counts only"):
+        safeplot.crosstab(tips["day"], tips["sex"], values=tips["tip"], aggfunc="mean")
+    with pytest.raises(ValueError, match="counts only"):
+        safeplot.crosstab(tips, "day", "sex", aggfunc="sum")
+    with pytest.raises(ValueError, match="values=, which is not supported"):
+        safeplot.crosstab(tips["day"], tips["sex"], tips["tip"])
+    with pytest.raises(TypeError, match="names a column, so data must be a DataFrame"):
+        safeplot.crosstab(tips["day"], "sex")
+    with pytest.raises(ValueError, match="same length"):
+        safeplot.crosstab(tips["day"].to_numpy(), tips["sex"].to_numpy()[:-1])
+    with pytest.raises(ValueError, match="distinct names"):
+        safeplot.crosstab(tips["day"], tips["day"])
+    with pytest.raises(ValueError, match="give the row and column keys"):
+        safeplot.crosstab(index=tips["day"])
+
+
+def test_crosstab_rownames_rename_the_keys_of_the_data_first_form():
+    tips = safeplot.load_dataset("tips")
+    table = safeplot.crosstab(tips, "day", "sex", rownames=["weekday"], colnames=["gender"])
+    assert table.index.name == "weekday" and table.columns.name == "gender"
+    np.testing.assert_array_equal(
+        table.to_numpy(), safeplot.crosstab(tips, "day", "sex").to_numpy()
+    )
+
+
+def test_describe_and_corr_take_pandas_positional_arguments():
+    penguins = safeplot.load_dataset("penguins")
+    numbers = penguins.select_dtypes("number")
+    positional = describe(penguins, None, [np.number])
+    keyword = describe(penguins, include=[np.number])
+    pd.testing.assert_frame_equal(positional.table, keyword.table)
+    pd.testing.assert_frame_equal(positional.table, describe(numbers).table)
+    pd.testing.assert_frame_equal(
+        corr(numbers, "spearman"), corr(numbers, method="spearman"), check_exact=True
+    )
+    one = describe(penguins["body_mass_g"])
+    pd.testing.assert_frame_equal(one.table, describe(penguins[["body_mass_g"]]).table)
+    assert list(one.table.columns) == ["body_mass_g"]

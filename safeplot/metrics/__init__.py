@@ -12,7 +12,8 @@ Utility (Avraam, Jones & Burton 2022):
 
 Disclosure risk:
 
-- :func:`drisk_rmd` — sdcMicro's ``dRiskRMD`` (risk1, risk2);
+- :func:`drisk_rmd` — sdcMicro's ``dRiskRMD`` (risk1, risk2), with
+  :func:`cov_mcd`, the reweighted MCD of R's ``robustbase::covMcd``;
 - :func:`interval_disclosure_risk` — IDR;
 - :func:`distance_linkage` — distance-based record linkage DDR.
 
@@ -28,14 +29,17 @@ parameters.
 
 from __future__ import annotations
 
+from ._mcd import MCDResult, cov_mcd, mcd_consistency_factor
 from .information_loss import InformationLoss, il1s, il_dr_score, il_metrics
 from .risk import RiskResult, distance_linkage, drisk_rmd, interval_disclosure_risk
 from .utility import coefficient_comparison, delta, propensity_utility
 
 __all__ = [
     "InformationLoss",
+    "MCDResult",
     "RiskResult",
     "coefficient_comparison",
+    "cov_mcd",
     "delta",
     "distance_linkage",
     "drisk_rmd",
@@ -43,5 +47,6 @@ __all__ = [
     "il_dr_score",
     "il_metrics",
     "interval_disclosure_risk",
+    "mcd_consistency_factor",
     "propensity_utility",
 ]

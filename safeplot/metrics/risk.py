@@ -34,16 +34,12 @@ from scipy.linalg import pinvh
 from scipy.spatial import cKDTree
 
 from ._common import paired, standardise
+from ._mcd import cov_mcd
 
 __all__ = ["RiskResult", "distance_linkage", "drisk_rmd", "interval_disclosure_risk"]
 
 # Relative tolerance under which two distances count as a tie in record linkage.
 _TIE_RTOL = 1e-9
-# Above this many records the MCD starts from a fit to this many of them: scikit-learn's
-# FAST-MCD searches about n / 300 subsets, which takes 20 s at 1e5 records.
-_MCD_SUBSAMPLE = 3000
-# Most concentration steps on the full data after that start.
-_MCD_MAX_STEPS = 30
 
 
 @dataclass(frozen=True)
@@ -81,56 +77,15 @@ def _mahalanobis2(z: np.ndarray, location: np.ndarray, cov: np.ndarray) -> np.nd
     return np.einsum("ij,jk,ik->i", centred, pinvh(cov), centred)
 
 
-def _robust_cov(z: np.ndarray, random_state: int) -> np.ndarray:
-    """Reweighted MCD covariance of `z` (scikit-learn's MinCovDet; subsampled start at large n)."""
-    try:
-        from sklearn.covariance import MinCovDet
-    except ImportError:  # pragma: no cover - scikit-learn is installed with safeplot's extras
-        raise ImportError(
-            "drisk_rmd needs scikit-learn (MinCovDet): pip install scikit-learn"
-        ) from None
+def _robust_cov(z: np.ndarray, reweighting: Literal["fraction", "quantile"], random_state: int):
+    """Reweighted MCD covariance of `z`, as robustbase's ``covMcd(z)$cov``."""
     import warnings
 
-    n, p = z.shape
-    mcd = MinCovDet(random_state=random_state)
     with warnings.catch_warnings():
-        # MCD on tied data warns that a subset's covariance is singular; the
-        # pseudo-inverse used with it copes with that
+        # an exact fit (at least h records on a line or plane) gives a singular covariance,
+        # which the pseudo-inverse used with it copes with
         warnings.simplefilter("ignore", RuntimeWarning)
-        warnings.simplefilter("ignore", UserWarning)
-        try:
-            if n <= _MCD_SUBSAMPLE:
-                return mcd.fit(z).covariance_
-            rows = np.random.default_rng(random_state).choice(n, _MCD_SUBSAMPLE, replace=False)
-            mcd.fit(z[np.sort(rows)])
-            location, cov = mcd.raw_location_, mcd.raw_covariance_
-            # FAST-MCD's last stage: concentration steps on all records from that start
-            h = min(int(np.ceil(0.5 * (n + p + 1))), n)
-            previous = np.inf
-            support = np.arange(0)
-            for _ in range(_MCD_MAX_STEPS):
-                step = np.argpartition(_mahalanobis2(z, location, cov), h - 1)[:h]
-                step_cov = np.atleast_2d(np.cov(z[step], rowvar=False, bias=True))
-                sign, logdet = np.linalg.slogdet(step_cov)
-                if sign > 0 and logdet >= previous - 1e-12 * max(1.0, abs(previous)):
-                    break  # no smaller determinant: keep the previous step
-                support, location, cov = step, z[step].mean(axis=0), step_cov
-                if sign <= 0:  # an exact fit: the determinant cannot get smaller
-                    break
-                previous = logdet
-            mask = np.zeros(n, dtype=bool)
-            mask[support] = True
-            mcd.raw_location_, mcd.raw_covariance_, mcd.raw_support_ = location, cov, mask
-            mcd.location_, mcd.support_ = location, mask
-            mcd.dist_ = _mahalanobis2(z, location, cov)
-            mcd.correct_covariance(z)
-            mcd.reweight_covariance(z)
-            return mcd.covariance_
-        except ValueError as exc:
-            raise ValueError(
-                f"The robust (MCD) covariance of the original data cannot be computed ({exc}). "
-                "Too many identical records? Use more varied variables."
-            ) from None
+        return cov_mcd(z, reweighting=reweighting, random_state=random_state).covariance
 
 
 def drisk_rmd(
@@ -140,22 +95,24 @@ def drisk_rmd(
     w1: float = 0.01,
     w2: float = 0.05,
     k: float = 0.05,
-    scaling: Literal["original", "separate"] = "original",
+    scaling: Literal["separate", "original"] = "separate",
     around: Literal["anonymised", "original"] = "anonymised",
+    mcd_reweighting: Literal["fraction", "quantile"] = "fraction",
     random_state: int = 0,
 ) -> RiskResult:
     r"""Return the disclosure risk by robust Mahalanobis distances, as sdcMicro's ``dRiskRMD``.
 
     The algorithm of sdcMicro's ``dRiskRMD`` (methods RMDID1 and RMDID2):
 
-    1. standardise both data sets (:math:`z`, :math:`z'`) by the original's
-       mean and SD (``ddof=1``);
+    1. standardise each data set by its own mean and SD (``ddof=1``), as
+       sdcMicro's ``scale(x)`` and ``scale(xm)``: :math:`z`, :math:`z'`;
     2. estimate the covariance :math:`\Sigma` of :math:`z` robustly by the
-       minimum covariance determinant (``sklearn.covariance.MinCovDet``,
-       reweighted, fixed `random_state`) and compute each original record's
-       squared distance :math:`D_i^2 = z_i^\top \Sigma^{-1} z_i` from the
-       column means (which are 0: sdcMicro centres on ``colMeans``, not on
-       the MCD location);
+       reweighted minimum covariance determinant of R's
+       ``robustbase::covMcd`` (:func:`~safeplot.metrics.cov_mcd`: its
+       consistency and small-sample factors included) and compute each
+       original record's squared distance
+       :math:`D_i^2 = z_i^\top \Sigma^{-1} z_i` from the column means (which
+       are 0: sdcMicro centres on ``colMeans``, not on the MCD location);
     3. :math:`rmd_i = k \sqrt{D_i^2}`: outlying records, easier to
        re-identify, get wider intervals;
     4. record *i* is at risk (RMDID1) when **any** of its anonymised values
@@ -180,17 +137,24 @@ def drisk_rmd(
         ``k2``).
     k : float, default 0.05
         Weight of the robust distance (the constant 0.05 in sdcMicro).
-    scaling : {"original", "separate"}, default "original"
-        ``"original"`` standardises the anonymised data by the original's
-        mean and SD, so both are on one scale; ``"separate"`` standardises
-        each data set by its own, as sdcMicro's ``scale(xm)`` does. They
-        agree for methods that keep the mean and SD (deterministic
-        anonymisation).
+    scaling : {"separate", "original"}, default "separate"
+        ``"separate"`` standardises each data set by its own mean and SD, as
+        sdcMicro does; ``"original"`` standardises the anonymised data by the
+        original's mean and SD, so that a shift of every released value
+        counts as protection. They agree for methods that keep the mean and
+        SD exactly.
     around : {"anonymised", "original"}, default "anonymised"
         Where RMDID2 looks for other released records: around the record's
         anonymised value (sdcMicro) or around its original value.
+    mcd_reweighting : {"fraction", "quantile"}, default "fraction"
+        Consistency factor of the reweighted MCD covariance (see
+        :func:`~safeplot.metrics.cov_mcd`). ``"fraction"`` is robustbase's
+        before version 0.99-0 (June 2023), with which ``dRiskRMD``'s
+        published results, Avraam, Jones & Burton's included, were computed;
+        ``"quantile"`` is robustbase's since, and gives smaller robust
+        variances, hence wider intervals and a higher risk1.
     random_state : int, default 0
-        Seed of the MCD's random subsets (the result is deterministic).
+        Seed of the MCD's random starts (the result is deterministic).
 
     Returns
     -------
@@ -199,25 +163,25 @@ def drisk_rmd(
     Raises
     ------
     ValueError
-        Different shapes, fewer than two records, non-finite values,
-        constant variables, invalid widths, or an MCD that cannot be
-        computed.
+        Different shapes, fewer than four records, non-finite values,
+        constant variables, or invalid widths.
     TypeError
         Non-numeric data.
 
     Notes
     -----
-    A singular robust covariance (heavily tied data) is inverted with the
-    Moore-Penrose pseudo-inverse. Above 3,000 records the MCD is not
-    scikit-learn's full FAST-MCD (which searches about n / 300 random
-    subsets: 20 s at 1e5 records) but its last stage: MinCovDet fitted to
-    3,000 records drawn with `random_state` gives the start, concentration
-    steps on all records refine it, and scikit-learn's consistency
-    correction and reweighting follow, as in Rousseeuw & Van Driessen's
-    algorithm for large data sets. RMDID2 uses a k-d tree over the anonymised
-    records (one two-neighbour query per record at risk), so time and memory
-    grow as :math:`n \log n` and :math:`n`. Identical data give
-    ``risk1 = 1`` (every interval holds its own value).
+    The interval half-widths are small (:math:`w_1 k = 5 \times 10^{-4}`
+    of a robust distance), so risk1 counts records whose released value is
+    practically their own; it is sensitive to anything that moves released
+    values by that much, e.g. how ties among nearest neighbours are broken
+    in the deterministic anonymisation. A singular robust covariance (at
+    least half the records on a line or plane) is inverted with the
+    Moore-Penrose pseudo-inverse, where sdcMicro stops with an error.
+    RMDID2 uses a k-d tree over the anonymised records (one two-neighbour
+    query per record at risk), so time and memory grow as
+    :math:`n \log n` and :math:`n`, where sdcMicro builds an n x n distance
+    matrix. Identical data give ``risk1 = 1`` (every interval holds its own
+    value).
 
     References
     ----------
@@ -240,7 +204,7 @@ def drisk_rmd(
     >>> x = np.random.default_rng(0).normal(size=(300, 2))
     >>> drisk_rmd(x, x).risk1
     1.0
-    >>> res = drisk_rmd(x, x + 0.5)
+    >>> res = drisk_rmd(x, x[::-1])  # every record released as another's
     >>> res.risk1, res.risk2
     (0.0, 0.0)
     """
@@ -249,10 +213,16 @@ def drisk_rmd(
         if not np.isfinite(value) or value < 0:
             raise ValueError(f"{name} must be a non-negative finite number, got {value}.")
     if scaling not in ("original", "separate"):
-        raise ValueError(f"scaling={scaling!r}: use 'original' or 'separate'.")
+        raise ValueError(f"scaling={scaling!r}: use 'separate' or 'original'.")
     if around not in ("anonymised", "original"):
         raise ValueError(f"around={around!r}: use 'anonymised' or 'original'.")
-    n = x.shape[0]
+    if mcd_reweighting not in ("fraction", "quantile"):
+        raise ValueError(f"mcd_reweighting={mcd_reweighting!r}: use 'fraction' or 'quantile'.")
+    n, p = x.shape
+    if n <= p + 1:
+        raise ValueError(
+            f"The robust covariance of {p} variable(s) needs more than {p + 1} records, got {n}."
+        )
     if scaling == "original":
         z, zm = standardise(x, y)
     else:
@@ -262,7 +232,7 @@ def drisk_rmd(
                 "use scaling='original'."
             )
         (z,), (zm,) = standardise(x), standardise(y)
-    cov = _robust_cov(z, random_state)
+    cov = _robust_cov(z, mcd_reweighting, random_state)
     d2 = _mahalanobis2(z, np.zeros(z.shape[1]), cov)
     rmd = k * np.sqrt(np.maximum(d2, 0.0))
     half = (w1 * rmd)[:, None]

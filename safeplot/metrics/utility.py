@@ -26,6 +26,7 @@ References
 from __future__ import annotations
 
 import warnings
+from collections.abc import Hashable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -56,10 +57,67 @@ def _sklearn() -> Any:
     return sklearn
 
 
+def _is_categorical(column: pd.Series) -> bool:
+    return not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
+
+
+def _propensity_design(
+    original: ArrayLike | pd.DataFrame,
+    anonymised: ArrayLike | pd.DataFrame,
+    variables: Sequence[Hashable] | None,
+) -> np.ndarray:
+    """Return the stacked (original over anonymised) design matrix.
+
+    Numbers enter as they are, categories as indicator columns (first level dropped).
+    """
+    if not (isinstance(original, pd.DataFrame) and isinstance(anonymised, pd.DataFrame)):
+        x, y, names = paired(original, anonymised)
+        if variables is not None:
+            raise ValueError(
+                "variables= selects columns by name: give the data as DataFrames "
+                f"(got {type(original).__name__} and {type(anonymised).__name__})."
+            )
+        return np.vstack([x, y])
+    names = list(original.columns) if variables is None else list(variables)
+    if isinstance(variables, str):
+        names = [variables]
+    if not names:
+        raise ValueError("variables is empty: name at least one column for the propensity model.")
+    for what, frame in (("original", original), ("anonymised", anonymised)):
+        missing = [c for c in names if c not in frame.columns]
+        if missing:
+            raise ValueError(
+                f"The original and anonymised data have different columns: {missing} not in "
+                f"the {what} data. The propensity model needs the same variables in both."
+            )
+    numeric = [c for c in names if not _is_categorical(original[c])]
+    categorical = [c for c in names if c not in numeric]
+    parts = []
+    if numeric:
+        x, y, _ = paired(original[numeric], anonymised[numeric])
+        parts.append(np.vstack([x, y]))
+    for c in categorical:
+        stacked = pd.concat([original[c], anonymised[c]], ignore_index=True)
+        if stacked.isna().any():
+            raise ValueError(
+                f"Categorical column {c!r} has missing values; drop those rows or give the "
+                "missing category a name."
+            )
+        if len(original) != len(anonymised):
+            raise ValueError(
+                f"The original data have {len(original)} rows and the anonymised data "
+                f"{len(anonymised)}; the records must correspond row for row."
+            )
+        codes = pd.get_dummies(stacked.astype("category"), drop_first=True, dtype=float)
+        parts.append(codes.to_numpy())
+    return np.hstack(parts)
+
+
 def propensity_utility(
     original: ArrayLike | pd.DataFrame,
     anonymised: ArrayLike | pd.DataFrame,
     *,
+    variables: Sequence[Hashable] | None = None,
     degree: Literal[1, 2] = 1,
     max_iter: int = 1000,
 ) -> float:
@@ -67,7 +125,10 @@ def propensity_utility(
 
     The original and anonymised records are stacked (:math:`N = 2n` rows)
     with an indicator :math:`T_i` (1 for an anonymised record); a logistic
-    regression of :math:`T` on the variables gives each row its fitted
+    regression of :math:`T` on every variable of the merged data (as
+    Avraam et al.: the unchanged categorical variables too, so the model
+    compares the anonymised variables within their categories) gives each
+    row its fitted
     probability :math:`\hat p_i` of being anonymised, and
 
     .. math:: U = \frac{1}{N} \sum_{i=1}^{N} (\hat p_i - c)^2,
@@ -80,7 +141,16 @@ def propensity_utility(
     Parameters
     ----------
     original, anonymised : array-like or DataFrame, shape (n, p)
-        The data before and after anonymisation, row for row.
+        The data before and after anonymisation, row for row. In
+        DataFrames, numeric columns enter the model as they are and
+        categorical ones (strings, ``category``, booleans) as indicators of
+        their levels (the first level dropped); make an integer-coded
+        category (e.g. a passenger class 1-3) a ``category`` to have it
+        treated as one.
+    variables : list of str, optional
+        Columns of the DataFrames to put in the model (default: all of
+        them). Restricting to the anonymised variables alone measures their
+        marginal change only.
     degree : {1, 2}, default 1
         Terms of the logistic model: 1 = an intercept and the main effects
         (as Avraam et al.); 2 adds the squares and pairwise products, which
@@ -97,13 +167,14 @@ def propensity_utility(
     ------
     ValueError
         Different shapes, fewer than two records, non-finite values,
-        constant original variables, or an invalid `degree`.
+        constant original numeric variables, missing categories, unknown
+        `variables`, or an invalid `degree`.
     TypeError
-        Non-numeric data.
+        Non-numeric array data.
 
     Notes
     -----
-    The variables (and, for ``degree=2``, the products) are standardised
+    The design columns (and, for ``degree=2``, the products) are standardised
     over the stacked data before the fit. The fit is scikit-learn's
     ``LogisticRegression`` with a negligible L2 penalty (``C = 1e6``) and a
     tight tolerance (``tol = 1e-8``): for data sets that overlap, U agrees
@@ -130,13 +201,22 @@ def propensity_utility(
     0.0
     >>> round(propensity_utility(x, x + 10), 2)
     0.25
+
+    With DataFrames, categorical columns enter the model as indicators:
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"group": ["a", "b"] * 250, "x": x[:, 0]})
+    >>> shifted = df.assign(x=df["x"] + (df["group"] == "b"))
+    >>> round(propensity_utility(df, shifted), 4)
+    0.0143
+    >>> round(propensity_utility(df, shifted, variables=["x"]), 4)
+    0.0138
     """
-    x, y, _ = paired(original, anonymised)
     if degree not in (1, 2):
         raise ValueError(f"degree must be 1 (main effects) or 2 (with products), got {degree!r}.")
+    stacked = _propensity_design(original, anonymised, variables)
     sk = _sklearn()
-    n = x.shape[0]
-    stacked = np.vstack([x, y])
+    n = stacked.shape[0] // 2
     if degree == 2:
         stacked = sk.preprocessing.PolynomialFeatures(2, include_bias=False).fit_transform(stacked)
     mean = stacked.mean(axis=0)

@@ -56,7 +56,8 @@ def plot_data(data: Any, roles: Mapping[str, Any], *, function: str) -> PlotData
     Parameters
     ----------
     data : DataFrame, mapping, or None
-        The long-form table the names refer to.
+        The long-form table the names refer to (a polars or pyarrow table is
+        read as pandas, see :func:`safeplot._validate.to_pandas`).
     roles : mapping
         Role -> column name, vector, or None (role not used).
     function : str
@@ -80,8 +81,11 @@ def plot_data(data: Any, roles: Mapping[str, Any], *, function: str) -> PlotData
     >>> list(pdata.frame.columns), pdata.label("x")
     (['x', 'hue'], 'age')
     """
+    from .._validate import to_pandas
     from ..integrations.dask import dask_plot_data, is_dask_collection
 
+    data = to_pandas(data, function=function)  # polars, pyarrow, ...: read as pandas
+    roles = {role: to_pandas(value, function=function) for role, value in roles.items()}
     if is_dask_collection(data) or any(is_dask_collection(v) for v in roles.values()):
         return dask_plot_data(data, roles, function=function)  # names only, nothing computed
     if data is not None and not isinstance(data, pd.DataFrame):
@@ -152,8 +156,10 @@ def wide_to_long(data: Any, *, function: str) -> PlotData:
     >>> long.frame["variable"].tolist()
     ['a', 'a', 'b', 'b']
     """
+    from .._validate import to_pandas
     from ..integrations.dask import is_dask_collection
 
+    data = to_pandas(data, function=function)
     if is_dask_collection(data):
         raise ValueError(
             f"{function}: wide-form dask data is not supported (it would be read into memory); "

@@ -39,7 +39,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator
 
-from .._validate import clean_numeric, refuse_dask
+from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize import VALUE_METHODS, AnonymizedValues, anonymize_values
 from ..anonymize.confidential import lowess_trend
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
@@ -1004,6 +1004,7 @@ def pairplot(
     >>> plt.close(g.figure)
     """
     refuse_dask(data, "pairplot")
+    data = to_pandas(data, function="pairplot")
     import seaborn as sns
 
     if size is not None:

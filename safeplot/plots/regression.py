@@ -38,7 +38,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from scipy import stats
 
-from .._validate import clean_numeric, refuse_dask
+from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize import anonymize_values
 from ..anonymize.boxes import nudge_off
 from ..anonymize.confidential import lowess_trend
@@ -291,6 +291,7 @@ def release_qq(
             f"applies to method='probabilistic' only, not {method!r}."
         )
     refuse_dask(data, "qqplot")
+    data = to_pandas(data, function="qqplot")
     values = data.to_numpy() if isinstance(data, (pd.Series, pd.DataFrame)) else data
     arr = np.asarray(values, dtype=object)
     if arr.ndim == 2 and 1 in arr.shape:
