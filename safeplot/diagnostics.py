@@ -197,12 +197,16 @@ class SafeSummary:
         return "\n".join(out)
 
     def as_html(self) -> str:
-        """Return the summary as HTML tables."""
+        """Return the summary as HTML tables (every text escaped)."""
+        from html import escape
+
         info, coefs = self.tables
-        notes = "".join(f"<p>Note: {n}</p>" for n in self.notes)
-        return f"<h4>{self.title}</h4>" + info.to_html() + coefs.to_html() + notes
+        notes = "".join(f"<p>Note: {escape(n)}</p>" for n in self.notes)
+        tables = info.to_html(escape=True) + coefs.to_html(escape=True)
+        return f"<h4>{escape(self.title)}</h4>" + tables + notes
 
     def _repr_html_(self) -> str:
+        """Return the summary as HTML, as Jupyter shows it (:meth:`as_html`)."""
         return self.as_html()
 
     def __str__(self) -> str:

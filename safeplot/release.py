@@ -34,6 +34,12 @@ def _jsonable(value: Any) -> Any:
     return repr(value)
 
 
+def _release_html(kind: str, rows: list[tuple[str, Any]], report: DisclosureReport) -> str:
+    from ._display import html_table
+
+    return html_table(rows, caption=kind) + report._repr_html_()
+
+
 @dataclass
 class DisclosureReport:
     """What a release did: method, parameters, rounded counts, suppression, warnings.
@@ -106,6 +112,24 @@ class DisclosureReport:
             policy=self.policy,
         )
 
+    def _repr_html_(self) -> str:
+        """Return the report as a small HTML table, as Jupyter shows it."""
+        from ._display import html_table
+
+        rows = [
+            ("method", self.method),
+            ("parameters", ", ".join(f"{k}={v}" for k, v in self.params.items()) or "-"),
+            ("variables", ", ".join(self.variables) or "-"),
+            ("records (rounded)", self.n),
+            ("rows dropped", self.n_dropped),
+            ("cells suppressed", self.cells_suppressed),
+        ]
+        rows += [(str(k), v) for k, v in self.details.items()]
+        rows += [("warning", w) for w in self.warnings]
+        if self.policy:
+            rows.append(("policy", self.policy))
+        return html_table(rows, caption=f"DisclosureReport for {self.function}")
+
     def __str__(self) -> str:
         lines = [
             f"DisclosureReport for {self.function}",
@@ -152,6 +176,16 @@ class HistogramRelease:
         """Boolean mask of the suppressed bins."""
         return np.isnan(self.counts)
 
+    def _repr_html_(self) -> str:
+        """Return the released bins and the report as HTML, as Jupyter shows them."""
+        rows = [
+            ("level", "-" if self.level is None else self.level),
+            ("bins", len(self.counts)),
+            ("suppressed bins", int(self.suppressed.sum())),
+            ("edges", f"{self.edges[0]:g} to {self.edges[-1]:g}"),
+        ]
+        return _release_html("HistogramRelease", rows, self.report)
+
 
 @dataclass
 class PointRelease:
@@ -182,6 +216,17 @@ class PointRelease:
     report: DisclosureReport
     sizes: np.ndarray | None = None
     coincident: np.ndarray | None = None
+
+    def _repr_html_(self) -> str:
+        """Return what is drawn and the report as HTML, as Jupyter shows them."""
+        rows = [
+            ("points", len(self.x)),
+            ("x limits", f"{self.xlim[0]:g} to {self.xlim[1]:g}"),
+            ("y limits", f"{self.ylim[0]:g} to {self.ylim[1]:g}"),
+        ]
+        if self.coincident is not None:
+            rows.append(("coincident points", int(np.sum(self.coincident))))
+        return _release_html("PointRelease", rows, self.report)
 
 
 @dataclass
@@ -232,3 +277,14 @@ class GridRelease:
         """Counts summed over hue levels, shape (nx, ny); NaN where every level is suppressed."""
         shown = np.nansum(self.counts, axis=0)
         return np.where(np.isnan(self.counts).all(axis=0), np.nan, shown)
+
+    def _repr_html_(self) -> str:
+        """Return the grid and the report as HTML, as Jupyter shows them."""
+        rows = [
+            ("cells", f"{len(self.xedges) - 1} x {len(self.yedges) - 1}"),
+            ("levels", len(self.levels)),
+            ("suppressed cells", int(np.isnan(self.counts).sum())),
+            ("x limits", f"{self.xlim[0]:g} to {self.xlim[1]:g}"),
+            ("y limits", f"{self.ylim[0]:g} to {self.ylim[1]:g}"),
+        ]
+        return _release_html("GridRelease", rows, self.report)
