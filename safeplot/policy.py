@@ -104,6 +104,11 @@ class Policy:
         Winsorising bound, in standard deviations from the mean (O'Keefe).
     sig_figs : int, default 3
         Significant figures of rounded statistics.
+    release_quartiles : bool, default False
+        Whether summary tables (:func:`safeplot.describe`) may give the
+        median and quartiles. O'Keefe (2013, section 3.1.2) does not release
+        them (they may be data values), so they are off by default; when on,
+        they come from winsorised values and are rounded.
     allow_raw : bool, default False
         Whether ``method="none"`` (the raw plot) may be used.
     round_n_to : int, default 5
@@ -147,6 +152,7 @@ class Policy:
     q_min: float = 0.25
     winsor_sd: float = 2.6
     sig_figs: int = 3
+    release_quartiles: bool = False
     allow_raw: bool = False
     round_n_to: int = 5
     default_binned: str = "suppress"
@@ -163,7 +169,7 @@ class Policy:
         if isinstance(methods, str) or not isinstance(methods, (list, tuple, set, frozenset)):
             raise TypeError(f"allowed_methods must be a list of method names, got {methods!r}.")
         object.__setattr__(self, "allowed_methods", frozenset(methods))
-        for name in ("allow_raw", "annotate", "locked"):
+        for name in ("allow_raw", "release_quartiles", "annotate", "locked"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(
                     f"{name} must be true or false, got {getattr(self, name)!r} "
@@ -410,6 +416,8 @@ def _check_not_looser(new: Policy, floor: Policy) -> None:
         )
     if new.allow_raw and not floor.allow_raw:
         problems.append("allow_raw=True (locked: allow_raw=False)")
+    if new.release_quartiles and not floor.release_quartiles:
+        problems.append("release_quartiles=True (locked: release_quartiles=False)")
     extra = new.allowed_methods - floor.allowed_methods
     if extra:
         problems.append(

@@ -14,10 +14,11 @@ of O'Keefe (2013) and Brandt et al. (2010):
   the matrix it returns is marked as released, so
   :func:`safeplot.plots.matrix.heatmap` draws it;
 - :func:`describe` gives, per numeric column, the rounded number of records
-  and the mean, standard deviation, quartiles, minimum and maximum of the
-  *winsorised* values, rounded; the minimum and maximum are therefore the
-  winsorising bounds or rounded extremes, never a raw value. Columns with
-  fewer than 10 (or ``threshold``) records are suppressed.
+  and the mean and standard deviation of the *winsorised* values, rounded;
+  never the minimum or maximum (a record's value), and the median and
+  quartiles only where the policy's ``release_quartiles`` allows them
+  (O'Keefe does not release them). Columns with fewer than 10 (or
+  ``threshold``) records are suppressed.
 
 References
 ----------
@@ -42,13 +43,24 @@ from ._validate import refuse_dask, to_pandas
 from .anonymize.boxes import nudge_off
 from .anonymize.grids import rare_values
 from .anonymize.statistics import round_sig, winsorize
+from .errors import DisclosureError
 from .plots import matrix as _matrix
 from .plots._common import make_report
 from .plots.matrix import mark_safe_matrix
 from .policy import Policy, get_policy
 from .release import DisclosureReport
 
-__all__ = ["BRANDT_MIN_RECORDS", "CORR_METHODS", "Description", "corr", "crosstab", "describe"]
+__all__ = [
+    "BRANDT_MIN_RECORDS",
+    "CHI2_LAMBDAS",
+    "CORR_METHODS",
+    "Chi2ContingencyResult",
+    "Description",
+    "chi2_contingency",
+    "corr",
+    "crosstab",
+    "describe",
+]
 
 #: Fewest records behind a released statistic (Brandt et al. 2010), unless the threshold is higher.
 BRANDT_MIN_RECORDS = 10
@@ -306,8 +318,9 @@ class Description:
     Attributes
     ----------
     table : DataFrame
-        Statistics (rows: count, mean, std, min, percentiles, max) by column,
-        NaN where suppressed.
+        Statistics (rows: count, mean, std and, where the policy releases
+        them, the quartiles) by column, NaN where suppressed. No minimum or
+        maximum.
     flags : DataFrame
         Same shape: ``"rounded"``, ``"winsorised"`` (computed from
         winsorised values, which changed it) or ``"suppressed: ..."``.
@@ -364,9 +377,14 @@ def _percentile_names(percentiles: Sequence[float]) -> list[str]:
     return [f"{100 * p:g}%" for p in percentiles]
 
 
-def _check_percentiles(percentiles: Any) -> list[float]:
+#: The percentiles :func:`describe` can give (when the policy releases quartiles).
+DESCRIBE_PERCENTILES = (0.25, 0.5, 0.75)
+
+
+def _check_percentiles(percentiles: Any, policy: Policy) -> list[float]:
+    """Return the percentiles to give: quartiles only, if the policy releases them."""
     if percentiles is None:
-        return [0.25, 0.5, 0.75]
+        return list(DESCRIBE_PERCENTILES) if policy.release_quartiles else []
     try:
         ps = [float(p) for p in np.atleast_1d(np.asarray(percentiles, dtype=float))]
     except (TypeError, ValueError):
@@ -375,6 +393,22 @@ def _check_percentiles(percentiles: Any) -> list[float]:
         raise ValueError(f"percentiles must all lie between 0 and 1, got {list(percentiles)}.")
     if len(set(ps)) != len(ps):
         raise ValueError("percentiles must be unique.")
+    if not ps:
+        return []
+    other = [p for p in ps if p not in DESCRIBE_PERCENTILES]
+    if other:
+        raise ValueError(
+            f"describe: percentiles {other} are not available. Only the quartiles "
+            f"{list(DESCRIBE_PERCENTILES)} can be given: a free choice of percentiles could "
+            "step along the sorted records, and the extremes (0 and 1) are records' values."
+        )
+    if not policy.release_quartiles:
+        raise DisclosureError(
+            "describe: the policy does not release medians or quartiles "
+            f"(release_quartiles=False, {policy.source}): they may be records' values "
+            "(O'Keefe 2013). Leave percentiles out for the count, mean and standard "
+            "deviation, or ask the data custodian to allow quartiles."
+        )
     return sorted(set(ps) | {0.5})
 
 
@@ -398,8 +432,11 @@ def describe(
         mapping of columns. ``describe(df)`` is ``df.describe()``, and
         `percentiles`, `include` and `exclude` follow in pandas' order.
     percentiles : list of float, optional
-        Percentiles to give, between 0 and 1 (default 0.25, 0.5, 0.75; the
-        median is always given).
+        Quartiles to give, from ``[0.25, 0.5, 0.75]`` (the median is always
+        added). Only under a policy with ``release_quartiles=True``, where
+        they are also the default; otherwise none are given and asking for
+        them is refused. Other percentiles are refused: the extremes are
+        records' values, and a free choice could step along the records.
     include, exclude : dtype, list of dtypes, or "all", optional
         Which columns to summarise, as in pandas (default: the numeric
         columns). Only numeric columns can be released here; a selected
@@ -429,9 +466,10 @@ def describe(
     ------
     ValueError
         No numeric column, non-numeric columns selected, infinite values,
-        bad percentiles.
+        percentiles other than the quartiles.
     DisclosureError
-        A setting looser than the policy.
+        A setting looser than the policy, or percentiles asked for under a
+        policy that does not release quartiles.
 
     See Also
     --------
@@ -445,29 +483,36 @@ def describe(
     ``max(10, threshold)`` records is suppressed entirely (Brandt et
     al.). Otherwise ``count`` is rounded by the policy (to a multiple
     of ``round_n_to``); the values are winsorised at mean -/+
-    ``winsor_sd`` SD and the mean, SD (``ddof=1``), minimum,
-    percentiles and maximum are computed from the winsorised values,
-    rounded to ``sig`` significant figures and, where the rounded value
-    equals a value held by fewer than `threshold` records, moved one
-    unit in the last figure outward. The minimum and maximum are thus
-    never a raw extreme. A statistic that winsorising changed is flagged
-    ``"winsorised"`` (``*``).
+    ``winsor_sd`` SD and the mean and SD (``ddof=1``) are computed from
+    the winsorised values, rounded to ``sig`` significant figures and,
+    where the rounded value equals a value held by fewer than
+    `threshold` records, moved one unit in the last figure. The minimum
+    and maximum are not released: they are records' values (O'Keefe
+    2013, section 3.1.2). The median and quartiles "may reveal data
+    values" and O'Keefe conservatively withholds them; a custodian may
+    allow them (``release_quartiles=True``), and they are then computed
+    from the winsorised values, rounded and moved off rare values in
+    the same way (the lower quartile down, the others up). A statistic
+    that winsorising changed is flagged ``"winsorised"`` (``*``).
 
     Examples
     --------
     >>> import safeplot
     >>> d = describe(safeplot.load_dataset("penguins"))
-    >>> d.table.loc["count", "body_mass_g"], d.table.loc["max", "body_mass_g"]
-    (np.float64(340.0), np.float64(6290.0))
-    >>> d.flags.loc["max", "flipper_length_mm"]
-    'rounded'
+    >>> list(d.table.index)
+    ['count', 'mean', 'std']
+    >>> d.table.loc["count", "body_mass_g"], d.table.loc["mean", "body_mass_g"]
+    (np.float64(340.0), np.float64(4200.0))
+    >>> with safeplot.policy(release_quartiles=True):
+    ...     list(describe(safeplot.load_dataset("penguins")).table.index)
+    ['count', 'mean', 'std', '25%', '50%', '75%']
     """
     pol = get_policy(policy)
     pol.check_method("confidential")
     threshold = pol.check_threshold(threshold)
     winsor_sd = pol.check_winsor_sd(winsor_sd)
     sig = pol.check_sig_figs(sig)
-    ps = _check_percentiles(percentiles)
+    ps = _check_percentiles(percentiles, pol)
     frame = _as_frame(data, "describe")
     if include is None and exclude is None:
         chosen = frame[[c for c in frame.columns if _is_number_column(frame[c], bools=False)]]
@@ -488,7 +533,7 @@ def describe(
         raise ValueError("describe: there is no numeric column to summarise.")
     values = _numbers(chosen, "describe")
     minimum = _minimum(threshold)
-    index = ["count", "mean", "std", "min", *_percentile_names(ps), "max"]
+    index = ["count", "mean", "std", *_percentile_names(ps)]
     table = pd.DataFrame(np.nan, index=index, columns=chosen.columns)
     flags = pd.DataFrame("rounded", index=index, columns=chosen.columns)
     suppressed, n_wins = [], 0
@@ -502,12 +547,12 @@ def describe(
         rare = rare_values(v, threshold)
         w = winsorize(v, winsor_sd, policy=pol)
         n_wins += w.n_winsorized
-        probs = [0.0, *ps, 1.0]
-        wq = np.quantile(w.values, probs)
-        rq = np.quantile(v, probs)
+        probs = list(ps)
+        wq = np.quantile(w.values, probs) if probs else np.array([])
+        rq = np.quantile(v, probs) if probs else np.array([])
         rounded = np.asarray(round_sig(wq, sig), dtype=float)
         directions = np.where(np.asarray(probs) < 0.5, -1.0, 1.0)
-        for _ in range(10):
+        for _ in range(10 if probs else 0):
             ordered = np.maximum.accumulate(nudge_off(rounded, rare, directions, sig))
             if np.array_equal(ordered, rounded):
                 break
@@ -538,11 +583,260 @@ def describe(
             "columns_suppressed": suppressed,
             "count_rounded_to": pol.round_n_to,
             "percentiles": ps,
+            "min_max": "not released (O'Keefe 2013)",
         },
         warnings=warnings,
     )
     audit.record(report, figure=None)
     return Description(table, flags, report)
+
+
+# -- chi-square test of a contingency table ----------------------------------------------
+
+#: Power-divergence statistics :func:`chi2_contingency` computes (scipy's ``lambda_`` names).
+CHI2_LAMBDAS = (
+    None,
+    "pearson",
+    "log-likelihood",
+    "freeman-tukey",
+    "mod-log-likelihood",
+    "neyman",
+    "cressie-read",
+)
+
+
+@dataclass(frozen=True)
+class Chi2ContingencyResult:
+    """A released chi-square test of independence (scipy's names, rounded).
+
+    Attributes
+    ----------
+    statistic : float
+        The test statistic, rounded to the policy's significant figures.
+    pvalue : float
+        Its p-value, rounded likewise.
+    dof : int
+        Degrees of freedom, ``(rows - 1) * (columns - 1)``.
+    report : DisclosureReport
+
+    Notes
+    -----
+    scipy's result also holds ``expected_freq``; it is withheld here:
+    the expected counts are ``row total * column total / n``, so they give
+    every margin of the table exactly, which the policy releases only
+    rounded. Reading it raises :class:`~safeplot.errors.DisclosureError`.
+    """
+
+    statistic: float
+    pvalue: float
+    dof: int
+    report: DisclosureReport
+
+    @property
+    def expected_freq(self) -> None:
+        """Withheld: the expected counts give the table's margins exactly."""
+        raise DisclosureError(
+            "chi2_contingency does not release expected_freq: the expected counts are row "
+            "total x column total / n and give the margins of the table exactly. Use "
+            "safeplot.crosstab for a table of rounded, suppressed counts."
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Chi2ContingencyResult(statistic={self.statistic:g}, pvalue={self.pvalue:g}, "
+            f"dof={self.dof})"
+        )
+
+
+def chi2_contingency(
+    data: Any,
+    index: Hashable,
+    columns: Hashable,
+    *,
+    correction: bool = True,
+    lambda_: str | None = None,
+    threshold: int | None = None,
+    sig: int | None = None,
+    policy: Policy | None = None,
+) -> Chi2ContingencyResult:
+    """Test the independence of two categorical variables, releasing a rounded chi-square.
+
+    :func:`scipy.stats.chi2_contingency` of the table of `index` by
+    `columns`, under O'Keefe's rules: the statistic and its p-value are
+    rounded ("round ... Pearson chi-square statistics"), and a table with
+    small cells is refused, not suppressed and then tested.
+
+    Parameters
+    ----------
+    data : DataFrame
+        The records (pandas, or a polars or pyarrow table).
+    index, columns : column name
+        The two categorical variables (rows and columns of the table).
+    correction : bool, default True
+        Yates' continuity correction when the table has one degree of
+        freedom (scipy's default).
+    lambda_ : str, optional
+        The power-divergence statistic, one of :data:`CHI2_LAMBDAS`
+        (default Pearson's). A number is refused: a free parameter could be
+        stepped to probe the table.
+    threshold : int, optional
+        Fewest records per non-empty cell, and per expected cell (default
+        and floor: the policy's threshold).
+    sig : int, optional
+        Significant figures of the statistic and the p-value (default and
+        ceiling: the policy's ``sig_figs``).
+    policy : Policy, optional
+        The policy in force.
+
+    Returns
+    -------
+    Chi2ContingencyResult
+        ``statistic``, ``pvalue``, ``dof`` and ``report``; the release is
+        recorded in the audit log.
+
+    Raises
+    ------
+    ValueError
+        Unknown columns, the same column twice, a variable with fewer than
+        two levels, an unknown `lambda_`, no complete record.
+    DisclosureError
+        Fewer than ``max(10, threshold)`` complete records, a cell with
+        between 1 and ``threshold - 1`` records, an expected count below
+        ``threshold``, or a setting looser than the policy.
+
+    See Also
+    --------
+    scipy.stats.chi2_contingency : The raw computation this mirrors.
+    safeplot.crosstab : The table itself, with small cells suppressed.
+    safeplot.correspondenceplot : O'Keefe's replacement for the table.
+
+    Notes
+    -----
+    Methods: The release is ``"confidential"``. Rows missing either variable
+    are dropped (counted, rounded, in the report); the table is built
+    from the levels present. The test is computed on the *full* table
+    and only when that table is safe: every cell is 0 or holds at least
+    `threshold` records, and every expected count is at least
+    `threshold`. It is never computed on a table with suppressed cells:
+    that would test other data than the records, and a statistic of the
+    full table next to a suppressed table would help recover the
+    suppressed cells. Fewer than ``max(10, threshold)`` records are
+    refused, as Brandt et al. (2010) ask of test statistics. The
+    statistic and the p-value are rounded to `sig` significant figures
+    and, where one would equal a value held by fewer than `threshold`
+    records of a numeric variable, moved one unit in the last figure.
+    The expected counts are not released (see
+    :class:`Chi2ContingencyResult`).
+
+    References
+    ----------
+    .. [1] O'Keefe CM. "Confidentialising exploratory data analysis output in
+       remote analysis." Journal of Official Statistics 29(4) (2013).
+    .. [2] Brandt M, et al. "Guidelines for the checking of output based on
+       microdata research." ESSnet SDC (2010).
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> res = chi2_contingency(tips, "day", "smoker")
+    >>> res
+    Chi2ContingencyResult(statistic=25.8, pvalue=1.06e-05, dof=3)
+    >>> res.statistic, res.report.method
+    (25.8, 'confidential')
+
+    One Thursday bill is a dinner: a small cell, and no test.
+
+    >>> chi2_contingency(tips, "day", "time")
+    Traceback (most recent call last):
+    ...
+    safeplot.errors.DisclosureError: chi2_contingency: 1 cell(s) of the table hold between ...
+    """
+    from scipy import stats
+    from scipy.stats.contingency import expected_freq
+
+    pol = get_policy(policy)
+    pol.check_method("confidential")
+    threshold = pol.check_threshold(threshold)
+    sig = pol.check_sig_figs(sig)
+    if not isinstance(correction, (bool, np.bool_)):
+        raise ValueError(f"correction must be True or False, got {correction!r}.")
+    if isinstance(lambda_, (int, float)) or lambda_ not in CHI2_LAMBDAS:
+        raise ValueError(
+            f"chi2_contingency: lambda_={lambda_!r} is not available; use one of "
+            f"{list(CHI2_LAMBDAS)}. A number is not accepted: stepping it could probe the table."
+        )
+    frame = _as_frame(data, "chi2_contingency")
+    for name, key in (("index", index), ("columns", columns)):
+        if key not in frame.columns:
+            raise ValueError(f"chi2_contingency: {name}={key!r} is not a column of the data.")
+    if index == columns:
+        raise ValueError("chi2_contingency: index and columns must be two different columns.")
+    pair = frame[[index, columns]]
+    complete = pair.notna().all(axis=1).to_numpy()
+    pair = pair[complete]
+    n = len(pair)
+    n_dropped = int((~complete).sum())
+    if n == 0:
+        raise ValueError("chi2_contingency: no record has both variables.")
+    minimum = _minimum(threshold)
+    if n < minimum:
+        raise DisclosureError(
+            f"chi2_contingency: only {pol.describe_count(n)} complete records; a test "
+            f"statistic needs at least {minimum} (Brandt et al. 2010)."
+        )
+    observed = pd.crosstab(pair[index], pair[columns]).to_numpy(dtype=float)
+    if min(observed.shape) < 2:
+        raise ValueError(
+            "chi2_contingency: each variable needs at least two levels among the complete "
+            f"records; the table is {observed.shape[0]} x {observed.shape[1]}."
+        )
+    small = int(((observed > 0) & (observed < threshold)).sum())
+    if small:
+        raise DisclosureError(
+            f"chi2_contingency: {small} cell(s) of the table hold between 1 and {threshold - 1} "
+            f"records (threshold={threshold}). The test is computed on the full table only "
+            "when it has no small cell (never on a suppressed table). Merge rare levels first."
+        )
+    low = int((expected_freq(observed) < threshold).sum())
+    if low:
+        raise DisclosureError(
+            f"chi2_contingency: {low} cell(s) have an expected count below threshold="
+            f"{threshold}: their terms rest on a handful of records, and the chi-square "
+            "approximation does not hold there. Merge rare levels first."
+        )
+    res = stats.chi2_contingency(observed, correction=bool(correction), lambda_=lambda_)
+    rare = [
+        rare_values(pair[c].to_numpy(dtype=float), threshold)
+        for c in (index, columns)
+        if _is_number_column(pair[c], bools=False)
+    ]
+    avoid = np.unique(np.concatenate(rare)) if rare else np.array([])
+    shown = np.asarray(round_sig([float(res.statistic), float(res.pvalue)], sig), dtype=float)
+    shown = nudge_off(shown, avoid, [1.0, 1.0], sig)
+    report = make_report(
+        "chi2_contingency",
+        "confidential",
+        {
+            "threshold": threshold,
+            "min_records": minimum,
+            "sig": sig,
+            "correction": bool(correction),
+            "lambda_": lambda_ or "pearson",
+        },
+        (str(index), str(columns)),
+        n,
+        n_dropped,
+        pol,
+        details={
+            "statistic": float(shown[0]),
+            "pvalue": float(shown[1]),
+            "dof": int(res.dof),
+            "expected_freq": "withheld (it gives the margins exactly)",
+        },
+    )
+    audit.record(report, figure=None)
+    return Chi2ContingencyResult(float(shown[0]), float(shown[1]), int(res.dof), report)
 
 
 # -- crosstab ------------------------------------------------------------------------------

@@ -178,13 +178,15 @@ def winsor(v, sd=2.6):
 def test_describe_gives_winsorised_rounded_statistics(frame):
     df = frame[["a", "b"]].copy()
     df.loc[0, "a"] = 250.0  # a unique outlier
-    d = describe(df)
+    with safeplot.policy(release_quartiles=True):
+        d = describe(df)
     assert isinstance(d, Description)
-    assert list(d.table.index) == ["count", "mean", "std", "min", "25%", "50%", "75%", "max"]
+    # no minimum or maximum: they are records' values (O'Keefe 2013, section 3.1.2)
+    assert list(d.table.index) == ["count", "mean", "std", "25%", "50%", "75%"]
     for col in ("a", "b"):
         v = df[col].to_numpy()
         w = winsor(v)
-        q = np.quantile(w, [0, 0.25, 0.5, 0.75, 1])
+        q = np.quantile(w, [0.25, 0.5, 0.75])
         expected = [200, w.mean(), w.std(ddof=1), *q]
         got = d.table[col].to_numpy()
         rare = rare_values(v, 3)
@@ -196,9 +198,7 @@ def test_describe_gives_winsorised_rounded_statistics(frame):
                 and abs(g - r) <= 10 ** (np.floor(np.log10(abs(r))) - 2) + 1e-9
             )
         assert not equals_any(got[1:], rare)
-    # the outlier is winsorised away: the maximum is the rounded bound, flagged
-    assert d.table.loc["max", "a"] < 250.0
-    assert d.flags.loc["max", "a"] == "winsorised"
+    # the outlier is winsorised away: the mean moves, and is flagged
     assert d.flags.loc["mean", "a"] == "winsorised"
     assert d.flags.loc["count", "a"] == "rounded"
 
@@ -217,9 +217,25 @@ def test_describe_suppresses_thin_columns_and_marks_the_printout(frame):
     assert [e.function for e in audit.entries()] == ["describe"]
 
 
+def test_describe_gives_no_quartiles_by_default(frame):
+    # O'Keefe (2013) releases the mean and SD, and conservatively no median or quartiles
+    assert safeplot.get_policy().release_quartiles is False
+    d = describe(frame)
+    assert list(d.table.index) == ["count", "mean", "std"]
+    assert d.report.details["percentiles"] == []
+    with pytest.raises(DisclosureError, match="release_quartiles"):
+        describe(frame, percentiles=[0.25, 0.75])
+    assert describe(frame, percentiles=[]).table.shape[0] == 3
+
+
 def test_describe_percentiles_include_and_exclude(frame):
-    d = describe(frame, percentiles=[0.1, 0.9])
-    assert list(d.table.index) == ["count", "mean", "std", "min", "10%", "50%", "90%", "max"]
+    with safeplot.policy(release_quartiles=True):
+        d = describe(frame, percentiles=[0.25])
+        assert list(d.table.index) == ["count", "mean", "std", "25%", "50%"]
+        # other percentiles could step along the records; 0 and 1 are the extremes
+        for bad in ([0.1, 0.9], [0.0], [1.0]):
+            with pytest.raises(ValueError, match="quartiles"):
+                describe(frame, percentiles=bad)
     assert list(describe(frame, include=[np.number]).table.columns) == ["a", "b", "c", "d"]
     assert list(describe(frame, exclude=["str"]).table.columns) == ["a", "b", "c", "d"]
     assert list(describe(frame["a"]).table.columns) == ["a"]
