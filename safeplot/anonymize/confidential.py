@@ -10,7 +10,11 @@ individual point:
   no outliers; :func:`~safeplot.anonymize.boxes.confidential_box`) is drawn
   for each interval. Adjacent intervals are merged while a box has a
   zero-length half (its median equal to a quartile), because such a box
-  points at a value many records share;
+  points at a value many records share. Unless the number of intervals is
+  given, several equal-width divisions are tried and the finest that needs
+  no merging is kept (:func:`search_division`). An ordinal variable has a
+  slot per level instead of intervals, merged in the same way
+  (:func:`ordinal_boxes`, her Figure 7b);
 - a *lowess trend line* (:func:`lowess_trend`) fitted to the winsorised
   data, evaluated on a rounded grid of x inside the winsorised range, with
   the fitted values kept inside the (rounded) winsorised range of y and its
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -42,11 +47,14 @@ from .statistics import round_sig, winsorize
 
 __all__ = [
     "LOWESS_EXACT_MAX",
+    "Division",
     "ParallelBoxes",
     "default_intervals",
     "interval_edges",
     "lowess_trend",
+    "ordinal_boxes",
     "parallel_boxes",
+    "search_division",
 ]
 
 #: Most records for which the lowess fit is evaluated exactly at the grid
@@ -105,7 +113,9 @@ class ParallelBoxes:
         """Groups of more than one interval (merged intervals)."""
         return tuple(g for g in self.groups if len(g) > 1)
 
-    def describe_merges(self, name: str = "x", *, empty: bool = False) -> list[str]:
+    def describe_merges(
+        self, name: str = "x", *, empty: bool = False, unit: str = "intervals"
+    ) -> list[str]:
         """Say, for each merged group, how many x intervals its box covers and where it is drawn.
 
         The text names no number at all: an interval edge, or even an
@@ -119,6 +129,8 @@ class ParallelBoxes:
             The x variable's name, used in the text.
         empty : bool, default False
             Also say that the other intervals of the group are left empty.
+        unit : str, default "intervals"
+            What the slots are called ("levels" for an ordinal variable).
 
         Examples
         --------
@@ -134,7 +146,7 @@ class ParallelBoxes:
         for group, slot in zip(self.groups, self.slots, strict=True):
             if len(group) > 1:
                 text = (
-                    f"{_number_word(len(group))} adjacent {name} intervals are one box, "
+                    f"{_number_word(len(group))} adjacent {name} {unit} are one box, "
                     f"drawn over {_ordinal_word(slot - group[0] + 1)}"
                 )
                 if empty:
@@ -384,10 +396,36 @@ def parallel_boxes(
             raise ValueError("edges must cover the winsorised x values.")
     m = edges_arr.size - 1
     cell = np.clip(np.searchsorted(edges_arr, xs, side="right") - 1, 0, m - 1)
-    min_box = max(threshold, 2)  # a box summarises at least two records (to winsorise)
+
+    def what(group: list[int]) -> str:
+        return f"The x interval [{edges_arr[group[0]]:g}, {edges_arr[group[-1] + 1]:g})"
+
+    groups, boxes, warnings = _merged_boxes(
+        cell, m, ys, max(threshold, 2), avoid_y, winsor_sd, sig, pol, what
+    )
+    return _assemble(edges_arr, cell, groups, boxes, warnings, wx.n_winsorized + wy.n_winsorized)
+
+
+def _merged_boxes(
+    cell: np.ndarray,
+    m: int,
+    ys: np.ndarray,
+    min_box: int,
+    avoid_y: np.ndarray,
+    winsor_sd: float,
+    sig: int,
+    pol: Policy,
+    what: Any,
+) -> tuple[list[list[int]], list[BoxSummary], list[str]]:
+    """Run steps 3 to 5 of O'Keefe's parallel boxes over `m` slots (records in slot `cell`).
+
+    Merge slots holding fewer than `min_box` records with a neighbour
+    (smallest first), summarise each group with :func:`confidential_box`,
+    then merge while a box has a zero-length half. Returns the groups, their
+    boxes and warnings.
+    """
     groups = [[i] for i in range(m)]
-    per_interval = np.bincount(cell, minlength=m)
-    counts = per_interval.tolist()
+    counts = np.bincount(cell, minlength=m).tolist()
 
     # 3. every group holds at least `threshold` records
     while len(groups) > 1:
@@ -398,14 +436,13 @@ def parallel_boxes(
         _merge(groups, counts, g, _neighbour(counts, g))
 
     def summarise(group: list[int]) -> BoxSummary:
-        lo, hi = edges_arr[group[0]], edges_arr[group[-1] + 1]
         return confidential_box(
             ys[np.isin(cell, group)],
             avoid=avoid_y,
             winsor_sd=winsor_sd,
             sig=sig,
             policy=pol,
-            what=f"The x interval [{lo:g}, {hi:g})",
+            what=what(group),
         )
 
     boxes = [summarise(g) for g in groups]
@@ -425,11 +462,24 @@ def parallel_boxes(
             "A box still has a zero-length half (its median equals a quartile) after merging "
             "every interval: many records share that value."
         )
-    slots = np.array([g[int(np.argmax(per_interval[g]))] for g in groups], dtype=int)
+    return groups, boxes, warnings
+
+
+def _assemble(
+    edges: np.ndarray,
+    cell: np.ndarray,
+    groups: list[list[int]],
+    boxes: list[BoxSummary],
+    warnings: list[str],
+    n_winsorized: int,
+) -> ParallelBoxes:
+    """Step 6: each box over the slot of its group holding most records; the rest dropped."""
+    per_slot = np.bincount(cell, minlength=edges.size - 1)
+    slots = np.array([g[int(np.argmax(per_slot[g]))] for g in groups], dtype=int)
     dropped = tuple(i for g, slot in zip(groups, slots, strict=True) for i in g if i != slot)
-    n_wins = wx.n_winsorized + wy.n_winsorized + sum(b.n_winsorized for b in boxes)
+    n_wins = n_winsorized + sum(b.n_winsorized for b in boxes)
     return ParallelBoxes(
-        edges_arr,
+        edges,
         tuple(boxes),
         tuple(tuple(g) for g in groups),
         slots,
@@ -437,6 +487,234 @@ def parallel_boxes(
         int(n_wins),
         tuple(warnings),
     )
+
+
+def ordinal_boxes(
+    levels: ArrayLike,
+    y: ArrayLike,
+    n_levels: int,
+    *,
+    threshold: int | None = None,
+    winsor_sd: float | None = None,
+    sig: int | None = None,
+    policy: Policy | None = None,
+    avoid_y: ArrayLike | None = None,
+) -> ParallelBoxes:
+    """O'Keefe's parallel box plots of y over the levels of an ordinal variable (her Fig. 7b).
+
+    Each level of the ordinal variable is one slot, in order. As for
+    intervals (:func:`parallel_boxes`, steps 3 to 6): a level holding fewer
+    than ``threshold`` records is merged with an adjacent one (the smaller
+    neighbour), then, while a box has a zero-length half, its levels are
+    merged with a neighbour and summarised again ("merge adjacent box plots
+    until there is no remaining box plot with zero difference between the
+    median and the lower or upper quartile"). A merged box is drawn over
+    the level of its group holding the most records, with the width of one
+    level; the other levels of the group are left empty, as in O'Keefe's
+    Figure 7(b), where the box of one year of education is missing.
+
+    Parameters
+    ----------
+    levels : array-like of int, shape (n,)
+        The level of each record, ``0 <= level < n_levels``, in the
+        variable's order.
+    y : array-like, shape (n,)
+        Finite raw values summarised by the boxes.
+    n_levels : int
+        Number of levels (levels without records are slots too, and are
+        merged into a neighbour).
+    threshold, winsor_sd, sig, policy, avoid_y
+        As in :func:`parallel_boxes`.
+
+    Returns
+    -------
+    ParallelBoxes
+        Its edges are ``-0.5, 0.5, ..., n_levels - 0.5``: level ``i`` is
+        drawn at position ``i``.
+
+    Raises
+    ------
+    DisclosureError
+        Fewer than ``threshold`` records, or a floor of the policy not met.
+    ValueError
+        Levels out of range or arrays of different lengths.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(2)
+    >>> levels = np.r_[np.zeros(40, int), [1, 1], np.full(40, 2)]
+    >>> y = rng.normal(size=levels.size)
+    >>> pb = ordinal_boxes(levels, y, 3)
+    >>> pb.groups, pb.dropped
+    (((0, 1), (2,)), (1,))
+    """
+    pol = get_policy(policy)
+    threshold = pol.check_threshold(threshold)
+    winsor_sd = pol.check_winsor_sd(winsor_sd)
+    sig = pol.check_sig_figs(sig)
+    if isinstance(n_levels, bool) or not isinstance(n_levels, (int, np.integer)) or n_levels < 1:
+        raise ValueError(f"n_levels must be a positive integer, got {n_levels!r}.")
+    codes = np.asarray(levels)
+    yv = finite_array(y, what="y")
+    if codes.ndim != 1 or yv.ndim != 1 or codes.size != yv.size:
+        raise ValueError(
+            "levels and y must be 1-D arrays of the same length, got shapes "
+            f"{codes.shape} and {yv.shape}."
+        )
+    if codes.size and (
+        not np.issubdtype(codes.dtype, np.integer) or codes.min() < 0 or codes.max() >= n_levels
+    ):
+        raise ValueError(f"levels must be integers from 0 to n_levels - 1 = {n_levels - 1}.")
+    n = yv.size
+    if n < max(threshold, 2):
+        raise DisclosureError(
+            f"Only {pol.describe_count(n)} records: a box needs at least threshold={threshold}. "
+            "Use more data, or merge groups."
+        )
+    avoid = rare_values(yv, threshold) if avoid_y is None else np.asarray(avoid_y, float)
+    wy = winsorize(yv, winsor_sd, policy=pol)
+    edges = np.arange(n_levels + 1, dtype=float) - 0.5
+    cell = codes.astype(int)
+
+    def what(group: list[int]) -> str:
+        return "A group of adjacent levels" if len(group) > 1 else "A level"
+
+    groups, boxes, warnings = _merged_boxes(
+        cell, int(n_levels), wy.values, max(threshold, 2), avoid, winsor_sd, sig, pol, what
+    )
+    return _assemble(edges, cell, groups, boxes, warnings, wy.n_winsorized)
+
+
+@dataclass(frozen=True)
+class Division:
+    """The equal-width division of x chosen by :func:`search_division`.
+
+    Attributes
+    ----------
+    n_intervals : int
+        The target number of intervals to pass to :func:`interval_edges`.
+    edges : ndarray
+        The edges it gives.
+    meets_rules : bool
+        Whether every interval holds at least ``threshold`` records and no
+        box has a zero-length half, so that no interval is merged. False
+        when no division tried does: the finest is kept, and its intervals
+        are merged.
+    tried : tuple of int
+        The numbers of intervals of the distinct divisions tried, finest first.
+    """
+
+    n_intervals: int
+    edges: np.ndarray
+    meets_rules: bool
+    tried: tuple[int, ...]
+
+
+def search_division(
+    x: ArrayLike,
+    y: ArrayLike,
+    codes: ArrayLike | None = None,
+    *,
+    max_intervals: int | None = None,
+    threshold: int | None = None,
+    winsor_sd: float | None = None,
+    sig: int | None = None,
+    policy: Policy | None = None,
+    avoid_x: ArrayLike | None = None,
+    avoid_y: ArrayLike | None = None,
+) -> Division:
+    """Try several equal-width divisions of x and keep the finest that needs no merging.
+
+    O'Keefe (2013, section 2.2): "several different divisions into
+    equal-width intervals could be tried until a division is found with
+    each frequency at least at the minimum threshold value"; when none is
+    found, adjacent boxes are combined. Here the targets ``max_intervals``,
+    ``max_intervals - 1``, ... down to half of ``max_intervals`` (a coarser
+    division no longer shows the relationship in detail) are cut with
+    :func:`interval_edges` (nice widths, so several targets may give the
+    same division; each distinct one is tried once, finest first). A
+    division meets the rules when, for every group of records (hue level),
+    every interval holds at least ``threshold`` records and no box has a
+    zero-length half, i.e. :func:`parallel_boxes` merges nothing. The first
+    (finest) such division is kept. If none meets them, the finest is kept
+    and its intervals are merged by :func:`parallel_boxes`.
+
+    Parameters
+    ----------
+    x, y : array-like, shape (n,)
+        Finite raw values.
+    codes : array-like of int, optional
+        Group (hue level) of each record; -1 leaves a record out. The edges
+        are common to every group, as in the plot.
+    max_intervals : int, optional
+        The finest division tried (default :func:`default_intervals` of the
+        smallest group).
+    threshold, winsor_sd, sig, policy, avoid_x, avoid_y
+        As in :func:`parallel_boxes`.
+
+    Returns
+    -------
+    Division
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.uniform(0, 100, 60)
+    >>> d = search_division(x, x + rng.normal(0, 5, 60), max_intervals=10)
+    >>> d.meets_rules, len(d.edges) - 1 <= 10
+    (True, True)
+    """
+    pol = get_policy(policy)
+    threshold = pol.check_threshold(threshold)
+    winsor_sd = pol.check_winsor_sd(winsor_sd)
+    sig = pol.check_sig_figs(sig)
+    xv = finite_array(x, what="x")
+    yv = finite_array(y, what="y")
+    if xv.ndim != 1 or yv.ndim != 1 or xv.size != yv.size:
+        raise ValueError("x and y must be 1-D arrays of the same length.")
+    cv = np.zeros(xv.size, dtype=int) if codes is None else np.asarray(codes, dtype=int)
+    present = [int(c) for c in np.unique(cv) if c >= 0]
+    if not present:
+        raise ValueError("No records to divide (every code is -1).")
+    sizes = [int((cv == c).sum()) for c in present]
+    if max_intervals is None:
+        max_intervals = default_intervals(min(sizes), threshold)
+    if (
+        isinstance(max_intervals, bool)
+        or not isinstance(max_intervals, (int, np.integer))
+        or max_intervals < 1
+    ):
+        raise ValueError(f"max_intervals must be a positive integer, got {max_intervals!r}.")
+    ax = rare_values(xv, threshold) if avoid_x is None else np.asarray(avoid_x, float)
+    ay = rare_values(yv, threshold) if avoid_y is None else np.asarray(avoid_y, float)
+    wx = np.concatenate([winsorize(xv[cv == c], winsor_sd, policy=pol).values for c in present])
+    stats = {"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig, "policy": pol}
+    lowest = max(1, math.ceil(max_intervals / 2))
+    tried: list[int] = []
+    first: tuple[int, np.ndarray] | None = None
+    seen: set[tuple[float, ...]] = set()
+    for target in range(int(max_intervals), lowest - 1, -1):
+        edges = interval_edges(wx, target, avoid=ax)
+        key = tuple(np.round(edges, 12))
+        if key in seen:
+            continue
+        seen.add(key)
+        tried.append(edges.size - 1)
+        if first is None:
+            first = (target, edges)
+        ok = True
+        for c in present:
+            sel = cv == c
+            pb = parallel_boxes(xv[sel], yv[sel], edges=edges, avoid_x=ax, avoid_y=ay, **stats)
+            if pb.merged or pb.warnings:
+                ok = False
+                break
+        if ok:
+            return Division(target, edges, True, tuple(tried))
+    assert first is not None
+    return Division(first[0], first[1], False, tuple(tried))
 
 
 def _sig_unit(value: float, sig: int) -> float:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.ticker import FixedFormatter, FixedLocator
 
 from .._validate import clean_numeric
 from ..anonymize.boxes import nudge_off
@@ -38,6 +39,8 @@ from ..anonymize.confidential import (
     ParallelBoxes,
     default_intervals,
     interval_edges,
+    ordinal_boxes,
+    search_division,
 )
 from ..anonymize.correspondence import (
     CAResult,
@@ -75,6 +78,7 @@ __all__ = [
     "correspondenceplot",
     "parallelboxplot",
     "release_correspondence",
+    "release_ordinal_boxes",
     "release_parallelboxes",
 ]
 
@@ -148,6 +152,12 @@ class ParallelBoxRelease:
     notes : list of str
         For each merged group: the range its one box summarises, where it is
         drawn, and which intervals are left empty.
+    raw_stats : list of list of dict
+        matplotlib ``bxp`` statistics of the raw boxes (``method="none"``).
+    ticklabels : list of str, optional
+        Labels of the interval axis' ticks for an ordinal variable (one per
+        level, empty for a level held by fewer than ``threshold`` records);
+        None for a continuous one.
     """
 
     method: str
@@ -164,6 +174,7 @@ class ParallelBoxRelease:
     report: DisclosureReport
     notes: list[str] = field(default_factory=list)
     raw_stats: list[list[dict]] = field(default_factory=list)
+    ticklabels: list[str] | None = None
 
 
 def release_parallelboxes(
@@ -240,6 +251,12 @@ def release_parallelboxes(
     threshold = pol.check_threshold(threshold)
     winsor_sd = pol.check_winsor_sd(winsor_sd)
     sig = pol.check_sig_figs(sig)
+    division = None
+    if n_intervals is None and _levels_big_enough(codes, levels, threshold):
+        division = search_division(
+            x, y, codes, threshold=threshold, winsor_sd=winsor_sd, sig=sig, policy=pol
+        )
+        n_intervals = division.n_intervals
     core = _parallel_core(
         x,
         y,
@@ -268,6 +285,7 @@ def release_parallelboxes(
         "interval_width": float(edges[1] - edges[0]),
         "intervals_merged": core.notes,
         "intervals_left_empty": sum(len(pb.dropped) for pb in core.boxes),
+        "division": _division_text(division),
         "trend": "lowess" if trend else None,
     }
     report = make_report(
@@ -295,6 +313,225 @@ def release_parallelboxes(
         core.yticks,
         report,
         core.notes,
+    )
+
+
+def _levels_big_enough(codes: np.ndarray, levels: list, threshold: int) -> bool:
+    """Whether every hue level with records has enough for boxes (else the core refuses)."""
+    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
+    return bool(((sizes == 0) | (sizes >= max(threshold, 3))).all() and (sizes > 0).any())
+
+
+def _division_text(division: Any) -> str:
+    if division is None:
+        return "n_intervals given: no search"
+    if division.meets_rules:
+        return (
+            "the finest equal-width division tried in which every interval holds at least "
+            "threshold records and every box has distinct quartiles (no merging)"
+        )
+    return (
+        "no equal-width division tried met the rules: the finest was kept and adjacent "
+        "intervals were merged"
+    )
+
+
+def _level_label(level: Any) -> str:
+    """Write a level as its tick label ("3" for the float 3.0)."""
+    if isinstance(level, (float, np.floating)) and float(level).is_integer():
+        return str(int(level))
+    return str(level)
+
+
+def release_ordinal_boxes(
+    level_codes: np.ndarray,
+    y: np.ndarray,
+    level_names: Sequence[Any],
+    codes: np.ndarray | None = None,
+    levels: list | None = None,
+    *,
+    names: tuple[str, str] = ("x", "y"),
+    method: str = "confidential",
+    threshold: int | None = None,
+    winsor_sd: float | None = None,
+    sig: int | None = None,
+    width: float = 0.8,
+    n_dropped: int = 0,
+    function: str = "parallelboxplot",
+    policy: Policy | None = None,
+) -> ParallelBoxRelease:
+    """Release parallel box plots of `y` over the levels of an ordinal variable (numbers only).
+
+    O'Keefe's Figure 7(b): one box per level of the ordinal variable, in its
+    order; a level with fewer than ``threshold`` records, or whose box has a
+    zero-length half, is merged with an adjacent level
+    (:func:`~safeplot.anonymize.confidential.ordinal_boxes`). A merged box
+    is drawn over one of its levels and the others are left empty. A level
+    held by fewer than ``threshold`` records (in all hue levels together) is
+    not named on the axis: its name could be a rare value.
+
+    Parameters
+    ----------
+    level_codes : ndarray of int, shape (n,)
+        The ordinal level of each record (index into `level_names`).
+    y : ndarray, shape (n,)
+        Finite raw values summarised by the boxes.
+    level_names : sequence
+        The ordinal levels, in order.
+    codes : ndarray of int, optional
+        Hue level of each record (-1: left out); default one level.
+    levels : list, optional
+        The hue levels (default ``[None]``).
+    names : tuple of str
+        Names of the ordinal variable and of y.
+    method : {"confidential", "none"}
+    threshold, winsor_sd, sig, width
+        As in :func:`parallelboxplot`.
+    n_dropped : int
+        Rows left out (missing values, levels outside `order`).
+    function : str
+        Calling function, for the report.
+    policy : Policy, optional
+
+    Returns
+    -------
+    ParallelBoxRelease
+        Positions are level indices; `ticklabels` names the levels.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> codes = np.r_[np.zeros(30, int), [1, 1], np.full(30, 2)]
+    >>> rel = release_ordinal_boxes(codes, rng.normal(size=62), ["low", "mid", "high"])
+    >>> rel.ticklabels, rel.positions[0].tolist()
+    (['low', '', 'high'], [0.0, 2.0])
+    """
+    pol = get_policy(policy)
+    level_codes = np.asarray(level_codes, dtype=int)
+    codes = np.zeros(y.size, dtype=int) if codes is None else np.asarray(codes, dtype=int)
+    levels = [None] if levels is None else list(levels)
+    n_levels = len(level_names)
+    if not 0 < float(width) <= 1:
+        raise ValueError(f"width must be a number in (0, 1], got {width!r}.")
+    if n_levels < 1:
+        raise ValueError(f"{function}: the ordinal variable {names[0]!r} has no levels.")
+    present = [i for i in range(len(levels)) if (codes == i).any()]
+    ticks = np.arange(n_levels, dtype=float)
+    xlim = (-0.5, n_levels - 0.5)
+    if method == "none":
+        from matplotlib.cbook import boxplot_stats
+
+        stats, centres = [], []
+        for i in present:
+            sel = codes == i
+            used = [c for c in range(n_levels) if (sel & (level_codes == c)).any()]
+            stats.append([boxplot_stats(y[sel & (level_codes == c)])[0] for c in used])
+            centres.append(np.array(used, dtype=float))
+        positions, box_width = box_positions(centres, 1.0, np.array([]), width)
+        report = make_report(function, "none", {}, names, int((codes >= 0).sum()), n_dropped, pol)
+        return ParallelBoxRelease(
+            "none",
+            [levels[i] for i in present],
+            [],
+            positions,
+            box_width,
+            [],
+            np.arange(n_levels + 1, dtype=float) - 0.5,
+            xlim,
+            None,
+            ticks,
+            None,
+            report,
+            raw_stats=stats,
+            ticklabels=[_level_label(v) for v in level_names],
+        )
+    threshold = pol.check_threshold(threshold)
+    winsor_sd = pol.check_winsor_sd(winsor_sd)
+    sig = pol.check_sig_figs(sig)
+    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
+    need = max(threshold, 3)
+    small = [lev for lev, n in zip(levels, sizes, strict=True) if 0 < n < need]
+    if small:
+        raise DisclosureError(
+            f"{function}: hue level(s) {small} have fewer than {need} records: a box plot of "
+            f"a level needs at least threshold={threshold} (and 3). Merge small levels or drop "
+            "hue."
+        )
+    rare_y = rare_values(y, threshold)
+    boxes = [
+        ordinal_boxes(
+            level_codes[codes == i],
+            y[codes == i],
+            n_levels,
+            threshold=threshold,
+            winsor_sd=winsor_sd,
+            sig=sig,
+            policy=pol,
+            avoid_y=rare_y,
+        )
+        for i in present
+    ]
+    positions, box_width = box_positions(
+        [pb.centres for pb in boxes], 1.0, np.array([]), float(width)
+    )
+    lows = [b.whislo for pb in boxes for b in pb.boxes]
+    highs = [b.whishi for pb in boxes for b in pb.boxes]
+    ylim, yticks = axis_from_range(min(lows), max(highs), rare_y)
+    per_level = np.bincount(level_codes[codes >= 0], minlength=n_levels)
+    ticklabels = [
+        _level_label(v) if per_level[i] >= threshold else "" for i, v in enumerate(level_names)
+    ]
+    notes, warnings = [], []
+    drawn_levels = [levels[i] for i in present]
+    for level, pb in zip(drawn_levels, boxes, strict=True):
+        prefix = "" if level is None else f"{level}: "
+        notes += [prefix + t for t in pb.describe_merges(names[0], empty=True, unit="levels")]
+        warnings += [prefix + t for t in pb.warnings]
+    if notes:
+        warnings.append(
+            "Adjacent levels were merged (too few records, or a box with a zero-length half); "
+            "a merged box is drawn over the level holding most of its records and the other "
+            "levels are left empty (O'Keefe, Fig. 7b): " + "; ".join(notes)
+        )
+    unnamed = sum(1 for t in ticklabels if not t)
+    if unnamed:
+        warnings.append(
+            f"{unnamed} level(s) held by fewer than threshold records are not named on the axis."
+        )
+    n_wins = sum(pb.n_winsorized for pb in boxes)
+    report = make_report(
+        function,
+        "confidential",
+        {"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig},
+        names,
+        int((codes >= 0).sum()),
+        n_dropped,
+        pol,
+        details={
+            "values_winsorised": pol.round_count(n_wins),
+            "x_scale": "ordinal",
+            "levels_merged": notes,
+            "levels_left_empty": sum(len(pb.dropped) for pb in boxes),
+            "levels_not_named": unnamed,
+        },
+        warnings=warnings,
+    )
+    return ParallelBoxRelease(
+        "confidential",
+        drawn_levels,
+        boxes,
+        positions,
+        box_width,
+        [],
+        np.arange(n_levels + 1, dtype=float) - 0.5,
+        xlim,
+        ylim,
+        ticks,
+        yticks,
+        report,
+        notes,
+        ticklabels=ticklabels,
     )
 
 
@@ -364,6 +601,11 @@ def _draw_parallel(
         bxp_kws=kwargs,
         trends_last=True,
     )
+    if rel.ticklabels is not None:
+        # an ordinal variable: its levels are named at their positions (rare ones left blank)
+        axis = ax.xaxis if orient == "x" else ax.yaxis
+        axis.set_major_locator(FixedLocator(rel.xticks))
+        axis.set_major_formatter(FixedFormatter(rel.ticklabels))
 
 
 def _orient(orient: str | None) -> str:
@@ -384,6 +626,7 @@ def parallelboxplot(
     y: Any = None,
     hue: Any = None,
     hue_order: Sequence[Any] | None = None,
+    order: Sequence[Any] | None = None,
     orient: str | None = None,
     color: Any = None,
     palette: Any = None,
@@ -391,6 +634,7 @@ def parallelboxplot(
     legend: str | bool = "auto",
     ax: Axes | None = None,
     method: str | None = "confidential",
+    discrete: bool | None = None,
     threshold: int | None = None,
     n_intervals: int | None = None,
     winsor_sd: float | None = None,
@@ -421,6 +665,9 @@ def parallelboxplot(
         side within each interval (every level needs ``threshold`` records).
     hue_order : list, optional
         Order of the hue levels; records of other levels are left out.
+    order : list, optional
+        The levels of an ordinal interval variable, in their order (records
+        of other levels are left out). Giving it makes the variable ordinal.
     orient : {"x", "y", "v", "h"}, optional
         Which variable is cut into intervals (see `x`, `y`).
     color : color, optional
@@ -438,12 +685,22 @@ def parallelboxplot(
         ``"none"`` draws raw Tukey boxes with outliers, only when the policy
         allows raw output. Other methods are refused: use
         :func:`safeplot.scatterplot` or :func:`safeplot.boxplot` for them.
+    discrete : bool, optional
+        Treat the interval variable as ordinal: one box per level, in order,
+        instead of equal-width intervals (O'Keefe's Figure 7b). Default: an
+        ordered categorical, a variable given an `order`, or a non-numeric
+        one is discrete; a numeric one is continuous. A nominal variable
+        (unordered categories, no `order`) is refused: its boxes have no
+        neighbours to merge with.
     threshold : int, optional
         Fewest records per box (default and floor: the policy's threshold).
     n_intervals : int, optional
-        Target number of intervals (default ``min(10, n // (2 * threshold))``
-        for the smallest hue level); the width is the "nice" step (1, 2, 2.5
-        or 5 times a power of ten) at least range / n_intervals.
+        Target number of intervals; the width is the "nice" step (1, 2, 2.5
+        or 5 times a power of ten) at least range / n_intervals. By default
+        several equal-width divisions are tried, from
+        ``min(10, n // (2 * threshold))`` intervals (n of the smallest hue
+        level) down to half as many, and the finest that needs no merging
+        is kept (see Notes).
     winsor_sd : float, optional
         Winsorising bound in SDs (default and ceiling: the policy's, 2.6).
     sig : int, optional
@@ -468,8 +725,10 @@ def parallelboxplot(
     Raises
     ------
     ValueError
-        Missing `x` or `y`, a non-numeric or constant variable, infinite
-        values, an unknown method or orient, bad `n_intervals` or `width`.
+        Missing `x` or `y`, a non-numeric value variable, a constant
+        variable, infinite values, an unknown method or orient, bad
+        `n_intervals` or `width`, a nominal interval variable, or `trend`
+        or `n_intervals` with an ordinal one.
     DisclosureError
         Fewer than ``threshold`` records (overall or in a hue level), a
         setting looser than the policy, ``method="none"`` when the policy
@@ -483,10 +742,19 @@ def parallelboxplot(
 
     Notes
     -----
-    Methods: ``"confidential"`` follows O'Keefe (2013), section 3.2: x and y are
+    Methods: ``"confidential"`` follows O'Keefe (2013), section 2.2: x and y are
     winsorised at mean -/+ `winsor_sd` SD; the winsorised x is cut into
     equal-width intervals on a rounded grid (edges never on a rare x
-    value, the outer ones beyond the data); an interval holding fewer
+    value, the outer ones beyond the data). Unless `n_intervals` is
+    given, several divisions are tried, as she suggests ("several
+    different divisions into equal-width intervals could be tried until
+    a division is found with each frequency at least at the minimum
+    threshold value"): from the default number of intervals down to half
+    of it, the finest division in which every interval (of every hue
+    level) holds at least ``threshold`` records and every box has
+    distinct quartiles is kept
+    (:func:`~safeplot.anonymize.confidential.search_division`). When
+    none does, the finest is kept and merged: an interval holding fewer
     than ``threshold`` records is merged with its smaller neighbour;
     then, while a box has a zero-length half (its median equals a
     quartile, which says many records share that value), that interval
@@ -502,6 +770,16 @@ def parallelboxplot(
     ``trend=True`` a lowess line is fitted to the winsorised data and
     drawn over a rounded grid inside the winsorised x range, clipped to
     the rounded winsorised y range, its end points rounded.
+
+    An ordinal (discrete) interval variable has a slot per level, in
+    order, and the same merging: a level with fewer than ``threshold``
+    records, or whose box has a zero-length half, is merged with an
+    adjacent level, the merged box drawn over the level holding most of
+    its records and the other left empty (her Figure 7b, where one year
+    of education has no box). A level held by fewer than ``threshold``
+    records is not named on the axis. A nominal variable is refused: "there
+    is no natural way to amalgamate box plots" (use
+    :func:`safeplot.boxplot`, which leaves out the boxes it cannot show).
     ``"none"`` draws Tukey boxes of the raw y in equal intervals of x,
     with outliers: the raw version, for comparison under a policy that
     allows it.
@@ -520,6 +798,15 @@ def parallelboxplot(
     >>> ax = parallelboxplot(data=penguins, x="body_mass_g", y="bill_length_mm", ax=ax)
     >>> ax.safeplot_report.method, ax.safeplot_report.details["interval_width"]
     ('confidential', 500.0)
+    >>> plt.close(fig)
+
+    An ordinal x: one box per level, small or flat levels merged.
+
+    >>> tips = safeplot.load_dataset("tips")
+    >>> fig, ax = plt.subplots()
+    >>> ax = parallelboxplot(data=tips, x="size", y="total_bill", discrete=True, ax=ax)
+    >>> ax.safeplot_report.details["x_scale"]
+    'ordinal'
     >>> plt.close(fig)
     """
     pol = get_policy()
@@ -541,9 +828,42 @@ def parallelboxplot(
             "five-number summary has no mean or notch). Use width= for the share of an "
             "interval the boxes take."
         )
+    if discrete is not None and not isinstance(discrete, (bool, np.bool_)):
+        raise ValueError(f"discrete must be True, False or None, got {discrete!r}.")
     pdata = plot_data(data, {"x": x, "y": y, "hue": hue}, function="parallelboxplot")
     frame = pdata.frame
     interval_role, value_role = ("x", "y") if axis == "x" else ("y", "x")
+    if _is_ordinal(frame[interval_role], order, discrete, pdata.label(interval_role)):
+        if trend:
+            raise ValueError(
+                "parallelboxplot: trend=True needs a continuous interval variable; "
+                f"{pdata.label(interval_role)!r} is ordinal (one box per level)."
+            )
+        if n_intervals is not None:
+            raise ValueError(
+                "parallelboxplot: n_intervals applies to a continuous interval variable; "
+                f"{pdata.label(interval_role)!r} is ordinal and has one slot per level."
+            )
+        return _ordinal_parallelboxplot(
+            pdata,
+            interval_role,
+            value_role,
+            order=order,
+            hue_order=hue_order,
+            axis=axis,
+            color=color,
+            palette=palette,
+            width=width,
+            legend=legend,
+            ax=ax,
+            method=method,
+            threshold=threshold,
+            winsor_sd=winsor_sd,
+            sig=sig,
+            annotate=annotate,
+            kwargs=kwargs,
+            pol=pol,
+        )
     names = (pdata.label(interval_role), pdata.label(value_role))
     if names[0] == names[1]:
         names = (names[0], names[1] + " ")
@@ -608,6 +928,129 @@ def parallelboxplot(
         legend=legend,
         title=pdata.label("hue"),
         line_kws=line_kws,
+        kwargs=kwargs,
+    )
+    ax.set_xlabel(pdata.label("x"))
+    ax.set_ylabel(pdata.label("y"))
+    return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+def _is_ordinal(series: pd.Series, order: Any, discrete: Any, name: str) -> bool:
+    """Whether the interval variable is ordinal; refuse a nominal one."""
+    if discrete is False:
+        if order is not None:
+            raise ValueError(
+                "parallelboxplot: order= lists the levels of an ordinal variable; it cannot be "
+                "used with discrete=False."
+            )
+        return False
+    categorical = isinstance(series.dtype, pd.CategoricalDtype)
+    numeric = (
+        pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)
+    ) and not categorical
+    if order is not None or (categorical and series.cat.ordered):
+        return True
+    if numeric:
+        return bool(discrete)
+    raise ValueError(
+        f"parallelboxplot: {name!r} is nominal (categories with no order): O'Keefe gives no "
+        "natural way to merge the boxes of unordered categories, so parallel boxes cannot be "
+        "drawn over it. If its levels have an order, give order=[...] (or make it an ordered "
+        "Categorical); otherwise draw safeplot.boxplot(..., method='confidential'), which "
+        "leaves out the boxes it cannot show."
+    )
+
+
+def _ordinal_parallelboxplot(
+    pdata: Any,
+    interval_role: str,
+    value_role: str,
+    *,
+    order: Any,
+    hue_order: Any,
+    axis: str,
+    color: Any,
+    palette: Any,
+    width: float,
+    legend: Any,
+    ax: Axes | None,
+    method: str,
+    threshold: int | None,
+    winsor_sd: float | None,
+    sig: int | None,
+    annotate: bool | None,
+    kwargs: dict,
+    pol: Policy,
+) -> Axes:
+    """Parallel boxes over the levels of an ordinal variable (``parallelboxplot``)."""
+    frame = pdata.frame
+    names = (pdata.label(interval_role), pdata.label(value_role))
+    if names[0] == names[1]:
+        names = (names[0], names[1] + " ")
+    missing = frame[[interval_role, value_role]].isna().any(axis=1)
+    if pdata.has("hue"):
+        missing |= frame["hue"].isna()
+    kept = frame[~missing.to_numpy()]
+    if kept.shape[0] == 0:
+        raise ValueError(
+            f"No complete records: every row has a missing value in {list(names)}"
+            + (" or the hue" if pdata.has("hue") else "")
+            + ". Choose other variables, or fill in the missing values."
+        )
+    series = kept[interval_role].reset_index(drop=True)
+    level_names = categorical_order(series, order)
+    if len(set(map(repr, level_names))) != len(level_names):
+        raise ValueError("parallelboxplot: order lists a level more than once.")
+    lookup = {lev: i for i, lev in enumerate(level_names)}
+    level_codes = np.array([lookup.get(v, -1) for v in series], dtype=int)
+    clean = clean_numeric(pd.DataFrame({names[1]: kept[value_role].reset_index(drop=True)}))
+    if clean.n_dropped:  # infinite values are refused by clean_numeric; NaN already dropped
+        raise ValueError(f"parallelboxplot: {names[1]!r} has values that are not numbers.")
+    values = clean.values[:, 0]
+    if pdata.has("hue"):
+        hue_values = kept["hue"].reset_index(drop=True)
+        hue_levels = categorical_order(hue_values, hue_order)
+        hue_lookup = {lev: i for i, lev in enumerate(hue_levels)}
+        codes = np.array([hue_lookup.get(v, -1) for v in hue_values], dtype=int)
+    else:
+        hue_levels, codes = [None], np.zeros(values.size, dtype=int)
+    codes = np.where(level_codes < 0, -1, codes)
+    if not (codes >= 0).any():
+        raise ValueError(
+            "parallelboxplot: no records have a level in order"
+            + (" and hue_order" if pdata.has("hue") else "")
+            + "."
+        )
+    n_dropped = int(missing.sum()) + int((codes < 0).sum())
+    rel = release_ordinal_boxes(
+        np.where(level_codes < 0, 0, level_codes)[codes >= 0],
+        values[codes >= 0],
+        level_names,
+        codes[codes >= 0],
+        hue_levels,
+        names=names,
+        method=method,
+        threshold=threshold,
+        winsor_sd=winsor_sd,
+        sig=sig,
+        width=width,
+        n_dropped=n_dropped,
+        policy=pol,
+    )
+    if pdata.has("hue"):
+        by_level = dict(zip(hue_levels, _level_colors(hue_levels, palette), strict=True))
+        colors = [by_level[lev] for lev in rel.levels]
+    else:
+        colors = [color if color is not None else "C0"]
+    ax = get_ax(ax)
+    _draw_parallel(
+        ax,
+        rel,
+        colors=colors,
+        orient=axis,
+        legend=legend,
+        title=pdata.label("hue"),
+        line_kws=None,
         kwargs=kwargs,
     )
     ax.set_xlabel(pdata.label("x"))
