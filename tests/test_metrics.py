@@ -371,11 +371,16 @@ def test_drisk_known_fraction_and_isolation():
     x = np.column_stack([np.repeat(g, 10), np.tile(g, 10)])
     y = x.copy()
     y[::2] += 0.5  # every other record moves outside its interval, off the grid
-    res = drisk_rmd(x, y)
+    res = drisk_rmd(x, y, scaling="original")
     assert res.risk1 == 0.5 and res.risk2 == 0.5
     np.testing.assert_array_equal(res.at_risk1, np.arange(100) % 2 == 1)
     # with a neighbour within w2, an at-risk record is no longer at risk by RMDID2
-    assert drisk_rmd(x, y, w2=10.0).risk2 == 0.0
+    assert drisk_rmd(x, y, w2=10.0, scaling="original").risk2 == 0.0
+    # sdcMicro standardises each data set by its own mean and SD: the shift of the mean
+    # moves the unmoved records too, and a common shift protects nothing
+    assert drisk_rmd(x, y).risk1 == 0.0
+    assert drisk_rmd(x, x + 5.0).risk1 == 1.0
+    assert drisk_rmd(x, x + 5.0, scaling="original").risk1 == 0.0
 
 
 def test_drisk_repr_hides_arrays_and_widths_validated():
@@ -419,7 +424,12 @@ def test_drisk_linear_memory_at_fifty_thousand_records():
 def test_drisk_tied_data_uses_pseudo_inverse():
     x = np.column_stack([np.repeat([1.0, 2.0, 3.0], 40), np.tile([1.0, 2.0], 60)])
     res = drisk_rmd(x, x)
-    assert res.risk1 == 1.0 and np.isfinite(res.rmd).all()
+    assert np.isfinite(res.rmd).all()
+    # the 60 records on the line x1 = 1 make the reweighted MCD singular: its
+    # pseudo-inverse measures along x0 alone, so the 40 records at the mean of x0 get
+    # rmd = 0 and an empty interval (sdcMicro's comparison is strict)
+    np.testing.assert_array_equal(res.rmd == 0, x[:, 0] == 2.0)
+    assert res.risk1 == pytest.approx(2 / 3)
 
 
 # -- interval disclosure and record linkage -----------------------------------------------
@@ -631,8 +641,10 @@ def test_change_of_units_does_not_matter(pair, scale, shift):
 def test_public_names():
     assert set(metrics.__all__) == {
         "InformationLoss",
+        "MCDResult",
         "RiskResult",
         "coefficient_comparison",
+        "cov_mcd",
         "delta",
         "distance_linkage",
         "drisk_rmd",
@@ -640,5 +652,6 @@ def test_public_names():
         "il_dr_score",
         "il_metrics",
         "interval_disclosure_risk",
+        "mcd_consistency_factor",
         "propensity_utility",
     }
