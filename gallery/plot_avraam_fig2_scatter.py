@@ -24,7 +24,25 @@ What the paper found, and what the figure shows:
   cloud, its outline and the trend are kept best of all methods. Black
   points are centroids shared by several records.
 * **probabilistic** (q = 0.25): keyed noise with a quarter of each SD blurs
-  every point; the overall pattern is kept.
+  every point; the overall pattern is kept, and, as in the paper, D3's noisy
+  y leaves its range [0, 1].
+
+What matches the paper: the data-generating models, n = 500, the 30 x 30
+and 15 x 15 grids with markers at the centres of the cells holding at least
+three records, sized by their counts, k = 3 with shared centroids in black,
+and q = 0.25. What differs, and why:
+
+* the records: R's ``set.seed(1234)`` stream in the paper, numpy's generator
+  here, so the individual points and the counts differ;
+* the grid: the paper divides the range of each variable into 30 equal
+  cells; safeplot's 30 cells have a rounded width and edges strictly beyond
+  the data, so they are a little wider (an edge on the minimum or maximum
+  would print that record's value); the grid then spans only the cells
+  shown, so a suppressed outlier does not stretch the axes;
+* the paper draws the raw and the anonymised linear trend lines on D1's
+  panels; they are left out here (:func:`safeplot.regplot` draws a released
+  trend), and the count legend of the suppressed panels stands beside the
+  panel, off the data.
 """
 
 import matplotlib.pyplot as plt

@@ -1,58 +1,67 @@
 """
-Sensitivity: q of probabilistic anonymisation
-=============================================
+Sensitivity: q of probabilistic anonymisation (Figures 14 and 15)
+=================================================================
 
 Probabilistic anonymisation adds keyed Gaussian noise with standard
-deviation ``q`` times each variable's SD (Avraam et al. 2021). Here the
-scatter plot and the histogram of the simulated data sets D1 (linear trend)
-and D2 (curved trend) at q = 0.1, 0.25, 0.5, 1 and 2, as in the paper's
-sensitivity figures.
+deviation ``q`` times each variable's SD (Avraam et al. 2021). Section 4.5
+of the paper varies ``q`` over 0.1, 0.5, 1 and sqrt(2) (noise variance
+twice the data's) on D1, next to the raw data (``q = 0``):
+:func:`safeplot.demo.paper_sweep_figure` draws Figure 14 (scatter plots,
+heat maps and contour plots of the 30 x 30 grid, histograms of x and y with
+bins of width 0.2, box plots) and Figure 15 (the regression diagnostics of
+``y ~ x``).
 
 The policy's floor for ``q`` is 0.25 by default, so ``q=0.1`` is refused
-unless the data custodian lowers it. To reproduce the paper's sweep the
-figures are drawn under a policy with ``q_min=0.1``, made for this page from
+unless the data custodian lowers it: under the default floor the paper's
+first column is left empty, with the reason written in it (shown first
+below). To reproduce the paper's figures they are then drawn under an
+explicit policy with ``q_min=0.1``, made for this page from
 :func:`safeplot.demo.demo_policy` (whose fixed, public noise key makes the
-figures reproducible; raw output is not used here).
+figures reproducible, and which allows the raw column).
 
-What the paper found, and what the figure shows: the larger ``q``, the more
+What the paper found, and what the figures show: the larger ``q``, the more
 protection and the less detail. At q = 0.1 the plots are almost the raw
-ones; at q = 0.5 the histogram is visibly wider and the cloud blurred; at
-q = 1 the noise is as large as the data's own spread, and at q = 2 the
-correlation of D1 has all but disappeared: noise larger than the signal
-hides it.
-"""
+ones; at q = 0.5 the histograms are visibly wider and the cloud blurred; at
+q = 1 the noise is as large as the data's own spread, and at q = sqrt(2)
+the correlation of x and y is hidden in the heat map: noise larger than the
+signal hides it. The histograms stay symmetric around the same mean but
+widen. In Figure 15 the residuals against fitted values keep their pattern,
+while the Q-Q plots turn into clouds and the leverage plots spread
+vertically, inventing high-leverage points.
 
-import dataclasses
+What matches the paper: D1's model and n = 500, the values of ``q``, noise
+in every plotted coordinate (also of the diagnostic plots) and the rows of
+both figures. What differs: the records (R's ``set.seed(1234)`` stream
+there, numpy's here), the noise (a keyed generator: the same data give the
+same noise, so repeating a plot reveals nothing), the refusal of ``q=0.1``
+under the default policy, and the heat maps and histograms, which suppress
+cells of the noisy values holding fewer than three records.
+"""
 
 import matplotlib.pyplot as plt
 
 import safeplot
-from safeplot.demo import demo_policy, sweep_figure
+from safeplot.demo import PAPER_SWEEPS, demo_policy, paper_sweep_figure
 
 # %%
-# Under the default policy, q below 0.25 is refused:
+# Under the default floor, q below 0.25 is refused; the paper's first column
+# of Figure 15 says so:
 
 df = safeplot.datasets.simulate("D1", n=500, seed=1234)
 try:
     safeplot.scatterplot(data=df, x="x", y="y", method="probabilistic", q=0.1)
 except safeplot.DisclosureError as err:
     print(err)
+with safeplot.policy(demo_policy()):
+    refused = paper_sweep_figure(15)
 
 # %%
-# The sweep, under a policy whose floor is lowered to 0.1:
+# Figures 14 and 15 under a policy whose floor is lowered to 0.1:
 
-qs = [0.1, 0.25, 0.5, 1.0, 2.0]
-sweep_policy = dataclasses.replace(
-    demo_policy(), q_min=0.1, allow_raw=False, source="gallery: q_min lowered to 0.1"
-)
+sweep_policy = demo_policy().replace(q_min=0.1, source="gallery: q_min lowered to 0.1")
 with safeplot.policy(sweep_policy):
-    fig = sweep_figure(
-        "probabilistic",
-        "q",
-        qs,
-        families=("scatter plot", "histogram"),
-        names=("D1", "D2"),
-    )
+    fig14 = paper_sweep_figure(14)
+    fig15 = paper_sweep_figure(15)
 
 # %%
 # The risk-utility trade-off
@@ -70,6 +79,8 @@ with safeplot.policy(sweep_policy):
 import numpy as np
 
 from safeplot.anonymize import anonymize_values
+
+qs = list(PAPER_SWEEPS[14][2])
 
 with safeplot.policy(sweep_policy):
     table = safeplot.assess(

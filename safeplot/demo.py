@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -118,13 +119,13 @@ def _panel(ax, plot, **kwargs) -> None:
         ax.set_axis_off()
         # the first sentence or clause: a full stop ends it, not the point of "q=0.1"
         reason = re.split(r"[.:](?:\s|$)", str(err), maxsplit=1)[0]
+        reason = re.sub(r"\s*\([^)]*\)", "", reason)  # the policy's source is in the report
         ax.text(
             0.5,
             0.5,
-            "not released:\n" + reason.lower(),
+            "not released:\n" + textwrap.fill(reason.lower(), 30),
             ha="center",
             va="center",
-            wrap=True,
             fontsize=8,
             color="0.3",
             transform=ax.transAxes,
@@ -263,20 +264,32 @@ def _check_family(family: str) -> None:
 
 
 def _thin_xticks(ax, most: int = 5) -> None:
-    """Keep every other fixed x tick when more than `most` long labels would crowd a panel.
+    """Keep every other x tick when more than `most` labels would crowd a narrow panel.
 
-    The ticks kept are a subset of the released ones, so they stay safe.
+    Fixed ticks (released ones) are thinned to a subset, so they stay safe;
+    an automatic locator (raw panels) is asked for fewer ticks.
     """
-    from matplotlib.ticker import FixedLocator
+    from matplotlib.ticker import FixedLocator, MaxNLocator
 
     locator = ax.xaxis.get_major_locator()
-    if not isinstance(locator, FixedLocator) or len(locator.locs) <= most:
+    if not isinstance(locator, FixedLocator):
+        if isinstance(locator, MaxNLocator):
+            ax.locator_params(axis="x", nbins=most)
         return
     lo, hi = sorted(ax.get_xlim())
     inside = [t for t in locator.locs if lo <= t <= hi]
     labels = [ax.xaxis.get_major_formatter()(t, i) for i, t in enumerate(inside)]
-    if len(inside) > most and max(map(len, labels)) >= 5:
+    if len(inside) > most and sum(map(len, labels)) >= 4 * most:
         ax.xaxis.set_major_locator(FixedLocator(inside[::2]))
+
+
+def _fit_method_note(ax) -> None:
+    """Shrink a long method note so that it stays beside its panel, clear of the titles."""
+    from .plots._common import FOOTNOTE_GID
+
+    for text in ax.texts:
+        if text.get_gid() == FOOTNOTE_GID and len(text.get_text()) > 32:
+            text.set_fontsize(4.5 if len(text.get_text()) > 40 else 5)
 
 
 def _draw_family(
@@ -286,6 +299,7 @@ def _draw_family(
     plot, kwargs = _family_call(family, df, method, binwidth)
     _panel(ax, plot, method=method, **kwargs, **params)
     _thin_xticks(ax)
+    _fit_method_note(ax)
     if ax.get_legend() is not None:
         # the count legend of a suppressed scatter goes beside the panel, off the data
         import seaborn as sns
@@ -758,6 +772,8 @@ def diagnostic_grid(
             ax.xaxis.label.set_fontsize(8)
             ax.yaxis.label.set_fontsize(8)
             ax.tick_params(labelsize=7)
+            _thin_xticks(ax)
+            _fit_method_note(ax)
     for c, (col_title, _, _) in enumerate(columns):
         axes[0, c].set_title(col_title, fontsize=10)
     _label_rows(axes, [row[0] for row in rows], fontsize=10)

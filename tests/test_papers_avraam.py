@@ -39,7 +39,8 @@ def d1():
 
 
 def _refusals(ax):
-    return [t.get_text() for t in ax.texts if t.get_text().startswith("not released")]
+    texts = [" ".join(t.get_text().split()) for t in ax.texts]
+    return [t for t in texts if t.startswith("not released")]
 
 
 # -- the data (section 3) ------------------------------------------------------------------
