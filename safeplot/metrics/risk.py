@@ -3,10 +3,11 @@
 * :func:`drisk_rmd` — sdcMicro's ``dRiskRMD`` (Templ & Meindl 2008): intervals
   around each original record, wider for outliers (robust Mahalanobis
   distance), and whether the record's anonymised values fall inside;
-* :func:`interval_disclosure_risk` — rank intervals around each released
-  value (Domingo-Ferrer, Mateo-Sanz & Torra 2001);
-* :func:`distance_linkage` — distance-based record linkage: how often is a
-  record's nearest released record its own?
+* :func:`interval_disclosure_risk` — IDR: how often an original value lies
+  within a fraction of an SD of its released value (Senavirathne & Torra
+  2019, after Templ 2017); rank intervals as a variant;
+* :func:`distance_linkage` — DDR, distance-based record linkage: how often
+  is a released record's nearest original record its own?
 
 Everything is computed with k-d trees: memory grows linearly with the number
 of records (never an n x n distance matrix).
@@ -265,32 +266,49 @@ def interval_disclosure_risk(
     original: ArrayLike | pd.DataFrame,
     anonymised: ArrayLike | pd.DataFrame,
     *,
-    p: float | Sequence[float] = 0.01,
+    w: float | None = None,
+    interval: Literal["sd", "rank"] = "sd",
+    p: float | Sequence[float] | None = None,
 ) -> float:
     r"""Return the interval disclosure risk IDR: how often a released value pins the true one.
 
-    An intruder who holds only the released data ranks each released
-    variable and, around a released value :math:`x'_{ij}`, takes the rank
-    interval of the released values whose ranks differ by at most
+    With ``interval="sd"`` (the default, as Senavirathne & Torra 2019
+    define IDR after Templ 2017): an interval of half-width :math:`w`
+    standard deviations is put around each anonymised value, and IDR is the
+    fraction of values whose original lies in it,
+
+    .. math:: IDR = \frac{1}{N P} \sum_{i=1}^{N} \sum_{j=1}^{P}
+              \mathbb{1}\left[x'_{ij} - w\, s'_j \le x_{ij} \le x'_{ij} + w\, s'_j\right],
+
+    with :math:`s'_j` the sample SD (``ddof=1``) of anonymised variable
+    *j*, as in sdcMicro's ``dRisk``.
+
+    With ``interval="rank"`` (a variant, after Domingo-Ferrer, Mateo-Sanz
+    & Torra 2001): an intruder who holds only the released data ranks each
+    released variable and, around a released value :math:`x'_{ij}`, takes
+    the released values whose ranks differ by at most
     :math:`h = \lfloor p N / 2 \rfloor` from its own,
-    :math:`[x'_{(r^-_{ij} - h)}, x'_{(r^+_{ij} + h)}]` (sorted released
-    values of variable *j*, :math:`r^-` and :math:`r^+` the first and last
-    rank of the value :math:`x'_{ij}`, so tied values share one interval;
-    ranks clipped to :math:`1 \dots N`). The value is disclosed when the
-    original :math:`x_{ij}` lies in that interval, and
-
-    .. math:: IDR = \frac{1}{N P} \sum_{i,j}
-              \mathbb{1}\left[x'_{(r^-_{ij} - h)} \le x_{ij} \le x'_{(r^+_{ij} + h)}\right].
-
-    With several `p` the result is the average over them (Domingo-Ferrer et
-    al. average over p = 1 %, ..., 10 %).
+    :math:`[x'_{(r^-_{ij} - h)}, x'_{(r^+_{ij} + h)}]` (:math:`r^-` and
+    :math:`r^+` the first and last rank of the value :math:`x'_{ij}`, so
+    tied values share one interval; ranks clipped to :math:`1 \dots N`); the
+    value is disclosed when :math:`x_{ij}` lies in that interval. With
+    several `p` the result is the average over them (Domingo-Ferrer et al.
+    average over p = 1 %, ..., 10 %).
 
     Parameters
     ----------
     original, anonymised : array-like or DataFrame, shape (n, p)
         The data before and after anonymisation, row for row.
-    p : float or sequence of float, default 0.01
-        Width of the rank interval as a fraction of the number of records.
+    w : float, optional
+        Half-width of the interval as a fraction of the anonymised
+        variable's SD (``interval="sd"``; sdcMicro's ``k``). Default 0.05,
+        sdcMicro's default, with which Senavirathne & Torra's IDR are
+        reproduced.
+    interval : {"sd", "rank"}, default "sd"
+        ``"sd"``: the published IDR; ``"rank"``: the rank-interval variant.
+    p : float or sequence of float, optional
+        Width of the rank interval as a fraction of the number of records
+        (``interval="rank"``). Default 0.01.
 
     Returns
     -------
@@ -301,30 +319,66 @@ def interval_disclosure_risk(
     ------
     ValueError
         Different shapes, fewer than two records, non-finite values,
-        constant variables, or `p` outside (0, 1].
+        constant original variables, `w` negative or not finite, `p` outside
+        (0, 1], an unknown `interval`, or a parameter given for the other
+        kind of interval.
     TypeError
         Non-numeric data.
 
+    Notes
+    -----
+    Senavirathne & Torra count "the number of times" an original value falls
+    in its interval: a fraction of the :math:`NP` values, which is what
+    reproduces their tables (see
+    :ref:`sphx_glr_auto_gallery_plot_paper_senavirathne_torra_table3.py`).
+    sdcMicro's ``dRisk`` counts records instead (a record is at risk when
+    at most one of its variables falls outside its interval). The interval
+    is closed. A released variable that is constant has SD 0: its interval
+    is the released value alone.
+
     References
     ----------
-    .. [1] Domingo-Ferrer J, Mateo-Sanz JM, Torra V (2001). "Comparing SDC
-       methods for microdata on the basis of information loss and
-       disclosure risk." Pre-proceedings of ETK-NTTS 2001, 807-826.
-    .. [2] Senavirathne N, Torra V (2019). "Rounding based continuous data
+    .. [1] Senavirathne N, Torra V (2019). "Rounding based continuous data
        discretization for statistical disclosure control." Journal of
        Ambient Intelligence and Humanized Computing.
        https://doi.org/10.1007/s12652-019-01489-7
+    .. [2] Templ M (2017). Statistical Disclosure Control for Microdata:
+       Methods and Applications in R. Springer. (sdcMicro's ``dRisk``.)
+    .. [3] Domingo-Ferrer J, Mateo-Sanz JM, Torra V (2001). "Comparing SDC
+       methods for microdata on the basis of information loss and
+       disclosure risk." Pre-proceedings of ETK-NTTS 2001, 807-826.
 
     Examples
     --------
     >>> import numpy as np
-    >>> x = np.arange(100.0)
+    >>> x = np.arange(100.0)  # SD 29.0
     >>> interval_disclosure_risk(x, x)
     1.0
-    >>> interval_disclosure_risk(x, x[::-1])  # values swapped end for end
+    >>> interval_disclosure_risk(x, x + 1.0)  # within 0.05 SD = 1.45
+    1.0
+    >>> interval_disclosure_risk(x, x + 2.0)
+    0.0
+    >>> interval_disclosure_risk(x, x[::-1], interval="rank", p=0.01)
     0.0
     """
+    if interval not in ("sd", "rank"):
+        raise ValueError(f"interval={interval!r}: use 'sd' (as published) or 'rank'.")
     x, y, _ = paired(original, anonymised)
+    if interval == "sd":
+        if p is not None:
+            raise ValueError("p is the width of a rank interval: give it with interval='rank'.")
+        w = 0.05 if w is None else w
+        if isinstance(w, (bool, str)) or not np.isfinite(w) or w < 0:
+            raise ValueError(f"w must be a non-negative finite number, got {w!r}.")
+        half = float(w) * y.std(axis=0, ddof=1)
+        return float(np.mean((x >= y - half) & (x <= y + half)))
+    if w is not None:
+        raise ValueError("w is the width of an SD interval: give it with interval='sd'.")
+    return _rank_interval_risk(x, y, 0.01 if p is None else p)
+
+
+def _rank_interval_risk(x: np.ndarray, y: np.ndarray, p: float | Sequence[float]) -> float:
+    """Return the rank-interval IDR of ``interval_disclosure_risk(..., interval="rank")``."""
     ps = np.atleast_1d(np.asarray(p, dtype=float))
     if ps.size == 0 or not np.all(np.isfinite(ps)) or (ps <= 0).any() or (ps > 1).any():
         raise ValueError(f"p must be a fraction in (0, 1] (or a list of them), got {p!r}.")
@@ -358,22 +412,26 @@ def distance_linkage(
     anonymised: ArrayLike | pd.DataFrame,
     *,
     ties: Literal["share", "link"] = "share",
+    direction: Literal[
+        "anonymised_to_original", "original_to_anonymised"
+    ] = "anonymised_to_original",
 ) -> float:
     r"""Return the distance-based record-linkage rate DDR.
 
     Both data sets are standardised by the original's mean and SD
-    (``ddof=1``); an intruder links each original record to its nearest
-    anonymised record (Euclidean distance). DDR is the expected fraction of
-    records linked to their own anonymised record:
+    (``ddof=1``). As Senavirathne & Torra (2019) define DDR, an intruder
+    links each *anonymised* record to its nearest *original* record
+    (Euclidean distance), and DDR is the fraction of anonymised records
+    linked to their own original:
 
     .. math:: DDR = \frac{1}{N} \sum_{i=1}^{N}
-              \frac{\mathbb{1}\left[\lVert z_i - z'_i \rVert = d_i\right]}{m_i},
-              \qquad d_i = \min_l \lVert z_i - z'_l \rVert,
-              \quad m_i = \#\{l : \lVert z_i - z'_l \rVert = d_i\}.
+              \frac{\mathbb{1}\left[\lVert z'_i - z_i \rVert = d_i\right]}{m_i},
+              \qquad d_i = \min_l \lVert z'_i - z_l \rVert,
+              \quad m_i = \#\{l : \lVert z'_i - z_l \rVert = d_i\}.
 
-    When several released records are equally near (coinciding centroids,
-    microaggregation groups, rounded values) the intruder picks one of the
-    :math:`m_i` at random, so a correct link counts :math:`1 / m_i`.
+    When several original records are equally near (repeated records) the
+    intruder picks one of the :math:`m_i` at random, so a correct link
+    counts :math:`1 / m_i`.
 
     Parameters
     ----------
@@ -381,11 +439,16 @@ def distance_linkage(
         The data before and after anonymisation, row for row.
     ties : {"share", "link"}, default "share"
         ``"share"`` as above; ``"link"`` counts a record as linked whenever
-        its own released record is among the nearest (:math:`m_i = 1`): the
-        fraction of records whose released values the intruder finds, the
-        worst case. With ``"link"``, methods that release shared values
-        (microaggregation, rounding) score close to 1 whatever their
-        parameters.
+        its own record is among the nearest (:math:`m_i = 1`), the worst
+        case.
+    direction : {"anonymised_to_original", "original_to_anonymised"}, optional
+        Default ``"anonymised_to_original"``: the published DDR. A variant,
+        ``"original_to_anonymised"``, links each original record to its
+        nearest anonymised record instead (an intruder who holds one
+        person's true values and looks for them in the release); ties then
+        come from anonymised records that coincide (shared centroids,
+        group means, rounded values), and with ``ties="link"`` methods that
+        release shared values score close to 1 whatever their parameters.
 
     Returns
     -------
@@ -396,25 +459,31 @@ def distance_linkage(
     ------
     ValueError
         Different shapes, fewer than two records, non-finite values,
-        constant variables, or an unknown `ties`.
+        constant variables, or an unknown `ties` or `direction`.
     TypeError
         Non-numeric data.
 
     Notes
     -----
     Distances within a relative 1e-9 of each other count as equal. Nearest
-    neighbours come from a k-d tree over the anonymised records, and
+    neighbours come from a k-d tree over the records linked to, and
     :math:`m_i` from a ball query (counts only), so memory is linear in the
     number of records.
 
+    Senavirathne & Torra's DDR columns are about half of this fraction for
+    two variables, as if the count of correct links were divided by the
+    number of values :math:`NP` rather than of records (see
+    :ref:`sphx_glr_auto_gallery_plot_paper_senavirathne_torra_table3.py`);
+    the fraction of records is what their text defines.
+
     References
     ----------
-    .. [1] Domingo-Ferrer J, Mateo-Sanz JM, Torra V (2001). "Comparing SDC
-       methods for microdata on the basis of information loss and
-       disclosure risk." Pre-proceedings of ETK-NTTS 2001, 807-826.
-    .. [2] Senavirathne N, Torra V (2019). "Rounding based continuous data
+    .. [1] Senavirathne N, Torra V (2019). "Rounding based continuous data
        discretization for statistical disclosure control." Journal of
        Ambient Intelligence and Humanized Computing.
+    .. [2] Domingo-Ferrer J, Mateo-Sanz JM, Torra V (2001). "Comparing SDC
+       methods for microdata on the basis of information loss and
+       disclosure risk." Pre-proceedings of ETK-NTTS 2001, 807-826.
 
     Examples
     --------
@@ -422,23 +491,40 @@ def distance_linkage(
     >>> x = np.random.default_rng(0).normal(size=(200, 2))
     >>> distance_linkage(x, x)
     1.0
+
+    Pairs of records released as their common mean: the mean is equally far
+    from both originals, and the intruder links it to one of them:
+
     >>> x = np.arange(10.0)
-    >>> y = np.repeat(x[::2] + 0.5, 2)  # pairs share one released value
+    >>> y = np.repeat(x[::2] + 0.5, 2)
     >>> distance_linkage(x, y), distance_linkage(x, y, ties="link")
     (0.5, 1.0)
+
+    From the other side, each original has two equally near released
+    records, its own and its partner's:
+
+    >>> distance_linkage(x, y, direction="original_to_anonymised")
+    0.5
     """
     if ties not in ("link", "share"):
         raise ValueError(f"ties={ties!r}: use 'link' or 'share'.")
+    if direction not in ("anonymised_to_original", "original_to_anonymised"):
+        raise ValueError(
+            f"direction={direction!r}: use 'anonymised_to_original' (as published) or "
+            "'original_to_anonymised'."
+        )
     x, y, _ = paired(original, anonymised)
     z, zm = standardise(x, y)
+    # `source` records are linked to their nearest `target` record
+    source, target = (zm, z) if direction == "anonymised_to_original" else (z, zm)
     n = z.shape[0]
-    tree = cKDTree(zm)
-    nearest, _ = tree.query(z, k=1)
-    own = np.sqrt(((z - zm) ** 2).sum(axis=1))
+    tree = cKDTree(target)
+    nearest, _ = tree.query(source, k=1)
+    own = np.sqrt(((source - target) ** 2).sum(axis=1))
     slack = _TIE_RTOL * np.maximum(own, nearest) + 1e-300
     linked = own <= nearest + slack
     if ties == "link" or not linked.any():
         return float(linked.mean())
     cand = np.flatnonzero(linked)
-    counts = tree.query_ball_point(z[cand], own[cand] + slack[cand], return_length=True)
+    counts = tree.query_ball_point(source[cand], own[cand] + slack[cand], return_length=True)
     return float(np.sum(1.0 / np.maximum(counts, 1)) / n)
