@@ -15,7 +15,13 @@ extensions = [
     "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    # notebooks (docs/notebooks/*.ipynb), executed with nbclient at every build
+    "myst_nb",
 ]
+nb_execution_mode = "force"
+nb_execution_raise_on_error = True
+nb_execution_timeout = 300
+nb_execution_excludepatterns = ["auto_gallery/*"]
 sphinx_gallery_conf = {
     "examples_dirs": "../gallery",
     "gallery_dirs": "auto_gallery",
