@@ -137,7 +137,7 @@ def knn_release(v, groups, k=3):
         for i, row in enumerate(idx):
             nearest = np.argsort(np.abs(zg - zg[i]), kind="stable")[:k]
             cent[row] = zg[nearest].mean()
-    scaled = (cent - cent.mean()) / cent.std(ddof=1)
+    scaled = cent / cent.std(ddof=1)  # the paper: no re-centring
     return scaled * v.std(ddof=1) + v.mean()
 
 

@@ -52,7 +52,7 @@ DATA = _data()
 
 
 def brute_knn(values, k, strata=None):
-    """Avraam et al.'s centroids by brute force: global z-scores, exact kNN, global rescale."""
+    """Avraam et al.'s centroids by brute force: global z-scores, exact kNN, global scaling."""
     v = np.asarray(values, float)
     mean, sd = v.mean(0), v.std(0, ddof=1)
     z = (v - mean) / sd
@@ -64,7 +64,7 @@ def brute_knn(values, k, strata=None):
             d = ((z[rows] - z[i]) ** 2).sum(1)
             nearest = rows[np.lexsort((rows, d))[:k]]
             cent[i] = z[nearest].mean(0)
-    cent = (cent - cent.mean(0)) / cent.std(0, ddof=1)
+    cent = cent / cent.std(0, ddof=1)  # the paper: no re-centring
     return cent * sd + mean
 
 
