@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -196,9 +196,16 @@ def test_every_representative_is_the_mean_of_at_least_threshold_records(
 ):
     x = np.array(ints, dtype=float)
     distinct = np.unique(x).size
-    if distinct < c or x.size < threshold:
+    policy = Policy(threshold=threshold)
+    if distinct < c:
+        with pytest.raises(ValueError, match=f"c={c} is larger than the number of distinct"):
+            discretize(x, c, discretizer, key=KEY, policy=policy)
         return
-    res = discretize(x, c, discretizer, key=KEY, policy=Policy(threshold=threshold))
+    if x.size < threshold:
+        with pytest.raises(DisclosureError, match=f"at least threshold={threshold} records"):
+            discretize(x, c, discretizer, key=KEY, policy=policy)
+        return
+    res = discretize(x, c, discretizer, key=KEY, policy=policy)
     edges = res.edges[0]
     assert edges[0] == x.min() and edges[-1] == x.max()
     # a value on an interior edge belongs to the interval below it
@@ -236,8 +243,7 @@ def test_efd_never_splits_ties(ints, c):
 @settings(max_examples=100, deadline=None)
 @given(st.integers(2, 300), st.integers(2, 20))
 def test_efd_without_ties_has_sizes_within_one_of_n_over_c(n, c):
-    if c > n:
-        return
+    assume(c <= n)
     xs = np.arange(n, dtype=float)
     cuts, _ = _efd_cuts(xs, c)
     sizes = np.diff(np.concatenate(([0], cuts, [n])))
@@ -259,8 +265,8 @@ finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 )
 def test_values_are_replaced_by_their_nearest_representative(xs, c, discretizer, threshold):
     x = np.array(xs)
-    if np.unique(x).size < c or x.size < threshold:
-        return
+    # fewer distinct values than c is refused (test_every_representative_is_the_mean_...)
+    assume(np.unique(x).size >= c and x.size >= threshold)
     res = discretize(x, c, discretizer, key=KEY, policy=Policy(threshold=threshold))
     r = res.representatives[0]
     assert res.values.shape == x.shape

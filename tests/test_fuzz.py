@@ -13,6 +13,13 @@ Every plot function is drawn through the shared table of ``tests.test_leaks``
 ``tests.test_bad_inputs``. Runs are derandomised (the same examples every
 run); ``SAFEPLOT_FUZZ_EXAMPLES`` sets the number of examples per function
 (default 4, a few minutes for the file; raise it for a long run).
+
+A property that holds when a call is refused would pass for a function that
+refuses everything, so each fuzz test also runs one explicit, well-behaved
+example (300 records of the simulated data D1, or of another shape of
+``tests.test_leaks`` where D1 cannot be drawn) and asserts, from its own
+count of outcomes, that it drew at least once and ran generated examples:
+a test counts its own examples, so the check holds under pytest-xdist too.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import safeplot
@@ -38,7 +45,7 @@ from safeplot.policy import METHODS
 
 from .leakscan import scan_figure
 from .test_bad_inputs import ALLOWED_ERRORS, NO_AXES, PARAM_CALLS, PREPROCESSED, QQ_CASE
-from .test_leaks import CASES, _figure, _resid
+from .test_leaks import CASES, SHAPES, _figure, _resid
 
 EXAMPLES = int(os.environ.get("SAFEPLOT_FUZZ_EXAMPLES", "4"))
 
@@ -50,8 +57,10 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
-#: outcome counts of every fuzz example run (printed by ``test_zz_fuzz_totals``)
-OUTCOMES: Counter[str] = Counter()
+#: A well-behaved frame (a hue of two large groups): the explicit example of every fuzz test.
+GOOD = SHAPES["D1"]
+#: correspondenceplot crosses g with x rounded to tens: D1's x (8 to 12) rounds to one level
+GOOD_FOR = {"correspondenceplot": SHAPES["outliers"]}
 
 
 @st.composite
@@ -98,8 +107,8 @@ def _raw_clean(raw: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return out
 
 
-def _check(run, scan_raw, threshold: int) -> None:
-    """Run a draw; assert the property; count the outcome."""
+def _check(run, scan_raw, threshold: int) -> str:
+    """Run a draw; assert the property; return the outcome, "drawn" or "refused"."""
     before = set(plt.get_fignums())
     with warnings.catch_warnings():
         # a numpy warning would be an unexpected exception (a UserWarning is a message)
@@ -111,13 +120,19 @@ def _check(run, scan_raw, threshold: int) -> None:
             assert str(err)
             assert audit.entries() == [], "a refused call left an audit entry"
             assert set(plt.get_fignums()) == before, "a refused call left a figure open"
-            OUTCOMES["refused"] += 1
-            return
+            return "refused"
     fig, raw, per_axes, scan = scan_raw(result)
     findings = scan_figure(fig, raw, threshold=threshold, per_axes=per_axes, **scan)
     assert not findings, str(findings)
     assert audit.entries(), "a drawn figure is missing from the audit log"
-    OUTCOMES["drawn"] += 1
+    return "drawn"
+
+
+def _assert_exercised(outcomes: Counter[str]) -> None:
+    """The explicit example was drawn, and generated examples ran as well."""
+    assert outcomes["good-drawn"] == 1, f"the well-behaved frame was not drawn: {dict(outcomes)}"
+    generated = outcomes["drawn"] + outcomes["refused"]
+    assert generated >= min(EXAMPLES, 1), f"no generated example ran: {dict(outcomes)}"
 
 
 METHOD_CHOICES = [m for m in METHODS if m != "none"] + ["none"]
@@ -128,30 +143,35 @@ METHOD_CHOICES = [m for m in METHODS if m != "none"] + ["none"]
 FUZZ_CASES = [c for c in CASES if c.name not in PREPROCESSED] + [QQ_CASE]
 
 
-@pytest.mark.parametrize(
-    "case",
-    FUZZ_CASES,
-    ids=[c.name for c in FUZZ_CASES],
-)
-@FUZZ
-@given(df=frames(), method=st.sampled_from(METHOD_CHOICES), threshold=st.integers(3, 6))
-def test_fuzz_every_plot_function(case, df, method, threshold):
-    audit.clear()
-    plt.close("all")
-    with safeplot.policy(threshold=threshold):
-        ax = None if case.own_figure else plt.subplots()[1]
+@pytest.mark.slow
+@pytest.mark.parametrize("case", FUZZ_CASES, ids=[c.name for c in FUZZ_CASES])
+def test_fuzz_every_plot_function(case):
+    outcomes: Counter[str] = Counter()
 
-        def scan_raw(result):
-            fig = _figure(result, ax)
-            raw = case.raw(df)
-            if "x_labels" in raw:
-                raw = {"x": raw["x_labels"]}
-            per_axes = case.per_axes(result, df) if case.per_axes else None
-            if per_axes:
-                per_axes = {a: _raw_clean(v) for a, v in per_axes.items()}
-            return fig, _raw_clean(raw), per_axes, case.scan
+    @FUZZ
+    @given(df=frames(), method=st.sampled_from(METHOD_CHOICES), threshold=st.integers(3, 6))
+    @example(df=GOOD, method=case.methods[0], threshold=3)
+    def run(df, method, threshold):
+        audit.clear()
+        plt.close("all")
+        with safeplot.policy(threshold=threshold):
+            ax = None if case.own_figure else plt.subplots()[1]
 
-        _check(lambda: case.draw(df, method, ax), scan_raw, threshold)
+            def scan_raw(result):
+                fig = _figure(result, ax)
+                raw = case.raw(df)
+                if "x_labels" in raw:
+                    raw = {"x": raw["x_labels"]}
+                per_axes = case.per_axes(result, df) if case.per_axes else None
+                if per_axes:
+                    per_axes = {a: _raw_clean(v) for a, v in per_axes.items()}
+                return fig, _raw_clean(raw), per_axes, case.scan
+
+            outcome = _check(lambda: case.draw(df, method, ax), scan_raw, threshold)
+        outcomes[f"good-{outcome}" if df is GOOD else outcome] += 1
+
+    run()
+    _assert_exercised(outcomes)
 
 
 PARAM_RAW = {
@@ -190,49 +210,58 @@ FUZZ_PARAM_FUNCTIONS = [
 ]
 
 
-@pytest.mark.parametrize(
-    "fname",
-    FUZZ_PARAM_FUNCTIONS,
-)
-@FUZZ
-@given(
-    df=frames(),
-    method=st.sampled_from([*METHOD_CHOICES, None]),
-    k=st.integers(-1, 12),
-    q=st.sampled_from([-0.5, 0.0, 0.1, 0.25, 0.5, 1.5]),
-    threshold=st.integers(0, 6),
-    bins=st.sampled_from([None, 0, 1, 2, 5, 30, "auto"]),
-)
-def test_fuzz_parameters(fname, df, method, k, q, threshold, bins):
-    audit.clear()
-    plt.close("all")
+@pytest.mark.slow
+@pytest.mark.parametrize("fname", FUZZ_PARAM_FUNCTIONS)
+def test_fuzz_parameters(fname):
+    outcomes: Counter[str] = Counter()
     params = inspect.signature(getattr(safeplot, fname)).parameters
-    kw: dict[str, Any] = {"method": method}
-    if "k" in params:
-        kw["k"] = k
-    if "q" in params:
-        kw["q"] = q
-    if "threshold" in params:
-        kw["threshold"] = threshold
-    if "bins" in params and bins is not None:
-        kw["bins"] = bins
-    kw = {key: v for key, v in kw.items() if key in params}
-    ax = None if fname in NO_AXES else plt.subplots()[1]
+    good = GOOD_FOR.get(fname, GOOD)
 
-    def scan_raw(result):
-        fig = _figure(result, ax)
-        raw = PARAM_RAW.get(fname, lambda df: {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()})
-        scan = PARAM_SCAN.get(fname, {"count_axis": None})
-        per_axes = PARAM_PER_AXES[fname](result, df) if fname in PARAM_PER_AXES else None
-        if per_axes:
-            per_axes = {a: _raw_clean(v) for a, v in per_axes.items()}
-        return fig, _raw_clean(raw(df)), per_axes, scan
+    @FUZZ
+    @given(
+        df=frames(),
+        method=st.sampled_from([*METHOD_CHOICES, None]),
+        k=st.integers(-1, 12),
+        q=st.sampled_from([-0.5, 0.0, 0.1, 0.25, 0.5, 1.5]),
+        threshold=st.integers(0, 6),
+        bins=st.sampled_from([None, 0, 1, 2, 5, 30, "auto"]),
+    )
+    @example(df=good, method=None, k=3, q=0.25, threshold=3, bins=None)
+    def run(df, method, k, q, threshold, bins):
+        audit.clear()
+        plt.close("all")
+        kw: dict[str, Any] = {"method": method}
+        if "k" in params:
+            kw["k"] = k
+        if "q" in params:
+            kw["q"] = q
+        if "threshold" in params:
+            kw["threshold"] = threshold
+        if "bins" in params and bins is not None:
+            kw["bins"] = bins
+        kw = {key: v for key, v in kw.items() if key in params}
+        ax = None if fname in NO_AXES else plt.subplots()[1]
 
-    # the policy's threshold is the call's (a call below the floor of 3 is refused): the value
-    # methods move released values off the rare values of the policy's threshold (see
-    # test_threshold_argument_reaches_the_rare_value_shift)
-    with safeplot.policy(threshold=max(threshold, 3)):
-        _check(lambda: PARAM_CALLS[fname](df, ax, **kw), scan_raw, max(threshold, 3))
+        def scan_raw(result):
+            fig = _figure(result, ax)
+            raw = PARAM_RAW.get(
+                fname, lambda df: {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()}
+            )
+            scan = PARAM_SCAN.get(fname, {"count_axis": None})
+            per_axes = PARAM_PER_AXES[fname](result, df) if fname in PARAM_PER_AXES else None
+            if per_axes:
+                per_axes = {a: _raw_clean(v) for a, v in per_axes.items()}
+            return fig, _raw_clean(raw(df)), per_axes, scan
+
+        # the policy's threshold is the call's (a call below the floor of 3 is refused): the
+        # value methods move released values off the rare values of the policy's threshold
+        # (see test_threshold_argument_reaches_the_rare_value_shift)
+        with safeplot.policy(threshold=max(threshold, 3)):
+            outcome = _check(lambda: PARAM_CALLS[fname](df, ax, **kw), scan_raw, max(threshold, 3))
+        outcomes[f"good-{outcome}" if df is good else outcome] += 1
+
+    run()
+    _assert_exercised(outcomes)
 
 
 def test_threshold_argument_reaches_the_rare_value_shift():
@@ -295,9 +324,3 @@ def test_hexbin_vertex_on_rare_value():
         fig, {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()}, counts_in_colour=True
     )
     assert not found, str(found)
-
-
-def test_zz_fuzz_totals(capsys):
-    """Print how many fuzz examples were drawn and refused (runs last in this file)."""
-    with capsys.disabled():
-        print(f"\nfuzz outcomes: {dict(OUTCOMES)}")

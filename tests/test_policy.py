@@ -553,12 +553,10 @@ def test_load_policy_invalid_values(tmp_path, text, message):
 
 
 def test_load_policy_string_boolean_refused(tmp_path):
+    # "false" is a true string: read as a boolean it would allow raw output
     path = write_policy(tmp_path, 'allow_raw = "false"\n')
-    try:
-        p = load_policy(path)
-    except DisclosureError:
-        return
-    assert p.allow_raw is False
+    with pytest.raises(DisclosureError, match="allow_raw must be true or false, got 'false'"):
+        load_policy(path)
 
 
 def test_load_policy_numeric_string_refused(tmp_path):
@@ -575,11 +573,8 @@ def test_load_policy_allowed_methods_not_a_list(tmp_path):
 
 def test_load_policy_top_level_keys_next_to_table_not_ignored(tmp_path):
     path = write_policy(tmp_path, "threshold = 10\n\n[safeplot]\nk_min = 5\n")
-    try:
-        p = load_policy(path)
-    except DisclosureError:
-        return
-    assert p.threshold == 10
+    with pytest.raises(DisclosureError, match=r"\['threshold'\] outside its \[safeplot\] table"):
+        load_policy(path)
 
 
 # -- SAFEPLOT_POLICY and _reset ---------------------------------------------------------

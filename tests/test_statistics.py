@@ -97,6 +97,7 @@ def test_winsorize_bad_values(values, message):
         winsorize(values, policy=POLICY)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     x=hnp.arrays(
@@ -214,6 +215,7 @@ def _has_sig_digits(r: float, sig: int) -> bool:
     return float(f"{r:.{sig - 1}e}") == r
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(
     x=st.one_of(

@@ -112,6 +112,7 @@ def test_bad_threshold_and_text_are_refused():
         suppress_table([["a", "b"]], 3)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     counts=arrays(
