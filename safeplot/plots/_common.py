@@ -212,9 +212,16 @@ def method_note(report: DisclosureReport) -> str:
     return note
 
 
-def finish(ax: Axes, report: DisclosureReport, *, annotate: bool | None, policy: Policy) -> Axes:
-    """Attach the release's report to `ax`, log it, and add the method note."""
-    attach_release(ax, report)
+def finish(
+    ax: Axes,
+    report: DisclosureReport,
+    *,
+    annotate: bool | None,
+    policy: Policy,
+    released: Any = None,
+) -> Axes:
+    """Attach the release's report to `ax`, log it (with `released`), and add the method note."""
+    attach_release(ax, report, released=released)
     if resolve_annotate(annotate, policy):
         text = method_note(ax.safeplot_report)
         for artist in ax.texts:
@@ -349,14 +356,15 @@ def make_report(
     )
 
 
-def attach_release(ax: Axes, report: DisclosureReport) -> None:
+def attach_release(ax: Axes, report: DisclosureReport, *, released: Any = None) -> None:
     """Record the release on the Axes (``ax.safeplot_report``) and in the audit log.
 
     A second release drawn on the same Axes is merged into its report.
+    `released` (the release drawn) gives the audit entry its numbers.
     """
     previous = getattr(ax, "safeplot_report", None)
     ax.safeplot_report = report if previous is None else previous.merge(report)
-    audit.record(report, figure=_figure_label(ax))
+    audit.record(report, figure=_figure_label(ax), released=released)
 
 
 def _figure_label(ax: Axes) -> str:

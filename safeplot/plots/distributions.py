@@ -144,7 +144,7 @@ def draw_histogram(ax: Axes, release: HistogramRelease, *, color=None, label=Non
     set_safe_axis(ax, "x", release.xlim, release.xticks)
     ax.set_xlabel(release.report.variables[0] if release.report.variables else "")
     ax.set_ylabel("Count")
-    attach_release(ax, release.report)
+    attach_release(ax, release.report, released=release)
     return ax
 
 
@@ -760,7 +760,7 @@ def histplot(
         report = report.merge(rel.report)
     report.n = pol.round_count(n_clean)
     report.details["stat"] = stat
-    return finish(ax, report, annotate=annotate, policy=pol)
+    return finish(ax, report, annotate=annotate, policy=pol, released=releases)
 
 
 def _complete_rows(frame: pd.DataFrame, column: str) -> np.ndarray:

@@ -465,7 +465,7 @@ def crosstab(
         warnings=warnings,
     )
     mark_safe_matrix(out, "crosstab", report)
-    audit.record(report, figure="crosstab")
+    audit.record(report, figure="crosstab", released=out)
     return out
 
 

@@ -528,7 +528,7 @@ def draw_scatter(
     set_safe_axis(ax, "y", release.ylim, release.yticks)
     ax.set_xlabel(release.report.variables[0])
     ax.set_ylabel(release.report.variables[1])
-    attach_release(ax, release.report)
+    attach_release(ax, release.report, released=release)
     return ax
 
 
@@ -1214,7 +1214,8 @@ def scatterplot(
 
     ``"deterministic"``
         Each record is replaced by the centroid of its k nearest neighbours
-        (z-scores, then rescaled to the original mean and SD; Avraam et al.).
+        (z-scores, then scaled to the original SD and shifted by the original
+        mean; Avraam et al.).
         With a categorical hue, size or style the neighbours are searched
         within each level (each needs at least k records); a numeric hue or
         size is a third (fourth) variable of the same search.
@@ -1318,7 +1319,7 @@ def scatterplot(
             mark_coincident=mark_coincident and method == "deterministic",
             kwargs=kwargs,
         )
-    return finish(ax, rel.report, annotate=annotate, policy=pol)
+    return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
 
 
 # -- matplotlib-style scatter --------------------------------------------------------------
