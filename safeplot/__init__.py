@@ -29,11 +29,12 @@ from .plots.distributions import hist, histplot
 from .plots.ecdf import ecdfplot
 from .plots.facets import catplot, displot, lmplot, relplot
 from .plots.kde import kdeplot
-from .plots.matrix import crosstab, heatmap, is_safe_matrix
+from .plots.matrix import heatmap, is_safe_matrix
+from .plots.okeefe import biplot, ppplot
 from .plots.regression import qqplot, regplot, residplot
 from .plots.relational import scatter, scatterplot
 from .policy import Policy, get_policy, load_policy, set_policy
-from .summaries import corr, describe
+from .summaries import chi2_contingency, corr, crosstab, describe
 
 __all__ = [
     "DisclosureError",
@@ -46,8 +47,10 @@ __all__ = [
     "assess",
     "audit",
     "barplot",
+    "biplot",
     "boxplot",
     "catplot",
+    "chi2_contingency",
     "clustermap",
     "corr",
     "correspondenceplot",
@@ -72,6 +75,7 @@ __all__ = [
     "pairplot",
     "parallelboxplot",
     "policy",
+    "ppplot",
     "qqplot",
     "regplot",
     "relplot",

@@ -1,4 +1,4 @@
-"""The ``safeplot`` command line: ``safeplot demo`` and ``safeplot assess DATA.csv``."""
+"""The ``safeplot`` command line: ``demo``, ``assess DATA.csv`` and ``finalise PATH``."""
 
 from __future__ import annotations
 
@@ -112,6 +112,14 @@ def _assess(args: argparse.Namespace) -> int:
     return 0
 
 
+def _finalise(args: argparse.Namespace) -> int:
+    from .bundle import finalise
+
+    out = finalise(args.path, acro=args.acro, log=args.log)
+    print(f"safeplot {__version__} finalise: wrote {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``safeplot`` command."""
     parser = argparse.ArgumentParser(
@@ -124,9 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
         "demo",
         help="compare the methods on simulated data (writes PNGs and an audit log)",
         description=(
-            "Draw a histogram and a scatter plot of each simulated data set D1-D3 of "
-            "Avraam et al. (2021), raw and under suppress, generalize, deterministic and "
-            "probabilistic anonymisation, and write the audit log as JSON."
+            "Draw histograms of x and y, a scatter plot, a heat map, a contour plot and box "
+            "plots of each simulated data set D1-D3 of Avraam et al. (2021), and the "
+            "regression diagnostics of y ~ x, raw and under suppress, generalize, "
+            "deterministic and probabilistic anonymisation; the six plot families on the "
+            "penguins data; and write the audit log as JSON."
         ),
     )
     demo.add_argument(
@@ -176,6 +186,30 @@ def build_parser() -> argparse.ArgumentParser:
     assess.add_argument("--y", default="U", help="plot y column (default: %(default)s)")
     assess.add_argument("--json", metavar="PATH", help="write the table as JSON here")
     assess.set_defaults(func=_assess)
+    fin = sub.add_parser(
+        "finalise",
+        help="write a folder for output checkers from an exported audit log",
+        description=(
+            "Write PATH (a new or empty folder) for output checkers: the figure files the "
+            "audit log names, a CSV of the numbers each release showed, the log itself, "
+            "SHA-256 checksums, and results.json in ACRO's format (read by ACRO and the "
+            "SACRO viewer). The log is the JSON file safeplot.audit.export wrote; the "
+            "figure files it names are looked for in the current folder, then beside the log."
+        ),
+    )
+    fin.add_argument("path", metavar="PATH", help="folder to write (must not exist or be empty)")
+    fin.add_argument(
+        "--log",
+        required=True,
+        metavar="AUDIT.json",
+        help="audit log written by safeplot.audit.export",
+    )
+    fin.add_argument(
+        "--acro",
+        metavar="FOLDER",
+        help="folder of a finalised ACRO session (with results.json) to merge in",
+    )
+    fin.set_defaults(func=_finalise)
     return parser
 
 
