@@ -304,7 +304,7 @@ def corr(
         warnings=warnings,
     )
     result = pd.DataFrame(out, index=list(values.columns), columns=list(values.columns))
-    audit.record(report, figure=None)
+    audit.record(report, figure=None, released=result)
     return mark_safe_matrix(result, "corr", report)
 
 
@@ -587,7 +587,7 @@ def describe(
         },
         warnings=warnings,
     )
-    audit.record(report, figure=None)
+    audit.record(report, figure=None, released=table)
     return Description(table, flags, report)
 
 
