@@ -3,11 +3,11 @@ Microaggregation and rounding
 =============================
 
 Senavirathne & Torra (2019) compare two further ways of releasing individual
-values. *Microaggregation* replaces each record by the mean of a group of at
-least ``k`` similar records: MDAV forms groups of exactly ``k``, V-MDAV lets
-them grow to ``2k - 1`` where the data are dense, and the optimal univariate
-partition (Hansen & Mukherjee) finds the grouping with the least loss of
-information. *Rounding* replaces each value by one of ``c`` representative
+values, one variable at a time. *Microaggregation* replaces each value by the
+mean of a group of at least ``k`` similar values: MDAV forms groups of exactly
+``k``, V-MDAV lets them grow to ``2k - 1`` where the data are dense, and the
+optimal univariate partition (Hansen & Mukherjee) finds the grouping with the
+least loss of information. *Rounding* replaces each value by one of ``c`` representative
 values, the means of intervals found by equal-width, equal-frequency,
 k-means or resampling-based discretisation.
 
@@ -45,8 +45,11 @@ print(axes[0, 2].safeplot_report)
 # Two variables
 # -------------
 #
-# MDAV groups records on both variables at once, so each released point is
-# the mean of at least ``k`` birds close in both flipper length and body
+# MDAV, as the paper applies it, groups each variable on its own: every
+# coordinate is the mean of ``k`` birds, but a bird's two coordinates come
+# from different groups, so the points stay close to the birds'. With
+# ``algorithm="mdav_multivariate"`` MDAV groups whole records, and each point
+# is the mean of at least ``k`` birds close in both flipper length and body
 # mass. Rounding rounds each variable to its own representatives, which puts
 # the points on a lattice.
 
@@ -55,7 +58,7 @@ for ax, (method, params) in zip(
     axes,
     [
         ("microaggregation", {"k": 3, "algorithm": "mdav"}),
-        ("microaggregation", {"k": 10, "algorithm": "mdav"}),
+        ("microaggregation", {"k": 3, "algorithm": "mdav_multivariate"}),
         ("rounding", {"c": 15, "discretizer": "kmeans"}),
     ],
     strict=True,
