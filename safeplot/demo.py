@@ -264,7 +264,7 @@ def _check_family(family: str) -> None:
 
 
 def _thin_xticks(ax, most: int = 5) -> None:
-    """Keep every other x tick when more than `most` labels would crowd a narrow panel.
+    """Keep every other x tick when their labels would crowd a narrow panel.
 
     Fixed ticks (released ones) are thinned to a subset, so they stay safe;
     an automatic locator (raw panels) is asked for fewer ticks.
@@ -279,7 +279,7 @@ def _thin_xticks(ax, most: int = 5) -> None:
     lo, hi = sorted(ax.get_xlim())
     inside = [t for t in locator.locs if lo <= t <= hi]
     labels = [ax.xaxis.get_major_formatter()(t, i) for i, t in enumerate(inside)]
-    if len(inside) > most and sum(map(len, labels)) >= 4 * most:
+    if len(inside) > 3 and sum(map(len, labels)) >= 4 * most:
         ax.xaxis.set_major_locator(FixedLocator(inside[::2]))
 
 
@@ -358,7 +358,11 @@ def _demo_figure(name: str, methods: tuple[str, ...], n: int, seed: int):
         axes[0, col].set_title(_TITLES[method], fontsize=10)
     _label_rows(axes, _ROWS)
     note = _raw_note(methods)
-    fig.suptitle(f"{name} (n = {n}): y against x under each method. {note}", fontsize=12)
+    fig.suptitle(
+        f"{name} (n = {n}): the plot families of Avraam et al.'s Figures 1-4 under each method. "
+        + note,
+        fontsize=12,
+    )
     return fig
 
 
@@ -971,6 +975,8 @@ def diagnostics_figure(
             ax.xaxis.label.set_fontsize(8)
             ax.yaxis.label.set_fontsize(8)
             ax.tick_params(labelsize=7)
+            _thin_xticks(ax)
+            _fit_method_note(ax)
     fig.suptitle(f"{title}, linear model y ~ x (n = {n})", fontsize=11)
     return fig
 

@@ -17,7 +17,8 @@ BASELINE = "../baseline_images"
     baseline_dir=BASELINE, style="default", savefig_kwargs={"dpi": 50}, tolerance=2
 )
 def test_method_grid(name):
-    """Every plot family under every method: the layout of Avraam et al.'s Figures 1-5."""
+    """Every plot family of Avraam et al.'s Figures 1-4 (histograms of x and y, scatter, heat
+    map, contours of the density grid, box plots of x and y) under every method."""
     with safeplot.policy(demo_policy()):
         return _demo_figure(name, DEMO_METHODS, n=500, seed=1234)
 

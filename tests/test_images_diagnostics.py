@@ -22,7 +22,10 @@ COMPARE = pytest.mark.mpl_image_compare(
 @COMPARE
 @pytest.mark.parametrize("which", ["resid_fitted", "qq", "leverage"])
 def test_paper_diagnostic_figures(which):
-    """y ~ x on D1-D3 (rows) raw, suppressed, generalised, deterministic, probabilistic."""
+    """y ~ x on D1-D3 (rows) raw, suppressed, generalised, deterministic, probabilistic.
+
+    Each figure is one row, (A), (B) or (C), of the paper's Figures 5 (D1), 6 (D2), 7 (D3).
+    """
     with safeplot.policy(demo_policy()):
         return diagnostics_figure(which, DEMO_METHODS, n=500, seed=1234, figsize=(16.5, 8.1))
 
