@@ -16,8 +16,9 @@ system, a version that shows the analyst what they need and no individual:
   scatter plot, and a matrix of them instead of a scatter-plot matrix;
 * correlations rounded, and withheld when fewer than ten records lie behind
   them (Brandt et al.);
-* a summary table whose minimum and maximum are winsorised extremes, never
-  a record's value;
+* a summary table of the count, mean and standard deviation of the
+  winsorised values, with no minimum or maximum (a record's value) and no
+  quartiles unless the policy allows them;
 * a correspondence-analysis plot instead of a contingency table.
 
 All of them on the restaurant tips data, under ``method="confidential"``.
@@ -60,9 +61,13 @@ grid = pairplot(tips, vars=["total_bill", "tip", "size"], method="confidential",
 # --------------------------------
 #
 # :func:`~safeplot.summaries.describe` mirrors ``DataFrame.describe``: the
-# count rounded to a multiple of five, the mean, SD, quartiles, minimum and
-# maximum of the winsorised values, rounded; ``*`` marks the statistics that
-# winsorising changed, ``—`` a suppressed one.
+# count rounded to a multiple of five, and the mean and SD of the winsorised
+# values, rounded; ``*`` marks the statistics that winsorising changed, ``—``
+# a suppressed one. No minimum or maximum is given: each is a record's value.
+# O'Keefe withholds the median and quartiles too; a custodian may allow them
+# (``release_quartiles``), and they are then winsorised and rounded.
 
 print(describe(tips))
+with safeplot.policy(release_quartiles=True):
+    print(describe(tips))
 plt.show()

@@ -198,6 +198,12 @@ def test_nominal_x_and_options_that_need_intervals_are_refused():
         parallelboxplot(data=tips, x="size", y="tip", discrete="yes")
     with pytest.raises(ValueError, match="order"):
         parallelboxplot(data=tips, x="size", y="tip", discrete=False, order=[1, 2])
+    with pytest.raises(ValueError, match="constant"):
+        parallelboxplot(data=tips.assign(one=2), x="one", y="tip", discrete=True)
+    with pytest.raises(ValueError, match="infinite"):
+        parallelboxplot(
+            data=tips.assign(s=tips["size"].replace(6, np.inf)), x="s", y="tip", discrete=True
+        )
     with pytest.raises(ValueError, match="n_levels"):
         ordinal_boxes([0, 1, 2], [1.0, 2.0, 3.0], 2)
     assert audit.entries() == []
@@ -324,6 +330,7 @@ def test_ppplot_discrete_distribution_and_second_sample():
     [
         ({"data": ["a", "b", "c"] * 10}, ValueError, "text|numeric"),
         ({"data": np.ones((10, 3))}, ValueError, "1-D"),
+        ({"data": pd.DataFrame({"a": range(20), "b": range(20)})}, ValueError, "2 columns"),
         ({"data": np.arange(30.0), "line": "s"}, ValueError, "45-degree"),
         ({"data": np.arange(30.0), "line": "x"}, ValueError, "line"),
         ({"data": np.arange(4.0)}, DisclosureError, "records"),
@@ -380,11 +387,15 @@ def test_biplot_arrows_are_rounded_correlations_of_the_winsorised_variables():
         ({"vars": ["x", "g"]}, ValueError, "numeric|text"),
         ({"vars": ["x", "y"], "hue": "nope"}, ValueError, "hue"),
         ({"vars": ["x", "y"], "method": "deterministic"}, ValueError, "deterministic"),
+        ({"vars": ["x", "y"], "data": "all-nan"}, ValueError, "no complete records"),
     ],
 )
 def test_biplot_bad_input(kwargs, error, match):
+    df = with_outliers_and_ties()
+    if kwargs.pop("data", None) == "all-nan":
+        df["x"] = np.nan
     with pytest.raises(error, match=match):
-        biplot(with_outliers_and_ties(), **kwargs)
+        biplot(df, **kwargs)
     assert audit.entries() == []
 
 

@@ -590,8 +590,8 @@ def _draw_parallel(
         [[b.to_bxp() for b in pb.boxes] for pb in rel.boxes]
         if rel.method == "confidential"
         else rel.raw_stats,
-        note_title="Merged intervals (one box each, where most of its records are; the rest "
-        "left empty):",
+        note_title=f"Merged {'intervals' if rel.ticklabels is None else 'levels'} (one box "
+        "each, where most of its records are; the rest left empty):",
         colors=colors,
         legend=legend,
         title=title,
@@ -945,20 +945,19 @@ def _is_ordinal(series: pd.Series, order: Any, discrete: Any, name: str) -> bool
             )
         return False
     categorical = isinstance(series.dtype, pd.CategoricalDtype)
-    numeric = (
-        pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype)
-    ) and not categorical
     if order is not None or (categorical and series.cat.ordered):
         return True
-    if numeric:
+    if not categorical and pd.api.types.is_numeric_dtype(series.dtype):
         return bool(discrete)
-    raise ValueError(
-        f"parallelboxplot: {name!r} is nominal (categories with no order): O'Keefe gives no "
-        "natural way to merge the boxes of unordered categories, so parallel boxes cannot be "
-        "drawn over it. If its levels have an order, give order=[...] (or make it an ordered "
-        "Categorical); otherwise draw safeplot.boxplot(..., method='confidential'), which "
-        "leaves out the boxes it cannot show."
-    )
+    if categorical or discrete:
+        raise ValueError(
+            f"parallelboxplot: {name!r} is nominal (categories with no order): O'Keefe gives no "
+            "natural way to merge the boxes of unordered categories, so parallel boxes cannot "
+            "be drawn over it. If its levels have an order, give order=[...] (or make it an "
+            "ordered Categorical); otherwise draw safeplot.boxplot(..., method='confidential'), "
+            "which leaves out the boxes it cannot show."
+        )
+    return False  # text, dates, mixed values: the numeric check names the problem
 
 
 def _ordinal_parallelboxplot(
@@ -1001,6 +1000,17 @@ def _ordinal_parallelboxplot(
     level_names = categorical_order(series, order)
     if len(set(map(repr, level_names))) != len(level_names):
         raise ValueError("parallelboxplot: order lists a level more than once.")
+    numeric_levels = [v for v in level_names if isinstance(v, (int, float, np.number))]
+    if any(not np.isfinite(float(v)) for v in numeric_levels):
+        raise ValueError(
+            f"parallelboxplot: {names[0]!r} has infinite values, which are not levels of an "
+            "ordinal variable. Replace them (e.g. with NaN, which is left out)."
+        )
+    if len(pd.unique(series[series.isin(level_names)])) < 2:
+        raise ValueError(
+            f"parallelboxplot: {names[0]!r} is constant (a single level among the complete "
+            "records): its one value would be shown and there is nothing to compare."
+        )
     lookup = {lev: i for i, lev in enumerate(level_names)}
     level_codes = np.array([lookup.get(v, -1) for v in series], dtype=int)
     clean = clean_numeric(pd.DataFrame({names[1]: kept[value_role].reset_index(drop=True)}))

@@ -69,6 +69,7 @@ __all__ = [
     "BiplotRelease",
     "PPRelease",
     "biplot",
+    "draw_pp",
     "ppplot",
     "release_biplot",
     "release_pp",
@@ -95,6 +96,11 @@ def _one_variable(data: Any, function: str, name: str) -> tuple[np.ndarray, int]
     """Return a 1-D numeric sample and the count of missing values dropped; refuse bad input."""
     refuse_dask(data, function)
     data = to_pandas(data, function=function)
+    if isinstance(data, pd.DataFrame) and data.shape[1] != 1:
+        raise ValueError(
+            f"{function} takes one variable: a Series, a 1-D array or a frame of one column; "
+            f"got a DataFrame with {data.shape[1]} columns."
+        )
     values = data.to_numpy() if isinstance(data, (pd.Series, pd.DataFrame)) else data
     arr = np.asarray(values, dtype=object)
     if arr.ndim == 2 and 1 in arr.shape:
@@ -655,9 +661,15 @@ def release_biplot(
             "Pass vars=[...]."
         )
     comps = _check_components(components, len(names))
+
     cols = [*names, hue] if hue is not None else names
     sub = frame[cols]
     missing = sub.isna().any(axis=1).to_numpy()
+    if len(sub) and missing.all():
+        raise ValueError(
+            f"{function}: no complete records: every row has a missing value in "
+            f"{[str(c) for c in cols]}. Choose other variables, or fill in the missing values."
+        )
     sub = sub[~missing]
     clean = clean_numeric(sub[names].reset_index(drop=True))
     x = clean.values
@@ -1016,8 +1028,8 @@ def biplot(
     set_safe_axis(ax, "x", rel.lim, rel.ticks)
     set_safe_axis(ax, "y", rel.lim, rel.ticks)
     ax.set_aspect("equal", adjustable="box")
-    ax.set_xlabel(f"PC{rel.components[0]} ({rel.shares[0]:g}% of variance)")
-    ax.set_ylabel(f"PC{rel.components[1]} ({rel.shares[1]:g}% of variance)")
+    ax.set_xlabel(f"PC{rel.components[0]} ({rel.shares[0]:.3g}% of variance)")
+    ax.set_ylabel(f"PC{rel.components[1]} ({rel.shares[1]:.3g}% of variance)")
     return finish(ax, rel.report, annotate=annotate, policy=pol)
 
 
