@@ -164,6 +164,11 @@ def _safe(methods):
     return tuple(m for m in methods if m != "none")
 
 
+def _column(df, name):
+    """The frame's column `name` as a frame of one column (none if it is missing)."""
+    return df[[c for c in df.columns if c == name]]
+
+
 CASES = [
     Case(
         "histplot",
@@ -350,6 +355,44 @@ CASES += [
         lambda df: {"x": df["x"].round(-1).to_numpy()},
         {"count_axis": None},
         functions=("correspondenceplot",),
+    ),
+    Case(
+        "parallelboxplot-ordinal",
+        lambda df, m, ax: safeplot.parallelboxplot(
+            data=df, x="g", y="x", order=["a", "b", "c", "d", "e"], method=m, ax=ax
+        ),
+        ("confidential",),
+        # the x axis shows ordered levels at positions 0, 1, 2, ...: no data value
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None, "categorical": "x"},
+    ),
+    Case(
+        "ppplot",
+        # a frame of column x: a missing column is then the function's error to report
+        lambda df, m, ax: safeplot.ppplot(_column(df, "x"), fit=True, line="45", method=m, ax=ax),
+        ("confidential",),
+        # probabilities on both axes; the curve is compared with the data's rare values
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("ppplot",),
+    ),
+    Case(
+        "ppplot-other",
+        lambda df, m, ax: safeplot.ppplot(
+            _column(df, "x"), other=_column(df, "y"), method=m, ax=ax
+        ),
+        ("confidential",),
+        lambda df: {"y": np.r_[df["x"].to_numpy(), df["y"].to_numpy()]},
+        {"count_axis": None},
+    ),
+    Case(
+        "biplot",
+        lambda df, m, ax: safeplot.biplot(df, vars=["x", "y"], hue="g", method=m, ax=ax),
+        ("confidential",),
+        # arrows and group points are compared with the rare values of both variables
+        lambda df: {"x": np.r_[df["x"], df["y"]], "y": np.r_[df["x"], df["y"]]},
+        {"count_axis": None},
+        functions=("biplot",),
     ),
     Case(
         "heatmap-corr",
@@ -751,7 +794,7 @@ def test_the_scanner_catches_the_raw_version(case):
         pytest.skip("raw means and intervals are rarely data values: test_bar flags a raw one")
     if case.name == "pandas-bar":
         pytest.skip("value_counts are counts, not values: test_pandas_backend checks them")
-    if case.name in ("correspondenceplot", "heatmap-corr"):
+    if case.name in ("correspondenceplot", "heatmap-corr", "biplot", "ppplot", "ppplot-other"):
         pytest.skip("coordinates and coefficients are no data values: checked in their own tests")
     if case.name.startswith("kdeplot") or case.name in ("pandas-kde", "displot-kde"):
         pytest.skip("a raw density with cut=3 ends 3 bandwidths beyond the data: test_kde checks")
