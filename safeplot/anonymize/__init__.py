@@ -79,7 +79,15 @@ __all__ = [
 VALUE_METHODS = ("deterministic", "probabilistic", "confidential", "microaggregation", "rounding")
 
 #: Defaults of the parameters of microaggregation and rounding.
-_OPTION_DEFAULTS: dict[str, Any] = {"algorithm": "mdav", "c": 10, "discretizer": "ewd"}
+# A plot releases whole records (a point is its x and y together), so its microaggregation
+# groups whole records: MDAV of one column at a time would leave each point next to its own
+# record (distance-based linkage of 0.96 against 0.31 on a k = 3 scatter plot). For one
+# variable the two are the same partition.
+_OPTION_DEFAULTS: dict[str, Any] = {
+    "algorithm": "mdav_multivariate",
+    "c": 10,
+    "discretizer": "ewd",
+}
 _OPTIONS: ContextVar[Mapping[str, Any]] = ContextVar(
     "safeplot_method_options", default=MappingProxyType({})
 )
@@ -97,8 +105,15 @@ def method_options(
 
     Parameters
     ----------
-    algorithm : {"mdav", "vmdav", "optimal"}, optional
-        Microaggregation algorithm (default "mdav").
+    algorithm : str, optional
+        Microaggregation algorithm of
+        :func:`~safeplot.anonymize.microaggregation.microaggregate` (default
+        ``"mdav_multivariate"``: groups of whole records, so that a released
+        point is a group's mean point; ``"mdav"``, ``"vmdav"`` and
+        ``"optimal"`` work one variable at a time, as Senavirathne & Torra,
+        which keeps more of each variable but lets each point stay close to
+        its own record; ``"vmdav_multivariate"`` groups whole records with
+        variable group sizes).
     c : int or "fd", optional
         Number of representative values of rounding (default 10; "fd":
         Freedman-Diaconis).

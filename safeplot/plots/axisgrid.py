@@ -849,7 +849,7 @@ def pairplot(
     q: float = 0.25,
     metric: str = "euclidean",
     bins: int = GRID_BINS,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -917,8 +917,10 @@ def pairplot(
         Neighbour distance of ``"deterministic"``.
     bins : int, default 30
         Cells per axis of the density grid of ``"suppress"``/``"generalize"``.
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm.
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm: groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     c : int or "fd", default 10
         Representative values of ``"rounding"``.
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
@@ -1303,7 +1305,7 @@ def jointplot(
     q: float = 0.25,
     metric: str = "euclidean",
     bins: int = GRID_BINS,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs: Any,

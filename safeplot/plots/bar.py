@@ -608,7 +608,7 @@ def barplot(
     threshold: int | None = None,
     k: int = 3,
     q: float = 0.25,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,

@@ -1031,7 +1031,7 @@ def boxplot(
     k: int = 3,
     q: float = 0.25,
     bins: int = 30,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -1099,8 +1099,10 @@ def boxplot(
         (a `bins` x `bins` grid for the box plots of two columns).
     annotate : bool, optional
         Add the method note (default: the policy's setting).
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm (``method="microaggregation"``).
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm (``method="microaggregation"``): groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     c : int or "fd", default 10
         Number of representative values (``method="rounding"``).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"

@@ -507,7 +507,7 @@ def histplot(
     factor: int = 2,
     k: int = 3,
     q: float = 0.25,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -577,8 +577,10 @@ def histplot(
         Noise SD as a fraction of the variable's SD (``"probabilistic"``).
     annotate : bool, optional
         Add the note naming the method (default: the policy's choice).
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm (``method="microaggregation"``).
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm (``method="microaggregation"``): groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     c : int or "fd", default 10
         Number of representative values (``method="rounding"``).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
@@ -879,7 +881,7 @@ def hist(
     factor: int = 2,
     k: int = 3,
     q: float = 0.25,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -904,8 +906,10 @@ def hist(
         Axes to draw on (default: the current Axes).
     method, threshold, factor, k, q, annotate : optional
         As in :func:`histplot`.
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm (``method="microaggregation"``).
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm (``method="microaggregation"``): groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     c : int or "fd", default 10
         Number of representative values (``method="rounding"``).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"

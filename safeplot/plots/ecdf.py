@@ -370,7 +370,7 @@ def ecdfplot(
     factor: int = 2,
     k: int = 3,
     q: float = 0.25,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,

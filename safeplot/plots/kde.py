@@ -1386,7 +1386,7 @@ def kdeplot(
     k: int = 3,
     q: float = 0.25,
     bins: int = GRID_BINS,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -1469,8 +1469,10 @@ def kdeplot(
         Bins of the suppressed histogram / cells per axis of the grid.
     annotate : bool, optional
         Add the method note (default: the policy's setting).
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm (``method="microaggregation"``).
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm (``method="microaggregation"``): groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     c : int or "fd", default 10
         Number of representative values (``method="rounding"``).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"

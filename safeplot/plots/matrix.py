@@ -741,7 +741,7 @@ def heatmap(
     factor: int = 2,
     k: int = 3,
     q: float = 0.25,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -824,8 +824,10 @@ def heatmap(
         Noise SD as a fraction of each variable's SD (``"probabilistic"``).
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm (``method="microaggregation"``).
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm (``method="microaggregation"``): groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     c : int or "fd", default 10
         Number of representative values (``method="rounding"``).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"

@@ -510,7 +510,7 @@ def qqplot(
     factor: int = 2,
     noise_first: bool = False,
     metric: str = "euclidean",
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,
     **plotkwargs: Any,
@@ -561,8 +561,10 @@ def qqplot(
         plot from the noisy data, instead of adding noise to the Q-Q points.
     metric : {"euclidean", "mahalanobis"}, default "euclidean"
         Neighbour distance of ``"deterministic"``.
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm.
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm: groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
         How ``"rounding"`` forms its intervals; its number of values is
         ``c=`` given as a keyword (default 10).
@@ -846,7 +848,7 @@ def residplot(
     threshold: int | None = None,
     factor: int = 2,
     metric: str = "euclidean",
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -889,8 +891,10 @@ def residplot(
         ``"deterministic"``).
     k, q, threshold, factor, metric
         Parameters of the methods, as in :func:`safeplot.scatterplot`.
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm.
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm: groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     c : int or "fd", default 10
         Number of representative values of ``"rounding"``.
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
@@ -1180,7 +1184,7 @@ def regplot(
     threshold: int | None = None,
     factor: int = 2,
     metric: str = "euclidean",
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -1254,8 +1258,10 @@ def regplot(
         scatter plots, ``"deterministic"``).
     k, q, threshold, factor, metric
         Parameters of the methods, as in :func:`safeplot.scatterplot`.
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm.
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm: groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     c : int or "fd", default 10
         Number of representative values of ``"rounding"``.
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"

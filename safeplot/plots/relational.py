@@ -1104,7 +1104,7 @@ def scatterplot(
     bins: int = GRID_BINS,
     metric: str = "euclidean",
     mark_coincident: bool = False,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs: Any,
@@ -1178,8 +1178,10 @@ def scatterplot(
         (Avraam et al.'s black dots; deterministic only).
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm (``method="microaggregation"``).
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm (``method="microaggregation"``): groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
         How rounding forms its intervals (``method="rounding"``); its number
         of values is ``c=`` given as a keyword, default 10.
@@ -1366,7 +1368,7 @@ def scatter(
     q: float = 0.25,
     threshold: int | None = None,
     factor: int = 2,
-    algorithm: str = "mdav",
+    algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,
     **kwargs: Any,
@@ -1397,8 +1399,10 @@ def scatter(
         Parameters of the methods, as in :func:`scatterplot`.
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
-    algorithm : {"mdav", "vmdav", "optimal"}, default "mdav"
-        Microaggregation algorithm (``method="microaggregation"``).
+    algorithm : str, default "mdav_multivariate"
+        Microaggregation algorithm (``method="microaggregation"``): groups of whole
+        records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
+        a time (see :func:`~safeplot.anonymize.microaggregation.microaggregate`).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
         How rounding forms its intervals (``method="rounding"``); its number
         of values is ``c=`` given as a keyword, default 10.
