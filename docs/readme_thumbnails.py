@@ -9,7 +9,8 @@ The figures come from the same functions as the gallery pages
 each method; the raw panel is allowed by the demonstration policy because the
 data are simulated), O'Keefe's confidential box plot and Q-Q plot of the tips
 data, and the sweep of ``k`` of deterministic anonymisation. Each PNG is
-about 400 pixels wide; look at them before committing.
+about 900 pixels wide, shown at full width in the README so its labels can be
+read; look at them before committing.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import safeplot
 from safeplot.demo import demo_policy, okeefe_figure, paper_figure, sweep_figure
 
 OUT = Path(__file__).resolve().parent / "_static" / "readme"
-WIDTH_PX = 400
+WIDTH_PX = 900
 
 
 def _save(fig, name: str) -> Path:
@@ -46,13 +47,13 @@ def main() -> list[Path]:
             2,
             ("none", "suppress", "deterministic"),
             names=("D2",),
-            panel_size=(2.2, 2.2),
+            panel_size=(3.2, 3.0),
         )
-        fig.suptitle("Scatter plot of D2: raw, suppressed, deterministic", fontsize=10)
+        fig.suptitle("Scatter plot of D2: raw, suppressed, deterministic", fontsize=11)
         written.append(_save(fig, "scatter_methods"))
-    fig = okeefe_figure(["box plot", "Q-Q plot"], ncols=2, panel_size=(3.8, 3.2))
+    fig = okeefe_figure(["box plot", "Q-Q plot"], ncols=2, panel_size=(4.6, 3.6))
     fig.axes[1].set_title("Q-Q plot of residuals")
-    fig.suptitle("O'Keefe's confidential box plot and Q-Q plot", fontsize=10)
+    fig.suptitle("O'Keefe's confidential box plot and Q-Q plot", fontsize=11)
     written.append(_save(fig, "okeefe_confidential"))
     fig = sweep_figure(
         "deterministic",
@@ -60,9 +61,9 @@ def main() -> list[Path]:
         [3, 10, 50],
         families=("scatter plot",),
         names=("D2",),
-        panel_size=(2.2, 2.2),
+        panel_size=(3.2, 3.0),
     )
-    fig.suptitle("Deterministic anonymisation of D2: k = 3, 10, 50", fontsize=10)
+    fig.suptitle("Deterministic anonymisation of D2: k = 3, 10, 50", fontsize=11)
     written.append(_save(fig, "deterministic_sweep"))
     return written
 
