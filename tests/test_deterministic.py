@@ -106,6 +106,60 @@ def test_one_dimensional_input():
     np.testing.assert_allclose(res.values[:, 0], brute_force(x[:, None], 3)[:, 0], atol=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("kind", ["continuous", "integer", "rounded", "strata"])
+def test_one_variable_sorted_search_matches_brute_force(seed, kind):
+    # one variable goes through the sorted-window search, not the k-d tree
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 300))
+    k = int(rng.integers(3, 10))
+    strata = None
+    if kind == "integer":
+        x = rng.integers(0, 7, n).astype(float)
+    elif kind == "rounded":
+        x = np.round(rng.lognormal(size=n), 1)
+    else:
+        x = rng.normal(10, 0.5, n)
+    if kind == "strata":
+        x, strata = np.round(x, 1), np.repeat([0, 1], [n // 2, n - n // 2])
+    got = knn_centroids(x, k, strata=strata).values[:, 0]
+    np.testing.assert_allclose(got, brute_force(x[:, None], k, strata)[:, 0], atol=1e-12)
+
+
+def test_one_variable_ties_on_one_side_go_to_earlier_rows():
+    # distinct values 1e-16 apart near 0 are all at the same rounded distance from 5.0: their
+    # earliest rows win, even beyond the window of k values on either side of 5.0
+    rng = np.random.default_rng(3)
+    cluster = rng.permutation(np.arange(1, 40)) * 1e-16
+    x = rng.permutation(np.r_[cluster, [5.0, 5.2, -5.0, -5.1, -4.9], cluster + 1e-3])
+    for k in (3, 4, 6):
+        got = knn_centroids(x, k).values[:, 0]
+        np.testing.assert_allclose(got, brute_force(x[:, None], k)[:, 0], atol=1e-12)
+
+
+@pytest.mark.parametrize("decimals", [None, 2, 0])
+def test_one_variable_sorted_search_is_bit_identical_to_the_tree_search(decimals):
+    from safeplot.anonymize.deterministic import (
+        _Groups,
+        _neighbour_weights,
+        _neighbour_weights_1d,
+    )
+
+    x = np.random.default_rng(8).normal(10, 3, 20_000)
+    x = x if decimals is None else np.round(x, decimals)
+    z = ((x - x.mean()) / x.std(ddof=1))[:, None]
+
+    def centroids(groups, search):
+        out = z[groups.first_row].copy()
+        for rows, cand, w in search(groups, 4):
+            out[rows] = np.einsum("ij,ijp->ip", w.astype(float), z[groups.first_row][cand]) / 4
+        return out[groups.position()]
+
+    tree = centroids(_Groups(z), _neighbour_weights)
+    window = centroids(_Groups.sorted_1d(z[:, 0]), _neighbour_weights_1d)
+    np.testing.assert_array_equal(window, tree)
+
+
 def test_coincident_centroids_are_counted_exactly():
     # three tight, well separated clusters of three: with k=3 each cluster collapses to one point
     base = np.array([[0, 0], [10, 0], [0, 10]], float)

@@ -141,6 +141,34 @@ class _Groups:
         self._order: np.ndarray | None = None
         self._starts: np.ndarray | None = None
 
+    @classmethod
+    def sorted_1d(cls, values: np.ndarray) -> _Groups:
+        """Group one column by sorting it: unique values ascending, each numbered by its rank.
+
+        One stable sort gives what hashing gives for many columns: the
+        unique points (in ascending order, the order the one-dimensional
+        search walks), each row's point, the multiplicities and, since a
+        stable sort keeps equal values in row order, each point's rows in
+        ascending order.
+        """
+        self = cls.__new__(cls)
+        order = np.argsort(values, kind="stable")
+        ordered = values[order]
+        new = np.empty(ordered.size, dtype=bool)
+        new[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+        starts = np.flatnonzero(new)
+        code = np.arange(ordered.size) if starts.size == ordered.size else np.cumsum(new) - 1
+        self.inverse = np.empty(values.size, dtype=np.intp)
+        self.inverse[order] = code
+        self.counts = self.counts_by_code = np.diff(np.r_[starts, ordered.size])
+        self.first_row = order[starts]
+        self.points = ordered[starts][:, None]
+        self.label = np.arange(starts.size)
+        self._order = order
+        self._starts = starts
+        return self
+
     def reorder(self, order: np.ndarray) -> None:
         """Put the unique points in `order` (e.g. spatial order, so queries stay in cache)."""
         self.points = self.points[order]
@@ -310,9 +338,20 @@ def _resolve_ties(
     Candidates at exactly equal distance compete by row order: the earliest
     rows among all of them are taken.
     """
-    points, counts, first_row = groups.points, groups.counts, groups.first_row
     radius = np.sqrt(d_boundary) * (1 + 1e-6) + 1e-300
-    cand = np.asarray(tree.query_ball_point(points[u], radius), dtype=np.intp)
+    cand = np.asarray(tree.query_ball_point(groups.points[u], radius), dtype=np.intp)
+    return _take_nearest(groups, u, cand, k, m)
+
+
+def _take_nearest(
+    groups: _Groups, u: int, cand: np.ndarray, k: int, m: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the k nearest records of point `u` among the points `cand` (holding all of them).
+
+    Distances are computed exactly; records at equal distance are taken in
+    row order, over all copies of the points at that distance.
+    """
+    points, counts, first_row = groups.points, groups.counts, groups.first_row
     d2 = _sq_dist(points, np.array([u]), cand[None, :])[0]
     order = np.lexsort((first_row[cand], d2))
     cand, d2 = cand[order], d2[order]
@@ -340,6 +379,74 @@ def _resolve_ties(
     out_c[: keep.sum()] = cand[keep]
     out_w[: keep.sum()] = weights[keep]
     return out_c, out_w
+
+
+def _neighbour_weights_1d(
+    groups: _Groups, k: int
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`_neighbour_weights` for one variable, by a sorted window instead of a k-d tree.
+
+    `groups` holds the unique values in ascending order
+    (:meth:`_Groups.sorted_1d`). The k nearest records of a value lie among
+    the ``k - 1`` unique values on either side of it, so every point's
+    candidates are its ``k`` neighbours on each side in sorted order (one
+    more than needed, to see whether values at the boundary distance go on
+    beyond the window). The candidates are ordered by exact squared
+    distance, computed as :func:`_sq_dist` does, then by earliest row, and
+    weighted exactly as the k-d tree path weights them, so the two give the
+    same neighbour sets and bit-identical centroids. A point whose boundary
+    distance is shared by a value outside its window (rounding can make
+    distances on one side equal) is resolved from every value within that
+    distance.
+    """
+    values, counts, first_row = groups.points[:, 0], groups.counts, groups.first_row
+    nu = values.size
+    need = np.flatnonzero(counts < k)
+    m = min(k + 1, nu)
+    offsets = np.arange(-k, k + 1)
+    chunks = range(0, need.size, _CHUNK)
+    for start in progress(chunks, desc="kNN centroids", unit="chunk", size=need.size):
+        rows = need[start : start + _CHUNK]
+        r = np.arange(rows.size)
+        pos = rows[:, None] + offsets
+        valid = (pos >= 0) & (pos < nu)
+        pos = np.clip(pos, 0, nu - 1)
+        diff = values[pos] - values[rows][:, None]
+        d2 = np.where(valid, diff * diff, np.inf)
+        order = np.lexsort((first_row[pos], d2), axis=-1)
+        cand = np.take_along_axis(pos, order, axis=1)
+        d2s = np.take_along_axis(d2, order, axis=1)
+        c = np.where(np.take_along_axis(valid, order, axis=1), counts[cand], 0)
+        w = np.clip(k - (np.cumsum(c, axis=1) - c), 0, c)
+        b = (w > 0).sum(axis=1) - 1
+        db = d2s[r, b]
+        at_boundary = d2s == db[:, None]
+        partial = np.flatnonzero(
+            (np.where(at_boundary, c - w, 0).sum(axis=1) > 0) & (at_boundary & (c > 1)).any(axis=1)
+        )
+        if partial.size:
+            # records at the boundary distance taken in row order over all copies of the
+            # points there, as _resolve_ties_batch does
+            bnd = at_boundary[partial]
+            left = k - np.where(bnd, 0, w[partial]).sum(axis=1)
+            firsts = groups.first_rows(cand[partial], k)
+            firsts = np.where(bnd[..., None], firsts, np.iinfo(np.intp).max)
+            flat = np.sort(firsts.reshape(partial.size, -1), axis=1)
+            cutoff = flat[np.arange(partial.size), left - 1]
+            taken = (firsts <= cutoff[:, None, None]).sum(axis=2)
+            w[partial] = np.where(bnd, taken, w[partial])
+        # the taken candidates are a prefix of each row: keep the first m columns
+        cand, w = cand[:, :m], w[:, :m]
+        # the values at the boundary distance may go on beyond the window
+        beyond = np.flatnonzero((d2[:, 0] <= db) | (d2[:, -1] <= db))
+        for i in beyond:
+            u = rows[i]
+            radius = np.sqrt(db[i]) * (1 + 1e-6) + 1e-300
+            lo = np.searchsorted(values, values[u] - radius, side="left")
+            hi = np.searchsorted(values, values[u] + radius, side="right")
+            cand[i], w[i] = _take_nearest(groups, u, np.arange(lo, hi), k, m)
+        canon = np.argsort(np.where(w > 0, first_row[cand], np.iinfo(np.intp).max), axis=1)
+        yield rows, np.take_along_axis(cand, canon, axis=1), np.take_along_axis(w, canon, axis=1)
 
 
 def _spread_bits(v: np.ndarray) -> np.ndarray:
@@ -370,14 +477,20 @@ def _spatial_order(points: np.ndarray) -> np.ndarray:
 
 def _centroids_in_stratum(z: np.ndarray, search: np.ndarray, k: int) -> np.ndarray:
     """Centroids (in z-space) of the k nearest records of every row of one stratum."""
-    groups = _Groups(search)
-    if groups.points.shape[0] > _SPATIAL_ORDER_MIN:
-        # number the points in the order of a kd-tree's leaves: the neighbour queries
-        # then walk the tree and the data in cache order (3x faster at 1e7 points)
-        groups.reorder(_spatial_order(groups.points))
+    if search.shape[1] == 1:
+        # one variable: the neighbours are adjacent in sorted order (no k-d tree)
+        groups = _Groups.sorted_1d(search[:, 0])
+        neighbours = _neighbour_weights_1d(groups, k)
+    else:
+        groups = _Groups(search)
+        if groups.points.shape[0] > _SPATIAL_ORDER_MIN:
+            # number the points in the order of a kd-tree's leaves: the neighbour queries
+            # then walk the tree and the data in cache order (3x faster at 1e7 points)
+            groups.reorder(_spatial_order(groups.points))
+        neighbours = _neighbour_weights(groups, k)
     z_uniq = z[groups.first_row]
     cent = z_uniq.copy()  # a point with at least k copies is its own centroid
-    for rows, cand, w in _neighbour_weights(groups, k):
+    for rows, cand, w in neighbours:
         cent[rows] = np.einsum("ij,ijp->ip", w.astype(float), z_uniq[cand]) / k
     return cent[groups.position()]
 
