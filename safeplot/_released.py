@@ -116,12 +116,16 @@ def _boxes(rel: Any) -> dict[str, Any]:
             rows.append([cat, hue, box.whislo, box.q1, box.med, box.q3, box.whishi, fliers])
         columns = ["category", "hue", "whislo", "q1", "med", "q3", "whishi", "fliers"]
         return _table(columns, rows)
-    rows = [
-        [cat, hue, v]
-        for (cat, hue), values in zip(groups, rel.values, strict=True)
-        for v in np.asarray(values, dtype=float)
+    columns = ["category", "hue", "value"]
+    arrays = [np.asarray(values, dtype=float) for values in rel.values]
+    if any(np.isnan(a).any() for a in arrays):
+        rows = [[cat, hue, v] for (cat, hue), a in zip(groups, arrays, strict=True) for v in a]
+        return _table(columns, rows)
+    # released values are finite floats: tolist() gives the plain floats _cell would
+    data = [
+        [cat, hue, v] for (cat, hue), a in zip(groups, arrays, strict=True) for v in a.tolist()
     ]
-    return _table(["category", "hue", "value"], rows)
+    return {"columns": columns, "data": data}
 
 
 def released_table(obj: Any) -> dict[str, Any] | None:

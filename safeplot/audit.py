@@ -520,8 +520,28 @@ def _copy_entry(entry: AuditEntry) -> AuditEntry:
         entry,
         params=copy.deepcopy(entry.params),
         report=copy.deepcopy(entry.report),
-        released=copy.deepcopy(entry.released),
+        released=_copy_table(entry.released),
     )
+
+
+_SCALARS = frozenset({type(None), bool, int, float, str})
+
+
+def _copy_table(table: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Return a deep copy of a released table, copying rows of plain scalars row by row.
+
+    ``copy.deepcopy`` keeps a memo of every cell and takes seconds for a
+    million released points; a row of immutable scalars is copied whole.
+    """
+    if table is None or set(table) != {"columns", "data"}:
+        return copy.deepcopy(table)
+    data = table["data"]
+    if (
+        not all(type(row) is list for row in data)
+        or not {type(cell) for row in data for cell in row} <= _SCALARS
+    ):
+        return copy.deepcopy(table)
+    return {"columns": list(table["columns"]), "data": [list(row) for row in data]}
 
 
 def entries() -> list[AuditEntry]:

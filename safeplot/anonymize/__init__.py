@@ -280,11 +280,43 @@ def _off_rare_values(released: np.ndarray, raw: np.ndarray, threshold: int) -> n
     """
     out = np.array(released, dtype=float, copy=True)
     for j in range(out.shape[1]):
-        rare = rare_values(raw[:, j], threshold)
-        step = 1e-6 * (float(np.std(raw[:, j])) or 1.0)
-        for _ in range(100):
-            hit = hit_mask(out[:, j], rare)
-            if not hit.any():
-                break
-            out[hit, j] += step
+        out[:, j] = off_rare(out[:, j], rare_values(raw[:, j], threshold), np.std(raw[:, j]))
+    return out
+
+
+def off_rare(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.ndarray:
+    """Move each value equal to one in `avoid` up by ``1e-6 * scale`` until none is.
+
+    Every value is checked once; after that only the values just moved can
+    equal one in `avoid`, so only those are checked again (the values that
+    did not move are still clear).
+
+    Parameters
+    ----------
+    values : array-like
+        Released values.
+    avoid : array-like
+        Values none may equal (relative 1e-9), e.g. :func:`rare_values` of the raw data.
+    scale : float
+        The spread of the variable (its SD); 0 moves by 1e-6.
+
+    Returns
+    -------
+    ndarray
+        A new float array: `values`, those on a value of `avoid` moved.
+
+    Examples
+    --------
+    >>> off_rare([1.0, 2.0, 3.0], avoid=[2.0], scale=1.0)
+    array([1.      , 2.000001, 3.      ])
+    """
+    out = np.array(values, dtype=float, copy=True)
+    step = 1e-6 * (float(scale) or 1.0)
+    flat = out.reshape(-1)
+    moved = np.flatnonzero(hit_mask(flat, avoid))
+    for _ in range(100):
+        if moved.size == 0:
+            break
+        flat[moved] += step
+        moved = moved[hit_mask(flat[moved], avoid)]
     return out

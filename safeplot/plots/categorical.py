@@ -33,7 +33,14 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from .._validate import clean_numeric
 from ..anonymize import VALUE_METHODS, anonymize_values
 from ..anonymize.boxes import BoxSummary, confidential_box, grid_box
-from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_edges, safe_ticks
+from ..anonymize.grids import (
+    hit_mask,
+    hits_any,
+    rare_values,
+    safe_edges,
+    safe_ticks,
+    union_sorted,
+)
 from ..anonymize.suppression import GridSuppression, suppress_records
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
@@ -477,11 +484,13 @@ def _refuse_small(
 def _off_rare(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
     """Move released values that equal a rare raw value by 1e-6 of `scale` (invisible)."""
     out = np.array(values, dtype=float, copy=True)
+    # only the values just moved can be on a rare value again: check just those
+    moved = np.flatnonzero(hit_mask(out, avoid))
     for _ in range(100):
-        hit = hit_mask(out, avoid)
-        if not hit.any():
+        if moved.size == 0:
             break
-        out[hit] += 1e-6 * scale
+        out[moved] += 1e-6 * scale
+        moved = moved[hit_mask(out[moved], avoid)]
     return out
 
 
@@ -671,7 +680,7 @@ def release_boxplot(
     # a box's own statistics also avoid the values rare within its box
     rare = rare_values(rows.all_values, threshold)
     avoid = [
-        np.union1d(rare, rare_values(values[codes == g], threshold)) for g in range(len(pairs))
+        union_sorted(rare, rare_values(values[codes == g], threshold)) for g in range(len(pairs))
     ]
     params: dict[str, Any] = {"threshold": threshold}
     details: dict[str, Any] = {}
