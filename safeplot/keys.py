@@ -4,7 +4,7 @@ Probabilistic anonymisation adds noise whose generator is seeded from an
 HMAC of a secret key and a fingerprint of the data, so re-drawing the same
 data gives the same noise (averaging many releases recovers nothing) while
 nobody without the key can reproduce or subtract the noise. The fingerprint
-rounds each value to about 10 significant digits, so the same key gives the
+rounds each value to about 9 significant digits, so the same key gives the
 same noise on every machine even where computed values differ in their last
 bits (see :mod:`safeplot.anonymize.probabilistic`).
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import math
 from fractions import Fraction
 
@@ -25,6 +24,8 @@ from safeplot.anonymize.discretize import (
 from safeplot.errors import DisclosureError
 from safeplot.keys import SecretKey
 from safeplot.policy import Policy
+
+from .test_probabilistic import documented_fingerprint
 
 KEY = SecretKey("discretize-test-key-0123456789", source="test")
 OTHER_KEY = SecretKey("a different key altogether!!", source="test")
@@ -390,10 +391,7 @@ def test_rbd_matches_a_reference_implementation():
     x = continuous(300, seed=4)
     c, n_resamples = 5, 40
     xs = np.sort(x)
-    # the keyed-noise fingerprint: the sorted values rounded to 34 significant bits
-    mantissa, exponent = np.frexp(xs)
-    canonical = np.ldexp(np.round(np.ldexp(mantissa, 34)), exponent - 34) + 0.0
-    fingerprint = hashlib.sha256(canonical.astype("<f8").tobytes()).digest()
+    fingerprint = documented_fingerprint(xs)  # the keyed-noise fingerprint
     label = b"rbd"
     message = b"safeplot-noise-v2" + len(label).to_bytes(8, "big") + label + fingerprint
     rng = np.random.Generator(np.random.PCG64(int.from_bytes(KEY.digest(message), "big")))

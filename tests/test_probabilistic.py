@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import math
 import pickle
+import statistics
 import struct
 import warnings
 
@@ -142,17 +143,32 @@ def _documented_stream(label, fingerprint, n):
     return np.random.Generator(np.random.PCG64(int.from_bytes(digest, "big"))).standard_normal(n)
 
 
+def documented_fingerprint(values) -> bytes:
+    """The documented fingerprint, written out value by value with Python's math.
+
+    The sorted values, each rounded to 30 significant bits (to the nearest
+    multiple of ``2**(e - 30)``, ties to even, with ``e`` the value's binary
+    exponent), where ``e`` is raised to that of the median of the non-zero
+    absolute values (itself rounded so): small values are rounded to the
+    median's step. SHA-256 of the little-endian doubles.
+    """
+
+    def round_bits(v, floor=None):
+        e = math.frexp(v)[1]
+        if floor is not None:
+            e = max(e, floor)
+        return math.ldexp(round(math.ldexp(v, 30 - e)), e - 30) + 0.0
+
+    values = sorted(float(v) for v in values)
+    floor = math.frexp(round_bits(statistics.median(abs(v) for v in values if v != 0)))[1]
+    rounded = [round_bits(v, floor) for v in values]
+    return hashlib.sha256(np.array(rounded, dtype="<f8").tobytes()).digest()
+
+
 @pytest.mark.parametrize("q", [0.25, 0.7])
 def test_seed_follows_the_documented_derivation(q):
     x = sample(n=50)
-    # each value rounded to 34 significant bits (about 10 significant digits): to the nearest
-    # multiple of 2**(exponent - 34), ties to even
-    mantissa, exponent = np.frexp(np.sort(x))
-    rounded = [
-        math.ldexp(round(math.ldexp(m, 34)), int(e) - 34)
-        for m, e in zip(mantissa, exponent, strict=True)
-    ]
-    fingerprint = hashlib.sha256(np.array(rounded, dtype="<f8").tobytes()).digest()
+    fingerprint = documented_fingerprint(x)
     e = 0.25 * _documented_stream(b"base", fingerprint, x.size)
     if q > 0.25:
         label = b"q" + struct.pack(">d", q)
@@ -230,10 +246,22 @@ def test_leverages_computed_two_ways_get_the_same_noise():
     np.testing.assert_allclose(_noise(h_qr), _noise(h_inv), rtol=0, atol=1e-12 * h_qr.std())
 
 
+def test_values_near_zero_keep_their_noise_under_absolute_errors():
+    """A computed value near zero (a residual, a difference) carries the absolute error of the
+    numbers it came from, far above its own last bit: it is rounded on the step of the
+    variable's median magnitude, so such errors do not change the noise either."""
+    rng = np.random.default_rng(5)
+    r = rng.normal(0, 1, 500)
+    r[:5] = [1e-6, -3e-7, 2e-9, 0.0, 5e-12]
+    elsewhere = r + rng.uniform(-1e-14, 1e-14, r.size)
+    assert np.max(np.abs(elsewhere[:5] / r[:5] - 1), where=r[:5] != 0, initial=0) > 1e-9
+    np.testing.assert_allclose(_noise(elsewhere), _noise(r), rtol=0, atol=1e-12)
+
+
 @pytest.mark.parametrize(
     "transform",
     [
-        pytest.param(lambda x: x * (1 + 1e-9), id="times-1+1e-9"),
+        pytest.param(lambda x: x * (1 + 1e-8), id="times-1+1e-8"),
         pytest.param(lambda x: x + 1e-7 * x**2, id="plus-1e-7-x-squared"),
         pytest.param(lambda x: x**1.001, id="power-1.001"),
         pytest.param(np.log, id="log"),

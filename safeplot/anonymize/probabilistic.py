@@ -18,8 +18,8 @@ of the variable's values. Consequences:
 * releases at different ``q`` share a base noise at the custodian's
   ``q_min`` and differ only by independent top-ups, so combining them
   reveals no more than a release at ``q_min``;
-* changing any value (by more than about one part in 1e10: the fingerprint
-  rounds each value to 34 significant bits, so that the last bits of
+* changing any value (by more than about one part in 1e9: the fingerprint
+  rounds each value to 30 significant bits, so that the last bits of
   computed numbers, which differ between machines, do not change the noise)
   changes the noise of every record, and nobody without the key can
   regenerate (and subtract) the noise.
@@ -48,14 +48,18 @@ from .._validate import finite_array
 from ..errors import DisclosureError
 from ..keys import SecretKey, check_key
 from ..policy import Policy, custodian_policy, get_policy
+from .grids import as_sorted
 
 __all__ = ["add_keyed_noise", "noise_sd"]
 
 #: Domain-separation tag of the seed derivation; change it only together with
 #: a deliberate change of the noise stream.
 _NOISE_TAG = b"safeplot-noise-v2"
-#: Significant bits of each value that enter the fingerprint (about 10 decimal digits).
-_FINGERPRINT_BITS = 34
+#: Significant bits of each value that enter the fingerprint (about 9 decimal digits). Values
+#: computed on two machines differ by up to about 1e-14 of their magnitude (a few tens of
+#: units in the last place, e.g. standardised residuals through different BLAS kernels); a
+#: boundary of this rounding falls between them for about one value in 1e5.
+_FINGERPRINT_BITS = 30
 
 
 def noise_sd(values: ArrayLike, q: float = 0.25) -> float | np.ndarray:
@@ -105,34 +109,60 @@ def _column_sd(ordered: np.ndarray) -> np.ndarray:
     return np.array([ordered[:, j].std(ddof=1) for j in range(ordered.shape[1])])
 
 
-def _rounded(values: np.ndarray) -> np.ndarray:
+def _round_bits(values: np.ndarray, floor: int | None = None) -> np.ndarray:
     """`values` rounded to ``_FINGERPRINT_BITS`` significant bits, ``-0.0`` as ``0.0``.
 
+    A value below ``2**floor`` in magnitude is rounded as if it were of that
+    magnitude, i.e. to an absolute step of ``2**(floor - _FINGERPRINT_BITS)``.
     Scaling by a power of two and rounding to an integer are exact, so every
     machine rounds the same number to the same result; only a value within a
     last bit of a rounding boundary can land on either side of it.
     """
-    mantissa, exponent = np.frexp(values)  # mantissa in [0.5, 1), or 0
-    digits = np.round(np.ldexp(mantissa, _FINGERPRINT_BITS))
+    _, exponent = np.frexp(values)  # values = mantissa * 2**exponent, mantissa in [0.5, 1)
+    if floor is not None:
+        exponent = np.maximum(exponent, floor)
+    digits = np.round(np.ldexp(values, _FINGERPRINT_BITS - exponent))
     with np.errstate(over="ignore"):  # within 1e-10 of the largest double: inf
         return np.ldexp(digits, exponent - _FINGERPRINT_BITS) + 0.0
 
 
-def _fingerprint(column: np.ndarray) -> bytes:
-    """SHA-256 of the sorted values rounded to 34 significant bits (little-endian float64).
+def _rounded(column: np.ndarray) -> np.ndarray:
+    """Return the values of one variable as the fingerprint and the ranks see them.
 
-    Sorting makes the fingerprint independent of row order. Rounding to 34
-    significant bits (about 10 significant decimal digits, far above
-    floating-point noise) makes it independent of the last bits of the
+    Each value keeps ``_FINGERPRINT_BITS`` significant bits (about 9
+    significant digits), and values much smaller than the variable's typical
+    magnitude (the median of its non-zero absolute values) are rounded to
+    ``2**-_FINGERPRINT_BITS`` of that magnitude instead. Computed values near
+    zero (residuals, differences) carry errors of the size of the numbers they
+    were computed from, not of their own size, so their own significant
+    digits would not be stable across machines; a step relative to the median
+    is, and no single large value (an outlier) coarsens it.
+    """
+    nonzero = np.abs(column[column != 0])
+    if nonzero.size == 0:
+        return _round_bits(column)
+    _, floor = np.frexp(_round_bits(np.median(nonzero)))
+    return _round_bits(column, int(floor))
+
+
+def _fingerprint(column: np.ndarray) -> bytes:
+    """SHA-256 of the sorted values, rounded as by ``_rounded`` (little-endian float64).
+
+    Sorting makes the fingerprint independent of row order. Rounding to 30
+    significant bits (about 9 significant decimal digits, far above
+    floating-point noise; values near zero to the same step relative to the
+    variable's median magnitude) makes it independent of the last bits of the
     values: numbers computed on another machine (another BLAS kernel, another
     order of summation) differ there and must get the same noise, so that the
     same script gives the same figure everywhere.
 
-    Any value changed by more than about one part in ``1e10``, and any value
-    added or removed, changes the fingerprint and hence every draw: a
-    transformed copy of the data does not share the noise of the original.
+    Any value changed by more than about one part in ``1e9`` (of itself, or
+    of the median magnitude for values near zero), and any value added or
+    removed, changes the fingerprint and hence every draw: a transformed copy
+    of the data does not share the noise of the original.
     """
-    return hashlib.sha256(np.sort(_rounded(column)).astype("<f8", copy=False).tobytes()).digest()
+    # the caller's column is sorted already, and rounding keeps the order: no second sort
+    return hashlib.sha256(as_sorted(_rounded(column)).astype("<f8", copy=False).tobytes()).digest()
 
 
 def _seed_message(stream: bytes, fingerprint: bytes) -> bytes:
@@ -175,7 +205,7 @@ def _ranks_order(arr: np.ndarray, j: int) -> np.ndarray:
     records then depends on neither the last bits of the values (a value
     computed on another machine, or by another code path on this one, may
     differ there from one that is mathematically equal) nor on row order,
-    unless two records agree to about 10 significant digits in every column:
+    unless two records agree to about 9 significant digits in every column:
     those keep their row order, and swapping their noise changes nothing
     visible.
     """
@@ -207,8 +237,11 @@ def add_keyed_noise(
     standard normal streams from ``np.random.Generator(np.random.PCG64(seed))``,
     ``seed`` the HMAC-SHA256, under `key`, of a version tag, a stream label
     (``b"base"``, or ``b"q"`` and ``q`` as a big-endian double) and a SHA-256
-    fingerprint of the variable's sorted values, each rounded to 34
-    significant bits (about 10 significant digits). The shared :math:`e_0`
+    fingerprint of the variable's sorted values, each rounded to 30
+    significant bits (about 9 significant digits; values much smaller than
+    the median of the variable's non-zero absolute values to the step of
+    that median, as computed values near zero carry the absolute errors of
+    the numbers they came from). The shared :math:`e_0`
     means releases at several ``q`` cannot be combined to cancel the noise.
     The noise vector is assigned to records in rank order of the variable's
     rounded values (a stable sort; records tied on it are ordered by the
@@ -216,13 +249,13 @@ def add_keyed_noise(
 
     * the same data and key always give the same output, whatever the names;
     * permuting the rows of `values` permutes the output in the same way
-      (two records that agree to about 10 significant digits in every
+      (two records that agree to about 9 significant digits in every
       variable may swap their noise);
     * values that differ only in their last bits, as numbers computed on two
       machines do, get the same noise: the same script gives the same figure
       everywhere;
     * changing any value of a variable by more than about one part in
-      ``1e10`` changes the noise of every record of that variable, and so
+      ``1e9`` changes the noise of every record of that variable, and so
       does a different key.
 
     Parameters
@@ -274,7 +307,10 @@ def add_keyed_noise(
     Noise with ``q > 1`` hides most of the correlation between variables [1]_.
     Keying the noise to the data means a re-release of identical data adds
     no information; it does not protect against releases of *different*
-    data sets that share records, which get independent noise.
+    data sets that share records, which get independent noise. Conversely,
+    a copy whose values all differ by less than the fingerprint's rounding
+    (about one part in 1e9) draws the same noise, as it must for the same
+    script to give the same figure on every machine.
 
     References
     ----------
