@@ -11,6 +11,7 @@ from safeplot.plots.distributions import HIST_METHODS, draw_histogram, release_h
 from safeplot.plots.relational import SCATTER_METHODS, draw_scatter, release_scatter
 
 from .leakscan import scan_figure
+from .refusals import Refusal, check, drawing_cells, expected
 
 
 def _shapes():
@@ -59,17 +60,39 @@ def test_histogram_release_leaks_nothing(shape, method):
     assert audit.entries()[-1].method == method
 
 
+#: Scatter releases refused rather than drawn, and why (every other combination must draw).
+SCATTER_REFUSALS: list[Refusal] = [
+    Refusal(
+        "scatter",
+        "suppress",
+        "small",
+        DisclosureError,
+        "Every grid cell is below the threshold: nothing can be shown",
+        "30 records on a 30 x 30 grid: every cell is below the threshold (generalize's"
+        " 15 x 15 grid keeps some)",
+    ),
+]
+
+
+def test_every_scatter_method_draws_on_some_shape():
+    cells = [("scatter", m, shape) for m in SAFE_SCATTER for shape in SHAPES]
+    never = [cell for cell, n in drawing_cells(SCATTER_REFUSALS, cells).items() if n == 0]
+    assert not never, f"refused on every data shape: {never}"
+
+
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 @pytest.mark.parametrize("method", SAFE_SCATTER)
 def test_scatter_release_leaks_nothing(shape, method):
     x, y = SHAPES[shape]
+    entry = expected(SCATTER_REFUSALS, "scatter", method, shape)
     fig, ax = plt.subplots()
     try:
         rel = release_scatter(x, y, method=method)
-    except DisclosureError as err:
-        # a grid with every cell below the threshold is refused rather than drawn empty
-        assert method in ("suppress", "generalize") and "nothing can be shown" in str(err)
+    except (ValueError, TypeError) as err:  # DisclosureError included
+        check(entry, err, f"scatter|{method}|{shape}")
+        assert audit.entries() == []
         return
+    check(entry, None, f"scatter|{method}|{shape}")
     draw_scatter(ax, rel, mark_coincident=True)
     findings = scan_figure(fig, {"x": x, "y": y}, threshold=3)
     assert not findings, str(findings)

@@ -25,6 +25,7 @@ from matplotlib.figure import Figure
 import safeplot
 from safeplot import audit
 from safeplot.datasets import simulate
+from safeplot.errors import DisclosureError
 from safeplot.plots._common import FOOTNOTE_GID, method_note
 from safeplot.plots.axisgrid import JOINT_METHODS, PAIR_METHODS, pair_axes_variables
 from safeplot.plots.bar import BAR_METHODS
@@ -38,6 +39,8 @@ from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
 from safeplot.policy import METHODS
 
 from .leakscan import scan_figure
+from .refusals import Refusal, check, drawing_cells
+from .refusals import expected as expected_refusal
 
 
 def _shapes() -> dict[str, pd.DataFrame]:
@@ -753,21 +756,333 @@ def _scan(case, fig, result, df):
     return scan_figure(fig, raw, per_axes=per_axes, saved=True, **case.scan)
 
 
+#: Every combination of the table that is refused rather than drawn, and why. A refusal not
+#: listed fails ``test_nothing_rare_and_no_small_count_is_drawn``, and so does a listed one
+#: that draws; ``test_every_case_and_method_draws_on_some_shape`` fails for a case that would
+#: be refused on every shape.
+REFUSALS: list[Refusal] = [
+    Refusal(
+        "barplot",
+        "microaggregation",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "Only about \\d+ complete records: at least 2\\*k_min=6",
+        "a group of about 5 records is below 2 k_min, too few to microaggregate on its own",
+    ),
+    Refusal(
+        "barplot-hue-pi",
+        "microaggregation",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "Only about \\d+ complete records: at least 2\\*k_min=6",
+        "a group of about 5 records is below 2 k_min, too few to microaggregate on its own",
+    ),
+    Refusal(
+        "boxplot",
+        "(generalize|suppress)",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "group\\(s\\) (have|keep) fewer than threshold=3 records",
+        "a box of fewer than threshold records would show their values",
+    ),
+    Refusal(
+        "boxplot",
+        "(confidential|deterministic|microaggregation|probabilistic|rounding)",
+        "tiny_groups",
+        DisclosureError,
+        "group\\(s\\) (have|keep) fewer than threshold=3 records",
+        "a box of fewer than threshold records would show their values",
+    ),
+    Refusal(
+        "boxplot-continuous-x",
+        "confidential",
+        "ties",
+        DisclosureError,
+        "group\\(s\\) (have|keep) fewer than threshold=3 records",
+        "a box of fewer than threshold records would show their values",
+    ),
+    Refusal(
+        "catplot-box",
+        "(deterministic|microaggregation)",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "catplot-box",
+        "(confidential|generalize|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "catplot-box",
+        "(generalize|suppress)",
+        "strata_near_k",
+        DisclosureError,
+        "group\\(s\\) (have|keep) fewer than threshold=3 records",
+        "a box of fewer than threshold records would show their values",
+    ),
+    Refusal(
+        "catplot-box",
+        "rounding",
+        "strata_near_k",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values",
+    ),
+    Refusal(
+        "catplot-count",
+        "(confidential|generalize|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "correspondenceplot",
+        "confidential",
+        "(D1|D3|bounded)",
+        DisclosureError,
+        "fewer than two levels are left",
+        "x rounded to tens leaves fewer than two levels of threshold records",
+    ),
+    Refusal(
+        "displot",
+        "(confidential|generalize|probabilistic|suppress)",
+        "strata_near_k",
+        DisclosureError,
+        "Every bin is below the threshold: nothing can be shown",
+        "every bin of the small data is below the threshold",
+    ),
+    Refusal(
+        "displot",
+        "(deterministic|microaggregation)",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "displot",
+        "(confidential|generalize|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "displot",
+        "rounding",
+        "strata_near_k",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values",
+    ),
+    Refusal(
+        "displot-kde",
+        "(deterministic|microaggregation)",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "displot-kde",
+        "(confidential|generalize|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "displot-kde",
+        "rounding",
+        "strata_near_k",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values",
+    ),
+    Refusal(
+        "ecdfplot",
+        "microaggregation",
+        "strata_near_k",
+        DisclosureError,
+        "Only about \\d+ complete records: at least 2\\*k_min=6",
+        "a group of about 5 records is below 2 k_min, too few to microaggregate on its own",
+    ),
+    Refusal(
+        "ecdfplot",
+        "(confidential|deterministic|generalize|microaggregation|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "hue level\\(s\\) .* have fewer than",
+        "hue levels of 1 or 2 records would be named in the legend",
+    ),
+    Refusal(
+        "histplot-dask",
+        "(generalize|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "hue level\\(s\\) .* have fewer than",
+        "hue levels of 1 or 2 records would be named in the legend",
+    ),
+    Refusal(
+        "histplot-hue-stack-kde",
+        "microaggregation",
+        "strata_near_k",
+        DisclosureError,
+        "Only about \\d+ complete records: at least 2\\*k_min=6",
+        "a group of about 5 records is below 2 k_min, too few to microaggregate on its own",
+    ),
+    Refusal(
+        "histplot-hue-stack-kde",
+        "(confidential|deterministic|generalize|microaggregation|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "hue level\\(s\\) .* have fewer than",
+        "hue levels of 1 or 2 records would be named in the legend",
+    ),
+    Refusal(
+        "kdeplot",
+        "confidential",
+        "tiny_groups",
+        DisclosureError,
+        "hue level '.' has fewer than",
+        "a hue level of 1 or 2 records would be named in the legend",
+    ),
+    Refusal(
+        "kdeplot",
+        "deterministic",
+        "tiny_groups",
+        DisclosureError,
+        "stratum/strata have fewer than k=3 records",
+        "strata of fewer than k records cannot be hidden among k neighbours",
+    ),
+    Refusal(
+        "lmplot",
+        "(generalize|suppress)",
+        "strata_near_k",
+        DisclosureError,
+        "Every grid cell is below the threshold: nothing can be shown",
+        "every grid cell of the small data is below the threshold",
+    ),
+    Refusal(
+        "lmplot",
+        "(deterministic|microaggregation)",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "lmplot",
+        "(confidential|generalize|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "lmplot",
+        "rounding",
+        "(strata_near_k|ties)",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values",
+    ),
+    Refusal(
+        "pairplot",
+        "microaggregation",
+        "strata_near_k",
+        DisclosureError,
+        "Only about \\d+ complete records: at least 2\\*k_min=6",
+        "a group of about 5 records is below 2 k_min, too few to microaggregate on its own",
+    ),
+    Refusal(
+        "pairplot",
+        "(confidential|deterministic|generalize|microaggregation|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "hue level\\(s\\) .* have fewer than",
+        "hue levels of 1 or 2 records would be named in the legend",
+    ),
+    Refusal(
+        "parallelboxplot-hue-horizontal",
+        "confidential",
+        "tiny_groups",
+        DisclosureError,
+        "hue level\\(s\\) .* have fewer than",
+        "hue levels of 1 or 2 records would be named in the legend",
+    ),
+    Refusal(
+        "relplot",
+        "(generalize|suppress)",
+        "strata_near_k",
+        DisclosureError,
+        "Every grid cell is below the threshold: nothing can be shown",
+        "every grid cell of the small data is below the threshold",
+    ),
+    Refusal(
+        "relplot",
+        "(deterministic|microaggregation)",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "relplot",
+        "(confidential|generalize|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "relplot",
+        "rounding",
+        "(strata_near_k|ties)",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values",
+    ),
+    Refusal(
+        "scatterplot-hue",
+        "deterministic",
+        "tiny_groups",
+        DisclosureError,
+        "hue level '.' has fewer than",
+        "a hue level of 1 or 2 records would be named in the legend",
+    ),
+    Refusal(
+        "scatterplot-hue",
+        "confidential",
+        "tiny_groups",
+        DisclosureError,
+        "hue level\\(s\\) .* have fewer than",
+        "hue levels of 1 or 2 records would be named in the legend",
+    ),
+]
+
+
 @pytest.mark.parametrize(("case", "method", "shape"), PARAMS)
 def test_nothing_rare_and_no_small_count_is_drawn(case, method, shape):
     df = SHAPES[shape]
+    entry = expected_refusal(REFUSALS, case.name, method, shape)
     before = set(plt.get_fignums())
     try:
         fig, result = _draw(case, df, method)
-    except (safeplot.DisclosureError, ValueError) as err:
-        # refusing is safe (a DisclosureError, or a ValueError for parameters the data cannot
-        # take, such as rounding to more values than a facet holds); it must leave nothing
-        # behind and say why
-        assert str(err)
+    except (ValueError, TypeError) as err:  # DisclosureError included
+        check(entry, err, f"{case.name}|{method}|{shape}")
+        # refusing leaves nothing behind
         assert audit.entries() == []
         if case.own_figure:
             assert set(plt.get_fignums()) == before
         return
+    check(entry, None, f"{case.name}|{method}|{shape}")
     findings = _scan(case, fig, result, df)
     assert not findings, str(findings)
     assert findings.numbers_scanned > 0
@@ -781,6 +1096,15 @@ def test_nothing_rare_and_no_small_count_is_drawn(case, method, shape):
     assert notes and set(notes) <= expected, (notes, expected)
     for a in reported:
         assert sum(t.get_gid() == FOOTNOTE_GID for t in a.texts) <= 1, "method note drawn twice"
+
+
+def test_every_case_and_method_draws_on_some_shape():
+    """No case is tested only by its refusals: each (case, method) draws on some shape."""
+    cells = [
+        (case.name, method, shape) for case in CASES for method in case.methods for shape in SHAPES
+    ]
+    never = [cell for cell, n in drawing_cells(REFUSALS, cells).items() if n == 0]
+    assert not never, f"refused on every data shape: {never}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
