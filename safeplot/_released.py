@@ -3,9 +3,11 @@
 :func:`released_table` turns what a release drew or returned (a histogram's
 bins, a density grid's cells, released points, box summaries, a released
 table, a model's coefficient table) into ``{"columns": [...], "data": [...]}``
-of plain JSON types, row by row. Suppressed numbers are ``None``; every other
-number is the one drawn or returned, unchanged (floats are kept at full
-precision, so a CSV written from the table reads back equal to the release).
+of plain JSON types, row by row. Suppressed numbers are ``None``, and so are
+the empty bins and cells of a histogram or grid, which the figure draws as it
+draws suppressed ones; every other number is the one drawn or returned,
+unchanged (floats are kept at full precision, so a CSV written from the table
+reads back equal to the release).
 """
 
 from __future__ import annotations
@@ -54,9 +56,19 @@ def _frame(frame: pd.DataFrame) -> dict[str, Any]:
     return _table(columns, rows)
 
 
+def _withheld(counts: np.ndarray) -> np.ndarray:
+    """Return counts as the figure shows them: suppressed and empty cells both withheld (NaN).
+
+    The figure draws nothing (or a zero-height bar) for a cell of fewer than
+    ``threshold`` records and for an empty one alike; a table that told them
+    apart would place a record of a small cell the figure hides.
+    """
+    return np.where(counts == 0, np.nan, counts)
+
+
 def _histogram(rel: Any) -> dict[str, Any]:
     edges = np.asarray(rel.edges, dtype=float)
-    counts = np.asarray(rel.counts, dtype=float)
+    counts = _withheld(np.asarray(rel.counts, dtype=float))
     level = getattr(rel, "level", None)
     rows = [
         [_label(level), edges[i], edges[i + 1], counts[i], bool(np.isnan(counts[i]))]
@@ -66,7 +78,7 @@ def _histogram(rel: Any) -> dict[str, Any]:
 
 
 def _grid(rel: Any) -> dict[str, Any]:
-    counts = np.asarray(rel.counts, dtype=float)
+    counts = _withheld(np.asarray(rel.counts, dtype=float))
     xe, ye = np.asarray(rel.xedges, dtype=float), np.asarray(rel.yedges, dtype=float)
     rows = []
     for li, level in enumerate(rel.levels):
