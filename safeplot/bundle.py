@@ -24,9 +24,11 @@ folder a finalised ACRO session wrote, so that one folder and one
 from __future__ import annotations
 
 import csv
+import gzip
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import warnings
@@ -133,6 +135,66 @@ def _find(name: str, bases: list[Path]) -> Path | None:
         if (base / candidate).is_file():
             return base / candidate
     return None
+
+
+#: Formats whose saved files carry safeplot's record of the release (its audit uids).
+_STAMPED = (".png", ".pdf", ".svg", ".svgz")
+
+#: Leading bytes of the other figure formats matplotlib writes.
+_MAGIC = {
+    ".jpg": (b"\xff\xd8\xff",),
+    ".jpeg": (b"\xff\xd8\xff",),
+    ".tif": (b"II*\x00", b"MM\x00*"),
+    ".tiff": (b"II*\x00", b"MM\x00*"),
+    ".eps": (b"%!PS",),
+    ".ps": (b"%!PS",),
+    ".webp": (b"RIFF",),
+}
+
+#: A name the folder can hold: one plain file name, no folder part.
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+=@-]*")
+
+
+def _plain(name: Any, what: str) -> str:
+    """Return `name` if it is one plain file name (it cannot leave the folder), else refuse."""
+    text = str(name)
+    if not _PLAIN_NAME.fullmatch(text) or ".." in text:
+        raise ValueError(
+            f"{what} {text!r} is not a plain file name (letters, digits and . _ - only, no "
+            "folder part): finalise writes every file inside the new folder. Pass the audit "
+            "log safeplot.audit.export wrote, unchanged."
+        )
+    return text
+
+
+def _check_figure(path: Path, name: str, uid: str) -> None:
+    """Refuse a figure file that is not one safeplot saved for release `uid`.
+
+    PNG, PDF and SVG files carry the uids of their releases in their
+    metadata (written by ``savefig``); a file of another format must at
+    least be an image of that format. A log naming any other file (a data
+    file, a figure saved over later without safeplot) would put it in the
+    folder as if it were the release.
+    """
+    suffix = path.suffix.lower()
+    content = path.read_bytes()
+    if suffix == ".svgz":
+        try:
+            content = gzip.decompress(content)
+        except (OSError, EOFError):
+            content = b""
+    if suffix in _STAMPED:
+        ok = uid.encode("ascii", "replace") in content
+        why = "does not carry this release's id in its metadata"
+    else:
+        ok = content.startswith(_MAGIC.get(suffix, (b"\x00\x00not an image",)))
+        why = "is not an image file safeplot can check"
+    if not ok:
+        raise ValueError(
+            f"The figure file {name!r} of release {uid} {why}: it is not the figure saved "
+            "for that release (saved over since, or not a figure). Save the figure again "
+            "with savefig (PNG, PDF or SVG carry the release's id) and finalise again."
+        )
 
 
 def _unique(name: str, taken: set[str], prefix: str) -> str:
@@ -300,14 +362,19 @@ def _merge_acro(
             stacklevel=3,
         )
     for key, rec in merged.items():
-        uid = key
+        uid = _plain(key, "The ACRO record id")
         n = 1
         while uid in results:
             uid, n = f"acro_{key}" if n == 1 else f"acro_{key}_{n}", n + 1
         rec = dict(rec, uid=uid)
         files = []
         for item in rec.get("files", []):
-            source = folder / item["name"]
+            source = folder / _plain(item.get("name"), f"The ACRO record {key!r} names a file")
+            if not source.resolve().is_relative_to(folder.resolve()):
+                raise ValueError(
+                    f"The ACRO record {key!r} names {item['name']!r}, a link to a file outside "
+                    f"{str(folder)!r}; finalise the ACRO session again."
+                )
             if not source.is_file():
                 raise ValueError(
                     f"The ACRO record {key!r} names {item['name']!r}, which is not in "
@@ -411,6 +478,7 @@ def finalise(
         logged, log_text, bases = _read_log(log)
     sources = {}
     for entry in logged:
+        _plain(entry.get("uid"), "The release uid")
         for name in entry.get("files", []):
             found = _find(name, bases)
             if found is None:
@@ -419,12 +487,30 @@ def finalise(
                     f"(looked in {', '.join(str(b) for b in bases)}). Run finalise where the "
                     "figures were saved, or keep them beside the exported audit log."
                 )
+            _check_figure(found, name, entry["uid"])
             sources[name] = found
     with tempfile.TemporaryDirectory() as scratch:
         folder = None if acro is None else _acro_folder(acro, Path(scratch) / "acro")
+        created = not Path(path).expanduser().exists()
         out = _prepare(path)
-        _write(out, logged, log_text, sources, folder)
+        try:
+            _write(out, logged, log_text, sources, folder)
+        except BaseException:
+            # no half-written folder is left behind for a checker to take as finished
+            if created:
+                shutil.rmtree(out)
+            else:
+                for item in out.iterdir():
+                    _remove(item)
+            raise
     return out
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
 
 
 def _write(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from pathlib import Path
 
@@ -24,8 +25,9 @@ import pandas as pd
 import pytest
 
 import safeplot
-from safeplot import audit
+from safeplot import DisclosureError, audit
 from safeplot.anonymize.grids import rare_values
+from safeplot.policy import Policy, set_policy
 
 #: Numbers as they are written in CSV and JSON text.
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
@@ -104,7 +106,9 @@ def test_folder_does_not_tell_a_suppressed_bin_from_an_empty_one(tmp_path, monke
     assert {heights.get(round(float(r["bin_left"]), 6), 0.0) for r in gap} == {0.0}
     # the CSV and the log: the same row for each, nothing that picks the record's bin out
     assert {(r["count"], r["suppressed"]) for r in gap} == {("", "True")}
-    assert {tuple(r[3:]) for r in entry.released["data"] if 12.6 <= r[1] < 20.1} == {(None, True)}
+    assert {tuple(r[3:]) for r in entry.released["data"] if 12.6 <= r[1] < 20.1} == {
+        (None, True)
+    }
     sdc = json.loads((out / "results.json").read_text())["results"][entry.uid]["files"][0]["sdc"]
     flagged = {i for i, _ in sdc["cells"]["cells_suppressed"]}
     assert {i for i, r in enumerate(rows) if r in gap} <= flagged
@@ -112,3 +116,147 @@ def test_folder_does_not_tell_a_suppressed_bin_from_an_empty_one(tmp_path, monke
     shown = {round(float(r["bin_left"]), 6): float(r["count"]) for r in rows if r["count"]}
     assert shown == {k: v for k, v in heights.items() if v > 0}
     assert all(float(r["count"]) >= 3 for r in rows if r["count"])
+
+
+def _many_releases(data: pd.DataFrame) -> None:
+    """Releases of every kind the folder holds numbers for, each saved where it is a figure."""
+    _save(safeplot.histplot(data=data, x="x"), "hist.png")
+    _save(safeplot.histplot(data=data, x="x", hue="g"), "hist_hue.svg")
+    _save(safeplot.scatterplot(data=data, x="x", y="y", method="suppress"), "grid.pdf")
+    _save(
+        safeplot.scatterplot(data=data, x="x", y="y", hue="g", method="deterministic"),
+        "det.png",
+    )
+    _save(safeplot.boxplot(data=data, x="g", y="y", method="confidential"), "box.png")
+    _save(safeplot.boxplot(data=data, x="g", y="y", method="deterministic"), "box_det.png")
+    _save(safeplot.parallelboxplot(data=data, x="x", y="y"), "pbox.png")
+    safeplot.describe(data[["x", "y"]])
+    safeplot.corr(data[["x", "y"]])
+    safeplot.crosstab(data.assign(h=np.where(data["y"] > 50, "hi", "lo")), "g", "h")
+    audit.record_model(safeplot.safe_ols("y ~ x", data=data))
+
+
+def test_no_file_of_the_folder_holds_a_rare_value_or_a_small_count(data, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _many_releases(data)
+    out = audit.finalise(tmp_path / "bundle")
+    log = audit.export(tmp_path / "audit.json")
+    rare = _rare(data["x"], data["y"])
+    assert rare.size > 100  # the scan has something to find
+    texts = {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.csv")}
+    texts |= {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.json")}
+    texts["exported log"] = log.read_text(encoding="utf-8")
+    assert {f"{e.uid}.csv" for e in audit.entries() if e.released} <= set(texts)
+    assert len([n for n in texts if n.endswith(".csv")]) >= 9
+    for name, text in texts.items():
+        assert not _rare_hits(text, rare), (name, _rare_hits(text, rare)[:5])
+        for value in ("25.123", "91.777", "-3.219", "7.415"):
+            assert value not in text, (name, value)
+    for path in out.glob("*.csv"):
+        for row in _read_csv(path):
+            count = row.get("count")
+            if count:
+                assert not 0 < float(count) < 3, (path.name, row)
+    # counts of records are rounded or banded wherever they are written
+    doc = json.loads(texts["results.json"])
+    for rec in doc["results"].values():
+        n = rec["properties"].get("n")
+        if n is not None:
+            assert isinstance(n, str) or n % 5 == 0, rec["properties"]
+        dropped = rec["properties"].get("n_dropped")
+        assert dropped in (None, 0) or isinstance(dropped, str) or dropped % 5 == 0
+
+
+def test_the_folder_and_log_never_hold_the_noise_key(data, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    key = (Path(os.environ["SAFEPLOT_HOME"]) / "secret.key").read_text().strip()
+    _save(safeplot.scatterplot(data=data, x="x", y="y", method="probabilistic"), "noise.png")
+    out = audit.finalise(tmp_path / "bundle", log=audit.export(tmp_path / "audit.json"))
+    for path in out.rglob("*"):
+        if path.is_file():
+            content = path.read_bytes()
+            assert key.encode() not in content and key[:16].encode() not in content, path
+
+
+def _log_with(tmp_path: Path, **changes) -> Path:
+    """The exported log of one saved histogram, with its entry changed as a crafted log would."""
+    doc = json.loads(audit.to_json())
+    doc["entries"][0].update(changes)
+    path = tmp_path / "crafted.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_a_crafted_uid_cannot_write_outside_the_folder(data, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _save(safeplot.histplot(data=data, x="x"), "hist.png")
+    for uid in ("../../escaped", "/tmp/escaped", "sub/escaped", ".."):
+        log = _log_with(tmp_path, uid=uid)
+        with pytest.raises(ValueError, match="not a plain file name"):
+            audit.finalise(tmp_path / "bundle", log=log)
+        assert not (tmp_path / "bundle").exists()
+    assert not list(tmp_path.parent.glob("escaped*")) and not list(tmp_path.glob("escaped*"))
+
+
+def test_a_crafted_log_cannot_copy_a_data_file_into_the_folder(data, tmp_path, monkeypatch):
+    """An absolute path, a relative path out of the folder, or a link dressed as a figure."""
+    monkeypatch.chdir(tmp_path)
+    _save(safeplot.histplot(data=data, x="x"), "hist.png")
+    raw = tmp_path / "elsewhere" / "records.csv"
+    raw.parent.mkdir()
+    data.to_csv(raw)
+    (tmp_path / "linked.png").symlink_to(raw)
+    for name in (str(raw), "elsewhere/../elsewhere/records.csv", "linked.png"):
+        log = _log_with(tmp_path, files=[name])
+        with pytest.raises(ValueError, match="not the figure saved for that release"):
+            audit.finalise(tmp_path / "bundle", log=log)
+        assert not (tmp_path / "bundle").exists()
+    # the figure as saved is accepted, from the log and from the session
+    assert (audit.finalise(tmp_path / "ok", log=_log_with(tmp_path)) / "hist.png").is_file()
+
+
+def test_a_figure_saved_over_without_safeplot_is_not_taken_as_the_release(
+    data, tmp_path, monkeypatch
+):
+    """The raw plot saved later under the released figure's name does not enter the folder."""
+    monkeypatch.chdir(tmp_path)
+    _save(safeplot.histplot(data=data, x="x"), "hist.png")
+    fig, ax = plt.subplots()
+    ax.scatter(data["x"], data["y"])  # plain matplotlib: the raw records
+    fig.savefig("hist.png")
+    plt.close(fig)
+    with pytest.raises(ValueError, match="not the figure saved for that release"):
+        audit.finalise(tmp_path / "bundle")
+
+
+def test_a_crafted_acro_folder_cannot_reach_outside_itself(tmp_path):
+    secret = tmp_path / "secret.csv"
+    secret.write_text("id,value\n1,25.123\n", encoding="utf-8")
+    acro = tmp_path / "acro_out"
+    acro.mkdir()
+    (acro / "link.csv").symlink_to(secret)
+    for name in ("../secret.csv", str(secret), "link.csv"):
+        record = {"uid": "output_0", "files": [{"name": name, "sdc": {}}], "status": "pass"}
+        doc = {"version": safeplot.bundle.results_version(), "results": {"output_0": record}}
+        (acro / "results.json").write_text(json.dumps(doc), encoding="utf-8")
+        with pytest.raises(ValueError, match=r"plain file name|outside"):
+            audit.finalise(tmp_path / "bundle", acro=acro)
+        assert not (tmp_path / "bundle").exists()
+
+
+def test_column_names_cannot_inject_rows_into_the_csv_or_json(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(1)
+    name = 'x,"injected"\n25.123,1\n=HYPERLINK("http://e")</td><script>'
+    df = pd.DataFrame({name: np.round(rng.normal(10, 1, 300), 3)})
+    _save(safeplot.histplot(data=df, x=name), "hist.png")
+    out = audit.finalise(tmp_path / "bundle")
+    (entry,) = audit.entries()
+    with open(out / f"{entry.uid}.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["level", "bin_left", "bin_right", "count", "suppressed"]
+    assert all(len(r) == 5 for r in rows)
+    assert not any(r[0].startswith("25.123") for r in rows)
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert doc["results"][entry.uid]["properties"]["variables"] == [name]
+    assert set(doc["results"]) == {entry.uid, "safeplot_audit_log-DONT_RELEASE"}
