@@ -263,6 +263,10 @@ def _numeric_column(name: str, col: pd.Series) -> np.ndarray:
     if col.dtype == object:
         # values held as Python objects (a list of dates, of booleans): judge them by what they are
         col = col.infer_objects()
+        present = col.dropna()
+        if col.dtype == object and present.size and present.map(type).isin([bool, np.bool_]).all():
+            # booleans with missing values (a polars or pyarrow boolean column with nulls)
+            col = present.astype(bool)
     dtype = col.dtype
     if pd.api.types.is_bool_dtype(dtype):
         raise ValueError(

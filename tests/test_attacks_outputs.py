@@ -260,3 +260,63 @@ def test_column_names_cannot_inject_rows_into_the_csv_or_json(tmp_path, monkeypa
     doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert doc["results"][entry.uid]["properties"]["variables"] == [name]
     assert set(doc["results"]) == {entry.uid, "safeplot_audit_log-DONT_RELEASE"}
+
+
+# -- polars and pyarrow input: the same checks as a pandas frame -----------------------------
+
+
+def test_polars_and_pyarrow_booleans_with_nulls_are_refused_as_pandas_booleans_are():
+    """A boolean column with a missing value is object-typed once converted; it is still no measure.
+
+    Before, a polars or pyarrow boolean column with a null reached pandas as
+    Python objects and was drawn as the numbers 0 and 1, where pandas'
+    ``boolean`` column of the same values is refused.
+    """
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    values = [True, None, False] * 70
+    frames = [
+        pd.DataFrame({"x": pd.array(values, dtype="boolean")}),
+        pl.DataFrame({"x": values}),
+        pa.table({"x": pa.array(values)}),
+    ]
+    for frame in frames:
+        for function in (safeplot.histplot, safeplot.kdeplot, safeplot.boxplot):
+            with pytest.raises(ValueError, match="is boolean, not a measurement"):
+                function(data=frame, x="x")
+    assert audit.entries() == []
+
+
+def test_polars_nan_and_null_are_both_missing_and_the_count_dropped_is_banded(data):
+    pl = pytest.importorskip("polars")
+    x = data["x"].to_numpy().copy()
+    x[:2] = np.nan
+    frames = {
+        "pandas NaN": pd.DataFrame({"x": x}),
+        "polars NaN": pl.DataFrame({"x": x}),  # NaN values, not nulls
+        "polars null": pl.DataFrame({"x": x}).with_columns(pl.col("x").fill_nan(None)),
+    }
+    assert frames["polars NaN"]["x"].null_count() == 0
+    assert frames["polars null"]["x"].null_count() == 2
+    releases = {}
+    for name, frame in frames.items():
+        ax = safeplot.histplot(data=frame, x="x")
+        report = ax.safeplot_report
+        releases[name] = [(p.get_x(), p.get_height()) for p in ax.patches]
+        plt.close(ax.figure)
+        # two records dropped: written as a band, never as the exact count
+        assert report.n_dropped == "<3", (name, report.n_dropped)
+        assert report.n % 5 == 0
+        assert not any("2 rows" in w for w in report.warnings)
+    assert releases["polars NaN"] == releases["pandas NaN"] == releases["polars null"]
+
+
+def test_polars_hue_levels_are_suppressed_as_pandas_ones(data):
+    pl = pytest.importorskip("polars")
+    frame = data.assign(g=np.r_[data["g"].to_numpy()[:-1], ["RARELEVEL"]])
+    for given in (frame, pl.from_pandas(frame), pl.from_pandas(frame.astype({"g": "category"}))):
+        with pytest.raises(DisclosureError, match="RARELEVEL"):
+            safeplot.histplot(data=given, x="x", hue="g")
+        with pytest.raises(DisclosureError):
+            safeplot.boxplot(data=given, x="g", y="y")
+    assert audit.entries() == []
