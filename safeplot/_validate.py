@@ -254,9 +254,9 @@ def as_frame(
                 f"Column(s) {missing} not in the data; available columns: {list(frame.columns)}."
             )
         frame = frame[list(columns)]
-    frame = frame.copy()
-    frame.columns = [str(c) for c in frame.columns]
-    return frame
+    # a new frame with string names; its data are copied only when one of the two frames is
+    # changed (copy-on-write), not for every validation of a million rows
+    return frame.set_axis([str(c) for c in frame.columns], axis=1)
 
 
 def _numeric_column(name: str, col: pd.Series) -> np.ndarray:

@@ -198,10 +198,27 @@ class RareValues:
         self._x = x
         self.threshold = int(threshold)
         self._sorted: np.ndarray | None = None
+        self._parts: tuple[RareValues, ...] = ()
         self.scans = 0
+
+    @classmethod
+    def union(cls, *parts: RareValues) -> RareValues:
+        """Return the values rare in any of `parts` (of x and of y, say), each found by its part.
+
+        Examples
+        --------
+        >>> both = RareValues.union(RareValues([1.0, 2.0, 2.0], 2), RareValues([5.0, 5.0], 2))
+        >>> np.asarray(both), hits_any([5.0], both)
+        (array([1.]), False)
+        """
+        out = cls([], 1)
+        out._parts = parts
+        return out
 
     def values(self) -> np.ndarray:
         """Every rare value, sorted (computed once)."""
+        if self._sorted is None and self._parts:
+            self._sorted = np.unique(np.concatenate([p.values() for p in self._parts]))
         if self._sorted is None:
             rare = rare_values(self._x, self.threshold)
             if self._groups is not None:
@@ -224,6 +241,11 @@ class RareValues:
 
     def hit_mask(self, points: ArrayLike, rtol: float = MATCH_RTOL) -> np.ndarray:
         """Tell, per point, whether it equals (within `rtol`) a rare value, as :func:`hit_mask`."""
+        if self._parts and self._sorted is None:
+            hit = np.zeros(np.shape(points), dtype=bool)
+            for part in self._parts:
+                hit |= part.hit_mask(points, rtol)
+            return hit
         p = np.asarray(points, dtype=float)
         cand = np.unique(p[np.isfinite(p)])
         if self._sorted is None and cand.size > self.MAX_POINTS:

@@ -15,7 +15,7 @@ from matplotlib.axes import Axes
 
 from .._validate import clean_numeric
 from ..anonymize import VALUE_METHODS, AnonymizedValues, anonymize_values
-from ..anonymize.grids import histogram_counts, hits_any, rare_values, safe_edges, safe_ticks
+from ..anonymize.grids import RareValues, histogram_counts, hits_any, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
 from ..integrations.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
@@ -294,13 +294,11 @@ def release_histograms(
             0, threshold, step=step, per_level=levels is not None, points=points
         )
     elif method != "none":
-        rare = rare_values(raw, threshold)
+        # values rare within a level are avoided as well as values rare overall; they are
+        # looked for only near the few edges and ticks a grid would draw
+        rare = RareValues(raw, threshold, None if levels is None else codes)
     else:
         rare = np.array([])
-    if levels is not None and method != "none" and counts_from is None:
-        # values rare within a level are avoided as well as values rare overall
-        per_level = [rare_values(raw[codes == i], threshold) for i in range(n_levels)]
-        rare = np.unique(np.concatenate([rare, *per_level]))
     if levels is not None and method != "none":
         sizes = (
             np.bincount(codes[codes >= 0], minlength=n_levels)

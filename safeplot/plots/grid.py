@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike
 
 from .._validate import clean_numeric
 from ..anonymize import AnonymizedValues, anonymize_values
-from ..anonymize.grids import grid_counts, rare_values, safe_edges, safe_ticks
+from ..anonymize.grids import RareValues, grid_counts, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..integrations.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
 from ..policy import METHODS, Policy, get_policy
@@ -157,7 +157,7 @@ def release_grid(
     check_methods(method, GRID_METHODS, "density grids")
     threshold = pol.check_threshold(threshold)
     if source is None:
-        rare = [rare_values(raw[:, j], threshold) for j in range(2)]
+        rare = [RareValues(raw[:, j], threshold) for j in range(2)]  # looked up near the grid
     else:
         step = min(grid_step(source, j, bins) for j in range(2))
         rare = source.rare_columns([0, 1], threshold, step=step)

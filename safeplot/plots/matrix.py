@@ -34,7 +34,7 @@ from matplotlib.colors import Colormap, ListedColormap, Normalize
 
 from .. import audit
 from .._validate import refuse_dask
-from ..anonymize.grids import rare_values, safe_ticks
+from ..anonymize.grids import RareValues, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..integrations.dask import DaskColumns, is_dask_collection
@@ -610,11 +610,7 @@ def _grid_heatmap(
     if method != "none" and is_dask_collection(pdata.frame):
         avoid = _dask_colorbar_avoid(pdata.frame, threshold_used, vmin, vmax) if cbar else avoid
     elif method != "none":
-        frame = pdata.frame
-        avoid = np.union1d(
-            rare_values(pd.to_numeric(frame["x"], errors="coerce"), threshold_used),
-            rare_values(pd.to_numeric(frame["y"], errors="coerce"), threshold_used),
-        )
+        avoid = None  # the rare values of x and y, looked for near the colour bar's ticks
 
     ax = get_ax(ax)
     kws = dict(kwargs)
@@ -638,6 +634,9 @@ def _grid_heatmap(
         cb.outline.set_linewidth(0)
         lo, hi = mesh.norm.vmin, mesh.norm.vmax
         if "ticks" not in cbar_kws and lo is not None and hi is not None and hi > lo:
+            if avoid is None:
+                xy = (pd.to_numeric(pdata.frame[c], errors="coerce") for c in ("x", "y"))
+                avoid = RareValues.union(*(RareValues(v, threshold_used) for v in xy))
             ticks = safe_ticks(float(lo), float(hi), avoid=avoid)
             whole = ticks[ticks == np.round(ticks)]  # counts: whole-number ticks if there are
             cb.set_ticks(whole if whole.size >= 2 else ticks)
