@@ -285,7 +285,9 @@ def test_cut_zero_ends_on_released_extremes():
 # the guard on seaborn's grid and on contour vertices
 
 
-def test_grid_points_on_a_rare_value_are_moved_and_the_curve_stays_exact():
+def test_grid_points_on_a_rare_value_are_not_moved():
+    # the grid depends only on released values: shifting it off a raw value would say that
+    # a value sits there (DESIGN invariant 2), so it is drawn exactly as seaborn draws it
     df = smooth_data()
     rel = release_kde(df["x"], method="deterministic")
     plain = plt.figure().gca()
@@ -296,10 +298,8 @@ def test_grid_points_on_a_rare_value_are_moved_and_the_curve_stays_exact():
     ax = plt.figure().gca()
     draw_kde(ax, rel)
     xs, ys = curve(ax)
-    assert not np.isin(targets, xs).any()
-    np.testing.assert_allclose(xs, xs0, rtol=1e-6)
+    np.testing.assert_array_equal(xs, xs0)
     np.testing.assert_allclose(ys, gaussian_kde(rel.data["x"])(xs), rtol=1e-10)
-    assert xs[0] > xs0[0] and xs[-1] < xs0[-1]  # narrowed, and still evenly spaced
     np.testing.assert_allclose(np.diff(xs), np.diff(xs)[0], rtol=1e-9)
 
 
@@ -592,6 +592,7 @@ def test_property_no_rare_value_is_drawn(seed, n, spread, method, bivariate):
     assume(np.ptp(x) > 0 and np.ptp(y) > 0)
     fig, ax = plt.subplots()
     raw = {"x": x, "y": y} if bivariate else {"x": x}
+    logged = len(audit.entries())  # earlier examples of this test have logged theirs
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
@@ -599,7 +600,7 @@ def test_property_no_rare_value_is_drawn(seed, n, spread, method, bivariate):
     except DisclosureError as err:
         # only a refusal this data can meet is a safe outcome, never any refusal
         assert re.search(HEAVY_TIE_REFUSALS.get(method, "^$"), str(err)), f"{method}: {err}"
-        assert audit.entries() == []
+        assert len(audit.entries()) == logged
         plt.close(fig)
         return
     findings = scan_figure(fig, raw, threshold=3, counts_in_colour=True)

@@ -17,13 +17,14 @@ What the density is estimated from, per method:
   suppressed 30 x 30 density grid (15 x 15 generalised) itself, drawn as
   contours.
 
-The curve is evaluated on a grid of points (seaborn's *support*) derived from
-released values. Those points are not raw values, but nothing stops one from
-coinciding with a rare raw value by chance, so while seaborn draws, its support
-grid goes through a guard that, if a point would hit one, narrows the grid by a
-millionth of its step at each end (invisible; the grid stays evenly spaced), and
-contour vertices, which matplotlib interpolates, are checked after drawing and
-any such one moved by 1e-7 of its value.
+The curve is evaluated on a regular grid of points (seaborn's *support*) whose
+ends depend only on released values (for ``"confidential"``, on a range rounded
+outward to the policy's significant figures). Such a grid is no data: it is drawn
+as seaborn draws it and never shifted to avoid a raw value, since the shift would
+itself say that a value sits there (DESIGN invariant 2). Contour vertices that
+matplotlib interpolates between grid points are computed from the density, so
+they are checked after drawing and any one equal to a rare raw value is moved by
+1e-7 of its value; a vertex on a grid line keeps the grid's coordinate.
 """
 
 from __future__ import annotations
@@ -148,14 +149,21 @@ def _resolve_scales(log_scale: Any, axes: tuple[str, ...], ax: Axes | None) -> d
 # coordinates that must not equal a rare raw value
 
 
-def _nudged(values: np.ndarray, avoid: np.ndarray) -> np.ndarray | None:
+def _nudged(
+    values: np.ndarray, avoid: np.ndarray, keep: np.ndarray | None = None
+) -> np.ndarray | None:
     """`values` with every one equal to a value in `avoid` moved by 1e-7 (relative); None if none.
 
     The move is relative to the value's magnitude (to the spread of `values`
-    for a zero), far below what a figure can show.
+    for a zero), far below what a figure can show. Values exactly in `keep`
+    (coordinates of the regular grid the density was evaluated on) are left
+    as they are.
     """
     v = np.array(values, dtype=float)
+    free = None if keep is None or keep.size == 0 else ~np.isin(v, keep)
     hit = hit_mask(v, avoid)
+    if free is not None:
+        hit &= free
     if not hit.any():
         return None
     finite = v[np.isfinite(v)]
@@ -164,31 +172,13 @@ def _nudged(values: np.ndarray, avoid: np.ndarray) -> np.ndarray | None:
         scale = np.where(v[hit] != 0, np.abs(v[hit]), spread or 1.0)
         v[hit] += _NUDGE * scale
         hit = hit_mask(v, avoid)
+        if free is not None:
+            hit &= free
         if not hit.any():
             return v
     raise RuntimeError(
         "Could not move a drawn coordinate off the rare values."
     )  # pragma: no cover
-
-
-def _safe_grid(grid: np.ndarray, scale: _Scale, avoid: np.ndarray) -> np.ndarray:
-    """Return `grid`, or, if a drawn point would equal a value in `avoid`, the grid narrowed.
-
-    Both ends move inward by a millionth of the step (then two, three...)
-    until no point hits: the grid stays evenly spaced, so no single point
-    stands out as moved (which would point at the value it avoided), and clip
-    limits still hold.
-    """
-    grid = np.asarray(grid, dtype=float)
-    if avoid.size == 0 or grid.size < 2 or not hit_mask(scale.inv(grid), avoid).any():
-        return grid
-    step = (grid[-1] - grid[0]) / (grid.size - 1) or 1.0
-    for i in range(1, 100):
-        delta = 1e-6 * step * i
-        moved = np.linspace(grid[0] + delta, grid[-1] - delta, grid.size)
-        if not hit_mask(scale.inv(moved), avoid).any():
-            return moved
-    raise RuntimeError("Could not move the density grid off the rare values.")  # pragma: no cover
 
 
 def _round_range(
@@ -664,15 +654,20 @@ def _grid_points(
 
 
 @contextlib.contextmanager
-def _guarded_support(release: KdeRelease, scales: dict[str, _Scale]) -> Iterator[None]:
-    """Make seaborn's density grid safe while it draws `release`.
+def _guarded_support(
+    release: KdeRelease, scales: dict[str, _Scale], drawn: dict[str, list[np.ndarray]]
+) -> Iterator[None]:
+    """Place seaborn's density grid on released limits while it draws `release`.
 
     seaborn evaluates each density on a grid from ``min - cut * bw`` to
     ``max + cut * bw`` of the released values (within ``clip``). This
     wraps the methods of :class:`seaborn._statistics.KDE` that build the grid
-    so that (a) no grid point, as drawn, equals a rare raw value, and (b)
-    under ``"confidential"`` the grid spans a range rounded outward to the
-    policy's significant figures (within ``clip``).
+    so that under ``"confidential"`` the grid spans a range rounded outward
+    to the policy's significant figures (within ``clip``). The grid is not
+    moved off rare raw values (it depends only on released limits; DESIGN
+    invariant 2); each grid, in data units, is appended to ``drawn[axis]``
+    so that the check of interpolated contour vertices leaves grid
+    coordinates alone.
     """
     from seaborn._statistics import KDE
 
@@ -691,7 +686,8 @@ def _guarded_support(release: KdeRelease, scales: dict[str, _Scale]) -> Iterator
             if clip[1] is not None:
                 t_hi = min(t_hi, float(clip[1]))
             grid = np.linspace(t_lo, t_hi, grid.size)
-        return _safe_grid(grid, scale, avoid)
+        drawn.setdefault(axis, []).append(scale.inv(grid))
+        return grid
 
     def univariate(self, x, weights):
         return fix(uni(self, x, weights), release.data_axis, self.clip)
@@ -786,24 +782,35 @@ def _artist_ids(ax: Axes) -> set[int]:
     return {id(a) for a in (*ax.lines, *ax.collections, *ax.patches)}
 
 
-def _scrub(ax: Axes, before: set[int], avoid: dict[str, np.ndarray]) -> int:
+def _scrub(
+    ax: Axes,
+    before: set[int],
+    avoid: dict[str, np.ndarray],
+    grids: dict[str, list[np.ndarray]] | None = None,
+) -> int:
     """Move any coordinate of a newly drawn artist that equals a rare raw value (1e-7 relative).
 
     Contour vertices are interpolated by matplotlib between grid points; this
-    is the check that none lands on a rare raw value. Returns the number of
-    coordinates moved.
+    is the check that none lands on a rare raw value. Coordinates of the
+    evaluation grid (`grids`, per axis, in data units) are no data and are
+    left as they are. Returns the number of coordinates moved.
     """
     ax_x, ax_y = avoid.get("x", np.array([])), avoid.get("y", np.array([]))
+    grids = grids or {}
+    keep = {
+        a: np.unique(np.concatenate(grids[a])) if grids.get(a) else np.array([])
+        for a in ("x", "y")
+    }
     moved = 0
     for line in ax.lines:
         if id(line) in before:
             continue
-        for get, put, av in (
-            (line.get_xdata, line.set_xdata, ax_x),
-            (line.get_ydata, line.set_ydata, ax_y),
+        for get, put, av, kp in (
+            (line.get_xdata, line.set_xdata, ax_x, keep["x"]),
+            (line.get_ydata, line.set_ydata, ax_y, keep["y"]),
         ):
             values = np.asarray(get(), dtype=float)
-            new = _nudged(values, av)
+            new = _nudged(values, av, kp)
             if new is not None:
                 moved += int((new != values).sum())
                 put(new)
@@ -814,8 +821,8 @@ def _scrub(ax: Axes, before: set[int], avoid: dict[str, np.ndarray]) -> int:
             verts = path.vertices
             if not verts.size:
                 continue
-            for j, av in ((0, ax_x), (1, ax_y)):
-                new = _nudged(verts[:, j], av)
+            for j, av, kp in ((0, ax_x, keep["x"]), (1, ax_y, keep["y"])):
+                new = _nudged(verts[:, j], av, kp)
                 if new is not None:
                     moved += int((new != verts[:, j]).sum())
                     if not verts.flags.writeable:  # pragma: no cover - read-only paths
@@ -1171,6 +1178,7 @@ def draw_kde(
     before = _artist_ids(ax)
     d = release.data
     extent = None
+    grids: dict[str, list[np.ndarray]] = {}
     if release.grid is not None:
         with quiet_seaborn():
             extent = _draw_grid_contours(
@@ -1229,7 +1237,7 @@ def draw_kde(
         guard = (
             contextlib.nullcontext()
             if release.method == "none"
-            else _guarded_support(release, scales)
+            else _guarded_support(release, scales, grids)
         )
         with quiet_seaborn(), guard, frequency:
             sns.kdeplot(
@@ -1261,7 +1269,7 @@ def draw_kde(
             )
     if release.method == "none":
         return ax
-    _scrub(ax, before, release.avoid)
+    _scrub(ax, before, release.avoid, grids)
     avoid_all = np.unique(np.concatenate([release.avoid[r] for r in roles]))
     _safe_colorbars(ax, before, avoid_all)
     for r in roles:
