@@ -12,8 +12,8 @@ and never when ``progress=False``. Tests, CI logs and scripts whose
 standard error is redirected therefore stay free of progress output
 unless asked. :mod:`tqdm.auto` draws a notebook widget in Jupyter (where
 standard error is not a terminal: set ``progress=True`` there) and a text
-bar on a terminal. Nothing about the data is shown: only how many steps
-are done.
+bar on a terminal. Nothing about the data is shown: only the share of the
+work done and the time (:data:`BAR_FORMAT`), not the number of records.
 """
 
 from __future__ import annotations
@@ -28,6 +28,11 @@ __all__ = ["LONG_RELEASE_ROWS", "progress", "progress_bar", "progress_enabled"]
 
 #: Records from which a release is long enough to show a progress bar.
 LONG_RELEASE_ROWS = 100_000
+
+#: What a bar shows: the share done and the time, never the steps themselves. tqdm's
+#: default ``n/total`` and rate would print the exact number of records of a release
+#: (the report rounds it).
+BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]"
 
 T = TypeVar("T")
 
@@ -120,7 +125,9 @@ def progress_bar(
         return _NoBar()
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit=unit, leave=False, file=sys.stderr)
+    return tqdm(
+        total=total, desc=desc, unit=unit, leave=False, file=sys.stderr, bar_format=BAR_FORMAT
+    )
 
 
 def progress(

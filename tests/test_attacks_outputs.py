@@ -27,7 +27,6 @@ import pytest
 import safeplot
 from safeplot import DisclosureError, audit
 from safeplot.anonymize.grids import rare_values
-from safeplot.policy import Policy, set_policy
 
 #: Numbers as they are written in CSV and JSON text.
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
@@ -106,9 +105,7 @@ def test_folder_does_not_tell_a_suppressed_bin_from_an_empty_one(tmp_path, monke
     assert {heights.get(round(float(r["bin_left"]), 6), 0.0) for r in gap} == {0.0}
     # the CSV and the log: the same row for each, nothing that picks the record's bin out
     assert {(r["count"], r["suppressed"]) for r in gap} == {("", "True")}
-    assert {tuple(r[3:]) for r in entry.released["data"] if 12.6 <= r[1] < 20.1} == {
-        (None, True)
-    }
+    assert {tuple(r[3:]) for r in entry.released["data"] if 12.6 <= r[1] < 20.1} == {(None, True)}
     sdc = json.loads((out / "results.json").read_text())["results"][entry.uid]["files"][0]["sdc"]
     flagged = {i for i, _ in sdc["cells"]["cells_suppressed"]}
     assert {i for i, r in enumerate(rows) if r in gap} <= flagged
@@ -266,7 +263,7 @@ def test_column_names_cannot_inject_rows_into_the_csv_or_json(tmp_path, monkeypa
 
 
 def test_polars_and_pyarrow_booleans_with_nulls_are_refused_as_pandas_booleans_are():
-    """A boolean column with a missing value is object-typed once converted; it is still no measure.
+    """A boolean column with a missing value is held as objects once converted: still no measure.
 
     Before, a polars or pyarrow boolean column with a null reached pandas as
     Python objects and was drawn as the numbers 0 and 1, where pandas'
@@ -320,3 +317,26 @@ def test_polars_hue_levels_are_suppressed_as_pandas_ones(data):
         with pytest.raises(DisclosureError):
             safeplot.boxplot(data=given, x="g", y="y")
     assert audit.entries() == []
+
+
+# -- progress bars -----------------------------------------------------------------------------
+
+
+def test_a_progress_bar_never_prints_the_exact_number_of_records(capsys):
+    """A reader of a notebook or a terminal log reads the bar's text.
+
+    Before, the bar of a long microaggregation printed ``97611/100003`` and
+    its rate in records per second: the exact number of records, which the
+    report rounds to a multiple of 5.
+    """
+    from safeplot.anonymize import anonymize_values
+
+    x = np.random.default_rng(5).normal(size=(100_003, 2))
+    with safeplot.policy(progress=True):
+        released = anonymize_values(x, "microaggregation", k=3)
+    err = capsys.readouterr().err
+    assert "microaggregation" in err and "%|" in err
+    assert released.values.shape == x.shape
+    for shown in re.findall(r"\d+", err):
+        assert int(shown) not in (100_003, 100_002, 100_001, 100_000), shown
+    assert "record/s" not in err and "/100003" not in err
