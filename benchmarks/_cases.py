@@ -15,7 +15,9 @@ work hardest); ``DECIMALS < 0`` keeps full precision.
 
 ``IMPL`` is ``safe`` (safeplot), ``raw`` (seaborn / statsmodels drawing the
 raw data, or a plain reference implementation of the same algorithm) or,
-for the ``scaling:`` cases of ``run.py --scaling``, ``safe`` only.
+for the ``scaling:`` cases of ``run.py --scaling`` and the
+``table:PLOT:METHOD`` cells of ``run.py --table`` (``METHOD`` ``raw`` for
+seaborn on the raw data, ``knn`` for a plain cKDTree query), ``safe`` only.
 """
 
 from __future__ import annotations
@@ -350,6 +352,84 @@ CASES: dict[str, Callable] = {
 }
 
 
+# -- the side-by-side table: each plot raw and under every method --------------------------
+
+#: Plots of ``run.py --table``.
+TABLE_PLOTS = ("histplot", "scatterplot", "boxplot", "kdeplot", "heatmap")
+#: Methods of ``run.py --table``, in column order.
+TABLE_METHODS = (
+    "suppress",
+    "generalize",
+    "deterministic",
+    "probabilistic",
+    "confidential",
+    "microaggregation",
+)
+
+
+def table_frame(n: int, decimals: int) -> pd.DataFrame:
+    """x ~ N(10, 0.5), y = x + N(0, 1) and a four-level group g (the table's data)."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(10, 0.5, n)
+    y = x + rng.normal(0, 1, n)
+    if decimals >= 0:
+        x, y = np.round(x, decimals), np.round(y, decimals)
+    g = pd.Categorical(np.array(list("abcd"))[rng.integers(0, 4, n)])
+    return pd.DataFrame({"x": x, "y": y, "g": g})
+
+
+def table_case(plot: str, method: str, n: int, d: int) -> Callable:
+    """One cell of the table: `plot` under `method` ("raw": seaborn on the raw data)."""
+    import seaborn as sns
+
+    from safeplot.plots.categorical import boxplot
+    from safeplot.plots.distributions import histplot
+    from safeplot.plots.kde import kdeplot
+    from safeplot.plots.matrix import heatmap
+    from safeplot.plots.relational import scatterplot
+
+    df = table_frame(n, d)
+    raw = method == "raw"
+    kws = {} if raw else {"method": method}
+
+    def draw() -> plt.Figure:
+        fig, ax = _axes()
+        if plot == "histplot":
+            (sns.histplot if raw else histplot)(data=df, x="x", ax=ax, **kws)
+        elif plot == "scatterplot":
+            (sns.scatterplot if raw else scatterplot)(data=df, x="x", y="y", ax=ax, **kws)
+        elif plot == "boxplot":
+            (sns.boxplot if raw else boxplot)(data=df, x="g", y="y", ax=ax, **kws)
+        elif plot == "kdeplot":
+            (sns.kdeplot if raw else kdeplot)(data=df, x="x", ax=ax, **kws)
+        elif raw:  # heatmap: seaborn draws numpy's 30 x 30 counts
+            counts, _, _ = np.histogram2d(df["x"], df["y"], bins=30)
+            sns.heatmap(counts.T[::-1], ax=ax)
+        else:
+            heatmap(df, x="x", y="y", bins=30, ax=ax, **kws)
+        return fig
+
+    return draw
+
+
+def table_knn(plot: str, n: int, d: int) -> Callable:
+    """A plain k-d tree query of the 3 nearest neighbours of every record (scipy cKDTree).
+
+    The same columns the plot's deterministic method searches: x for a
+    histogram and a density curve, y for box plots, (x, y) otherwise.
+    """
+    from scipy.spatial import cKDTree
+
+    df = table_frame(n, d)
+    cols = {"histplot": ["x"], "kdeplot": ["x"], "boxplot": ["y"]}.get(plot, ["x", "y"])
+    values = df[cols].to_numpy()
+
+    def query() -> None:
+        cKDTree(values).query(values, k=3)
+
+    return query
+
+
 # -- scaling: the algorithms alone ---------------------------------------------------------
 
 
@@ -399,7 +479,7 @@ def scaling(name: str, n: int, d: int):
     return other[name]
 
 
-#: The algorithms of issue 10's scaling study (run by default).
+#: The algorithms of the scaling study (run by default).
 SCALING = ("knn_centroids", "grid_counts", "optimal", "mdav", "drisk_rmd", "noise")
 #: Further algorithms (``--algorithms all``): V-MDAV, rounding by each discretiser, metrics.
 SCALING_MORE = (
@@ -440,6 +520,13 @@ def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
     if case.startswith("scaling:"):
         fn = scaling(case.split(":", 1)[1], n, decimals)
+    elif case.startswith("table:"):  # table:PLOT:METHOD, METHOD "raw" or "knn"
+        _, plot, method = case.split(":")
+        fn = (
+            table_knn(plot, n, decimals)
+            if method == "knn"
+            else table_case(plot, method, n, decimals)
+        )
     else:
         safe, raw = CASES[case](n, decimals)
         fn = safe if impl == "safe" else raw
