@@ -340,3 +340,32 @@ def test_a_progress_bar_never_prints_the_exact_number_of_records(capsys):
     for shown in re.findall(r"\d+", err):
         assert int(shown) not in (100_003, 100_002, 100_001, 100_000), shown
     assert "record/s" not in err and "/100003" not in err
+
+
+# -- the P-P plot, the biplot, parallel boxes, describe and chi-square -----------------------
+
+
+def test_ppplot_does_not_give_the_exact_number_of_records_by_stepping_a():
+    """Before, the curve began at the first grid point inside the points' range.
+
+    The range's low end is ``(1 - a) / (n - 2a + 1)``, so the smallest ``a``
+    at which the curve gains the grid point 0.02 gave n exactly (37 records
+    where the report says 35), and for small n the first grid point alone did.
+    """
+    from safeplot.plots.okeefe import PP_GRID, PP_POSITIONS, release_pp
+
+    rng = np.random.default_rng(3)
+    starts = {}
+    for n in (6, 7, 37, 38, 60, 98, 99):
+        v = np.round(rng.normal(50, 10, n), 3)
+        for a in PP_POSITIONS:
+            rel = release_pp(v, a=a)
+            assert np.array_equal(rel.x, PP_GRID)  # the same grid whatever n and a
+            starts[n, a] = rel.x[0]
+    assert set(starts.values()) == {PP_GRID[0]}
+    # a free offset is refused, so there is no step to search for
+    v = np.round(rng.normal(50, 10, 37), 3)
+    for a in (0.25, 0.2499, 0.6327, 1e-9):
+        with pytest.raises(ValueError, match="plotting positions"):
+            safeplot.ppplot(v, a=a)
+    assert audit.entries() == []

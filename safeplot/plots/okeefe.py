@@ -66,6 +66,7 @@ __all__ = [
     "PP_GRID",
     "PP_LINES",
     "PP_METHODS",
+    "PP_POSITIONS",
     "BiplotRelease",
     "PPRelease",
     "biplot",
@@ -81,6 +82,11 @@ PP_METHODS = ("confidential", "none")
 PP_LINES = (None, "45")
 #: Theoretical probabilities the confidential P-P curve is released at (fixed: not the data's).
 PP_GRID = np.round(np.arange(1, 100) / 100, 2)
+#: Plotting-position offsets ``a`` a confidential P-P plot takes: Weibull's 0, Tukey's 1/3,
+#: Blom's 3/8, Cunnane's 0.4, Gringorten's 0.44, Hazen's 1/2 and 1. A free choice would be a
+#: probe: the points' range ``(1 - a) / (n - 2a + 1)`` steps past a grid point at an ``a``
+#: that gives the exact number of records.
+PP_POSITIONS = (0.0, 1 / 3, 0.375, 0.4, 0.44, 0.5, 1.0)
 #: Robustifying iterations of the lowess line (statsmodels' ``it``) and its span.
 PP_LOWESS_IT = 3
 PP_LOWESS_FRAC = 2 / 3
@@ -193,12 +199,16 @@ def _check_line(line: Any) -> str | None:
 
 
 def _pp_curve(px: np.ndarray, py: np.ndarray, avoid: np.ndarray, sig: int) -> tuple:
-    """Lowess of `py` on `px` at the grid points inside their range; rounded, monotone, safe."""
+    """Lowess of `py` on `px` at every grid point; rounded, monotone, safe.
+
+    The whole grid, whatever the points' range: grid points beyond the first
+    or last point (fewer than 99 records) take the lowess line's end fits,
+    clipped to [0, 1]. Cutting the grid at the points' range would show the
+    number of records.
+    """
     from statsmodels.nonparametric.smoothers_lowess import lowess
 
-    grid = PP_GRID[(px.min() - 1e-12 <= PP_GRID) & (px.max() + 1e-12 >= PP_GRID)]
-    if grid.size < 2:
-        raise DisclosureError("Too few records to draw a P-P curve over the probability grid.")
+    grid = PP_GRID
     fit = lowess(py, px, frac=PP_LOWESS_FRAC, it=PP_LOWESS_IT, delta=0.0, xvals=grid)
     ys = np.clip(np.asarray(fit, dtype=float), 0.0, 1.0)
     ys = np.maximum.accumulate(np.asarray(round_sig(ys, sig), dtype=float))
@@ -266,6 +276,13 @@ def release_pp(
         raise ValueError(f"a must be a number in [0, 1], got {a!r}.") from None
     if not 0 <= a <= 1:
         raise ValueError(f"a must be a number in [0, 1], got {a!r}.")
+    if method != "none" and not np.isclose(a, PP_POSITIONS, rtol=0, atol=1e-12).any():
+        raise ValueError(
+            f"{function}: a={a!r} is not one of the plotting positions a confidential P-P "
+            "plot takes: 0 (Weibull), 1/3 (Tukey), 0.375 (Blom), 0.4 (Cunnane), 0.44 "
+            "(Gringorten), 0.5 (Hazen) or 1. A free choice of a could be stepped to find "
+            "the exact number of records."
+        )
     raw, n_dropped = _one_variable(data, function, name)
     raw_other = None
     if other is not None:
@@ -383,7 +400,10 @@ def ppplot(
     distargs : tuple, optional
         Shape parameters of `dist` (e.g. ``(mu,)`` for scipy.stats.poisson).
     a : float, default 0
-        Offset of the plotting positions ``(i - a) / (n - 2a + 1)``.
+        Offset of the plotting positions ``(i - a) / (n - 2a + 1)``. Under
+        ``"confidential"`` one of :data:`PP_POSITIONS` (0, 1/3, 0.375, 0.4,
+        0.44, 0.5, 1): a free offset could be stepped to find the exact
+        number of records.
     loc, scale : float
         Location and scale of `dist` (a discrete one has no scale).
     fit : bool, default False
