@@ -169,3 +169,113 @@ def test_grid_counts_match_histogram2d():
     xe, ye = safe_edges(x, 30), safe_edges(y, 30)
     ref, _, _ = np.histogram2d(x, y, [xe, ye])
     np.testing.assert_array_equal(grid_counts(x, y, xe, ye), ref)
+
+
+# -- rare values looked up fast: the same answers as the plain search ----------------------
+
+
+def _plain_hits(points, avoid, rtol=MATCH_RTOL):
+    """Every point against every value to avoid (quadratic: small inputs only)."""
+    p = np.asarray(points, dtype=float).ravel()[:, None]
+    a = np.asarray(avoid, dtype=float).ravel()[None, :]
+    if a.size == 0:
+        return np.zeros(p.shape[0], dtype=bool)
+    close = np.abs(p - a) <= rtol * np.maximum(np.abs(p), np.abs(a))
+    return close.any(axis=1) & np.isfinite(p[:, 0])
+
+
+def _data(kind, n, rng):
+    if kind == "continuous":
+        return rng.normal(10, 0.5, n)
+    if kind == "one decimal":
+        return np.round(rng.normal(10, 3, n), 1)
+    if kind == "signed":
+        return np.round(rng.lognormal(0, 2, n), 3) * rng.choice([-1.0, 1.0], n)
+    return rng.integers(-5, 6, n).astype(float)
+
+
+@pytest.mark.parametrize("kind", ["continuous", "one decimal", "signed", "integers"])
+@pytest.mark.parametrize("threshold", [2, 5])
+def test_rare_values_object_answers_as_the_plain_search(kind, threshold):
+    from safeplot.anonymize.grids import RareValues, hit_mask
+
+    rng = np.random.default_rng(threshold)
+    x = _data(kind, 3000, rng)
+    groups = rng.integers(-1, 3, x.size)
+    listed = rare_values(x, threshold)
+    within = [rare_values(x[groups == g], threshold) for g in range(3)]
+    nearby = rng.choice(x, 40) * (1 + rng.choice([0.0, 5e-10, 2e-9, 1e-6], 40))
+    points = np.r_[nearby, np.nan, 0.0]
+    for rtol in (MATCH_RTOL, 10 * MATCH_RTOL):
+        lazy = RareValues(x, threshold)
+        got = hit_mask(points, lazy, rtol)
+        assert lazy._sorted is None  # found by a scan of the records, not by listing them
+        np.testing.assert_array_equal(got, _plain_hits(points, listed, rtol))
+    both = RareValues(x, threshold, groups)
+    union = np.unique(np.concatenate([listed, *within]))
+    np.testing.assert_array_equal(hit_mask(points, both), _plain_hits(points, union))
+    np.testing.assert_array_equal(np.asarray(both), union)
+
+
+def test_rare_values_object_gives_the_same_grid_and_ticks():
+    from safeplot.anonymize.grids import RareValues
+
+    x = np.round(np.random.default_rng(3).normal(10, 3, 20000), 1)
+    listed = rare_values(x, 3)
+    for bins in (10, 30, "auto"):
+        np.testing.assert_array_equal(
+            safe_edges(x, bins, avoid=RareValues(x, 3)), safe_edges(x, bins, avoid=listed)
+        )
+    np.testing.assert_array_equal(
+        safe_ticks(x.min(), x.max(), avoid=RareValues(x, 3)),
+        safe_ticks(x.min(), x.max(), avoid=listed),
+    )
+
+
+def test_hit_mask_of_many_points_sorts_them_and_answers_the_same():
+    from safeplot.anonymize.grids import hit_mask
+
+    rng = np.random.default_rng(4)
+    avoid = np.sort(rng.normal(10, 1, 40000))
+    few_hits = rng.normal(10, 1, 50000)
+    few_hits[::1000] = avoid[::800][: few_hits[::1000].size]
+    many_hits = rng.choice(avoid, 50000) * (1 + rng.choice([0.0, 2e-9], 50000))
+    for points in (few_hits, many_hits):
+        got = hit_mask(points, avoid)
+        pos = np.clip(np.searchsorted(avoid, points), 1, avoid.size - 1)
+        ref = np.zeros(points.size, dtype=bool)
+        for nb in (pos - 1, pos):
+            near = avoid[nb]
+            ref |= np.abs(points - near) <= MATCH_RTOL * np.maximum(np.abs(points), np.abs(near))
+        np.testing.assert_array_equal(got, ref)
+        assert got.any()
+
+
+def test_off_rare_moves_exactly_the_values_the_repeated_check_moves():
+    from safeplot.anonymize import off_rare
+    from safeplot.anonymize.grids import hit_mask
+
+    rng = np.random.default_rng(5)
+    avoid = np.round(np.arange(0, 10, 1e-6 * 0.5), 7)[::3]  # dense: moved values hit again
+    values = rng.choice(avoid, 2000)
+    expected = values.copy()
+    for _ in range(100):  # the plain loop: every value checked at every step
+        hit = hit_mask(expected, avoid)
+        if not hit.any():
+            break
+        expected[hit] += 1e-6 * 0.5
+    got = off_rare(values, avoid, 0.5)
+    np.testing.assert_array_equal(got, expected)
+    assert not hit_mask(got, avoid).any()
+
+
+def test_union_sorted_and_as_sorted():
+    from safeplot.anonymize.grids import as_sorted, union_sorted
+
+    rng = np.random.default_rng(6)
+    a, b = np.unique(rng.integers(0, 50, 30)), np.unique(rng.integers(0, 80, 30))
+    np.testing.assert_array_equal(union_sorted(a, b), np.union1d(a, b))
+    np.testing.assert_array_equal(union_sorted(a, a), a)
+    ordered = np.arange(5.0)
+    assert np.shares_memory(as_sorted(ordered), ordered)  # sorted already: not sorted again
+    np.testing.assert_array_equal(as_sorted([3.0, 1.0, 2.0]), [1.0, 2.0, 3.0])
