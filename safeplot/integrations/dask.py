@@ -8,35 +8,38 @@ computes, partition by partition, only the aggregates the release needs, and
 the release code of the pandas path then runs on those aggregates, so the
 released numbers are the same as for the same data in pandas.
 
-What is computed, in passes over the partitions:
+The computation goes through whichever dask scheduler is active: the local
+threads (the default), or a :class:`dask.distributed.Client`, which
+:func:`dask.compute` picks up by itself. Each task reads one partition on a
+worker and returns a summary of a few kilobytes; the summaries are added up
+in a tree on the workers, so one result per pass reaches the client.
+
+A histogram or a density grid takes two passes over the partitions:
 
 1. *Summary*: number of rows, rows dropped for a missing value, infinite
-   values (refused as in pandas), and per hue level the number of complete
-   rows and the minimum and maximum of each variable.
-2. *Bin rule* (only for a rule such as ``bins="auto"``): with at most
-   :data:`COLLECT_LIMIT` complete rows, the column itself, on which numpy's
-   rule runs as in pandas. Beyond that, the rule from exact aggregates: the
-   exact quartiles (``"auto"``, ``"fd"``) by repeatedly counting the values
-   in ever narrower intervals around the ranks wanted, the standard
-   deviation (``"scott"``, from two sums: equal to numpy's up to rounding).
-   ``"doane"`` and ``"stone"`` need every value and are refused then.
-3. *Rare values*: edges, bin centres, ticks and limits are placed off every
-   raw value held by fewer than `threshold` records. Every such number lies
-   on a decimal grid fixed by the smallest step the placement can try, so
-   only the values within relative 4e-9 of that grid are counted (with
-   ``value_counts``), and of those, the ones with fewer than `threshold`
-   records are avoided: exactly the rare values the pandas path could hit.
-   :func:`~safeplot.kdeplot` draws density curves through arbitrary points,
-   so it counts every distinct value instead.
-4. *Counts*: the histogram counts per hue level, the 2-D grid counts, or the
-   counts per (category, hue) pair of a count plot.
+   values (refused as in pandas), per hue level the number of complete rows
+   and the minimum and maximum of each variable; for a histogram also the
+   count of values per 1/16 of each binary order of magnitude (a sketch from
+   which the quartiles of a bin rule are bracketed) and the moments of the
+   standard deviation.
+2. *Counts*: the edges the release code will place are worked out from the
+   summary, and one pass counts the histogram (or grid) on them together with
+   the records equal to any number the figure could draw there: its edges,
+   bin centres and the ticks of any span of them. A drawn number that turns
+   out to be a raw value held by fewer than `threshold` records is handed to
+   the release code, which moves off it as it does for pandas; only then are
+   the moved edges (and their numbers) counted in a further pass.
 
-Memory is bounded by one partition per worker plus the aggregates: the
-counts (at most 1000 bins, or 30 x 30 cells, per level), the rare-value
-candidates (the distinct values near the decimal grid: few for measured
-data, and never more than the distinct values), at most
-:data:`COLLECT_LIMIT` values for a bin rule, and for
-:func:`~safeplot.kdeplot` the table of distinct values with their counts.
+A bin rule whose bin count the sketch does not settle (the quartiles of
+``"auto"`` and ``"fd"`` bracketed too loosely) is computed exactly by
+counting the values in the sketch's interval holding each quartile; with at
+most :data:`COLLECT_LIMIT` complete rows the column itself is collected.
+
+Memory on the client is bounded by the aggregates: the counts (at most 1000
+bins, or 30 x 30 cells, per level), the counts of records equal to the
+candidate numbers (a few thousand), and the sketch (at most 65,536 counts).
+:func:`~safeplot.kdeplot` draws density curves through arbitrary points, so
+it counts every distinct value instead.
 
 Only the binned methods reduce to such aggregates: ``"suppress"`` and
 ``"generalize"`` (and ``"confidential"`` for a count plot, which rounds the
@@ -54,14 +57,29 @@ the module of its type, and dask itself is imported only when one is given.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from .._validate import _numeric_column, is_dask_collection, refuse_dask
-from ..anonymize.grids import _rule_bin_count, grid_counts, hit_mask, nice_step, rule_bin_count
+from ..anonymize.grids import (
+    _OFFSETS,
+    MATCH_RTOL,
+    RareValues,
+    _bin_index,
+    _next_nice,
+    _on_grid,
+    _rule_bin_count,
+    grid_counts,
+    hit_mask,
+    nice_step,
+    rule_bin_count,
+    safe_edges,
+)
 from ..errors import DisclosureError
 
 __all__ = [
@@ -86,14 +104,27 @@ COLLECT_LIMIT = 2_000_000
 #: Functions that take a dask DataFrame.
 DASK_FUNCTIONS = ("histplot", "heatmap", "countplot", "kdeplot")
 
-# a value "near" the decimal grid: within this relative distance of a grid point (the
-# drawn-number match is 1e-9; the margin covers grid points computed in floating point)
+# a value "near" a number: within this relative distance (the drawn-number match is 1e-9;
+# the margin covers numbers computed in floating point), so every value the release code
+# could match is counted, and a few more
 _NEAR_RTOL = 4e-9
 # sub-intervals per pass when narrowing down an order statistic
 _SPLITS = 4096
+# bits of the order-preserving key of a float64 kept by the quantile sketch: the sign, the
+# 11 exponent bits and 4 mantissa bits, i.e. 16 buckets per binary order of magnitude
+_SKETCH_BITS = 16
+# largest lookup table (entries) from a value's grid position to its candidate number
+_LUT_MAX = 1 << 22
+# partial results added up per task of the reduction tree
+_FAN_IN = 8
+_SIGN = np.uint64(1 << 63)
+# every nonzero number of a grid whose step is at least `step` is at least this many steps
+# in magnitude (its offsets are multiples of 1/16 or 1/10 of the step, rounded)
+_MIN_ABS = 0.06
 
 
 def _compute(tasks: list) -> list:
+    """Compute delayed tasks on the active scheduler (threads, or a distributed Client)."""
     try:
         import dask
     except ImportError:  # pragma: no cover - a dask collection implies dask
@@ -112,6 +143,13 @@ def _delayed(func):
     import dask
 
     return dask.delayed(func, pure=True)
+
+
+def _tree(tasks: list, combine: Callable) -> Any:
+    """Add up per-partition results in a tree of tasks: one result reaches the client."""
+    while len(tasks) > 1:
+        tasks = [_delayed(combine)(*tasks[i : i + _FAN_IN]) for i in range(0, len(tasks), _FAN_IN)]
+    return tasks[0]
 
 
 def check_dask_method(method: str, function: str, allowed: Sequence[str] = BINNED_METHODS) -> str:
@@ -183,13 +221,11 @@ def dask_plot_data(data: Any, roles: Mapping[str, Any], *, function: str):
     return PlotData(frame, labels)
 
 
-# -- per-partition work (plain pandas/numpy; run by dask) -----------------------------------
+# -- per-partition work (plain pandas/numpy; run by dask on the workers) ---------------------
 
 
-def _values(part: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
-    if not len(columns):
-        return np.empty((len(part), 0))
-    return np.column_stack([_numeric_column(c, part[c]) for c in columns])
+def _columns_of(part: pd.DataFrame, columns: Sequence[str]) -> list[np.ndarray]:
+    return [np.ascontiguousarray(_numeric_column(c, part[c])) for c in columns]
 
 
 def _codes(part: pd.DataFrame, hue: str | None, levels: list | None) -> np.ndarray:
@@ -199,139 +235,534 @@ def _codes(part: pd.DataFrame, hue: str | None, levels: list | None) -> np.ndarr
     return index.get_indexer(pd.Index(part[hue].to_numpy(dtype=object), dtype=object))
 
 
-def _complete(part: pd.DataFrame, vals: np.ndarray, hue: str | None) -> np.ndarray:
-    keep = ~np.isnan(vals).any(axis=1)
+def _missing(part: pd.DataFrame, vals: list[np.ndarray], hue: str | None) -> np.ndarray | None:
+    """Rows with a missing value (None when there is none: no copies are made then)."""
+    missing = np.zeros(len(part), dtype=bool)
+    for v in vals:
+        missing |= np.isnan(v)
     if hue is not None:
-        keep &= part[hue].notna().to_numpy()
-    return keep
+        missing |= part[hue].isna().to_numpy()
+    return missing if missing.any() else None
 
 
-def _summary_part(part: pd.DataFrame, columns: list[str], hue: str | None) -> dict:
-    vals = _values(part, columns)
-    keep = _complete(part, vals, hue)
-    v = vals[keep]
-    nonint = []
-    for j in range(v.shape[1]):
-        odd = v[:, j] != np.round(v[:, j])
-        first = int(odd.argmax()) if odd.size else 0
-        nonint.append(float(v[first, j]) if odd.size and odd[first] else None)
-    frame = pd.DataFrame(v, columns=range(v.shape[1]))
-    if hue is None:
-        key = pd.Series(np.zeros(v.shape[0], dtype=int))
-    else:
-        key = part[hue][keep].reset_index(drop=True)
-    grouped = frame.groupby(key, sort=False, observed=True, dropna=True)
-    groups = pd.DataFrame({"n": grouped.size()})
-    lows, highs = grouped.min(), grouped.max()
-    for j in range(v.shape[1]):
-        groups[f"min{j}"], groups[f"max{j}"] = lows[j], highs[j]
+def _first_nonint(v: np.ndarray) -> float | None:
+    for chunk in (v[:1024], v):
+        odd = chunk != np.round(chunk)
+        if odd.any():
+            return float(chunk[odd.argmax()])
+    return None
+
+
+def _order_keys(v: np.ndarray) -> np.ndarray:
+    """Keys of float64 values that sort as the values do (negative values: every bit flipped)."""
+    flip = (v.view(np.int64) >> 63).view(np.uint64) | _SIGN
+    return v.view(np.uint64) ^ flip
+
+
+def _sketch_part(v: np.ndarray) -> dict:
+    keys = (_order_keys(v) >> np.uint64(64 - _SKETCH_BITS)).astype(np.intp)
+    counts = np.bincount(keys, minlength=1 << _SKETCH_BITS)
+    buckets = np.flatnonzero(counts)
+    mean = float(v.mean()) if v.size else 0.0
     return {
-        "rows": len(part),
-        "inf": np.isinf(vals).any(axis=0),
-        "present": (~np.isnan(vals)).sum(axis=0),
-        "nonint": nonint,
-        "groups": groups,
-        "hue_dtype": None if hue is None else part[hue].dtype,
+        "buckets": buckets,
+        "counts": counts[buckets],
+        "moments": (v.size, mean, float(np.sum((v - mean) ** 2)) if v.size else 0.0),
     }
 
 
-def _selected(part, columns, hue, levels, restrict) -> tuple[np.ndarray, np.ndarray]:
-    vals = _values(part, columns)
-    keep = _complete(part, vals, hue)
-    codes = _codes(part, hue, levels)[keep]
-    vals = vals[keep]
-    if restrict:
+def _summary_part(part: pd.DataFrame, columns: list[str], hue: str | None, sketch: bool) -> dict:
+    vals = _columns_of(part, columns)
+    missing = _missing(part, vals, hue)
+    comp = vals if missing is None else [v[~missing] for v in vals]
+    n = comp[0].size if comp else 0
+    if hue is None:
+        groups = pd.DataFrame({"n": [n] if n else []}, dtype=np.int64)
+        for j, w in enumerate(comp):
+            groups[f"min{j}"] = [float(w.min())] if n else []
+            groups[f"max{j}"] = [float(w.max())] if n else []
+    else:
+        frame = pd.DataFrame(dict(enumerate(comp)))
+        key = part[hue] if missing is None else part[hue][~missing]
+        grouped = frame.groupby(key.reset_index(drop=True), sort=False, observed=True)
+        groups = pd.DataFrame({"n": grouped.size()})
+        lows, highs = grouped.min(), grouped.max()
+        for j in range(len(comp)):
+            groups[f"min{j}"], groups[f"max{j}"] = lows[j], highs[j]
+    out = {
+        "rows": len(part),
+        "inf": [bool(np.isinf(v).any()) for v in vals],
+        "present": [int(v.size - np.count_nonzero(np.isnan(v))) for v in vals],
+        "nonint": [_first_nonint(w) for w in comp],
+        "zeros": [int(np.count_nonzero(w == 0)) for w in comp],
+        "groups": groups,
+        "hue_dtype": None if hue is None else part[hue].dtype,
+    }
+    if sketch and not any(out["inf"]):  # infinite values are refused by the caller
+        out["sketch"] = _sketch_part(comp[0])
+    return out
+
+
+def _selected(part, columns, hue, levels, restrict) -> tuple[list[np.ndarray], np.ndarray | None]:
+    """Return the complete rows' values per column and their level codes (None: no hue)."""
+    vals = _columns_of(part, columns)
+    missing = _missing(part, vals, hue)
+    codes = None if hue is None else _codes(part, hue, levels)
+    if missing is not None:
+        vals = [v[~missing] for v in vals]
+        codes = None if codes is None else codes[~missing]
+    if restrict and codes is not None and (codes < 0).any():
         inside = codes >= 0
-        vals, codes = vals[inside], codes[inside]
+        vals, codes = [v[inside] for v in vals], codes[inside]
     return vals, codes
 
 
-def _near_grid(v: np.ndarray, decimals: int | None, points: np.ndarray) -> np.ndarray:
-    """Values within relative 4e-9 of a point of the decimal grid 10**-decimals, or of `points`."""
-    if decimals is None:
-        return np.ones(v.shape, dtype=bool)
+def _binned(v: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Bin index of each value in `edges` as numpy's histogram bins them, and which are in."""
+    inside = (v >= edges[0]) & (v <= edges[-1])
+    ix = np.clip(_bin_index(v, edges), 0, edges.size - 2)
+    return ix, inside
+
+
+def _hist_counts(v, codes, n_levels, edges, within) -> tuple[np.ndarray, np.ndarray]:
+    if within is not None:
+        keep = (v >= within[0]) & (v <= within[1])
+        v = v[keep]
+        codes = None if codes is None else codes[keep]
+    nb = edges.size - 1
+    ix, inside = _binned(v, edges)
+    if codes is None:
+        counts = np.bincount(ix[inside], minlength=nb)[None, :]
+        return counts, np.array([v.size])
+    inside &= codes >= 0
+    flat = np.bincount(codes[inside] * nb + ix[inside], minlength=n_levels * nb)
+    return flat.reshape(n_levels, nb), np.bincount(codes[codes >= 0], minlength=n_levels)
+
+
+def _pair_counts(rows: np.ndarray, values: np.ndarray) -> pd.Series:
+    pairs = pd.DataFrame({"code": rows, "value": values})
+    return pairs.groupby(["code", "value"], sort=False).size()
+
+
+def _cand_counts(v: np.ndarray, rows: np.ndarray | None, n_rows: int, cand: dict) -> tuple:
+    """Count the records equal (relative 4e-9) to each candidate number, per level row.
+
+    Returns the counts of records *exactly* equal to a candidate, shape
+    ``(n_rows, m)``, and the (row, value) counts of records within the
+    tolerance of a candidate without being equal to it.
+    """
+    c_all = cand["values"]
+    m = c_all.size
+    t = v * cand["inv_unit"]
+    k = np.rint(t)
+    near = np.abs(t - k) <= _NEAR_RTOL * np.abs(t)
+    lut = cand["lut"]
+    if lut is not None:
+        k -= cand["kmin"]
+        near &= (k >= 0) & (k < lut.size)
+        idx = np.flatnonzero(near)
+        ci = lut[k[idx].astype(np.intp)]
+        found = ci >= 0
+        idx, ci = idx[found], ci[found]
+    else:  # the nearest candidate of each value near the grid
+        idx = np.flatnonzero(near)
+        w = v[idx]
+        pos = np.clip(np.searchsorted(c_all, w), 1, max(m - 1, 1))
+        left = c_all[np.maximum(pos - 1, 0)]
+        right = c_all[np.minimum(pos, m - 1)]
+        ci = np.where(np.abs(w - left) <= np.abs(right - w), np.maximum(pos - 1, 0), pos)
+        ci = np.minimum(ci, m - 1)
+    w = v[idx]
+    c = c_all[ci]
+    exact = w == c
+    r = np.zeros(idx.size, dtype=np.intp) if rows is None else rows[idx]
+    counts = np.bincount(r[exact] * m + ci[exact], minlength=n_rows * m).reshape(n_rows, m)
+    close = ~exact & (np.abs(w - c) <= _NEAR_RTOL * np.maximum(np.abs(w), np.abs(c)))
+    return counts, _pair_counts(r[close], w[close])
+
+
+def _near_grid(v: np.ndarray, decimals: int, min_abs: float) -> np.ndarray:
+    """Values within relative 4e-9 of the decimal grid 10**-decimals (zero, or |v| >= min_abs)."""
     with np.errstate(invalid="ignore", over="ignore"):
         p = np.round(v, decimals)
         near = np.abs(v - p) <= _NEAR_RTOL * np.maximum(np.abs(v), np.abs(p))
-    if points.size:
-        near |= hit_mask(v, points, rtol=_NEAR_RTOL)
-    return near
+    return near & ((np.abs(v) >= min_abs) | (v == 0))
 
 
-def _rare_part(part, columns, hue, levels, restrict, js, decimals, points) -> list[pd.Series]:
+def _count_part(part, columns, hue, levels, restrict, spec) -> dict:
+    """Everything one pass counts in one partition (see :meth:`DaskColumns._pass`)."""
     vals, codes = _selected(part, columns, hue, levels, restrict)
-    out = []
-    for j in js:
-        v = vals[:, j]
-        near = _near_grid(v, decimals, points)
-        pairs = pd.DataFrame({"code": codes[near], "value": v[near]})
-        out.append(pairs.groupby(["code", "value"], sort=False).size())
-    return out
-
-
-def _collect_part(part, columns, hue, levels, restrict, j, lo, hi, closed) -> np.ndarray:
-    vals, _ = _selected(part, columns, hue, levels, restrict)
-    v = vals[:, j]
-    inside = (v >= lo) & ((v <= hi) if closed else (v < hi))
-    return v[inside]
-
-
-def _narrow_part(part, columns, hue, levels, restrict, j, intervals) -> list:
-    vals, _ = _selected(part, columns, hue, levels, restrict)
-    v = vals[:, j]
-    out = []
-    for edges, closed in intervals:
-        inside = (v >= edges[0]) & ((v <= edges[-1]) if closed else (v < edges[-1]))
-        w = v[inside]
-        idx = np.clip(np.searchsorted(edges, w, side="right") - 1, 0, edges.size - 2)
-        counts = np.bincount(idx, minlength=edges.size - 1)
-        out.append(
-            (
-                counts,
-                float(w.min()) if w.size else math.inf,
-                float(w.max()) if w.size else -math.inf,
+    n_levels = len(levels)
+    # level rows of the candidate counts: one per level, the last for rows in no level
+    rows = None if codes is None else np.where(codes >= 0, codes, n_levels)
+    out: dict = {"hist": [], "cand": [], "near": []}
+    for j, edges, within in spec["hist"]:
+        out["hist"].append(_hist_counts(vals[j], codes, n_levels, edges, within))
+    if spec["grid"] is not None:
+        xedges, yedges = spec["grid"]
+        if codes is None:
+            out["grid"] = grid_counts(vals[0], vals[1], xedges, yedges)[None]
+        else:
+            out["grid"] = np.stack(
+                [
+                    grid_counts(vals[0][codes == i], vals[1][codes == i], xedges, yedges)
+                    for i in range(n_levels)
+                ]
             )
+    for j, cand in spec["cand"]:
+        out["cand"].append(_cand_counts(vals[j], rows, n_levels + 1, cand))
+    for j, decimals, min_abs in spec["near"]:
+        v = vals[j]
+        near = (
+            np.ones(v.shape, dtype=bool) if decimals is None else _near_grid(v, decimals, min_abs)
         )
+        r = np.zeros(v.size, dtype=np.intp) if rows is None else rows
+        out["near"].append(_pair_counts(r[near], v[near]))
     return out
 
 
-def _moments_part(part, columns, hue, levels, restrict, j, mean) -> tuple[int, float]:
-    vals, _ = _selected(part, columns, hue, levels, restrict)
-    v = vals[:, j]
-    if mean is None:
-        return v.size, float(np.sum(v))
-    return v.size, float(np.sum((v - mean) ** 2))
+def _add_pairs(series: list[pd.Series]) -> pd.Series:
+    series = [s for s in series if len(s)]
+    if not series:
+        return pd.Series([], dtype=np.int64, index=pd.MultiIndex.from_arrays([[], []]))
+    if len(series) == 1:
+        return series[0]
+    return pd.concat(series).groupby(level=[0, 1], sort=False).sum()
 
 
-def _hist_part(part, columns, hue, levels, restrict, j, edges, within, n_levels) -> np.ndarray:
-    vals, codes = _selected(part, columns, hue, levels, restrict)
-    v = vals[:, j]
-    if within is not None:
-        inside = (v >= within[0]) & (v <= within[1])
-        v, codes = v[inside], codes[inside]
-    out = np.zeros((n_levels, edges.size), dtype=np.int64)
-    for i in range(n_levels):
-        w = v[codes == i]
-        counts, _ = np.histogram(w, bins=edges)
-        out[i, :-1] = counts
-        out[i, -1] = w.size
+def _combine(*results: dict) -> dict:
+    """Add up the results of several partitions (or of several partial sums)."""
+    first = results[0]
+    out: dict = {
+        "hist": [
+            (sum(r["hist"][i][0] for r in results), sum(r["hist"][i][1] for r in results))
+            for i in range(len(first["hist"]))
+        ],
+        "cand": [
+            (
+                sum(r["cand"][i][0] for r in results),
+                _add_pairs([r["cand"][i][1] for r in results]),
+            )
+            for i in range(len(first["cand"]))
+        ],
+        "near": [_add_pairs([r["near"][i] for r in results]) for i in range(len(first["near"]))],
+    }
+    if "grid" in first:
+        out["grid"] = sum(r["grid"] for r in results)
     return out
 
 
-def _grid_part(part, columns, hue, levels, restrict, xedges, yedges, n_levels) -> np.ndarray:
-    vals, codes = _selected(part, columns, hue, levels, restrict)
-    out = np.zeros((n_levels, xedges.size - 1, yedges.size - 1), dtype=np.int64)
-    for i in range(n_levels):
-        w = vals[codes == i]
-        out[i] = grid_counts(w[:, 0], w[:, 1], xedges, yedges)
-    return out
+# -- candidate numbers: what a figure could draw ------------------------------------------
 
 
-def _pairs_part(part: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    sub = part[keys].reset_index(drop=True)
-    counts = sub.groupby(keys, dropna=False, sort=False, observed=True).size()
-    first = sub.drop_duplicates()
-    return first.merge(counts.rename("\x00n").reset_index(), on=keys, how="left")
+class _TooManyNumbers(Exception):
+    """A grid of candidate numbers too fine to list (edges of very uneven widths)."""
+
+
+def _candidates(numbers: np.ndarray) -> dict:
+    """Sorted candidate numbers with the decimal unit they lie on and a lookup table.
+
+    A value equal to a candidate lies within relative 4e-9 of a multiple of
+    the unit, and its multiple indexes the table; values off that grid (almost
+    every value of a continuous variable) are passed over after one rounding.
+    """
+    values = np.unique(np.asarray(numbers, dtype=float))
+    values = values[np.isfinite(values)]
+    scale = float(np.max(np.abs(values))) if values.size else 1.0
+    exponent = math.floor(math.log10(scale)) if scale > 0 else 0
+    unit_exp = exponent - 20
+    for p in range(exponent, exponent - 20, -1):
+        t = values / 10.0**p
+        if np.all(np.abs(t - np.rint(t)) <= 1e-10 * np.maximum(np.abs(t), 1.0)):
+            unit_exp = p
+            break
+    inv_unit = 10.0**-unit_exp
+    keys = np.rint(values * inv_unit)
+    lut, kmin = None, 0.0
+    # a table works while the tolerance window of a candidate is well within one unit
+    window_ok = 16 * _NEAR_RTOL * scale < 10.0**unit_exp
+    if values.size and window_ok and keys.max() - keys.min() < _LUT_MAX:
+        kmin = float(keys.min())
+        index = (keys - kmin).astype(np.intp)
+        if np.unique(index).size == index.size:
+            lut = np.full(int(index.max()) + 1, -1, dtype=np.int32)
+            lut[index] = np.arange(values.size, dtype=np.int32)
+    return {"values": values, "inv_unit": inv_unit, "kmin": kmin, "lut": lut}
+
+
+def _step_of(edges: np.ndarray) -> float:
+    widths = np.diff(edges)
+    return float(widths.min()) if widths.size else 1.0
+
+
+def _decimals(step: float) -> int:
+    return max(0, 3 - math.floor(math.log10(step)))
+
+
+def _with_neighbours(points: np.ndarray, step: float) -> np.ndarray:
+    """`points` and their neighbours on the rounding grid of `step` (ties rounded either way)."""
+    unit = 10.0 ** -_decimals(step)
+    return np.concatenate([points, points - unit, points + unit])
+
+
+def _grid_numbers(lo: float, hi: float, step: float, fracs: Sequence[float]) -> np.ndarray:
+    """Every point of the grids ``k * step + frac * step`` in [lo, hi], as placed on a grid."""
+    out = []
+    for frac in fracs:
+        offset = frac * step
+        first = math.floor((lo - offset) / step) * step + offset
+        n = int((hi - first) / step) + 2
+        if n > 200_000:
+            raise _TooManyNumbers
+        pts = _on_grid(first, step, n)
+        out.append(pts if frac == 0 else _with_neighbours(pts, step))
+    return np.concatenate(out) if out else np.array([])
+
+
+def _tick_steps(spans_lo: float, spans_hi: float) -> list[float]:
+    """Return the steps :func:`~safeplot.anonymize.grids.safe_ticks` takes for spans in a range."""
+    step = nice_step(spans_lo / 5 * 0.75)
+    last = nice_step(spans_hi / 5 * 0.75)
+    steps = []
+    while step <= last * (1 + 1e-9):
+        steps.append(step)
+        step = _next_nice(step)
+    return steps
+
+
+def _tick_numbers(edges: np.ndarray, fracs: Sequence[float], more_steps: int = 0) -> np.ndarray:
+    """Ticks of any span of `edges` (or of a coarser grid of them) a release may show."""
+    lo, width = float(edges[0]), float(edges[-1] - edges[0])
+    hi = lo + 2 * width  # coarsened grids reach beyond the last edge
+    steps = _tick_steps(_step_of(edges), 2 * width)
+    for _ in range(more_steps):
+        steps.append(_next_nice(steps[-1]))
+    return np.concatenate([_grid_numbers(lo, hi, s, fracs) for s in steps])
+
+
+@dataclass
+class _HistPlan:
+    """How the histogram release places its edges (the arguments of its edge placement)."""
+
+    bins: Any
+    binwidth: float | None
+    binrange: tuple[float, float] | None
+    discrete: bool | None
+    n_bins: int | None
+
+    @property
+    def explicit(self) -> bool:
+        return not isinstance(self.bins, (str, int, np.integer)) and self.binwidth is None
+
+    @property
+    def within(self) -> tuple[float, float] | None:
+        return None if self.binrange is None else tuple(float(v) for v in self.binrange)
+
+    def placements(self, source: DaskColumns, j: int, avoid: np.ndarray) -> list[np.ndarray]:
+        """Return the edges the release places with `avoid` (both ways of drawing centres)."""
+        from ..plots.distributions import _discrete_edges
+
+        if self.explicit:
+            return [np.asarray(self.bins, dtype=float)]
+        if self.binrange is not None:
+            lo, hi = (float(v) for v in self.binrange)
+            if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+                return []  # the release refuses it, with its own message
+            span = np.array([lo, hi])
+        else:
+            span = source.span_values(j)
+        if self.discrete:
+            return [_discrete_edges(span, avoid, drawn) for drawn in (True, False)]
+        bins = self.bins if self.binrange is None or not isinstance(self.bins, str) else 10
+        return [safe_edges(span, bins, binwidth=self.binwidth, avoid=avoid, n_bins=self.n_bins)]
+
+
+@dataclass
+class _GridPlan:
+    """How a density grid places the edges of one axis."""
+
+    bins: int
+    within = None
+
+    def placements(self, source: DaskColumns, j: int, avoid: np.ndarray) -> list[np.ndarray]:
+        return [safe_edges(source.span_values(j)[:2], self.bins, avoid=avoid)]
+
+
+def _bucket_bounds(order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the smallest and largest float64 of each sketch bucket (by order key)."""
+    shift = np.uint64(64 - _SKETCH_BITS)
+    first = order.astype(np.uint64) << shift
+    last = first | ((np.uint64(1) << shift) - np.uint64(1))
+
+    def value(key: np.ndarray) -> np.ndarray:
+        positive = (key & _SIGN) != 0
+        bits = np.where(positive, key ^ _SIGN, ~key)
+        return bits.view(np.float64)
+
+    a, b = value(first), value(last)
+    with np.errstate(invalid="ignore"):
+        return np.fmin(a, b), np.fmax(a, b)
+
+
+class _AskedPoints(RareValues):
+    """Values to avoid that record the numbers a placement checks, and hit none of them."""
+
+    def __init__(self) -> None:
+        super().__init__([], 1)
+        self.points: list[np.ndarray] = []
+
+    def hit_mask(self, points: ArrayLike, rtol: float = MATCH_RTOL) -> np.ndarray:
+        """Record `points`; none is a rare value."""
+        p = np.asarray(points, dtype=float)
+        self.points.append(p.ravel())
+        return np.zeros(p.shape, dtype=bool)
+
+
+class _CountedRare(RareValues):
+    """The rare values of a dask column, counted at the numbers a release asks about.
+
+    Stands for the rare values of the column (held by fewer than `threshold`
+    records, overall or within a hue level) where
+    :func:`~safeplot.anonymize.grids.safe_edges` and
+    :func:`~safeplot.anonymize.grids.safe_ticks` look for them: asked about
+    points, it answers from the records counted at those numbers, which the
+    counting pass counted ahead for the numbers the release draws first. A
+    point not counted yet is counted in a further pass, with the grids
+    shifted and widened from it that a placement tries next. The answers are
+    those of :func:`~safeplot.anonymize.grids.hit_mask` on the full list of
+    rare values; ``numpy.asarray`` gives that list (a pass counting every
+    distinct value).
+    """
+
+    def __init__(self, source: DaskColumns, j: int, threshold: int, per_level: bool) -> None:
+        super().__init__([], threshold)
+        self._source, self._j, self.per_level = source, j, per_level
+        self._counted = np.array([])
+        self._rare = np.array([])
+
+    def __repr__(self) -> str:
+        return (
+            f"_CountedRare(column={self._source.columns[self._j]!r}, threshold={self.threshold})"
+        )
+
+    def values(self) -> np.ndarray:
+        """Every rare value of the column, sorted (one pass over every distinct value)."""
+        if self._sorted is None:
+            (self._sorted,) = self._source.rare_columns(
+                [self._j], self.threshold, step=None, per_level=self.per_level
+            )
+        return self._sorted
+
+    def uncounted(self, numbers: ArrayLike) -> np.ndarray:
+        """Return the distinct finite `numbers` at which the records have not been counted."""
+        p = np.unique(np.asarray(numbers, dtype=float))
+        p = p[np.isfinite(p)]
+        c = self._counted
+        if not c.size or not p.size:
+            return p
+        pos = np.clip(np.searchsorted(c, p), 1, max(c.size - 1, 1))
+        near = np.minimum(np.abs(c[pos - 1] - p), np.abs(c[np.minimum(pos, c.size - 1)] - p))
+        return p[near > 1e-12 * np.abs(p)]
+
+    def counted(self, numbers: np.ndarray, rare: np.ndarray) -> None:
+        """Note that the records at `numbers` were counted and `rare` found among them."""
+        self._counted = np.union1d(self._counted, numbers)
+        self._rare = np.union1d(self._rare, rare)
+
+    def hit_mask(self, points: ArrayLike, rtol: float = MATCH_RTOL) -> np.ndarray:
+        """Tell, per point, whether it equals (within `rtol`) a rare value, as :func:`hit_mask`."""
+        if self._sorted is not None:
+            return hit_mask(points, self._sorted, rtol)
+        new = self.uncounted(points)
+        if new.size:
+            src, j = self._source, self._j
+            hist, grid = (), None
+            edges = _edges_asked(np.asarray(points, dtype=float).ravel())
+            if edges is not None:  # a placement checking new edges: count on them as well
+                src._placed[j] = edges
+                plan = src._plans.get(j)
+                if isinstance(plan, _HistPlan):
+                    hist = [(j, edges, plan.within)]
+                elif isinstance(plan, _GridPlan) and len(src._placed) == 2:
+                    grid = (src._placed[0], src._placed[1])
+            src._count_at({j: self}, {j: _next_tries(new)}, hist=hist, grid=grid)
+        return hit_mask(points, self._rare, rtol)
+
+
+def _edges_asked(points: np.ndarray) -> np.ndarray | None:
+    """Return the edges of `points` when they are a grid's edges followed by its centres."""
+    n = points.size
+    if n < 3 or n % 2 == 0:
+        return None
+    edges, centres = points[: (n + 1) // 2], points[(n + 1) // 2 :]
+    if not (np.diff(edges) > 0).all():
+        return None
+    mid = (edges[:-1] + edges[1:]) / 2
+    return edges if np.allclose(centres, mid, rtol=1e-9, atol=0) else None
+
+
+def _next_tries(points: np.ndarray) -> np.ndarray:
+    """`points` and the grids a placement tries after them: shifted, then widened."""
+    if points.size < 2:
+        return points
+    step = float(np.median(np.diff(points)))
+    if not step > 0:
+        return points
+    mid, half = (points[0] + points[-1]) / 2, (points[-1] - points[0]) / 2
+    out = [points]
+    try:
+        base = nice_step(step * (1 - 1e-9))
+        for _ in range(6):
+            reach = half * base / step + 2 * base
+            fracs = sorted({*_OFFSETS, *((f + 0.5) % 1 for f in _OFFSETS)})
+            out.append(_grid_numbers(mid - reach, mid + reach, base, fracs))
+            base = _next_nice(base)
+    except _TooManyNumbers:
+        pass  # these points alone, then: later tries are counted as they come
+    return np.concatenate(out)
+
+
+#: The summary pass of the last source, by the columns it read (see `_origins`), until a
+#: source on the same columns takes it.
+_SUMMARIES: dict = {}
+
+
+def _origins(frame: Any, columns: Sequence[str]) -> tuple | None:
+    """Name each column by the dask expression it is read from, through renames and frames.
+
+    ``data[["x", "y"]]`` and ``data["x"].to_frame("x").assign(y=data["y"])``
+    read the same columns of the same expression: both give the same names,
+    so the summary of one serves the other. None when a column's origin is
+    not a plain column of an expression (nothing is shared then).
+    """
+    try:
+        from dask.dataframe.dask_expr._expr import Assign, Projection, ToFrame
+    except ImportError:  # pragma: no cover - older dask
+        return None
+    out = []
+    for c in columns:
+        expr, col = frame.expr, c
+        for _ in range(32):
+            if isinstance(expr, Projection) and not isinstance(expr.operand("columns"), list):
+                expr, col = expr.frame, expr.operand("columns")
+            elif isinstance(expr, ToFrame) and expr.operand("name") == col:
+                expr, col = expr.frame, None
+            elif isinstance(expr, Assign):
+                ops = expr.operands[1:]
+                named = [
+                    v
+                    for k, v in zip(ops[0::2], ops[1::2], strict=False)
+                    if type(k) is str and k == col
+                ]
+                expr, col = (named[-1], None) if named else (expr.frame, col)
+            else:
+                break
+            if col is None:  # a series: its own origin
+                if not isinstance(expr, Projection):
+                    return None
+                expr, col = expr.frame, expr.operand("columns")
+        out.append((expr._name, col))
+    return tuple(out)
 
 
 # -- the aggregates of one or two numeric columns ------------------------------------------
@@ -339,6 +770,10 @@ def _pairs_part(part: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 class DaskColumns:
     """The aggregates of numeric columns (and a hue) of a dask DataFrame, computed on demand.
+
+    Creating it makes the summary pass; :meth:`rare`, :meth:`histogram` and
+    :meth:`grid` make the counting pass, which counts the histogram (or grid)
+    and the records equal to the numbers the figure could draw together.
 
     Parameters
     ----------
@@ -359,6 +794,16 @@ class DaskColumns:
     level_dtype : bool, default True
         Order levels as seaborn does on the hue column (its categories for
         a categorical); False: as the density grid does, on the plain values.
+
+    Examples
+    --------
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> data = dd.from_pandas(pd.DataFrame({"x": [1.5, 2.0, 2.0, 7.25]}), npartitions=2)
+    >>> src = DaskColumns(data, ["x"])
+    >>> src.n, src.lo, src.hi
+    (4, [1.5], [7.25])
+    >>> src.histogram(0, [0.0, 5.0, 10.0])[0]
+    array([[3, 1]])
     """
 
     def __init__(
@@ -385,7 +830,16 @@ class DaskColumns:
         for c in self.columns:  # dtype errors (booleans, dates) before any work
             _numeric_column(c, meta[c])
         self._parts = self.frame.to_delayed()
-        summary = _compute([_delayed(_summary_part)(p, self.columns, hue) for p in self._parts])
+        sketch = function == "histplot" and len(self.columns) == 1
+        origin = _origins(frame, used), sketch
+        summary = _SUMMARIES.pop(origin, None)
+        if summary is None:
+            summary = _compute(
+                [_delayed(_summary_part)(p, self.columns, hue, sketch) for p in self._parts]
+            )
+            if origin[0] is not None:  # the next call on these columns (a colour bar) takes it
+                _SUMMARIES.clear()
+                _SUMMARIES[origin] = summary
         self._summarise(summary)
         groups = pd.concat([s["groups"] for s in summary if len(s["groups"])])
         if hue is None:
@@ -415,7 +869,18 @@ class DaskColumns:
         self.lo = [float(groups[f"min{j}"].to_numpy()[use].min()) for j in range(len(columns))]
         self.hi = [float(groups[f"max{j}"].to_numpy()[use].max()) for j in range(len(columns))]
         self._check_spread()
+        self._sketch = self._merge_sketch(summary) if sketch and not restrict else None
+        self._plans: dict[int, Any] = {}
+        self._placed: dict[int, np.ndarray] = {}
+        self._fine: dict[tuple, np.ndarray] = {}
+        self._fine_grid: tuple[np.ndarray, np.ndarray] | None = None
+        self._exact: dict[int, dict[float, np.ndarray]] = {j: {} for j in range(len(columns))}
+        self._counted: dict[int, np.ndarray] = {j: np.array([]) for j in range(len(columns))}
         self._rare_cache: dict = {}
+        self._hist_cache: dict = {}
+        self._grid_cache: dict = {}
+        #: passes over the partitions so far (the summary included)
+        self.passes = 1
 
     def _summarise(self, summary: list[dict]) -> None:
         rows = sum(s["rows"] for s in summary)
@@ -441,9 +906,29 @@ class DaskColumns:
         self.n_rows = rows
         self.n_dropped = rows - complete
         self.nonint = []
+        self.zeros = np.sum([s["zeros"] for s in summary], axis=0)
         for j in range(len(self.columns)):
             found = [s["nonint"][j] for s in summary if s["nonint"][j] is not None]
             self.nonint.append(found[0] if found else None)
+
+    @staticmethod
+    def _merge_sketch(summary: list[dict]) -> dict:
+        counts = np.zeros(1 << _SKETCH_BITS, dtype=np.int64)
+        n, mean, m2 = 0, 0.0, 0.0
+        for s in summary:
+            sk = s.get("sketch")
+            if sk is None:
+                continue
+            np.add.at(counts, sk["buckets"], sk["counts"])
+            nb, mb, m2b = sk["moments"]
+            if nb:  # the parallel update of the mean and the sum of squared deviations
+                total = n + nb
+                delta = mb - mean
+                mean += delta * nb / total
+                m2 += m2b + delta * delta * n * nb / total
+                n = total
+        buckets = np.flatnonzero(counts)
+        return {"buckets": buckets, "cum": np.cumsum(counts[buckets]), "std": math.sqrt(m2 / n)}
 
     def _check_spread(self) -> None:
         for j, c in enumerate(self.columns):
@@ -462,7 +947,26 @@ class DaskColumns:
 
     def _run(self, func, *args) -> list:
         common = (self.columns, self.hue, self.levels, self.restrict)
+        self.passes += 1
         return _compute([_delayed(func)(p, *common, *args) for p in self._parts])
+
+    def _pass(self, *, hist=(), grid=None, cand=(), near=()) -> dict:
+        """One pass over the partitions, added up on the workers: one result comes back."""
+        import dask
+
+        spec = dask.delayed(
+            {"hist": list(hist), "grid": grid, "cand": list(cand), "near": list(near)},
+            pure=True,
+        )
+        common = (self.columns, self.hue, self.levels, self.restrict)
+        tasks = [_delayed(_count_part)(p, *common, spec) for p in self._parts]
+        self.passes += 1
+        (result,) = _compute([_tree(tasks, _combine)])
+        for (j, edges, within), counts in zip(hist, result["hist"], strict=True):
+            self._hist_cache[_hist_key(j, edges, within)] = counts
+        if grid is not None:
+            self._grid_cache[_grid_key(*grid)] = result["grid"]
+        return result
 
     # -- what the release code asks for ----------------------------------------------------
 
@@ -476,6 +980,10 @@ class DaskColumns:
         extra = [] if odd is None or not self.lo[j] <= odd <= self.hi[j] else [odd]
         return np.array([self.lo[j], self.hi[j], *extra], dtype=float)
 
+    def plan(self, j: int, plan: Any) -> None:
+        """Record how the release will place the edges of column `j` (see :meth:`rare`)."""
+        self._plans[j] = plan
+
     def rare(
         self,
         j: int,
@@ -484,8 +992,19 @@ class DaskColumns:
         step: float | None,
         per_level: bool = False,
         points: Sequence[float] = (),
-    ) -> np.ndarray:
-        """Return the values of column `j` held by fewer than `threshold` records, near a grid.
+    ) -> np.ndarray | RareValues:
+        """Return the rare values of column `j` that a number of the figure could equal.
+
+        With a placement recorded by :func:`histogram_step` or
+        :func:`grid_step`: a :class:`~safeplot.anonymize.grids.RareValues`
+        that :func:`~safeplot.anonymize.grids.safe_edges` and
+        :func:`~safeplot.anonymize.grids.safe_ticks` ask about the numbers
+        they place. This call makes the counting pass: it places the edges as
+        the release will, and counts the histogram (or grid) on them together
+        with the records equal to each of their edges and bin centres and to
+        the ticks of any span of them, so those questions are answered
+        without reading the data again. Without a placement: the rare values
+        near the decimal grid of `step`, as an array.
 
         Parameters
         ----------
@@ -494,9 +1013,11 @@ class DaskColumns:
         threshold : int
             The minimum count.
         step : float or None
-            The smallest step of any grid of edges, centres or ticks that will
-            be placed: only values near the decimal grid of that step's
-            precision are counted. None: every value (kdeplot).
+            Without a recorded placement: the smallest step of any grid that
+            will be placed; only values near the decimal grid of that step's
+            precision (and zero or at least ``0.06 * step`` in magnitude, as
+            every number of such a grid is) are counted. None: every value
+            (kdeplot).
         per_level : bool
             Also the values rare within a hue level.
         points : sequence of float
@@ -512,36 +1033,126 @@ class DaskColumns:
         step: float | None,
         per_level: bool = False,
         points: Sequence[float] = (),
-    ) -> list[np.ndarray]:
-        """Return :meth:`rare` of several columns, counted in one pass."""
-        decimals = None if step is None else max(0, 3 - math.floor(math.log10(step)))
-        pts = np.sort(np.asarray(points, dtype=float))
-        found: dict[int, np.ndarray] = {}
+    ) -> list[np.ndarray | RareValues]:
+        """Return :meth:`rare` of several columns, counted in the same passes."""
+        js = list(js)
+        key = (tuple(js), threshold, per_level, tuple(np.asarray(points, dtype=float).tolist()))
+        if step is not None and all(j in self._plans for j in js):
+            try:
+                return self._rare_placed(js, threshold, per_level, np.asarray(points, float))
+            except _TooManyNumbers:
+                pass  # edges too uneven to list their ticks: every value near the grid
+        return self._rare_near(js, threshold, step, per_level, key)
+
+    def _rare_from(self, counts, pairs, values, threshold, per_level) -> np.ndarray:
+        """Rare values among exact counts per candidate and (row, value) counts of near values."""
+        n_levels = len(self.levels)
+        rare = [np.array([])]
+        if counts is not None and values.size:
+            total = counts.sum(axis=0)
+            rare.append(values[(total > 0) & (total < threshold)])
+            if per_level:
+                lev = counts[:n_levels]
+                rare.append(values[((lev > 0) & (lev < threshold)).any(axis=0)])
+        if len(pairs):
+            table = pairs.rename("n").reset_index()
+            table.columns = ["code", "value", "n"]
+            overall = table.groupby("value")["n"].sum()
+            rare.append(overall.index[overall.to_numpy() < threshold].to_numpy(float))
+            if per_level:
+                lev = table[(table["code"] < n_levels) & (table["n"] < threshold)]
+                rare.append(lev["value"].to_numpy(dtype=float))
+        return np.unique(np.concatenate(rare))
+
+    def _rare_near(self, js, threshold, step, per_level, key) -> list[np.ndarray]:
+        """Rare values near the decimal grid of `step` (every distinct value: `step` None)."""
+        cache_key = ("near", step, key)
+        if cache_key in self._rare_cache:
+            return self._rare_cache[cache_key]
+        jobs, out = [], {}
         for j in js:
-            key = (j, threshold, per_level, tuple(pts))
-            for (dec, k), known in self._rare_cache.items():
-                if k == key and (dec is None or (decimals is not None and dec >= decimals)):
-                    found[j] = known
-        todo = [j for j in js if j not in found]
-        if todo:
-            per_part = self._run(_rare_part, todo, decimals, pts)
-            for i, j in enumerate(todo):
-                parts = [p[i] for p in per_part if len(p[i])]
-                rare = [np.array([])]
-                if parts:
-                    counts = pd.concat(parts).groupby(level=["code", "value"], sort=False).sum()
-                    table = counts.reset_index(name="n")
-                    overall = table.groupby("value")["n"].sum()
-                    rare.append(overall.index[overall.to_numpy() < threshold].to_numpy(float))
-                    if per_level:
-                        lev = table[(table["code"] >= 0) & (table["n"] < threshold)]
-                        rare.append(lev["value"].to_numpy(dtype=float))
-                found[j] = np.unique(np.concatenate(rare))
-                self._rare_cache[(decimals, (j, threshold, per_level, tuple(pts)))] = found[j]
-        return [found[j] for j in js]
+            if step is None:
+                jobs.append((j, None, 0.0))
+                continue
+            min_abs = _MIN_ABS * step
+            if max(abs(self.lo[j]), abs(self.hi[j])) < min_abs and not per_level:
+                # only zero can equal a number of such a grid: the summary counted the zeros
+                z = int(self.zeros[j])
+                out[j] = np.array([0.0]) if 0 < z < threshold else np.array([])
+                continue
+            jobs.append((j, _decimals(step), min_abs))
+        if jobs:
+            result = self._pass(near=jobs)
+            for (j, _, _), pairs in zip(jobs, result["near"], strict=True):
+                out[j] = self._rare_from(None, pairs, np.array([]), threshold, per_level)
+        found = [out[j] for j in js]
+        self._rare_cache[cache_key] = found
+        return found
+
+    def _rare_placed(self, js, threshold, per_level, points) -> list[_CountedRare]:
+        """Rare values counted at the numbers drawn on the edges the release will place.
+
+        The edges are placed as the release code will place them (no rare
+        value known yet: each number a placement checks is recorded), and one
+        pass counts the histogram or grid on them together with the records
+        equal to every number checked, every bin centre and the ticks of every
+        span of the edges. The values returned answer the release's checks
+        from those counts, and count any number not counted yet in a further
+        pass (with the shifted grids the release may try next).
+        """
+        oracles = {j: _CountedRare(self, j, threshold, per_level) for j in js}
+        numbers, hist, placed = {}, [], {}
+        for j in js:
+            plan = self._plans[j]
+            asked = _AskedPoints()
+            try:
+                placed[j] = plan.placements(self, j, asked)
+            except (ValueError, TypeError, DisclosureError):
+                placed[j] = []  # the release refuses these bins, with its own message
+            drawn = [_tick_numbers(e, (0.0,)) for e in placed[j]]
+            # counts on a grid a quarter of the step as fine give the counts on the grid
+            # shifted by a quarter, a half or three quarters of a step as well
+            fine = [_refined(e) for e in placed[j][:1]]
+            numbers[j] = np.concatenate([points, *asked.points, *drawn, *fine])
+            if fine and isinstance(plan, _HistPlan):
+                hist.append((j, fine[0], plan.within))
+                self._fine[j, plan.within] = fine[0]
+        self._placed = {j: placed[j][0] for j in js if placed[j]}
+        grid = None
+        grids = len(js) == 2 and all(isinstance(self._plans[j], _GridPlan) for j in js)
+        if grids and len(self._placed) == 2:
+            grid = tuple(_refined(self._placed[j]) for j in js)
+            self._fine_grid = grid
+        self._count_at(oracles, numbers, hist=hist, grid=grid)
+        return [oracles[j] for j in js]
+
+    def _count_at(self, oracles: dict, numbers: dict, *, hist=(), grid=None) -> None:
+        """Count the records equal to `numbers` (per column) in one pass; tell the `oracles`."""
+        cand = []
+        for j, nums in numbers.items():
+            new = oracles[j].uncounted(nums)
+            if new.size:
+                cand.append((j, _candidates(new)))
+        if not cand and not hist and grid is None:
+            return
+        result = self._pass(hist=hist, grid=grid, cand=cand)
+        for (j, c), (counts, pairs) in zip(cand, result["cand"], strict=True):
+            # the records exactly at each number, per level row (a closed last bin needs them)
+            held = np.flatnonzero(counts.any(axis=0))
+            self._exact[j].update(zip(c["values"][held].tolist(), counts[:, held].T, strict=True))
+            self._counted[j] = np.union1d(self._counted[j], c["values"])
+            oracle = oracles[j]
+            found = self._rare_from(counts, pairs, c["values"], oracle.threshold, oracle.per_level)
+            oracle.counted(c["values"], found)
 
     def rule_bins(self, j: int, rule: str) -> int:
-        """Return the number of bins numpy's rule `rule` gives for column `j`."""
+        """Return the number of bins numpy's rule `rule` gives for column `j`.
+
+        From the sketch of the summary pass when it settles the edges (the
+        quartiles of ``"auto"`` and ``"fd"`` are bracketed by its buckets, and
+        every bin count between the bounds gives the same edges); otherwise
+        from exact statistics.
+        """
         if self.n <= COLLECT_LIMIT:
             x = np.concatenate(self._run(_collect_part, j, -math.inf, math.inf, True))
             return _rule_bin_count(x, rule)
@@ -550,13 +1161,55 @@ class DaskColumns:
                 f"{self.function}: bins={rule!r} needs every value in memory; with a dask "
                 "DataFrame give bins as a number, or a rule such as 'auto', 'fd' or 'sturges'."
             )
+        span = self.hi[j] - self.lo[j]
+        sk = self._sketch if j == 0 else None
+        if sk is not None and rule in ("auto", "fd"):
+            (q75_lo, q75_hi), (q25_lo, q25_hi) = self._percentile_bounds([75, 25])
+            counts = {
+                rule_bin_count(rule, self.n, span, lambda: sk["std"], lambda iqr=iqr: iqr)
+                for iqr in (max(q75_lo - q25_hi, 0.0), q75_hi - q25_lo)
+            }
+            low, high = min(counts), max(counts)
+            if high - low <= 2000:
+                span_values = self.span_values(j)
+                edges = {
+                    safe_edges(span_values, rule, n_bins=nb).tobytes()
+                    for nb in range(low, high + 1)
+                }
+                if len(edges) == 1:
+                    return low
+        std = (lambda: sk["std"]) if sk is not None else (lambda: self._std(j))
         return rule_bin_count(
             rule,
             self.n,
-            self.hi[j] - self.lo[j],
-            lambda: self._std(j),
+            span,
+            std,
             lambda: float(np.subtract(*self.percentiles(j, [75, 25]))),
         )
+
+    def _rank_bounds(self, rank: int) -> tuple[float, float, int, int]:
+        """Return the sketch bucket holding `rank`: its bounds, the values below, its size."""
+        sk = self._sketch
+        b = int(np.searchsorted(sk["cum"], rank, side="right"))
+        below = int(sk["cum"][b - 1]) if b else 0
+        lo, hi = _bucket_bounds(sk["buckets"][b : b + 1])
+        size = int(sk["cum"][b]) - below
+        lo, hi = max(float(lo[0]), self.lo[0]), min(float(hi[0]), self.hi[0])
+        if lo <= 0 <= hi:  # -0.0 and 0.0 fall in two buckets: take the whole range
+            return self.lo[0], self.hi[0], 0, self.n
+        return lo, hi, below, size
+
+    def _percentile_bounds(self, q: Sequence[float]) -> list[tuple[float, float]]:
+        n = self.n
+        out = []
+        for p in q:
+            virtual = (n - 1) * p / 100
+            prev = math.floor(virtual)
+            nxt = min(prev + 1, n - 1)
+            lo = self._rank_bounds(prev)[0]
+            hi = self._rank_bounds(nxt)[1]
+            out.append((lo, hi))
+        return out
 
     def _std(self, j: int) -> float:
         n, total = np.sum(self._run(_moments_part, j, None), axis=0)
@@ -567,21 +1220,30 @@ class DaskColumns:
     def order_statistics(self, j: int, ranks: Sequence[int]) -> list[float]:
         """Return the values of rank `ranks` (0-based) of column `j`, exactly.
 
-        Each pass counts the values in the interval still holding a rank, cut
-        into 4096 parts, and keeps the part holding it; once an interval has
-        at most :data:`COLLECT_LIMIT` values (or one distinct value) they are
-        collected and sorted.
+        Each rank starts in its bucket of the summary's sketch (or the whole
+        range); each pass counts the values in the interval still holding a
+        rank, cut into 4096 parts, and keeps the part holding it; once an
+        interval has at most :data:`COLLECT_LIMIT` values (or one distinct
+        value) they are collected and sorted.
         """
-        state = [
-            {"lo": self.lo[j], "hi": self.hi[j], "closed": True, "below": 0, "n": self.n}
-            for _ in ranks
-        ]
+        state = []
+        for r in ranks:
+            if self._sketch is not None and j == 0:
+                lo, hi, below, size = self._rank_bounds(r)
+                state.append({"lo": lo, "hi": hi, "closed": True, "below": below, "n": size})
+            else:
+                state.append(
+                    {"lo": self.lo[j], "hi": self.hi[j], "closed": True, "below": 0, "n": self.n}
+                )
         result: list[float | None] = [None] * len(ranks)
         for _ in range(64):
             todo = [i for i, r in enumerate(result) if r is None]
             if not todo:
                 break
-            collect = [i for i in todo if state[i]["n"] <= COLLECT_LIMIT]
+            for i in todo:
+                if state[i]["lo"] == state[i]["hi"]:
+                    result[i] = state[i]["lo"]
+            collect = [i for i in todo if result[i] is None and state[i]["n"] <= COLLECT_LIMIT]
             for i in collect:
                 s = state[i]
                 v = np.sort(
@@ -639,29 +1301,122 @@ class DaskColumns:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Count column `j` per hue level in `edges` (numpy's bins); also each level's size.
 
-        Only values in `within` (closed) are counted when given; the sizes are
-        of the values counted or not (in `within`).
+        Only values in `within` (closed) are counted when given, and the sizes
+        are of those values. The counts come from the counting pass when it
+        counted these edges already.
         """
         edges = np.asarray(edges, dtype=float)
-        parts = self._run(_hist_part, j, edges, within, len(self.levels))
-        total = np.sum(parts, axis=0)
-        return total[:, :-1], total[:, -1]
+        within = None if within is None else tuple(float(v) for v in within)
+        key = _hist_key(j, edges, within)
+        if key not in self._hist_cache:
+            fine = self._fine.get((j, within))
+            coarse = None
+            if fine is not None:
+                counts, sizes = self._hist_cache[_hist_key(j, fine, within)]
+                at_last = self._at(j, edges[-1], within)
+                coarse = _coarsen(counts, fine, edges)
+            if coarse is not None and at_last is not None:
+                coarse[:, -1] += at_last[: coarse.shape[0]]
+                self._hist_cache[key] = (coarse, sizes)
+            else:
+                self._pass(hist=[(j, edges, within)])
+        return self._hist_cache[key]
+
+    def _at(self, j: int, value: float, within: tuple[float, float] | None) -> np.ndarray | None:
+        """Return the records exactly equal to `value` per level row (None: not counted)."""
+        c = self._counted[j]
+        pos = int(np.searchsorted(c, value))
+        if pos >= c.size or c[pos] != value:
+            return None
+        if within is not None and not within[0] <= value <= within[1]:
+            return np.zeros(len(self.levels) + 1, dtype=np.int64)
+        return self._exact[j].get(float(value), np.zeros(len(self.levels) + 1, dtype=np.int64))
 
     def grid(self, xedges: np.ndarray, yedges: np.ndarray) -> np.ndarray:
         """Count the two columns per hue level in the grid of `xedges` x `yedges`."""
         xedges = np.asarray(xedges, dtype=float)
         yedges = np.asarray(yedges, dtype=float)
-        parts = self._run(_grid_part, xedges, yedges, len(self.levels))
-        return np.sum(parts, axis=0)
+        key = _grid_key(xedges, yedges)
+        if key not in self._grid_cache and self._fine_grid is not None:
+            fine = self._grid_cache[_grid_key(*self._fine_grid)]
+            coarse = _coarsen(fine, self._fine_grid[0], xedges, axis=1)
+            if coarse is not None:
+                coarse = _coarsen(coarse, self._fine_grid[1], yedges, axis=2)
+            # records on the last (closed) edge of either axis would need a count of their own
+            ends = [self._at(j, e[-1], None) for j, e in ((0, xedges), (1, yedges))]
+            if coarse is not None and all(a is not None and not a.any() for a in ends):
+                self._grid_cache[key] = coarse
+        if key not in self._grid_cache:
+            self._pass(grid=(xedges, yedges))
+        return self._grid_cache[key]
 
 
-# -- step bounds: the finest grid a placement can try ----------------------------------------
+def _refined(edges: np.ndarray) -> np.ndarray:
+    """Return a grid a quarter of the step of regular `edges`, a step wider each side."""
+    step = float(edges[1] - edges[0])
+    widths = np.diff(edges)
+    if np.ptp(widths) > 1e-9 * step:
+        return edges
+    return _on_grid(float(edges[0]) - step, step / 4, 4 * (edges.size + 1) + 1)
 
 
-def _first_step(span: float, n_bins: int, rule: bool) -> float:
-    """Return a lower bound of the first (smallest) step :func:`safe_edges` tries."""
-    target = span / n_bins
-    return 0.4 * target if rule else nice_step(target)
+def _coarsen(counts: np.ndarray, fine: np.ndarray, edges: np.ndarray, axis: int = 1):
+    """Return counts on `edges` from counts on a finer grid holding them (None: it does not).
+
+    The fine counts are summed over each bin's parts; the values on the last
+    edge (in the last, closed bin of `edges`) are left to the caller.
+    """
+    idx = np.searchsorted(fine, edges)
+    # (a last edge on the fine grid's last, closed edge would count its values twice)
+    if idx[-1] >= fine.size - 1 or not np.array_equal(fine[idx], edges):
+        return None
+    part = np.take(counts, np.arange(idx[0], idx[-1]), axis=axis)
+    return np.add.reduceat(part, idx[:-1] - idx[0], axis=axis)
+
+
+def _hist_key(j: int, edges: np.ndarray, within: tuple[float, float] | None) -> tuple:
+    return j, np.asarray(edges, dtype=float).tobytes(), within
+
+
+def _grid_key(xedges: np.ndarray, yedges: np.ndarray) -> tuple:
+    return np.asarray(xedges, dtype=float).tobytes(), np.asarray(yedges, dtype=float).tobytes()
+
+
+def _collect_part(part, columns, hue, levels, restrict, j, lo, hi, closed) -> np.ndarray:
+    vals, _ = _selected(part, columns, hue, levels, restrict)
+    v = vals[j]
+    inside = (v >= lo) & ((v <= hi) if closed else (v < hi))
+    return v[inside]
+
+
+def _narrow_part(part, columns, hue, levels, restrict, j, intervals) -> list:
+    vals, _ = _selected(part, columns, hue, levels, restrict)
+    v = vals[j]
+    out = []
+    for edges, closed in intervals:
+        inside = (v >= edges[0]) & ((v <= edges[-1]) if closed else (v < edges[-1]))
+        w = v[inside]
+        idx = np.clip(np.searchsorted(edges, w, side="right") - 1, 0, edges.size - 2)
+        counts = np.bincount(idx, minlength=edges.size - 1)
+        out.append(
+            (
+                counts,
+                float(w.min()) if w.size else math.inf,
+                float(w.max()) if w.size else -math.inf,
+            )
+        )
+    return out
+
+
+def _moments_part(part, columns, hue, levels, restrict, j, mean) -> tuple[int, float]:
+    vals, _ = _selected(part, columns, hue, levels, restrict)
+    v = vals[j]
+    if mean is None:
+        return v.size, float(np.sum(v))
+    return v.size, float(np.sum((v - mean) ** 2))
+
+
+# -- the placements the release code will make -----------------------------------------------
 
 
 def histogram_step(
@@ -674,7 +1429,14 @@ def histogram_step(
     discrete: bool | None,
     n_bins: int | None,
 ) -> tuple[float, tuple[float, ...]]:
-    """Return the smallest step of a histogram's edges, centres and ticks, and explicit edges."""
+    """Record how a histogram of column `j` places its edges; return a step and explicit edges.
+
+    The arguments are those of the release's edge placement, so that
+    :meth:`DaskColumns.rare` can place the same edges and count the records
+    on every number they draw. The step returned is the smallest step any
+    grid of them could have (for sources without a recorded placement).
+    """
+    source.plan(j, _HistPlan(bins, binwidth, binrange, discrete, n_bins))
     if discrete:
         return 0.15, ()
     if binwidth is not None:
@@ -691,10 +1453,24 @@ def histogram_step(
     return 0.15 * _first_step(span, int(bins), False), ()
 
 
+def _first_step(span: float, n_bins: int, rule: bool) -> float:
+    """Return a lower bound of the first (smallest) step :func:`safe_edges` tries."""
+    target = span / n_bins
+    return 0.4 * target if rule else nice_step(target)
+
+
 def grid_step(source: DaskColumns, j: int, bins: int) -> float:
-    """Return the smallest step of the edges and ticks of one axis of a density grid."""
+    """Record how a density grid places the edges of axis `j`; return their smallest step."""
+    source.plan(j, _GridPlan(int(bins)))
     span = source.hi[j] - source.lo[j]
     return 0.15 * _first_step(span, bins, False)
+
+
+def _pairs_part(part: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    sub = part[keys].reset_index(drop=True)
+    counts = sub.groupby(keys, dropna=False, sort=False, observed=True).size()
+    first = sub.drop_duplicates()
+    return first.merge(counts.rename("\x00n").reset_index(), on=keys, how="left")
 
 
 # -- count plots -------------------------------------------------------------------------
