@@ -434,8 +434,12 @@ def finalise(
     ------
     ValueError
         When `path` exists and is a file or a folder that is not empty, a
-        figure file the log names cannot be found, the log cannot be read,
-        or an ACRO folder has no ``results.json``.
+        figure file the log names cannot be found or is not the figure
+        saved for its release (a PNG, PDF or SVG file must carry the
+        release's uid in its metadata, as ``savefig`` writes it), a uid or
+        an ACRO file name is not a plain file name, the log cannot be read,
+        or an ACRO folder has no ``results.json``. Nothing is left behind
+        when finalise fails.
     TypeError
         When `acro` is neither an ACRO session nor a folder.
 

@@ -14,6 +14,7 @@ progress bars. Each asserts that nothing is recovered.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import re
@@ -369,3 +370,69 @@ def test_ppplot_does_not_give_the_exact_number_of_records_by_stepping_a():
         with pytest.raises(ValueError, match="plotting positions"):
             safeplot.ppplot(v, a=a)
     assert audit.entries() == []
+
+
+def test_describe_with_and_without_one_record_gives_no_extreme(data):
+    """Differencing: the outlier added to data the reader knows changes only rounded numbers."""
+    without = safeplot.describe(data.iloc[:-2][["x", "y"]])
+    with_one = safeplot.describe(data.iloc[:-1][["x", "y"]])
+    for table in (without.table, with_one.table):
+        assert "min" not in table.index and "max" not in table.index
+        assert not _rare_hits(table.to_string(), _rare(data["x"], data["y"]))
+    # the count is rounded: one record more does not show
+    assert without.table.loc["count", "x"] == with_one.table.loc["count", "x"]
+    # a mean moved by one winsorised record: the outlier is capped at mean + 2.6 SD first
+    shift = with_one.table.loc["mean", "x"] - without.table.loc["mean", "x"]
+    recovered = without.table.loc["mean", "x"] + 301 * shift
+    assert abs(recovered - 25.123) > 5
+
+
+def test_chi2_of_nested_tables_does_not_give_a_small_cell():
+    """Two tables differing by one small level: the one with a small cell is refused."""
+    rng = np.random.default_rng(8)
+    df = pd.DataFrame({"a": rng.choice(["p", "q"], 400), "b": rng.choice(["u", "v"], 400)})
+    rare = df.iloc[:2].assign(b="w")  # a level of two records
+    with pytest.raises(DisclosureError):
+        safeplot.chi2_contingency(pd.concat([df, rare], ignore_index=True), "a", "b")
+    safeplot.chi2_contingency(df, "a", "b")
+    assert len(audit.entries()) == 1
+
+
+def test_html_display_escapes_names_and_shows_no_more_than_the_text(data):
+    name = "<script>alert(1)</script>"
+    df = data.rename(columns={"x": name})
+    ax = safeplot.histplot(data=df, x=name)
+    summary = safeplot.describe(df[[name, "y"]])
+    html = ax.safeplot_report._repr_html_() + summary._repr_html_()
+    html += audit.summary(file=io.StringIO())._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    rare = _rare(data["x"], data["y"])
+    assert not _rare_hits(html, rare)
+    # the numbers of the notebook view are those of the text
+    text_numbers = set(NUMBER.findall(str(ax.safeplot_report) + str(summary)))
+    html_numbers = set(NUMBER.findall(re.sub(r"<[^>]+>", " ", html)))
+    extra = {v for v in html_numbers - text_numbers if "." in v}
+    assert not extra, extra
+
+
+def test_biplot_component_choice_and_hue_do_not_show_a_record(data):
+    frame = data.assign(z=np.round(np.random.default_rng(9).normal(0, 1, len(data)), 3))
+    rare = _rare(frame["x"], frame["y"], frame["z"])
+    for components in ((1, 2), (1, 3), (2, 3)):
+        ax = safeplot.biplot(frame, vars=["x", "y", "z"], hue="g", components=components)
+        texts = [t.get_text() for t in ax.texts] + [ax.get_xlabel(), ax.get_ylabel()]
+        legend = ax.get_legend()
+        texts += [t.get_text() for t in legend.get_texts()] if legend is not None else []
+        assert not _rare_hits(" ".join(texts), rare)
+        drawn = np.concatenate(
+            [np.asarray(ln.get_xydata(), float).ravel() for ln in ax.lines]
+            + [np.asarray(c.get_offsets(), float).ravel() for c in ax.collections]
+        )
+        assert not _rare_hits(" ".join(repr(float(v)) for v in drawn), rare)
+        plt.close(ax.figure)
+    # a level of one record: left out with a note, and named nowhere in the figure or the log
+    ax = safeplot.biplot(frame.assign(g=np.r_[frame["g"][:-1], ["solo"]]), hue="g")
+    shown = [t.get_text() for t in ax.texts + ax.get_legend().get_texts()]
+    assert "solo" not in " ".join(shown) and set(shown) >= {"a", "b"}
+    assert "solo" not in audit.to_json()
+    assert any("not named" in w for w in ax.safeplot_report.warnings)
