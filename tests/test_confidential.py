@@ -265,6 +265,52 @@ def test_lowess_for_large_data_interpolates_a_delta_fit():
     np.testing.assert_allclose(ys[1:-1], np.sin(3 * xs[1:-1]), atol=0.03)
 
 
+@pytest.mark.parametrize(
+    ("kind", "frac", "it"),
+    [("linear", 2 / 3, 3), ("wave", 0.2, 3), ("heavy tails", 2 / 3, 3), ("rounded", 0.5, 0)],
+)
+def test_binned_lowess_agrees_with_the_exact_fit(kind, frac, it):
+    from safeplot.anonymize.confidential import _binned_lowess
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(10, 0.5, 4000)
+    y = {
+        "linear": x + rng.normal(0, 1, x.size),
+        "wave": np.sin(4 * x) + 0.3 * rng.standard_t(3, x.size),
+        "heavy tails": 2 * x + 0.2 * rng.standard_cauchy(x.size),
+        "rounded": np.round(x**2 / 10 + rng.normal(0, 1, x.size), 1),
+    }[kind]
+    if kind == "rounded":
+        x = np.round(x, 1)
+    xs = np.linspace(x.min() + 0.05, x.max() - 0.05, 40)
+    exact = lowess(y, x, frac=frac, it=it, delta=0.0, xvals=xs)
+    binned = _binned_lowess(x, y, xs, frac, it, 2048)
+    # far below the third significant figure the trend line is released to
+    assert np.abs(binned - exact).max() < 5e-4 * np.ptp(exact)
+    # the robustness weights matter: without them the heavy tails pull the fit away
+    if kind == "heavy tails":
+        plain = _binned_lowess(x, y, xs, frac, 0, 2048)
+        assert np.abs(plain - exact).max() > 10 * np.abs(binned - exact).max()
+
+
+def test_lowess_for_very_large_data_is_binned(monkeypatch):
+    import safeplot.anonymize.confidential as conf
+
+    rng = np.random.default_rng(6)
+    x = rng.normal(50, 10, 20_000)
+    y = 0.5 * x + rng.normal(0, 5, x.size)
+    delta_fit = lowess_trend(x, y)
+    monkeypatch.setattr(conf, "LOWESS_BINNED_MIN", 10_000)
+    calls = []
+    binned = conf._binned_lowess
+    monkeypatch.setattr(conf, "_binned_lowess", lambda *a: calls.append(1) or binned(*a))
+    xs, ys = lowess_trend(x, y)
+    assert calls
+    np.testing.assert_array_equal(xs, delta_fit[0])
+    np.testing.assert_array_equal(ys[[0, -1]], delta_fit[1][[0, -1]])  # rounded end points
+    np.testing.assert_allclose(ys, delta_fit[1], atol=1e-3)
+
+
 def test_lowess_refuses_bad_input():
     x, y = five_intervals()
     with pytest.raises(ValueError, match="frac"):

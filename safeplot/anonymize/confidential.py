@@ -61,6 +61,11 @@ __all__ = [
 #: points; larger data are fitted with statsmodels' ``delta`` shortcut and
 #: interpolated.
 LOWESS_EXACT_MAX = 5000
+#: Records from which the lowess fit is computed from x binned into
+#: ``LOWESS_BINS`` equal-width bins (:func:`_binned_lowess`).
+LOWESS_BINNED_MIN = 100_000
+#: Bins of the binned lowess fit.
+LOWESS_BINS = 2048
 
 
 @dataclass(frozen=True)
@@ -748,6 +753,85 @@ def _nudge_tiny(values: np.ndarray, avoid: np.ndarray, span: float) -> np.ndarra
     return out
 
 
+def _tricube(d: np.ndarray) -> np.ndarray:
+    return np.where(d < 1, (1 - np.minimum(d, 1) ** 3) ** 3, 0.0)
+
+
+def _binned_lowess(
+    x: np.ndarray, y: np.ndarray, xvals: np.ndarray, frac: float, it: int, bins: int
+) -> np.ndarray:
+    """Lowess of `y` on `x` at `xvals` from x binned into `bins` equal-width bins.
+
+    statsmodels' lowess (Cleveland 1979) with every record of a bin given
+    the kernel weight of the bin's mean x: each fit is the local linear
+    regression on the ``frac * n`` nearest records with tricube weights and
+    bisquare robustness weights from ``it`` passes, as statsmodels computes
+    it, but its sums are taken over the bins' weighted moments (count, sum
+    of x, of x**2, of y, of x*y) instead of over the records. The records'
+    residuals, for the robustness weights, come from the fit at the bin
+    edges (every eighth), interpolated linearly (statsmodels' ``delta`` does
+    the same between its fitted points). The neighbourhood radius is the distance
+    within which ``frac * n`` records lie, with the records spread evenly
+    inside each bin. Only the kernel weights are approximated, by less than
+    their change over one bin (a ``1 / bins`` fraction of the range against
+    a neighbourhood of about ``frac`` of it), so at the sizes where it is
+    used the curve agrees with the exact fit far below the figures released.
+    Cost: a few passes over the records (no sort) and ``bins**2 / 8`` per fit.
+    `bins` must be a multiple of 8.
+    """
+    n = x.size
+    k = min(max(int(frac * n + 1e-10), 2), n)
+    lo, hi = float(x.min()), float(x.max())
+    h = (hi - lo) / bins
+    idx = np.minimum(((x - lo) / h).astype(np.intp), bins - 1)
+    edges = lo + h * np.arange(bins + 1)
+    u = x - lo  # moments about the low end: no cancellation at large offsets
+    count = np.bincount(idx, minlength=bins).astype(float)
+    cum = np.r_[0.0, np.cumsum(count)]
+    mean_u = np.bincount(idx, u, minlength=bins) / np.maximum(count, 1)
+    filled = count > 0
+    centre = mean_u[filled]
+
+    def radius(at: np.ndarray) -> np.ndarray:
+        # the smallest r with k records within [at - r, at + r] (evenly spread in each bin)
+        a = at - lo
+        lo_r, hi_r = np.zeros(a.size), np.full(a.size, hi - lo + h)
+        for _ in range(60):
+            r = (lo_r + hi_r) / 2
+            inside = np.interp(a + r, edges - lo, cum) - np.interp(a - r, edges - lo, cum)
+            enough = inside >= k
+            hi_r = np.where(enough, r, hi_r)
+            lo_r = np.where(enough, lo_r, r)
+        return hi_r
+
+    def fit(at: np.ndarray, rob: np.ndarray) -> np.ndarray:
+        a = at - lo
+        kern = _tricube(np.abs(centre[None, :] - a[:, None]) / radius(at)[:, None])
+        moments = [
+            np.bincount(idx, weights, minlength=bins)[filled]
+            for weights in (rob, rob * u, rob * u * u, rob * y, rob * u * y)
+        ]
+        s0, s1, s2, t0, t1 = (kern @ m for m in moments)
+        xbar, ybar = s1 / s0, t0 / s0
+        var = np.maximum(s2 / s0 - xbar**2, 1e-12)
+        return ybar + (a - xbar) * (t1 / s0 - xbar * ybar) / var
+
+    # the residuals interpolate the fit between every eighth edge (256 segments; statsmodels'
+    # delta of 1 % of the range fits 100)
+    step = 8
+    knots = edges[::step]
+    seg = idx // step
+    rob = np.ones(n)
+    for _ in range(it):
+        at_knots = fit(knots, rob)
+        slope = np.diff(at_knots) / (step * h)
+        resid = np.abs(y - (at_knots[seg] + slope[seg] * (x - knots[seg])))
+        median = float(np.median(resid))
+        scaled = (resid > 0).astype(float) if median == 0 else np.minimum(resid / (6 * median), 1)
+        rob = (1 - scaled**2) ** 2
+    return fit(np.asarray(xvals, dtype=float), rob)
+
+
 def lowess_trend(
     x: ArrayLike,
     y: ArrayLike,
@@ -802,7 +886,15 @@ def lowess_trend(
     Up to ``LOWESS_EXACT_MAX`` records the fit is evaluated exactly at the
     grid points (statsmodels' ``xvals``); above, it is computed with
     ``delta`` = 1 % of the x range and interpolated, as statsmodels
-    recommends for large data.
+    recommends for large data. From ``LOWESS_BINNED_MIN`` records the same
+    fit is computed from x binned into ``LOWESS_BINS`` bins (local
+    regressions on the bins' weighted moments; see the source of
+    ``_binned_lowess``): statsmodels' fit visits every record for each of
+    its points, 10 of 12 seconds of a plot at three million records, while
+    the binned fit costs a few passes over the records and agrees with the
+    exact one to far below the figures a plot shows (every record still
+    counts, unlike a subsample, whose curve would change with the sample
+    drawn).
 
     Examples
     --------
@@ -846,6 +938,8 @@ def lowess_trend(
     xs = safe_ticks(xlo, xhi, avoid=avoid_x, n_target=int(gridsize))
     if xv.size <= LOWESS_EXACT_MAX:
         fit = lowess(wy, wx, frac=frac, it=it, delta=0.0, xvals=xs)
+    elif xv.size >= LOWESS_BINNED_MIN:
+        fit = _binned_lowess(wx, wy, xs, frac, it, LOWESS_BINS)
     else:
         curve = lowess(wy, wx, frac=frac, it=it, delta=0.01 * (xhi - xlo), return_sorted=True)
         fit = np.interp(xs, curve[:, 0], curve[:, 1])
