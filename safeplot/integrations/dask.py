@@ -356,7 +356,7 @@ def _cand_counts(v: np.ndarray, rows: np.ndarray | None, n_rows: int, cand: dict
     t = v * cand["inv_unit"]
     k = np.rint(t)
     near = np.abs(t - k) <= _NEAR_RTOL * np.abs(t)
-    lut = cand["lut"]
+    lut = _lookup_table(cand)
     if lut is not None:
         k -= cand["kmin"]
         near &= (k >= 0) & (k < lut.size)
@@ -478,16 +478,28 @@ def _candidates(numbers: np.ndarray) -> dict:
             break
     inv_unit = 10.0**-unit_exp
     keys = np.rint(values * inv_unit)
-    lut, kmin = None, 0.0
+    table, kmin = False, 0.0
     # a table works while the tolerance window of a candidate is well within one unit
     window_ok = 16 * _NEAR_RTOL * scale < 10.0**unit_exp
     if values.size and window_ok and keys.max() - keys.min() < _LUT_MAX:
         kmin = float(keys.min())
-        index = (keys - kmin).astype(np.intp)
-        if np.unique(index).size == index.size:
-            lut = np.full(int(index.max()) + 1, -1, dtype=np.int32)
-            lut[index] = np.arange(values.size, dtype=np.int32)
-    return {"values": values, "inv_unit": inv_unit, "kmin": kmin, "lut": lut}
+        table = np.unique(keys).size == keys.size
+    # the table itself is built where the partitions are counted (it is not sent)
+    return {"values": values, "inv_unit": inv_unit, "kmin": kmin, "table": table}
+
+
+def _lookup_table(cand: dict) -> np.ndarray | None:
+    """Return the candidate index of each multiple of the unit (-1: none), built once."""
+    if not cand["table"]:
+        return None
+    lut = cand.get("lut")
+    if lut is None:
+        values = cand["values"]
+        index = (np.rint(values * cand["inv_unit"]) - cand["kmin"]).astype(np.intp)
+        lut = np.full(int(index.max()) + 1, -1, dtype=np.int32)
+        lut[index] = np.arange(values.size, dtype=np.int32)
+        cand["lut"] = lut  # the tasks of one worker share the spec: built once per worker
+    return lut
 
 
 def _step_of(edges: np.ndarray) -> float:
