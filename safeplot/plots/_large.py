@@ -79,7 +79,10 @@ def distinct_rows(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray
     n = cols[0].shape[0]
     # each column factorised on its own, the codes combined into one integer and factorised
     # again (so they never overflow and stay numbered by first appearance)
-    codes, _ = pd.factorize(cols[0], use_na_sentinel=False)
+    codes, uniques = pd.factorize(cols[0], use_na_sentinel=False)
+    if len(uniques) == n:
+        # no value of the first column repeats (keyed noise): every row is distinct
+        return np.arange(n), np.zeros(n, dtype=bool)
     codes = codes.astype(np.int64)
     for col in cols[1:]:
         part, uniques = pd.factorize(col, use_na_sentinel=False)

@@ -693,13 +693,15 @@ def _safe_legend_entries(avoid: np.ndarray) -> Iterator[None]:
     import seaborn._base as sb
 
     original = sb.locator_to_legend_entries
-    avoid = np.sort(np.asarray(avoid, dtype=float).ravel())
 
     def entries(locator, limits, dtype):
         lo, hi = float(limits[0]), float(limits[1])
         if isinstance(locator, mpl.ticker.LogLocator) or not hi > lo:
             return original(locator, limits, dtype)
-        ticks = safe_ticks(lo, hi, avoid=avoid, n_target=5)
+        # sorted here, when a numeric legend asks: most scatter plots have none
+        ticks = safe_ticks(
+            lo, hi, avoid=np.sort(np.asarray(avoid, dtype=float).ravel()), n_target=5
+        )
         if np.issubdtype(np.dtype(dtype), np.integer):
             whole = ticks[ticks == np.round(ticks)]
             ticks = whole if whole.size else ticks[:1].round()
@@ -856,7 +858,10 @@ def _semantic_release(
     threshold = pol.check_threshold(threshold)
     check_positive_int("bins", bins)
     rare = {r: rare_values(raw[:, j], threshold) for j, r in enumerate(numeric)}
-    avoid = np.unique(np.concatenate(list(rare.values())))
+    # the values a numeric legend (a numeric hue or size, a grid's counts) must not show;
+    # without one no legend entry is a number
+    legend_numbers = method in _GRID_METHODS or any(types[r] == "numeric" for r in semantic)
+    avoid = np.unique(np.concatenate(list(rare.values()))) if legend_numbers else np.array([])
     if method == "confidential":
         if categorical:
             levels = categorical_order(cats["hue"], orders.get("hue"))
