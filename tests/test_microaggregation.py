@@ -600,3 +600,290 @@ def test_multivariate_names_dispatch(name):
     np.testing.assert_array_equal(uni.values, func(x, 4).values)
     np.testing.assert_array_equal(multi.values, func(x, 4, per_variable=False).values)
     assert multi.algorithm == f"{name}_multivariate" and multi.groups.shape == (60,)
+
+
+# -- MDAV of one variable on its sorted values ----------------------------------------------
+
+
+def one_column(kind, n, rng):
+    """One variable of a given shape: continuous, tie-heavy, symmetric, outlier, rounded."""
+    if kind == "continuous":
+        x = rng.normal(10, 0.5, n)
+    elif kind == "integers":
+        x = rng.integers(0, 7, n).astype(float)  # a handful of values, thousands of ties
+    elif kind == "symmetric":
+        # every round's two ends are equally far from the mean, up to rounding
+        half = rng.integers(-3, 4, n // 2)
+        x = rng.permutation(np.concatenate([half, -half, np.zeros(n % 2, int)])).astype(float)
+    elif kind == "outlier":
+        x = rng.integers(0, 3, n).astype(float)
+        x[rng.integers(n)] = 1e4
+    else:
+        x = np.round(rng.lognormal(size=n), 1)
+    if np.ptp(x) == 0:
+        x[0] += 1
+    return x
+
+
+def zcol(x):
+    return zscores(x)[1]
+
+
+KINDS = ["continuous", "integers", "symmetric", "outlier", "rounded"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("kind", KINDS)
+def test_sorted_mdav_equals_kd_tree_mdav(seed, kind):
+    """The 1-D algorithm gives the kd-tree algorithm's groups, row for row, ties included."""
+    import safeplot.anonymize.microaggregation as m
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(6, 700))
+    k = int(rng.integers(3, min(20, n // 2) + 1))  # k > 8: numpy's pairwise sums of a group
+    z = zcol(one_column(kind, n, rng))
+    got = m._mdav_sorted_labels(z, k)
+    assert got is not None
+    np.testing.assert_array_equal(got, m._mdav_kd_labels(z, k))
+    if n <= 300:
+        np.testing.assert_array_equal(got, ref_mdav(z, k))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("k", [3, 10])
+def test_sorted_mdav_equals_kd_tree_mdav_on_10000_rows(kind, k):
+    import safeplot.anonymize.microaggregation as m
+
+    z = zcol(one_column(kind, 10_000, np.random.default_rng(k)))
+    np.testing.assert_array_equal(m._mdav_sorted_labels(z, k), m._mdav_kd_labels(z, k))
+
+
+@pytest.mark.parametrize("passes", [0, 1, 2])
+@pytest.mark.parametrize("kind", ["continuous", "symmetric", "integers"])
+def test_sorted_mdav_decisions_settled_one_at_a_time(monkeypatch, passes, kind):
+    """Fewer vectorised passes leave more rounds to the sequential loop: same groups."""
+    import safeplot.anonymize.microaggregation as m
+
+    z = zcol(one_column(kind, 3001, np.random.default_rng(passes)))
+    expected = m._mdav_kd_labels(z, 4)
+    monkeypatch.setattr(m, "_DECISION_PASSES", passes)
+    np.testing.assert_array_equal(m._mdav_sorted_labels(z, 4), expected)
+
+
+@given(
+    st.lists(st.integers(-6, 6), min_size=6, max_size=80).map(lambda v: np.array(v, float)),
+    st.integers(3, 9),
+)
+@settings(max_examples=80, deadline=None)
+def test_sorted_mdav_equals_reference_property(x, k):
+    import safeplot.anonymize.microaggregation as m
+
+    assume(x.size >= 2 * k and np.ptp(x) > 0)
+    z = zcol(x)
+    np.testing.assert_array_equal(m._mdav_sorted_labels(z, k), ref_mdav(z, k))
+
+
+def test_sorted_mdav_leaves_nearly_equal_values_to_the_kd_tree(monkeypatch):
+    """Distinct values a few ulps apart could tie in distance: the general algorithm decides."""
+    import safeplot.anonymize.microaggregation as m
+
+    x = np.random.default_rng(0).normal(size=200)
+    x[1] = np.nextafter(x[0], np.inf)
+    z = zcol(x)
+    assert m._mdav_sorted_labels(z, 3) is None
+    calls = []
+    original = m._mdav_kd_labels
+    monkeypatch.setattr(m, "_mdav_kd_labels", lambda zz, k: calls.append(k) or original(zz, k))
+    res = mdav(x, 3)
+    assert calls == [3]
+    np.testing.assert_array_equal(res.groups, ref_mdav(x, 3))
+
+
+def test_one_variable_never_searches_a_tree(monkeypatch):
+    """Univariate MDAV, per column or as one-column records, takes the sorted path."""
+    import safeplot.anonymize.microaggregation as m
+
+    def refuse(z, k):
+        raise AssertionError("the kd-tree algorithm was used")
+
+    rng = np.random.default_rng(1)
+    x = np.column_stack([rng.normal(size=5000), rng.integers(0, 9, 5000)])
+    expected = np.column_stack([m._mdav_kd_labels(zcol(x[:, j]), 3) for j in range(2)])
+    monkeypatch.setattr(m, "_mdav_kd_labels", refuse)
+    res = mdav(x, 3)
+    np.testing.assert_array_equal(res.groups, expected)
+    assert res.variant == "exact"
+    one = microaggregate(x[:, 0], 3, "mdav_multivariate")
+    np.testing.assert_array_equal(one.groups, expected[:, 0])
+    check_result(one, x[:, 0], 3, sizes_exact=True)
+
+
+# -- blocked MDAV of whole records ----------------------------------------------------------------
+
+
+def ref_mdav_on(z, k):
+    """MDAV-generic on the z-scores given (no standardising), by full scans.
+
+    The mean of the records left is the sequential sum of the block's records
+    in row order minus each grouped record in row order, over the count.
+    """
+    n = z.shape[0]
+    alive = np.ones(n, dtype=bool)
+    labels = np.full(n, -1)
+    total = z[0].copy()
+    for i in range(1, n):
+        total = total + z[i]
+    gid = 0
+
+    def farthest(q):
+        return int(np.argmax(np.where(alive, sq(z, q), -np.inf)))
+
+    def group_around(r):
+        nonlocal total, gid
+        rows = np.flatnonzero(alive)
+        take = np.sort(rows[np.lexsort((rows, sq(z[rows], z[r])))[:k]])
+        alive[take] = False
+        labels[take] = gid
+        gid += 1
+        for t in take:
+            total = total - z[t]
+
+    while alive.sum() >= 3 * k:
+        r = farthest(total / alive.sum())
+        group_around(r)
+        group_around(farthest(z[r]))
+    if alive.sum() >= 2 * k:
+        group_around(farthest(total / alive.sum()))
+    labels[alive] = gid
+    return labels
+
+
+def ref_median_blocks(z, size):
+    """Blocks by recursive median cuts along the widest coordinate, lowest ranks below."""
+    n, p = z.shape
+    ranks = np.empty((n, p), dtype=int)
+    for j in range(p):
+        ranks[np.lexsort((np.arange(n), z[:, j])), j] = np.arange(n)
+    out = []
+
+    def cut(rows, width):  # width: the rows plus padding, as the vectorised tables hold them
+        if width <= size:
+            out.append(np.sort(rows))
+            return
+        spread = z[rows].max(axis=0) - z[rows].min(axis=0)
+        axis = int(np.argmax(spread))
+        ordered = rows[np.argsort(ranks[rows, axis])]
+        cut(ordered[: width // 2], width - width // 2)
+        cut(ordered[width // 2 :], width - width // 2)
+
+    cut(np.arange(n), n)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_median_blocks_match_recursive_cuts(seed):
+    import safeplot.anonymize.microaggregation as m
+
+    rng = np.random.default_rng(seed)
+    n, p = int(rng.integers(100, 3000)), int(rng.integers(1, 4))
+    x = rng.normal(size=(n, p)) if seed % 2 else rng.integers(0, 4, (n, p)).astype(float)
+    size = int(rng.choice([16, 50, 128]))
+    rows, bounds = m._median_blocks(x, size)
+    expected = ref_median_blocks(x, size)
+    assert len(bounds) - 1 == len(expected)
+    for i, block in enumerate(expected):
+        np.testing.assert_array_equal(rows[bounds[i] : bounds[i + 1]], block)
+    sizes = np.diff(bounds)
+    assert sizes.max() <= size and sizes.max() - sizes.min() <= 1 and sizes.sum() == n
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_blocked_mdav_is_mdav_within_each_block(monkeypatch, seed):
+    import safeplot.anonymize.microaggregation as m
+
+    rng = np.random.default_rng(seed)
+    n, p = int(rng.integers(200, 2500)), int(rng.integers(2, 4))
+    k = int(rng.integers(3, 13))  # k > 8: the partition-based neighbour selection
+    if seed % 2:
+        x = rng.normal(size=(n, p)) * rng.uniform(0.1, 10, p)
+    else:
+        x = rng.integers(0, 5, size=(n, p)).astype(float)  # ties everywhere
+    monkeypatch.setattr(m, "_BLOCK_RECORDS", int(rng.choice([64, 200])))
+    res = mdav(x, k, per_variable=False, variant="blocked")
+    assert res.variant == "blocked" and res.algorithm == "mdav_multivariate"
+    check_result(res, x, k)
+    _, z = zscores(x)
+    rows, bounds = m._median_blocks(z, max(m._BLOCK_RECORDS, 8 * k))
+    assert np.diff(bounds).min() >= 4 * k
+    first = 0
+    for a, b in itertools.pairwise(bounds):
+        block = rows[a:b]
+        expected = ref_mdav_on(z[block], k)
+        np.testing.assert_array_equal(res.groups[block], expected + first)
+        sizes = np.bincount(expected)
+        assert (sizes[:-1] == k).all() and k <= sizes[-1] <= 2 * k - 1
+        first += sizes.size
+    assert res.n_groups == first
+
+
+def test_mdav_chooses_blocks_by_size(monkeypatch):
+    import safeplot.anonymize.microaggregation as m
+
+    monkeypatch.setattr(m, "MDAV_EXACT_MAX_RECORDS", 600)
+    monkeypatch.setattr(m, "_BLOCK_RECORDS", 100)
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(601, 2))
+    exact = mdav(x[:600], 3, per_variable=False)
+    assert exact.variant == "exact"
+    np.testing.assert_array_equal(exact.groups, ref_mdav(x[:600], 3))
+    blocked = mdav(x, 3, per_variable=False)
+    assert blocked.variant == "blocked"
+    assert np.bincount(blocked.groups).min() >= 3
+    forced = mdav(x, 3, per_variable=False, variant="exact")
+    assert forced.variant == "exact"
+    np.testing.assert_array_equal(forced.groups, ref_mdav(x, 3))
+    np.testing.assert_array_equal(microaggregate(x, 3, "mdav_multivariate").groups, blocked.groups)
+    # one variable, or one column at a time, is exact at any size
+    assert mdav(x[:, 0], 3, per_variable=False).variant == "exact"
+    assert mdav(x, 3, variant="blocked").variant == "exact"
+    with pytest.raises(ValueError, match=r"variant='fast'.*'auto'"):
+        mdav(x, 3, variant="fast")
+
+
+def test_blocked_mdav_loses_little_against_exact():
+    """Blocks of about a thousand records: within-group SSE close to exact MDAV's."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(10, 0.5, 8000)
+    data = np.column_stack([x, x + rng.normal(0, 1, 8000)])
+    exact = mdav(data, 3, per_variable=False, variant="exact")
+    blocked = mdav(data, 3, per_variable=False, variant="blocked")
+    assert blocked.n_groups >= exact.n_groups - 8  # at most one short group per block
+    assert exact.sse < blocked.sse < 1.1 * exact.sse
+    check_result(blocked, data, 3)
+
+
+def test_blocked_mdav_progress_counts_every_record(monkeypatch):
+    import safeplot._progress as _progress
+    import safeplot.anonymize.microaggregation as m
+
+    bars = []
+
+    class Recorder(_progress._NoBar):
+        def __init__(self, **kwargs):
+            self.kwargs, self.done, self.closed = kwargs, 0, False
+            bars.append(self)
+
+        def update(self, n=1):
+            self.done += n
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setattr(m, "progress_bar", Recorder)
+    monkeypatch.setattr(m, "_BLOCK_RECORDS", 100)
+    n, k = 1000, 4
+    mdav(np.random.default_rng(5).normal(size=(n, 2)), k, per_variable=False, variant="blocked")
+    (bar,) = bars
+    assert bar.kwargs["total"] == n and "blocked MDAV" in bar.kwargs["desc"]
+    # each block's rounds are counted; its last one or two groups (< 3k records) are not
+    assert n - 16 * 3 * k < bar.done < n and bar.closed

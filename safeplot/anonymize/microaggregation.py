@@ -35,6 +35,14 @@ between z-scores (each column centred and divided by its sample SD,
 then stay whole, at a larger loss of information. Every function is
 deterministic: ties are broken by row order.
 
+Large data: MDAV of one variable works on the sorted values (every
+group is taken from one end of the values left), so a million values take
+about a second, with the same groups as the general algorithm. MDAV of
+whole records is exact up to :data:`MDAV_EXACT_MAX_RECORDS` records and,
+above, runs on its own within blocks of at most about 1,000 nearby records
+(``variant="blocked"`` of :func:`mdav`, in the manner of the blocking
+methods for very large data sets); the result's ``variant`` says which.
+
 The within-group sum of squares reported (``sse``) is that of the z-scores,
 so it can be compared across algorithms: :math:`\mathrm{SSE} = \sum_g
 \sum_{i \in g} \lVert z_i - \bar z_g \rVert^2`.
@@ -76,6 +84,7 @@ from ..policy import Policy, get_policy
 
 __all__ = [
     "ALGORITHMS",
+    "MDAV_EXACT_MAX_RECORDS",
     "MicroaggregationResult",
     "mdav",
     "microaggregate",
@@ -98,6 +107,17 @@ _COST_CHUNK = 1 << 20
 # Relative widening of the bucket distance bounds: far above their rounding error
 # (a few units in the last place), far below any real difference between distances.
 _SLACK = 1e-9
+
+#: Records up to which whole-record MDAV (two or more columns) is exact; above, it runs in
+#: blocks (``variant="auto"`` of :func:`mdav`). Exact MDAV takes about a second at this size.
+MDAV_EXACT_MAX_RECORDS = 20_000
+# Largest block of blocked MDAV (at least 8k, so that blocks hold at least 4k records). Its
+# time grows in proportion; at 1e6 records (k = 3) the within-group SSE is 13% above exact
+# MDAV's with 512, 9% with 1024 and 8.7% with 2048.
+_BLOCK_RECORDS = 1024
+# Vectorised passes over the MDAV decisions of one variable before the rest are taken one at
+# a time (two passes settle them in practice; see _mdav_sorted_labels).
+_DECISION_PASSES = 4
 
 
 @dataclass(frozen=True)
@@ -124,6 +144,9 @@ class MicroaggregationResult:
     n_groups : int
         Number of groups; summed over the columns when they were
         partitioned separately.
+    variant : str
+        ``"exact"``, or ``"blocked"`` when whole-record MDAV ran within
+        blocks of records (:func:`mdav`, large data).
     """
 
     values: np.ndarray
@@ -132,6 +155,7 @@ class MicroaggregationResult:
     algorithm: str
     sse: float
     n_groups: int
+    variant: str = "exact"
 
     @property
     def group_sizes(self) -> np.ndarray:
@@ -194,7 +218,12 @@ def _sqdist(points: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def _result(
-    x: np.ndarray, z: np.ndarray, labels: np.ndarray, k: int, algorithm: str
+    x: np.ndarray,
+    z: np.ndarray,
+    labels: np.ndarray,
+    k: int,
+    algorithm: str,
+    variant: str = "exact",
 ) -> MicroaggregationResult:
     """Release the group means of `x` and measure the within-group SSE of `z`.
 
@@ -214,7 +243,7 @@ def _result(
         out[:, j] = means[lab]
         zmeans = np.bincount(lab, weights=z[:, j]) / sizes
         sse += float(np.square(z[:, j] - zmeans[lab]).sum())
-    return MicroaggregationResult(out, labels, k, algorithm, sse, n_groups)
+    return MicroaggregationResult(out, labels, k, algorithm, sse, n_groups, variant)
 
 
 def _labels(
@@ -425,7 +454,20 @@ class _Unassigned:
 
 
 def _mdav_labels(z: np.ndarray, k: int) -> np.ndarray:
-    """Group labels of the MDAV-generic partition of the z-scores `z`."""
+    """Group labels of the MDAV-generic partition of the z-scores `z` (exact).
+
+    One column goes to the sorted-values algorithm; several columns, or one
+    whose distinct values are too close together for it, to the kd-tree one.
+    """
+    if z.shape[1] == 1:
+        labels = _mdav_sorted_labels(z, k)
+        if labels is not None:
+            return labels
+    return _mdav_kd_labels(z, k)
+
+
+def _mdav_kd_labels(z: np.ndarray, k: int) -> np.ndarray:
+    """Group labels of the MDAV-generic partition of `z`, by kd-tree queries, a group at a time."""
     n = z.shape[0]
     labels = np.full(n, -1, dtype=np.intp)
     index = _Unassigned(z)
@@ -453,11 +495,290 @@ def _mdav_labels(z: np.ndarray, k: int) -> np.ndarray:
     return labels
 
 
+def _mdav_sorted_labels(z: np.ndarray, k: int) -> np.ndarray | None:
+    r"""Group labels of MDAV-generic on one column, from its sorted values: no search per group.
+
+    Returns the labels :func:`_mdav_kd_labels` gives, or None when two
+    distinct values are so close (within ``8 eps max|z|``) that rounding
+    could make their distances from a point equal or reversed; the caller
+    then uses the kd-tree algorithm.
+
+    On one line the record farthest from any point is at one end of the
+    values left, and the ``k`` records nearest to an end are the ``k`` next
+    values from that end. Let :math:`v_{(1)} \le \dots \le v_{(n)}` be the
+    values sorted. Each round of MDAV takes ``k`` values from the low end and
+    ``k`` from the high end (the second group of a round is around the value
+    farthest from the first group's seed: the other end), so before round
+    ``j`` the values left are :math:`v_{(jk+1)} .. v_{(n-jk)}` whatever was
+    decided earlier. A round only decides which end comes first, and with
+    it the labels ``2j`` and ``2j + 1``: the low end if
+    :math:`(v_{(jk+1)} - c_j)^2 > (v_{(n-jk)} - c_j)^2`, where :math:`c_j`
+    is the mean of the values left; on equal distances, the end holding the
+    earliest row left. Among equal values, rows are grouped in increasing
+    row order by whichever group reaches them first, which fixes the rows
+    of each group.
+
+    :math:`c_j` is the running total of the kd-tree algorithm (the sum of
+    all values minus each group's sum, in the order the groups were formed)
+    divided by the count, with the same floating-point operations, so
+    every decision, ties included, is that algorithm's. The order of the
+    two subtractions of a round depends on the round's decision, so the
+    decisions are found as a fixed point: decide every round from the
+    totals of the current decisions, recompute the totals
+    (``np.subtract.accumulate``, strictly left to right), and repeat. A
+    decision depends only on the ones before it, so each pass settles
+    every decision up to the first one that changed; after
+    ``_DECISION_PASSES`` passes the rounds left are decided one at a time.
+    Cost: one sort, O(n) per pass.
+    """
+    col = z[:, 0]
+    n = col.size
+    order = np.argsort(col, kind="stable")  # by value, then row
+    v = col[order]
+    step = np.diff(v)
+    reach = max(abs(float(v[0])), abs(float(v[-1])))
+    if (step[step > 0] <= 8 * np.finfo(float).eps * reach).any():
+        return None
+    rounds = (n - 3 * k) // (2 * k) + 1 if n >= 3 * k else 0
+    cut = rounds * k
+    j = np.arange(rounds + 1)  # before round j (j = rounds: before the single last group)
+    lo_pos = j * k
+    hi_pos = n - 1 - j * k
+    lo, hi = v[lo_pos], v[hi_pos]
+    # earliest row left at each end: the rows of one value are taken in increasing order, so
+    # at the low end it is the row at lo_pos; at the high end, as many rows of the value as
+    # the high end has taken are gone from the start of its rows
+    first = np.searchsorted(v, hi, side="left")
+    after = np.searchsorted(v, hi, side="right")
+    lo_row = order[lo_pos]
+    hi_row = order[first + after - 1 - hi_pos]
+    # group sums in the kd-tree algorithm's order: nearest to the seed first
+    low_sum = v[:cut].reshape(rounds, k).sum(axis=1)
+    high_sum = np.ascontiguousarray(v[n - cut :][::-1]).reshape(rounds, k).sum(axis=1)
+    left = n - 2 * k * j
+    seq = np.empty(2 * rounds + 1)
+    seq[0] = z.sum(axis=0)[0]
+
+    def decide(c: np.ndarray, at: slice) -> np.ndarray:
+        d_lo = lo[at] - c
+        d_lo *= d_lo
+        d_hi = hi[at] - c
+        d_hi *= d_hi
+        return (d_lo > d_hi) | ((d_lo == d_hi) & (lo_row[at] < hi_row[at]))
+
+    def subtractions(low_first: np.ndarray) -> None:
+        seq[1::2] = np.where(low_first, low_sum, high_sum)
+        seq[2::2] = np.where(low_first, high_sum, low_sum)
+
+    low_first = np.ones(rounds, dtype=bool)
+    settled = 0
+    for _ in range(_DECISION_PASSES):
+        if settled == rounds:
+            break
+        subtractions(low_first)
+        at = slice(settled, rounds)
+        totals = np.subtract.accumulate(seq)[2 * settled : 2 * rounds : 2]
+        new = decide(totals / left[at], at)
+        changed = np.flatnonzero(new != low_first[at])
+        if changed.size == 0:
+            settled = rounds
+            break
+        first_change = settled + int(changed[0])
+        low_first[first_change:] = new[first_change - settled :]
+        settled = first_change + 1
+    subtractions(low_first)
+    if settled < rounds:
+        total = float(np.subtract.accumulate(seq[: 2 * settled + 1])[-1])
+        lo_v, hi_v = lo.tolist(), hi.tolist()
+        lo_r, hi_r = lo_row.tolist(), hi_row.tolist()
+        low_s, high_s = low_sum.tolist(), high_sum.tolist()
+        for i in range(settled, rounds):
+            c = total / int(left[i])
+            d_lo = (lo_v[i] - c) * (lo_v[i] - c)
+            d_hi = (hi_v[i] - c) * (hi_v[i] - c)
+            low = d_lo > d_hi or (d_lo == d_hi and lo_r[i] < hi_r[i])
+            low_first[i] = low
+            total = (total - low_s[i]) - high_s[i] if low else (total - high_s[i]) - low_s[i]
+        subtractions(low_first)
+    # labels by sorted position, then handed to the rows of each value in increasing order
+    pos_label = np.empty(n, dtype=np.intp)
+    ids = 2 * np.arange(rounds)
+    pos_label[:cut] = np.repeat(np.where(low_first, ids, ids + 1), k)
+    pos_label[n - cut :] = np.repeat(np.where(low_first, ids + 1, ids), k)[::-1]
+    pos_label[cut : n - cut] = 2 * rounds
+    if left[rounds] >= 2 * k:  # one more group of k, at the end farther from the mean
+        total = np.subtract.accumulate(seq)[-1]
+        at = slice(rounds, rounds + 1)
+        if decide(np.array([total / left[rounds]]), at)[0]:
+            pos_label[cut + k : n - cut] += 1
+        else:
+            pos_label[cut : n - cut - k] += 1
+    value = np.concatenate([[0], np.cumsum(step != 0)])
+    labels = np.empty(n, dtype=np.intp)
+    labels[order] = pos_label[np.lexsort((pos_label, value))]
+    return labels
+
+
+# -- blocked MDAV for many records --------------------------------------------------------------
+
+
+def _median_blocks(z: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Split the records into blocks of at most `size` by median cuts (a kd-tree).
+
+    Every level cuts every block in two along the coordinate where it is
+    widest: the lower part takes the records of lowest rank along it (rank:
+    by value, then row), half of the block rounded up or down, so all
+    blocks of a level hold equally many records give or take one. Cuts
+    stop when no block holds more than `size`.
+
+    The blocks are a (blocks, width) table of each record's rank along
+    every coordinate, padded with rank ``n`` (after every record); the
+    widths come from the extreme ranks. A level is one ``argpartition``
+    of the ranks along the chosen coordinates, all distinct, so the blocks
+    do not depend on how numpy breaks ties.
+
+    Returns the rows block by block, each block's rows in increasing order,
+    and the block boundaries in that array.
+    """
+    n, p = z.shape
+    order = [np.argsort(z[:, j], kind="stable") for j in range(p)]
+    ordered = [z[o, j] for j, o in enumerate(order)]
+    ranks = np.empty((p, 1, n), dtype=np.intp)
+    for j in range(p):
+        ranks[j, 0, order[j]] = np.arange(n)
+    while ranks.shape[2] > size:
+        _, blocks, width = ranks.shape
+        spread = np.empty((p, blocks))
+        for j in range(p):
+            top = np.where(ranks[j] < n, ranks[j], 0).max(axis=1)
+            spread[j] = ordered[j][top] - ordered[j][ranks[j].min(axis=1)]
+        key = ranks[spread.argmax(axis=0), np.arange(blocks)]
+        half = width // 2
+        ranks = np.take_along_axis(ranks, np.argpartition(key, half - 1, axis=1)[None], axis=2)
+        lower, upper = ranks[:, :, :half], ranks[:, :, half:]
+        if width % 2:  # the lower parts are one short: pad them
+            lower = np.concatenate([lower, np.full((p, blocks, 1), n)], axis=2)
+        ranks = np.stack([lower, upper], axis=2).reshape(p, 2 * blocks, width - half)
+    rank0 = ranks[0]
+    rows = np.sort(np.where(rank0 < n, order[0][np.minimum(rank0, n - 1)], n), axis=1)
+    real = rows < n
+    return rows[real], np.concatenate([[0], np.cumsum(real.sum(axis=1))])
+
+
+def _blocked_mdav_labels(z: np.ndarray, k: int, size: int) -> np.ndarray:
+    """Group labels of MDAV-generic run on its own in each block of :func:`_median_blocks`.
+
+    All blocks run in step: each step is one round of MDAV (two groups) in
+    every block with at least ``3k`` records left, as numpy operations on a
+    (blocks, width) table of coordinates, unassigned records marked by a
+    penalty of 0 (``inf`` once grouped). Within a block ties go to the
+    earliest row, and the mean of the records left is a running total (the
+    block's sum, minus each grouped record in row order) over the count.
+    When every block has lost half its width the table is compacted.
+    Groups are numbered block by block, in the order each block formed them.
+    """
+    n, p = z.shape
+    rows, bounds = _median_blocks(z, size)
+    sizes = np.diff(bounds)
+    n_blocks = sizes.size
+    width = int(sizes.max())
+    block = np.repeat(np.arange(n_blocks), sizes)
+    col = np.arange(n) - np.repeat(bounds[:-1], sizes)
+    coords = np.zeros((p, n_blocks, width))
+    coords[:, block, col] = z[rows].T
+    penalty = np.full((n_blocks, width), np.inf)
+    penalty[block, col] = 0.0
+    where = np.zeros((n_blocks, width), dtype=np.intp)  # position in `rows`
+    where[block, col] = np.arange(n)
+    local = np.empty(n, dtype=np.intp)  # group within the block, by position in `rows`
+    count = sizes.copy()
+    made = np.zeros(n_blocks, dtype=np.intp)
+    total = coords[:, :, 0].copy()
+    for w in range(1, width):
+        total += coords[:, :, w]
+    everything = np.arange(n_blocks)
+
+    def sqdist(sel: slice | np.ndarray, q: np.ndarray) -> np.ndarray:
+        d = coords[0, sel] - q[0][:, None]
+        d *= d
+        for j in range(1, p):
+            e = coords[j, sel] - q[j][:, None]
+            e *= e
+            d += e
+        return d
+
+    def farthest(sel: slice | np.ndarray, q: np.ndarray) -> np.ndarray:
+        d = sqdist(sel, q)
+        d -= penalty[sel]
+        return d.argmax(axis=1)
+
+    def group_around(sel: slice | np.ndarray, seed: np.ndarray) -> None:
+        b = everything[sel]
+        m = b.size
+        q = coords[:, b, seed]
+        d = sqdist(sel, q)
+        d += penalty[sel]
+        if k <= 8:
+            pos = np.empty((m, k), dtype=np.intp)
+            ar = np.arange(m)
+            for t in range(k):  # the nearest left, earliest position among ties
+                pos[:, t] = d.argmin(axis=1)
+                d[ar, pos[:, t]] = np.inf
+            pos.sort(axis=1)
+        else:
+            kth = np.partition(d, k - 1, axis=1)[:, k - 1 : k]
+            tied = d == kth
+            need = k - (d < kth).sum(axis=1)
+            take = (d < kth) | (tied & (np.cumsum(tied, axis=1) <= need[:, None]))
+            pos = np.nonzero(take)[1].reshape(m, k)
+        bb = b[:, None]
+        penalty[bb, pos] = np.inf
+        local[where[bb, pos]] = made[bb]
+        made[b] += 1
+        count[b] -= k
+        t_sel = total[:, b]
+        for t in range(k):
+            t_sel -= coords[:, b, pos[:, t]]
+        total[:, b] = t_sel
+
+    bar = progress_bar(total=n, desc="microaggregation (blocked MDAV)", unit="record", size=n)
+    while True:
+        run = count >= 3 * k
+        if not run.any():
+            break
+        sel: slice | np.ndarray = slice(None) if run.all() else np.flatnonzero(run)
+        b = everything[sel]
+        r = farthest(sel, total[:, b] / count[b])
+        q = coords[:, b, r]
+        group_around(sel, r)
+        group_around(sel, farthest(sel, q))
+        bar.update(2 * k * b.size)
+        new_width = int(count.max())
+        if new_width <= width // 2:  # move the records left to the front, in order
+            keep = np.argsort(penalty, axis=1, kind="stable")[:, :new_width]
+            coords = np.take_along_axis(coords, keep[None], axis=2)
+            penalty = np.take_along_axis(penalty, keep, axis=1)
+            where = np.take_along_axis(where, keep, axis=1)
+            width = new_width
+    last = np.flatnonzero(count >= 2 * k)
+    if last.size:
+        group_around(last, farthest(last, total[:, last] / count[last]))
+    bar.close()
+    bi, pos = np.nonzero(penalty == 0)
+    local[where[bi, pos]] = made[bi]
+    made += 1
+    offset = np.concatenate([[0], np.cumsum(made)[:-1]])
+    labels = np.empty(n, dtype=np.intp)
+    labels[rows] = local + offset[block]
+    return labels
+
+
 def mdav(
     values: ArrayLike,
     k: int = 3,
     *,
     per_variable: bool = True,
+    variant: Literal["auto", "exact", "blocked"] = "auto",
     policy: Policy | None = None,
 ) -> MicroaggregationResult:
     r"""Microaggregate with MDAV: groups of k around the most distant values or records.
@@ -476,15 +797,23 @@ def mdav(
         Senavirathne & Torra apply it). False: one partition of whole
         records, by Euclidean distances between z-scores (multivariate
         MDAV).
+    variant : {"auto", "exact", "blocked"}, default "auto"
+        How whole records of two or more columns are partitioned:
+        ``"exact"``, MDAV over all records; ``"blocked"``, MDAV run on its
+        own within blocks of about 1,000 nearby records (see Notes);
+        ``"auto"``, exact up to :data:`MDAV_EXACT_MAX_RECORDS` records and
+        blocked above. One column (and ``per_variable=True``) is always
+        exact: its exact algorithm is fast at any size.
     policy : Policy, optional
         Policy whose floors apply (default: the policy in force).
 
     Returns
     -------
     MicroaggregationResult
-        Groups of exactly ``k``, except the last, which has ``k .. 2k-1``;
-        ``groups`` has shape (n, p) when several columns were partitioned
-        separately.
+        Groups of exactly ``k``, except the last (of each block, when
+        blocked), which has ``k .. 2k-1``; ``groups`` has shape (n, p) when
+        several columns were partitioned separately; ``variant`` says
+        whether the records were blocked.
 
     Raises
     ------
@@ -492,7 +821,7 @@ def mdav(
         ``k`` below ``k_min`` or above ``n - k_min``, fewer than ``2k``
         records, or a constant column.
     ValueError
-        Empty or non-finite data.
+        Empty or non-finite data; an unknown `variant`.
     TypeError
         Non-numeric data.
 
@@ -510,17 +839,44 @@ def mdav(
        of :math:`R` with its :math:`k-1` nearest;
     3. the :math:`k .. 2k-1` records left form the last group.
 
-    For one variable (``per_variable=True``) the records are the values of
-    one column: the groups are then runs of sorted values taken from either
-    end, the end farther from the mean of the values left first, and the
-    last group lies in between. Ties (equal distances) go to the earliest
-    row. :math:`s` is looked for after :math:`r`'s group is removed (the
-    same record as in the original description, except in degenerate ties).
-    The mean of :math:`R` is kept as a running sum, the sum of all z-scores
-    minus each group's as it is removed. Each step is exact but avoids a
-    full scan: the records sit in kd-tree buckets whose bounding boxes rule
-    out most of them, so 1e5 records take seconds, not the minutes of the
-    O(n²/k) direct method.
+    Ties (equal distances) go to the earliest row. :math:`s` is looked for
+    after :math:`r`'s group is removed (the same record as in the original
+    description, except in degenerate ties). The mean of :math:`R` is kept
+    as a running sum, the sum of all z-scores minus each group's as it is
+    removed.
+
+    *One variable* (``per_variable=True``, or one column): the record
+    farthest from any point is at one end of the sorted values left, and
+    the :math:`k` records nearest to an end are the :math:`k` next values
+    from that end. Each round therefore takes :math:`k` values from each
+    end, and before round :math:`j` the values left are the
+    :math:`(jk+1)`-th to :math:`(n-jk)`-th smallest whatever was decided
+    before; a round only decides which end comes first (the end farther
+    from the mean left, on equal distances the one holding the earliest
+    row), and among equal values rows are taken in increasing order. All
+    rounds are decided together from the running sums (with the same
+    floating-point operations, ties included), after one sort: O(n log n),
+    a million values in well under a second. If two distinct values are
+    within :math:`8\epsilon\max|z|` of each other, where rounding could
+    tie their distances, the general algorithm below is used instead.
+
+    *Whole records, exact*: each step is exact but avoids a full scan: the
+    records sit in kd-tree buckets whose bounding boxes rule out most of
+    them, so 1e5 records take seconds, not the minutes of the O(n²/k)
+    direct method; the steps are sequential, one group at a time.
+
+    *Whole records, blocked*: large data sets are microaggregated in
+    fragments (Solé, Muntés-Mulero & Domingo-Ferrer 2012 review this
+    practice and its loss of quality; Solanas et al. 2006 form the
+    fragments with a :math:`2^d`-tree). Here the fragments are the leaves
+    of a kd-tree of median cuts along the widest coordinate of the
+    z-scores, of 512 to 1,024 records (at least ``4k``), and MDAV-generic
+    as above runs on its own in each, all blocks in step as numpy
+    operations: O(n log n) for the tree and O(n b / k) for MDAV with
+    blocks of b records. Groups are numbered block by block. Groups
+    cannot cross a block's border, so the within-group SSE is higher than
+    exact MDAV's: by about 9% at 1e6 records of two correlated normal
+    variables with ``k = 3``, and less with fewer blocks.
 
     References
     ----------
@@ -530,6 +886,14 @@ def mdav(
     .. [2] Domingo-Ferrer J, Torra V. "Ordinal, continuous and heterogeneous
        k-anonymity through microaggregation." Data Mining and Knowledge
        Discovery 11, 195-212 (2005).
+    .. [3] Solé M, Muntés-Mulero V, Domingo-Ferrer J. "Efficient
+       microaggregation techniques for large numerical data volumes."
+       International Journal of Information Security 11(4), 253-267
+       (2012). https://doi.org/10.1007/s10207-012-0158-5
+    .. [4] Solanas A, Martínez-Ballesté A, Domingo-Ferrer J, Mateo-Sanz JM.
+       "A 2^d-tree-based blocking method for microaggregating very large
+       data sets." First International Conference on Availability,
+       Reliability and Security (ARES 2006), 922-928.
 
     Examples
     --------
@@ -546,12 +910,32 @@ def mdav(
     >>> x = [[0.0, 0.0], [1.0, 9.0], [2.0, 0.0], [10.0, 9.0], [11.0, 0.0], [12.0, 9.0]]
     >>> mdav(x, k=3).values.tolist()
     [[1.0, 0.0], [1.0, 9.0], [1.0, 0.0], [11.0, 9.0], [11.0, 0.0], [11.0, 9.0]]
+
+    Many whole records are blocked (``variant="auto"``):
+
+    >>> import numpy as np
+    >>> big = np.random.default_rng(0).normal(size=(30_000, 2))
+    >>> res = mdav(big, k=3, per_variable=False)
+    >>> res.variant, int(res.group_sizes.min()), int(res.group_sizes.max())
+    ('blocked', 3, 5)
     """
     pol = get_policy(policy)
     per_variable = _check_per_variable(per_variable)
+    if variant not in ("auto", "exact", "blocked"):
+        raise ValueError(
+            f"variant={variant!r} is not an MDAV variant; choose 'auto' (exact up to "
+            f"{MDAV_EXACT_MAX_RECORDS:,} records, blocked above), 'exact' or 'blocked'."
+        )
     x, z, k = _prepare(values, k, pol)
+    name = "mdav" if per_variable else "mdav_multivariate"
+    whole = not per_variable and z.shape[1] > 1
+    if whole and (
+        variant == "blocked" or (variant == "auto" and z.shape[0] > MDAV_EXACT_MAX_RECORDS)
+    ):
+        labels = _blocked_mdav_labels(z, k, max(_BLOCK_RECORDS, 8 * k))
+        return _result(x, z, labels, k, name, "blocked")
     labels = _labels(z, per_variable, lambda zz: _mdav_labels(zz, k))
-    return _result(x, z, labels, k, "mdav" if per_variable else "mdav_multivariate")
+    return _result(x, z, labels, k, name)
 
 
 # -- V-MDAV ----------------------------------------------------------------------------------
@@ -898,7 +1282,11 @@ def microaggregate(
         2k-1`` (:func:`vmdav`, ``gamma=0.2``); ``"optimal"``, the exact
         univariate optimum (:func:`optimal_univariate`). Whole records:
         ``"mdav_multivariate"`` and ``"vmdav_multivariate"`` (:func:`mdav`
-        and :func:`vmdav` with ``per_variable=False``).
+        and :func:`vmdav` with ``per_variable=False``);
+        ``"mdav_multivariate"`` is exact up to
+        :data:`MDAV_EXACT_MAX_RECORDS` records and blocked above
+        (``variant="auto"`` of :func:`mdav`; the result's ``variant`` says
+        which).
     policy : Policy, optional
         Policy whose floors apply (default: the policy in force).
 
