@@ -1138,17 +1138,27 @@ def _draw_panel(ax: Axes, panel: _Panel) -> None:
 
         _draw_boxes(ax, panel.release, colors=["C0"], legend=False)
     else:
-        from .plots._large import scatter_points
+        from .plots._large import distinct_rows, is_large, mark_shared, scatter_points
 
         rel: PointRelease = panel.release
-        order = np.lexsort((rel.y, rel.x))  # not the records' order: nothing to link panels by
+        kws = {"s": 10, "color": "C0", "alpha": 0.6, "lw": 0}
         if rel.sizes is not None:
             if rel.sizes.size:
+                order = np.lexsort((rel.y, rel.x))  # not the records' order: nothing links panels
                 sizes = rel.sizes[order]
                 area = 12 * sizes / np.median(sizes)
                 ax.scatter(rel.x[order], rel.y[order], s=area, color="C0", alpha=0.7, lw=0)
+        elif is_large(rel.x.size):
+            # each distinct point once, in the order of its coordinates (as scatter_points
+            # draws the sorted points, without sorting the records first)
+            keep, shared = distinct_rows([rel.x, rel.y])
+            x, y = rel.x[keep], rel.y[keep]
+            order = np.lexsort((y, x))
+            coll = ax.scatter(x[order], y[order], rasterized=True, **kws)
+            mark_shared(ax, coll, shared[order], edge=False)
         else:
-            scatter_points(ax, rel.x[order], rel.y[order], s=10, color="C0", alpha=0.6, lw=0)
+            order = np.lexsort((rel.y, rel.x))  # not the records' order: nothing links panels
+            scatter_points(ax, rel.x[order], rel.y[order], **kws)
         if panel.trend is not None:
             ax.plot(*panel.trend, color="C3", linewidth=1.4, label="lowess trend")
     if panel.zero_line:
