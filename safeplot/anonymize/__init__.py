@@ -30,6 +30,7 @@ from ..policy import Policy, get_policy
 from .deterministic import DeterministicResult, knn_centroids
 from .discretize import DISCRETIZERS, DiscretizeResult, discretize, fd_bins
 from .grids import (
+    RareValues,
     grid_counts,
     histogram_counts,
     hit_mask,
@@ -175,6 +176,7 @@ def anonymize_values(
     strata: ArrayLike | None = None,
     threshold: int | None = None,
     policy: Policy | None = None,
+    _rare: list[Any] | None = None,
 ) -> AnonymizedValues:
     """Apply a value-level disclosure-control method to a matrix of records.
 
@@ -230,8 +232,21 @@ def anonymize_values(
             res.coincident,
         )
     if method == "probabilistic":
-        noisy = add_keyed_noise(x, q, names=list(names) if names else None, policy=pol)
-        return AnonymizedValues(_off_rare_values(noisy, x, threshold), {"q": float(q)})
+        ordered: list[np.ndarray] = []
+        noisy = add_keyed_noise(
+            x, q, names=list(names) if names else None, policy=pol, _sorted=ordered
+        )
+        # the rare values of a sorted column are listed without sorting it again
+        listed = None
+        if len(ordered) == x.shape[1]:
+            listed = [rare_values(column, threshold) for column in ordered]
+            given = _rare if _rare and len(_rare) == x.shape[1] else [None] * x.shape[1]
+            for j, rare in enumerate(given):
+                if isinstance(rare, RareValues) and rare.describes(x[:, j], threshold):
+                    rare.use_sorted(ordered[j])
+        return AnonymizedValues(
+            _off_rare_values(noisy, x, threshold, _rare, listed=listed), {"q": float(q)}
+        )
     if method == "confidential":
         res = winsorize(x, policy=pol)
         return AnonymizedValues(
@@ -251,7 +266,7 @@ def anonymize_values(
             out[rows] = mres.values
             n_groups += mres.n_groups
         return AnonymizedValues(
-            _off_rare_values(out, x, threshold),
+            _off_rare_values(out, x, threshold, _rare),
             {"k": int(k), "algorithm": options["algorithm"]},
             {"groups": pol.round_count(n_groups)},
         )
@@ -259,7 +274,9 @@ def anonymize_values(
         # each variable is rounded as a whole: its representatives are shared by all levels
         dres = discretize(x, options["c"], options["discretizer"], policy=pol)
         return AnonymizedValues(
-            _off_rare_values(np.asarray(dres.values, dtype=float).reshape(x.shape), x, threshold),
+            _off_rare_values(
+                np.asarray(dres.values, dtype=float).reshape(x.shape), x, threshold, _rare
+            ),
             {"c": options["c"], "discretizer": dres.discretizer},
             {"small_intervals_merged": pol.round_count(dres.small_intervals)},
         )
@@ -269,19 +286,39 @@ def anonymize_values(
     )
 
 
-def _off_rare_values(released: np.ndarray, raw: np.ndarray, threshold: int) -> np.ndarray:
+def _off_rare_values(
+    released: np.ndarray,
+    raw: np.ndarray,
+    threshold: int,
+    rare: list[Any] | None = None,
+    *,
+    listed: list[np.ndarray] | None = None,
+) -> np.ndarray:
     """Move released values that happen to equal a rare raw value by 1e-6 of the column's SD.
 
     A group mean or interval mean can coincide with one record's value (means
     of integers are often integers), and a noisy value can land on another
     record's value; drawn, it would show that value. The shift is far below
     what a figure resolves, and a reader has no reference to measure it
-    against, since the true value is not shown anywhere.
+    against, since the true value is not shown anywhere. `rare` holds the
+    rare values of each column of `raw` at `threshold` when the caller has
+    them already (a :class:`~safeplot.anonymize.grids.RareValues` of that
+    column, whose list is then made once for both); `listed` holds them as
+    this module listed them from the sorted columns.
     """
     out = np.array(released, dtype=float, copy=True)
     for j in range(out.shape[1]):
-        out[:, j] = off_rare(out[:, j], rare_values(raw[:, j], threshold), np.std(raw[:, j]))
+        avoid = listed[j] if listed is not None else _given_rare(rare, j, raw, threshold)
+        out[:, j] = off_rare(out[:, j], avoid, np.std(raw[:, j]))
     return out
+
+
+def _given_rare(rare: list[Any] | None, j: int, raw: np.ndarray, threshold: int) -> Any:
+    """Return the rare values of column `j` of `raw`: the caller's, if they are of it."""
+    given = None if rare is None or len(rare) != raw.shape[1] else rare[j]
+    if isinstance(given, RareValues) and given.describes(raw[:, j], threshold):
+        return given
+    return rare_values(raw[:, j], threshold)
 
 
 def off_rare(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.ndarray:

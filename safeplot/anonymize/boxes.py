@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike
 from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
-from .grids import histogram_counts, hits_any, safe_edges
+from .grids import as_sorted, histogram_counts, hits_any, safe_edges
 from .statistics import round_sig, winsorize
 from .suppression import coarsen_counts, coarsen_edges
 
@@ -121,7 +121,7 @@ def nudge_off(values: ArrayLike, avoid: ArrayLike, directions: ArrayLike, sig: i
     array([12.3, 45.7])
     """
     out = np.array(values, dtype=float, copy=True)
-    avoid_arr = np.sort(np.asarray(avoid, dtype=float).ravel())
+    avoid_arr = as_sorted(avoid)  # sorted already as a rule: not sorted again
     dirs = np.broadcast_to(np.asarray(directions, dtype=float), out.shape)
     for i in range(out.size):
         for _ in range(1000):

@@ -215,6 +215,33 @@ class RareValues:
         out._parts = parts
         return out
 
+    def describes(self, values: np.ndarray, threshold: int) -> bool:
+        """Tell whether these are exactly the rare values of `values` at `threshold`.
+
+        True only for the very array this object was made from (or a view of
+        the same memory and length), with no groups and the same threshold.
+        """
+        x = np.asarray(values)
+        return (
+            not self._parts
+            and self._groups is None
+            and self.threshold == int(threshold)
+            and x.ndim == 1
+            and x.size == self._x.size
+            and np.shares_memory(x, self._x)
+            and np.array_equal(x, self._x)
+        )
+
+    def use_sorted(self, ordered: np.ndarray) -> None:
+        """List the rare values from `ordered`, the values sorted (no sort), unless listed.
+
+        `ordered` must hold exactly the values this object was made from,
+        sorted; the caller has them from another step (keyed noise sorts
+        every variable).
+        """
+        if self._sorted is None and not self._parts and self._groups is None:
+            self._sorted = rare_values(ordered, self.threshold)
+
     def values(self) -> np.ndarray:
         """Every rare value, sorted (computed once)."""
         if self._sorted is None and self._parts:
@@ -250,6 +277,8 @@ class RareValues:
         cand = np.unique(p[np.isfinite(p)])
         if self._sorted is None and cand.size > self.MAX_POINTS:
             self.values()
+        if self._sorted is not None and self._sorted.size and p.size <= _SORT_POINTS:
+            return _sorted_hits(p, self._sorted, rtol)  # sorted: no check of the order
         if self._sorted is not None or cand.size == 0 or self._x.size == 0:
             return hit_mask(p, self._sorted if self._sorted is not None else np.array([]), rtol)
         self.scans += 1
@@ -335,12 +364,7 @@ def hit_mask(points: ArrayLike, avoid: ArrayLike, rtol: float = MATCH_RTOL) -> n
         bad = ordered[_sorted_hits(ordered, avoid, rtol)]
         if bad.size == 0:
             return np.zeros(points.shape, dtype=bool)
-        if bad.size <= flat.size // 16:
-            # a hit depends only on the value: look the points up among the few values hit
-            bad = np.unique(bad)
-            pos = np.minimum(np.searchsorted(bad, flat), bad.size - 1)
-            return (bad[pos] == flat).reshape(points.shape)
-        import pandas as pd  # a hash look-up of the values hit: no second sort
+        import pandas as pd  # a hit depends only on the value: a hash look-up of those hit
 
         return pd.Series(flat, copy=False).isin(np.unique(bad)).to_numpy().reshape(points.shape)
     return _sorted_hits(points, avoid, rtol)

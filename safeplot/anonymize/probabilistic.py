@@ -222,6 +222,7 @@ def add_keyed_noise(
     names: Sequence[str] | None = None,
     key: SecretKey | None = None,
     policy: Policy | None = None,
+    _sorted: list[np.ndarray] | None = None,
 ) -> np.ndarray:
     r"""Add keyed normal noise with SD ``q * SD_j`` to each variable.
 
@@ -360,7 +361,16 @@ def add_keyed_noise(
         repeated = sorted({name for name in names if names.count(name) > 1})
         raise ValueError(f"Variable names must be distinct; repeated: {repeated}.")
 
-    ordered = np.sort(data, axis=0)
+    # the rank order of each variable sorts it as well: no second sort for the SD and the
+    # fingerprint unless records tied in the rounding are out of order (then sort)
+    orders = [_ranks_order(data, j) for j in range(p)]
+    ordered = np.empty_like(data)
+    for j, order in enumerate(orders):
+        ordered[:, j] = data[order, j]
+        if not (ordered[1:, j] >= ordered[:-1, j]).all():
+            ordered[:, j] = np.sort(data[:, j])
+    if _sorted is not None:  # the caller's copy of the sorted values (its rare values)
+        _sorted.extend(ordered[:, j] for j in range(p))
     sd = _column_sd(ordered)
     constant = [name for name, s in zip(names, sd, strict=True) if not s > 0]
     if constant:
@@ -376,6 +386,6 @@ def add_keyed_noise(
     for j in range(p):
         column = data[:, j]
         noise = _keyed_normal(key, _fingerprint(ordered[:, j]), n, q, q_ref) * sd[j]
-        order = _ranks_order(data, j)
+        order = orders[j]
         out[order, j] = column[order] + noise
     return out[:, 0] if one_dim else out

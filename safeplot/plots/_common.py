@@ -16,7 +16,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from .. import audit
 from ..anonymize import method_options
-from ..anonymize.grids import MATCH_RTOL, hits_any, safe_ticks
+from ..anonymize.grids import MATCH_RTOL, as_sorted, hits_any, safe_ticks
 from ..errors import DisclosureError
 from ..policy import Policy
 from ..release import DisclosureReport
@@ -254,7 +254,7 @@ def safe_points(lo: float, hi: float, num: int, avoid: np.ndarray) -> np.ndarray
     rare raw value is shifted by 1e-6 of the spacing, invisible in the figure.
     """
     pts = np.linspace(lo, hi, num)
-    avoid = np.sort(np.asarray(avoid, dtype=float).ravel())
+    avoid = as_sorted(avoid)
     if avoid.size:
         step = (hi - lo) / max(num - 1, 1) or 1.0
         pos = np.clip(np.searchsorted(avoid, pts), 1, max(avoid.size - 1, 1))
@@ -276,7 +276,7 @@ def safe_limits(
     """
     span = hi - lo if hi > lo else max(abs(lo), 1.0)
     limits = [lo - margin * span, hi + margin * span]
-    avoid = np.sort(np.asarray(avoid, dtype=float))
+    avoid = as_sorted(avoid)
     for i, sign in ((0, -1.0), (1, 1.0)):
         while hits_any([limits[i]], avoid):
             limits[i] += sign * 1e-6 * span
