@@ -712,12 +712,13 @@ def _blocked_mdav_labels(z: np.ndarray, k: int, size: int) -> np.ndarray:
         d -= penalty[sel]
         return d.argmax(axis=1)
 
-    def group_around(sel: slice | np.ndarray, seed: np.ndarray) -> None:
+    def group_around(sel: slice | np.ndarray, seed: np.ndarray) -> np.ndarray:
+        """Group each seed with its k - 1 nearest; return the record left farthest from it."""
         b = everything[sel]
         m = b.size
         q = coords[:, b, seed]
-        d = sqdist(sel, q)
-        d += penalty[sel]
+        far = sqdist(sel, q)
+        d = far + penalty[sel]
         if k <= 8:
             pos = np.empty((m, k), dtype=np.intp)
             ar = np.arange(m)
@@ -740,6 +741,8 @@ def _blocked_mdav_labels(z: np.ndarray, k: int, size: int) -> np.ndarray:
         for t in range(k):
             t_sel -= coords[:, b, pos[:, t]]
         total[:, b] = t_sel
+        far -= penalty[sel]
+        return far.argmax(axis=1)
 
     bar = progress_bar(total=n, desc="microaggregation (blocked MDAV)", unit="record", size=n)
     while True:
@@ -748,14 +751,12 @@ def _blocked_mdav_labels(z: np.ndarray, k: int, size: int) -> np.ndarray:
             break
         sel: slice | np.ndarray = slice(None) if run.all() else np.flatnonzero(run)
         b = everything[sel]
-        r = farthest(sel, total[:, b] / count[b])
-        q = coords[:, b, r]
-        group_around(sel, r)
-        group_around(sel, farthest(sel, q))
+        s = group_around(sel, farthest(sel, total[:, b] / count[b]))
+        group_around(sel, s)
         bar.update(2 * k * b.size)
         new_width = int(count.max())
         if new_width <= width // 2:  # move the records left to the front, in order
-            keep = np.argsort(penalty, axis=1, kind="stable")[:, :new_width]
+            keep = np.argsort(penalty > 0, axis=1, kind="stable")[:, :new_width]
             coords = np.take_along_axis(coords, keep[None], axis=2)
             penalty = np.take_along_axis(penalty, keep, axis=1)
             where = np.take_along_axis(where, keep, axis=1)
