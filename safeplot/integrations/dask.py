@@ -19,7 +19,7 @@ A histogram or a density grid takes two passes over the partitions:
 1. *Summary*: number of rows, rows dropped for a missing value, infinite
    values (refused as in pandas), per hue level the number of complete rows
    and the minimum and maximum of each variable; for a histogram also the
-   count of values per 1/16 of each binary order of magnitude (a sketch from
+   count of values per 1/256 of each binary order of magnitude (a sketch from
    which the quartiles of a bin rule are bracketed) and the moments of the
    standard deviation.
 2. *Counts*: the edges the release code will place are worked out from the
@@ -36,8 +36,9 @@ counting the values in the sketch's interval holding each quartile; with at
 most :data:`COLLECT_LIMIT` complete rows the column itself is collected.
 
 Memory on the client is bounded by the aggregates: the counts (at most 1000
-bins, or 30 x 30 cells, per level), the counts of records equal to the
-candidate numbers (a few thousand), and the sketch (at most 65,536 counts).
+bins, or 30 x 30 cells, per level, on grids up to 80 times finer), the counts
+of records equal to the candidate numbers (tens of thousands), and the
+sketch (the buckets holding values: at most 2**20 counts).
 :func:`~safeplot.kdeplot` draws density curves through arbitrary points, so
 it counts every distinct value instead.
 
@@ -111,10 +112,10 @@ _NEAR_RTOL = 4e-9
 # sub-intervals per pass when narrowing down an order statistic
 _SPLITS = 4096
 # bits of the order-preserving key of a float64 kept by the quantile sketch: the sign, the
-# 11 exponent bits and 4 mantissa bits, i.e. 16 buckets per binary order of magnitude
-_SKETCH_BITS = 16
+# 11 exponent bits and 8 mantissa bits, i.e. 256 buckets per binary order of magnitude
+_SKETCH_BITS = 20
 # largest lookup table (entries) from a value's grid position to its candidate number
-_LUT_MAX = 1 << 22
+_LUT_MAX = 1 << 23
 # partial results added up per task of the reduction tree
 _FAN_IN = 8
 _SIGN = np.uint64(1 << 63)
@@ -353,31 +354,40 @@ def _cand_counts(v: np.ndarray, rows: np.ndarray | None, n_rows: int, cand: dict
     """
     c_all = cand["values"]
     m = c_all.size
-    t = v * cand["inv_unit"]
-    k = np.rint(t)
-    near = np.abs(t - k) <= _NEAR_RTOL * np.abs(t)
     lut = _lookup_table(cand)
     if lut is not None:
-        k -= cand["kmin"]
-        near &= (k >= 0) & (k < lut.size)
-        idx = np.flatnonzero(near)
-        ci = lut[k[idx].astype(np.intp)]
-        found = ci >= 0
-        idx, ci = idx[found], ci[found]
-    else:  # the nearest candidate of each value near the grid
-        idx = np.flatnonzero(near)
-        w = v[idx]
+        # the candidate at each value's multiple of the unit (-1: none); a value equal to a
+        # candidate is at the candidate's multiple, so no other value needs a closer look
+        k = v * cand["inv_unit"]
+        np.rint(k, out=k)
+        k -= cand["kmin"] - 1
+        np.clip(k, 0, lut.size - 1, out=k)
+        ci = lut[k.astype(np.intp)]
+        exact = v == np.take(c_all, ci, mode="clip")
+        look = np.flatnonzero((ci >= 0) & ~exact)
+    else:  # the nearest candidate of each value near the unit's grid
+        t = v * cand["inv_unit"]
+        look = np.flatnonzero(np.abs(t - np.rint(t)) <= _NEAR_RTOL * np.abs(t))
+        w = v[look]
         pos = np.clip(np.searchsorted(c_all, w), 1, max(m - 1, 1))
-        left = c_all[np.maximum(pos - 1, 0)]
-        right = c_all[np.minimum(pos, m - 1)]
-        ci = np.where(np.abs(w - left) <= np.abs(right - w), np.maximum(pos - 1, 0), pos)
-        ci = np.minimum(ci, m - 1)
-    w = v[idx]
-    c = c_all[ci]
-    exact = w == c
-    r = np.zeros(idx.size, dtype=np.intp) if rows is None else rows[idx]
-    counts = np.bincount(r[exact] * m + ci[exact], minlength=n_rows * m).reshape(n_rows, m)
-    close = ~exact & (np.abs(w - c) <= _NEAR_RTOL * np.maximum(np.abs(w), np.abs(c)))
+        left = np.maximum(pos - 1, 0)
+        right = np.minimum(pos, m - 1)
+        nearest = np.where(np.abs(w - c_all[left]) <= np.abs(c_all[right] - w), left, right)
+        ci = np.full(v.size, -1, dtype=np.intp)
+        ci[look] = nearest
+        exact = np.zeros(v.size, dtype=bool)
+        exact[look] = w == c_all[nearest]
+        look = look[~exact[look]]
+    hits = ci[exact]
+    if rows is None:
+        counts = np.bincount(hits, minlength=m)[None, :]
+        counts = np.vstack([counts, np.zeros((n_rows - 1, m), dtype=counts.dtype)])
+    else:
+        flat = np.bincount(rows[exact] * m + hits, minlength=n_rows * m)
+        counts = flat.reshape(n_rows, m)
+    w, c = v[look], c_all[ci[look]]
+    close = np.abs(w - c) <= _NEAR_RTOL * np.maximum(np.abs(w), np.abs(c))
+    r = np.zeros(look.size, dtype=np.intp) if rows is None else rows[look]
     return counts, _pair_counts(r[close], w[close])
 
 
@@ -495,8 +505,9 @@ def _lookup_table(cand: dict) -> np.ndarray | None:
     lut = cand.get("lut")
     if lut is None:
         values = cand["values"]
-        index = (np.rint(values * cand["inv_unit"]) - cand["kmin"]).astype(np.intp)
-        lut = np.full(int(index.max()) + 1, -1, dtype=np.int32)
+        # one slot more at each end: the values below and above every candidate
+        index = (np.rint(values * cand["inv_unit"]) - cand["kmin"] + 1).astype(np.intp)
+        lut = np.full(int(index.max()) + 2, -1, dtype=np.int32)
         lut[index] = np.arange(values.size, dtype=np.int32)
         cand["lut"] = lut  # the tasks of one worker share the spec: built once per worker
     return lut
@@ -693,8 +704,8 @@ class _CountedRare(RareValues):
             if edges is not None:  # a placement checking new edges: count on them as well
                 src._placed[j] = edges
                 plan = src._plans.get(j)
-                if isinstance(plan, _HistPlan):
-                    hist = [(j, edges, plan.within)]
+                if isinstance(plan, _HistPlan) and src._from_fine(j, edges, plan.within) is None:
+                    hist = [src._fine_job(j, edges, plan.within)]
                 elif isinstance(plan, _GridPlan) and len(src._placed) == 2:
                     grid = (src._placed[0], src._placed[1])
             src._count_at({j: self}, {j: _next_tries(new)}, hist=hist, grid=grid)
@@ -884,7 +895,7 @@ class DaskColumns:
         self._sketch = self._merge_sketch(summary) if sketch and not restrict else None
         self._plans: dict[int, Any] = {}
         self._placed: dict[int, np.ndarray] = {}
-        self._fine: dict[tuple, np.ndarray] = {}
+        self._fine: dict[tuple, list[np.ndarray]] = {}
         self._fine_grid: tuple[np.ndarray, np.ndarray] | None = None
         self._exact: dict[int, dict[float, np.ndarray]] = {j: {} for j in range(len(columns))}
         self._counted: dict[int, np.ndarray] = {j: np.array([]) for j in range(len(columns))}
@@ -1122,21 +1133,44 @@ class DaskColumns:
             except (ValueError, TypeError, DisclosureError):
                 placed[j] = []  # the release refuses these bins, with its own message
             drawn = [_tick_numbers(e, (0.0,)) for e in placed[j]]
-            # counts on a grid a quarter of the step as fine give the counts on the grid
-            # shifted by a quarter, a half or three quarters of a step as well
-            fine = [_refined(e) for e in placed[j][:1]]
-            numbers[j] = np.concatenate([points, *asked.points, *drawn, *fine])
-            if fine and isinstance(plan, _HistPlan):
-                hist.append((j, fine[0], plan.within))
-                self._fine[j, plan.within] = fine[0]
+            # the edges and centres of the grids shifted by a quarter, a half or three
+            # quarters of a step: the shifts a placement tries first when a number is rare
+            shifted = [
+                _fine_over(e[0] - _step_of(e), e[-1] + _step_of(e), e, parts=4)
+                for e in placed[j][:1]
+            ]
+            numbers[j] = np.concatenate([points, *asked.points, *drawn, *shifted])
+            if placed[j] and isinstance(plan, _HistPlan):
+                hist.append(self._fine_job(j, placed[j][0], plan.within))
         self._placed = {j: placed[j][0] for j in js if placed[j]}
         grid = None
         grids = len(js) == 2 and all(isinstance(self._plans[j], _GridPlan) for j in js)
         if grids and len(self._placed) == 2:
-            grid = tuple(_refined(self._placed[j]) for j in js)
+            # a quarter step as fine: the grids shifted by a quarter, a half or three quarters
+            grid = tuple(_fine_over(self.lo[j], self.hi[j], self._placed[j], parts=4) for j in js)
             self._fine_grid = grid
         self._count_at(oracles, numbers, hist=hist, grid=grid)
         return [oracles[j] for j in js]
+
+    def _extent(self, j: int, within: tuple | None) -> tuple[float, float]:
+        """Return the range of the values of column `j` (in `within`, if given)."""
+        if within is None:
+            return self.lo[j], self.hi[j]
+        return max(self.lo[j], within[0]), min(self.hi[j], within[1])
+
+    def _fine_job(self, j: int, edges: np.ndarray, within: tuple | None) -> tuple:
+        """Return a histogram job on a grid fine enough for `edges` and its shifts.
+
+        The fine grid divides the step of `edges` into 80 parts (fewer when
+        that makes too many bins) over the range of the values: its counts add
+        up to the counts on any grid whose edges inside that range are its
+        points, e.g. the grids shifted by any fraction of the step a placement
+        tries, or widened to a multiple of it.
+        """
+        lo, hi = self._extent(j, within)
+        fine = edges if not hi > lo else _fine_over(lo, hi, edges, parts=80)
+        self._fine.setdefault((j, within), []).append(fine)
+        return j, fine, within
 
     def _count_at(self, oracles: dict, numbers: dict, *, hist=(), grid=None) -> None:
         """Count the records equal to `numbers` (per column) in one pass; tell the `oracles`."""
@@ -1256,12 +1290,18 @@ class DaskColumns:
                 if state[i]["lo"] == state[i]["hi"]:
                     result[i] = state[i]["lo"]
             collect = [i for i in todo if result[i] is None and state[i]["n"] <= COLLECT_LIMIT]
-            for i in collect:
-                s = state[i]
-                v = np.sort(
-                    np.concatenate(self._run(_collect_part, j, s["lo"], s["hi"], s["closed"]))
+            if collect:  # every interval to collect in one pass
+                keys = list(
+                    dict.fromkeys(
+                        (state[i]["lo"], state[i]["hi"], state[i]["closed"]) for i in collect
+                    )
                 )
-                result[i] = float(v[ranks[i] - s["below"]])
+                per_part = self._run(_collect_many_part, j, keys)
+                for i in collect:
+                    s = state[i]
+                    k = keys.index((s["lo"], s["hi"], s["closed"]))
+                    v = np.sort(np.concatenate([p[k] for p in per_part]))
+                    result[i] = float(v[ranks[i] - s["below"]])
             narrow = [i for i in todo if result[i] is None]
             if not narrow:
                 break
@@ -1321,18 +1361,27 @@ class DaskColumns:
         within = None if within is None else tuple(float(v) for v in within)
         key = _hist_key(j, edges, within)
         if key not in self._hist_cache:
-            fine = self._fine.get((j, within))
-            coarse = None
-            if fine is not None:
-                counts, sizes = self._hist_cache[_hist_key(j, fine, within)]
-                at_last = self._at(j, edges[-1], within)
-                coarse = _coarsen(counts, fine, edges)
-            if coarse is not None and at_last is not None:
-                coarse[:, -1] += at_last[: coarse.shape[0]]
-                self._hist_cache[key] = (coarse, sizes)
+            found = self._from_fine(j, edges, within)
+            if found is not None:
+                self._hist_cache[key] = found
             else:
                 self._pass(hist=[(j, edges, within)])
         return self._hist_cache[key]
+
+    def _from_fine(self, j: int, edges: np.ndarray, within: tuple | None) -> tuple | None:
+        """Return the histogram on `edges` added up from a finer one counted before (or None)."""
+        for fine in self._fine.get((j, within), []):
+            counts, sizes = self._hist_cache[_hist_key(j, fine, within)]
+            coarse = _coarsen(counts, fine, edges)
+            if coarse is None:
+                continue
+            if fine[0] < edges[-1] < fine[-1]:  # values on the last edge: the last bin's
+                at_last = self._at(j, edges[-1], within)
+                if at_last is None:
+                    continue
+                coarse[:, -1] += at_last[: coarse.shape[0]]
+            return coarse, sizes
+        return None
 
     def _at(self, j: int, value: float, within: tuple[float, float] | None) -> np.ndarray | None:
         """Return the records exactly equal to `value` per level row (None: not counted)."""
@@ -1355,7 +1404,10 @@ class DaskColumns:
             if coarse is not None:
                 coarse = _coarsen(coarse, self._fine_grid[1], yedges, axis=2)
             # records on the last (closed) edge of either axis would need a count of their own
-            ends = [self._at(j, e[-1], None) for j, e in ((0, xedges), (1, yedges))]
+            ends = [
+                self._at(j, e[-1], None) if f[0] < e[-1] < f[-1] else np.zeros(1)
+                for j, e, f in ((0, xedges, self._fine_grid[0]), (1, yedges, self._fine_grid[1]))
+            ]
             if coarse is not None and all(a is not None and not a.any() for a in ends):
                 self._grid_cache[key] = coarse
         if key not in self._grid_cache:
@@ -1363,27 +1415,44 @@ class DaskColumns:
         return self._grid_cache[key]
 
 
-def _refined(edges: np.ndarray) -> np.ndarray:
-    """Return a grid a quarter of the step of regular `edges`, a step wider each side."""
-    step = float(edges[1] - edges[0])
+def _fine_over(lo: float, hi: float, edges: np.ndarray, parts: int) -> np.ndarray:
+    """Return a grid `parts` times as fine as regular `edges`, strictly around [lo, hi].
+
+    Its points are multiples of the finer step, so every edge of `edges` in
+    [lo, hi] (and of a grid shifted by a multiple of the finer step) is one.
+    Uneven `edges` are returned as they are.
+    """
     widths = np.diff(edges)
+    step = float(widths.min())
     if np.ptp(widths) > 1e-9 * step:
         return edges
-    return _on_grid(float(edges[0]) - step, step / 4, 4 * (edges.size + 1) + 1)
+    while parts > 1 and (hi - lo) / (step / parts) > 200_000:
+        parts //= 2
+    unit = step / parts
+    first = math.floor(lo / unit) * unit - unit
+    fine = _on_grid(first, unit, math.ceil((hi - first) / unit) + 2)
+    if not (fine[0] < lo and fine[-1] > hi):
+        return edges
+    return fine
 
 
 def _coarsen(counts: np.ndarray, fine: np.ndarray, edges: np.ndarray, axis: int = 1):
     """Return counts on `edges` from counts on a finer grid holding them (None: it does not).
 
-    The fine counts are summed over each bin's parts; the values on the last
-    edge (in the last, closed bin of `edges`) are left to the caller.
+    Every edge strictly inside the fine grid must be one of its points; the
+    fine grid lies strictly around the values, so bins beyond it are empty.
+    The values on the last edge of `edges` (its last bin is closed) are left
+    to the caller.
     """
-    idx = np.searchsorted(fine, edges)
-    # (a last edge on the fine grid's last, closed edge would count its values twice)
-    if idx[-1] >= fine.size - 1 or not np.array_equal(fine[idx], edges):
+    inner = (edges > fine[0]) & (edges < fine[-1])
+    pos = np.searchsorted(fine, edges)
+    if not np.array_equal(fine[pos[inner]], edges[inner]):
         return None
-    part = np.take(counts, np.arange(idx[0], idx[-1]), axis=axis)
-    return np.add.reduceat(part, idx[:-1] - idx[0], axis=axis)
+    pos = np.clip(pos, 0, fine.size - 1)
+    shape = list(counts.shape)
+    shape[axis] = 1
+    cum = np.concatenate([np.zeros(shape, dtype=counts.dtype), np.cumsum(counts, axis=axis)], axis)
+    return np.take(cum, pos[1:], axis=axis) - np.take(cum, pos[:-1], axis=axis)
 
 
 def _hist_key(j: int, edges: np.ndarray, within: tuple[float, float] | None) -> tuple:
@@ -1399,6 +1468,12 @@ def _collect_part(part, columns, hue, levels, restrict, j, lo, hi, closed) -> np
     v = vals[j]
     inside = (v >= lo) & ((v <= hi) if closed else (v < hi))
     return v[inside]
+
+
+def _collect_many_part(part, columns, hue, levels, restrict, j, intervals) -> list:
+    vals, _ = _selected(part, columns, hue, levels, restrict)
+    v = vals[j]
+    return [v[(v >= lo) & ((v <= hi) if closed else (v < hi))] for lo, hi, closed in intervals]
 
 
 def _narrow_part(part, columns, hue, levels, restrict, j, intervals) -> list:
