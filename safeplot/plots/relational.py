@@ -233,13 +233,22 @@ def release_scatter(
         raise not_available(method, "scatter plots", SCATTER_METHODS)
     threshold = pol.check_threshold(threshold)
     check_positive_int("bins", bins)
-    rare = [rare_values(raw[:, j], threshold) for j in range(2)]
     if method in _GRID_METHODS:
         return _grid_release(raw, method, names, threshold, factor, bins, n_dropped, function, pol)
+    rare = [rare_values(raw[:, j], threshold) for j in range(2)]
     if method == "confidential":
         codes = np.zeros(raw.shape[0], dtype=int)
         return _release_boxes(
-            raw[:, 0], raw[:, 1], codes, [None], names, threshold, n_dropped, function, pol
+            raw[:, 0],
+            raw[:, 1],
+            codes,
+            [None],
+            names,
+            threshold,
+            n_dropped,
+            function,
+            pol,
+            rare=(rare[0], rare[1]),
         )
     out = anonymize_values(
         raw, method, names=list(names), k=k, q=q, metric=metric, threshold=threshold, policy=pol
@@ -384,15 +393,19 @@ def _parallel_core(
     error_prefix: str = "",
     describe: Callable[[ParallelBoxes], list[str]] = ParallelBoxes.describe_merges,
     merge_warning: str = "",
+    rare: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> _ParallelCore:
     """O'Keefe's parallel boxes (and lowess trends) per level on common interval edges.
 
     Refuses levels with fewer than ``max(threshold, 3)`` records; the edges
     cover every level's winsorised x. `describe` words the merges of one
     level's boxes (prefixed by the level); `merge_warning` heads the warning
-    listing them all.
+    listing them all. `rare`: the rare values of x and y at `threshold`, when
+    the caller has them already.
     """
-    rare_x, rare_y = rare_values(x, threshold), rare_values(y, threshold)
+    rare_x, rare_y = (
+        (rare_values(x, threshold), rare_values(y, threshold)) if rare is None else rare
+    )
     sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
     need = max(threshold, 3)
     small = [lev for lev, s in zip(levels, sizes, strict=True) if 0 < s < need]
@@ -460,6 +473,7 @@ def _release_boxes(
     pol: Policy,
     *,
     role: str = "hue",
+    rare: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> BoxScatterRelease:
     """O'Keefe's confidential scatter: parallel boxes and a lowess trend per level."""
     core = _parallel_core(
@@ -470,6 +484,7 @@ def _release_boxes(
         threshold,
         pol,
         role=role,
+        rare=rare,
         merge_warning="Adjacent x intervals were merged (each merged box is drawn over the "
         "interval holding most of its records; the others are left empty): ",
     )
@@ -879,6 +894,7 @@ def _semantic_release(
             clean.n_dropped,
             function,
             pol,
+            rare=(rare["x"], rare["y"]),
         )
     if method in _GRID_METHODS:
         return _grid_semantic_release(
