@@ -535,3 +535,31 @@ def test_many_points_draw_each_distinct_marker_once_rasterised(monkeypatch):
     assert shared.get_gid() == _large.SHARED_NOTE_GID
     assert (np.asarray(shared.get_facecolors())[:, :3] == 0).all()
     assert not (np.asarray(points.get_facecolors())[:, :3] == 0).all(axis=1).any()
+
+
+def test_box_geometry_misses_rare_values_of_rounded_data():
+    from safeplot.plots.relational import box_positions
+
+    centres = [np.array([15.0, 25.0])]
+    # the nominal boxes of width 8 have edges at 11 and 19, caps at 13 and 17
+    nominal, w = box_positions(centres, 10.0, np.array([]))
+    assert w == 8.0
+    rare = np.array([11.0, 13.0, 17.0, 19.0, 21.0])
+    moved, w2 = box_positions(centres, 10.0, rare)
+    assert w2 < w
+    drawn = np.concatenate([moved[0] + d * w2 for d in (-0.5, -0.25, 0, 0.25, 0.5)])
+    assert not np.isin(drawn, rare).any()
+
+
+def test_box_geometry_is_nominal_where_rare_values_are_dense():
+    # millions of continuous records leave no share free of a rare value within the
+    # tolerance: the geometry depends only on the intervals, so it is drawn as it is
+    from safeplot.plots.relational import box_positions
+
+    centres = [np.array([9.5, 10.5]), np.array([9.5, 10.5])]
+    dense = np.sort(np.random.default_rng(0).uniform(8.5, 11.5, 2_000_000))
+    nominal, w = box_positions(centres, 1.0, np.array([]))
+    got, w2 = box_positions(centres, 1.0, dense)
+    assert w2 == w
+    for a, b in zip(got, nominal, strict=True):
+        np.testing.assert_array_equal(a, b)
