@@ -632,8 +632,9 @@ def _median_blocks(z: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     stop when no block holds more than `size`.
 
     The blocks are a (blocks, width) table of each record's rank along
-    every coordinate, padded with rank ``n`` (after every record); the
-    widths come from the extreme ranks. A level is one ``argpartition``
+    every coordinate, padded with rank ``n`` (after every record); a
+    block's spread along a coordinate is the difference between the values
+    of its extreme ranks. A level is one ``argpartition``
     of the ranks along the chosen coordinates, all distinct, so the blocks
     do not depend on how numpy breaks ties.
 
