@@ -76,6 +76,11 @@ def test_parallelboxes_report(tied):
             "interval_width": 20.0,
             "intervals_merged": [merged],
             "intervals_left_empty": 1,
+            # O'Keefe's search over equal-width divisions found none without a merge
+            "division": (
+                "no equal-width division tried met the rules: the finest was kept and "
+                "adjacent intervals were merged"
+            ),
             "trend": "lowess",
         },
         "policy": "built-in defaults",
