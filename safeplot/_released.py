@@ -38,6 +38,28 @@ def _table(columns: list[str], rows: list[list[Any]]) -> dict[str, Any]:
     return {"columns": [str(c) for c in columns], "data": [[_cell(v) for v in r] for r in rows]}
 
 
+def _column_cells(values: Any) -> np.ndarray:
+    """Return one column as an object array of the plain values :func:`_cell` gives."""
+    arr = np.asarray(values)
+    if arr.dtype.kind == "f":
+        out = arr.astype(object)  # Python floats
+        out[np.isnan(arr)] = None
+        return out
+    if arr.dtype.kind in "iub":
+        return arr.astype(object)  # Python ints and bools
+    return np.array([_cell(v) for v in arr], dtype=object)
+
+
+def _columns_table(columns: list[str], arrays: list[Any]) -> dict[str, Any]:
+    """Return the table of equally long columns, built column by column (no call per cell)."""
+    cells = [_column_cells(a) for a in arrays]
+    n = len(cells[0]) if cells else 0
+    data = np.empty((n, len(cells)), dtype=object)
+    for j, col in enumerate(cells):
+        data[:, j] = col
+    return {"columns": [str(c) for c in columns], "data": data.tolist()}
+
+
 def _label(key: Any) -> str:
     if isinstance(key, tuple):
         return " | ".join(str(k) for k in key)
@@ -98,16 +120,15 @@ def _points(rel: Any) -> dict[str, Any]:
     if len(names) < 2:
         names = ["x", "y"]
     if rel.sizes is not None:
-        sizes = np.asarray(rel.sizes, dtype=float)
-        return _table([*names, "count"], [[a, b, c] for a, b, c in zip(x, y, sizes, strict=True)])
-    return _table(names, [[a, b] for a, b in zip(x, y, strict=True)])
+        return _columns_table([*names, "count"], [x, y, np.asarray(rel.sizes, dtype=float)])
+    return _columns_table(names, [x, y])
 
 
 def _scatter(rel: Any) -> dict[str, Any]:
     roles = [r for r in ("x", "y", "hue", "size", "style") if r in rel.columns]
     frame = rel.frame[[rel.columns[r] for r in roles]]
     names = [rel.columns[r] for r in roles]
-    return _table(names, [list(row) for row in frame.itertuples(index=False)])
+    return _columns_table(names, [frame.iloc[:, j].to_numpy() for j in range(len(names))])
 
 
 def _concat(tables: list[dict[str, Any] | None]) -> dict[str, Any] | None:

@@ -48,7 +48,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ._released import released_table
+from ._released import _cell, released_table
 from ._version import __version__
 from .policy import Policy, get_policy
 from .release import DisclosureReport
@@ -292,9 +292,10 @@ def _as_table(released: Any) -> dict[str, Any] | None:
     if released is None:
         return None
     if isinstance(released, dict) and set(released) == {"columns", "data"}:
+        # the log holds plain scalars only, so that a copy of a row is a copy of its cells
         return {
             "columns": [str(c) for c in released["columns"]],
-            "data": copy.deepcopy(released["data"]),
+            "data": [[_cell(v) for v in row] for row in released["data"]],
         }
     return released_table(released)
 
@@ -524,24 +525,16 @@ def _copy_entry(entry: AuditEntry) -> AuditEntry:
     )
 
 
-_SCALARS = frozenset({type(None), bool, int, float, str})
-
-
 def _copy_table(table: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Return a deep copy of a released table, copying rows of plain scalars row by row.
+    """Return a copy of a released table of the log, row by row.
 
-    ``copy.deepcopy`` keeps a memo of every cell and takes seconds for a
-    million released points; a row of immutable scalars is copied whole.
+    The log's tables hold only plain immutable scalars (:func:`record` makes
+    them so), so copying each row copies the table; ``copy.deepcopy`` keeps a
+    memo of every cell and takes seconds for a million released points.
     """
-    if table is None or set(table) != {"columns", "data"}:
-        return copy.deepcopy(table)
-    data = table["data"]
-    if (
-        not all(type(row) is list for row in data)
-        or not {type(cell) for row in data for cell in row} <= _SCALARS
-    ):
-        return copy.deepcopy(table)
-    return {"columns": list(table["columns"]), "data": [list(row) for row in data]}
+    if table is None:
+        return None
+    return {"columns": list(table["columns"]), "data": [list(row) for row in table["data"]]}
 
 
 def entries() -> list[AuditEntry]:
