@@ -206,6 +206,107 @@ def test_rare_values_near_the_grid_only():
     assert set(near) <= set(full) and near.size < 50  # a handful, not 5000
 
 
+def _count_passes(monkeypatch):
+    calls = []
+    compute = sdask._compute
+    monkeypatch.setattr(
+        sdask, "_compute", lambda tasks: calls.append(len(tasks)) or compute(tasks)
+    )
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("plot", "kws"),
+    [
+        (histplot, {"x": "y", "bins": 30}),
+        (histplot, {"x": "x", "hue": "g", "binwidth": 2.5}),
+        (heatmap, {"x": "x", "y": "y"}),
+    ],
+)
+def test_two_passes(monkeypatch, df, ddf, plot, kws):
+    """A summary and one count: the rare-value checks and the counts share the pass."""
+    calls = _count_passes(monkeypatch)
+    fig, a, b = _pair()
+    plot(df, ax=a, **kws)
+    plot(ddf, ax=b, **kws)
+    _same_axes(a, b)
+    # the second pass is added up on the workers: one result
+    assert calls[:2] == [ddf.npartitions, 1]
+    if plot is heatmap:
+        # the colour bar reuses the grid's summary; its ticks (counts up to a few dozen
+        # here) can equal values of x, which are counted near them in one more pass
+        assert calls[2:] == [1]
+    else:
+        assert len(calls) == 2
+
+
+def test_rare_values_on_the_edges_moved_off_as_in_pandas(monkeypatch):
+    """Rare values on the first edges the release places: it moves them, as for pandas."""
+    rng = np.random.default_rng(5)
+    x = np.round(rng.normal(20, 4, 4000), 1)
+    lo, hi = x.min(), x.max()
+    first = safe_edges(np.array([lo, hi]), 20)
+    # a rare value on an inner edge and one on a bin centre of that placement
+    x[:3] = [first[5], (first[9] + first[10]) / 2, first[5]]
+    x = np.where(np.isin(x, x[:3]) & (np.arange(x.size) >= 3), x + 0.05, x)
+    df = pd.DataFrame({"x": x})
+    ddf = dd.from_pandas(df, npartitions=4)
+    calls = _count_passes(monkeypatch)
+    fig, a, b = _pair()
+    histplot(df, x="x", bins=20, ax=a)
+    histplot(ddf, x="x", bins=20, ax=b)
+    _same_axes(a, b)
+    edges = np.unique([p.get_x() for p in b.patches])
+    assert not np.isin(x[:3], edges).any()  # the release moved off the rare values
+    # the shifts by a quarter step are counted with the first edges; others (here, the
+    # tails' rare values rule those out too) are counted in one more pass with every
+    # shift and widening a placement tries next
+    assert calls[:2] == [ddf.npartitions, 1] and len(calls) <= 3
+
+
+@pytest.mark.parametrize("parts", [1, 4, 80])
+def test_counts_on_the_edges_as_numpy(parts):
+    """Values on, next to and between edges are binned as numpy bins them."""
+    rng = np.random.default_rng(8)
+    edges = sdask._fine_over(-3.0, 41.3, safe_edges(np.array([-3.0, 41.3]), 37), parts)
+    v = np.concatenate(
+        [
+            np.round(rng.normal(10, 8, 5000), 1),
+            edges,
+            edges[::3],
+            np.nextafter(edges, np.inf),
+            np.nextafter(edges, -np.inf),
+            edges * (1 + 3e-9),
+            [edges[0] - 1, edges[-1] + 1],
+        ]
+    )
+    codes = rng.integers(-1, 3, v.size)
+    counts, sizes, pts, pairs = sdask._hist_counts(v, codes, 3, edges, None, points=True)
+    for lv in range(3):
+        assert np.array_equal(counts[lv], np.histogram(v[codes == lv], edges)[0])
+        assert sizes[lv] == (codes == lv).sum()
+    rows = np.where(codes >= 0, codes, 3)
+    for r in range(4):
+        assert np.array_equal(pts[r], [np.sum((v == e) & (rows == r)) for e in edges])
+    close = {val for _, val in pairs.index}
+    assert close == set(v[~np.isin(v, edges) & sdask.hit_mask(v, edges, rtol=4e-9)])
+
+
+def test_continuous_column_counts_only_candidates(monkeypatch):
+    """Rare values of a continuous column are counted at drawn numbers, never listed."""
+    x = np.random.default_rng(6).normal(size=20_000)  # every value rare
+    src = DaskColumns(dd.from_pandas(pd.DataFrame({"x": x}), npartitions=4), ["x"])
+    sdask.histogram_step(src, 0, bins=40, binwidth=None, binrange=None, discrete=None, n_bins=None)
+    rare = src.rare(0, 3, step=0.01)
+    edges = safe_edges(src.span_values(0), 40, avoid=rare)
+    assert np.array_equal(edges, safe_edges(x, 40, avoid=rare_values(x, 3)))
+    assert rare._sorted is None  # the list of every rare value was never made
+    assert src.passes == 2  # the summary, and the count of the edges and their numbers
+    counts, sizes = src.histogram(0, edges)
+    assert np.array_equal(counts[0], np.histogram(x, edges)[0]) and sizes[0] == x.size
+    assert src.passes == 2
+
+
 # -- NaN and inf -----------------------------------------------------------------------
 
 

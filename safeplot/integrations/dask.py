@@ -19,7 +19,7 @@ A histogram or a density grid takes two passes over the partitions:
 1. *Summary*: number of rows, rows dropped for a missing value, infinite
    values (refused as in pandas), per hue level the number of complete rows
    and the minimum and maximum of each variable; for a histogram also the
-   count of values per 1/256 of each binary order of magnitude (a sketch from
+   count of values per 1/64 of each binary order of magnitude (a sketch from
    which the quartiles of a bin rule are bracketed) and the moments of the
    standard deviation.
 2. *Counts*: the edges the release code will place are worked out from the
@@ -38,7 +38,7 @@ most :data:`COLLECT_LIMIT` complete rows the column itself is collected.
 Memory on the client is bounded by the aggregates: the counts (at most 1000
 bins, or 30 x 30 cells, per level, on grids up to 80 times finer), the counts
 of records equal to the candidate numbers (tens of thousands), and the
-sketch (the buckets holding values: at most 2**20 counts).
+sketch (the buckets holding values: at most 2**18 counts).
 :func:`~safeplot.kdeplot` draws density curves through arbitrary points, so
 it counts every distinct value instead.
 
@@ -112,8 +112,8 @@ _NEAR_RTOL = 4e-9
 # sub-intervals per pass when narrowing down an order statistic
 _SPLITS = 4096
 # bits of the order-preserving key of a float64 kept by the quantile sketch: the sign, the
-# 11 exponent bits and 8 mantissa bits, i.e. 256 buckets per binary order of magnitude
-_SKETCH_BITS = 20
+# 11 exponent bits and 6 mantissa bits, i.e. 64 buckets per binary order of magnitude
+_SKETCH_BITS = 18
 # largest lookup table (entries) from a value's grid position to its candidate number
 _LUT_MAX = 1 << 23
 # partial results added up per task of the reduction tree
@@ -254,20 +254,19 @@ def _first_nonint(v: np.ndarray) -> float | None:
     return None
 
 
-def _order_keys(v: np.ndarray) -> np.ndarray:
-    """Keys of float64 values that sort as the values do (negative values: every bit flipped)."""
-    flip = (v.view(np.int64) >> 63).view(np.uint64) | _SIGN
-    return v.view(np.uint64) ^ flip
-
-
 def _sketch_part(v: np.ndarray) -> dict:
-    keys = (_order_keys(v) >> np.uint64(64 - _SKETCH_BITS)).astype(np.intp)
-    counts = np.bincount(keys, minlength=1 << _SKETCH_BITS)
-    buckets = np.flatnonzero(counts)
+    """Count `v` per sketch bucket (the top bits of its float64), with its moments."""
+    half = 1 << (_SKETCH_BITS - 1)
+    # the top bits as a signed integer: increasing with the value for positive values and
+    # decreasing for negative ones (sign and magnitude), shifted to 0 .. 2**bits - 1
+    keys = (v.view(np.int64) >> (64 - _SKETCH_BITS)) + half
+    counts = np.bincount(keys.astype(np.intp), minlength=1 << _SKETCH_BITS)
+    held = np.flatnonzero(counts)
+    order = np.where(held < half, half - 1 - held, held)  # in the order of the values
     mean = float(v.mean()) if v.size else 0.0
     return {
-        "buckets": buckets,
-        "counts": counts[buckets],
+        "buckets": order,
+        "counts": counts[held],
         "moments": (v.size, mean, float(np.sum((v - mean) ** 2)) if v.size else 0.0),
     }
 
@@ -290,10 +289,16 @@ def _summary_part(part: pd.DataFrame, columns: list[str], hue: str | None, sketc
         lows, highs = grouped.min(), grouped.max()
         for j in range(len(comp)):
             groups[f"min{j}"], groups[f"max{j}"] = lows[j], highs[j]
+    present = [int(v.size - np.count_nonzero(np.isnan(v))) for v in vals]
+    # infinite values show in the extremes of the values present (NaN left aside)
+    extremes = [
+        (np.fmin.reduce(v), np.fmax.reduce(v)) if p else (0.0, 0.0)
+        for v, p in zip(vals, present, strict=True)
+    ]
     out = {
         "rows": len(part),
-        "inf": [bool(np.isinf(v).any()) for v in vals],
-        "present": [int(v.size - np.count_nonzero(np.isnan(v))) for v in vals],
+        "inf": [bool(np.isinf(lo) or np.isinf(hi)) for lo, hi in extremes],
+        "present": present,
         "nonint": [_first_nonint(w) for w in comp],
         "zeros": [int(np.count_nonzero(w == 0)) for w in comp],
         "groups": groups,
@@ -325,19 +330,71 @@ def _binned(v: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ix, inside
 
 
-def _hist_counts(v, codes, n_levels, edges, within) -> tuple[np.ndarray, np.ndarray]:
+def _hist_counts(v, codes, n_levels, edges, within, points=False) -> tuple:
+    """Count `v` per level in `edges` as numpy's histogram does (the last bin closed).
+
+    The bin of a value comes from arithmetic on the evenly spaced edges; the
+    values within relative 4e-9 of an edge (and a margin for the arithmetic)
+    are placed by comparison instead. With `points`, those values also give
+    the records exactly equal to each edge, per level row (the last row: no
+    level), and the (row, value) counts of the ones close to an edge without
+    being equal to it: the records at every edge, for the price of the
+    histogram.
+    """
     if within is not None:
         keep = (v >= within[0]) & (v <= within[1])
         v = v[keep]
         codes = None if codes is None else codes[keep]
     nb = edges.size - 1
-    ix, inside = _binned(v, edges)
-    if codes is None:
+    scale = nb / (edges[-1] - edges[0])
+    eps = 1e-7 + 8e-9 * max(abs(edges[0]), abs(edges[-1])) * scale
+    # how far the edges are from evenly spaced, in bins
+    uneven = np.max(np.abs((edges - edges[0]) * scale - np.arange(nb + 1)))
+    if not uneven < eps / 4:  # numpy's search
+        ix = np.clip(np.searchsorted(edges, v, side="right") - 1, 0, nb - 1)
+        inside = (v >= edges[0]) & (v <= edges[-1])
+        points = False
+    else:
+        t = (v - edges[0]) * scale
+        i = np.floor(t)
+        t -= i
+        # the nearest edge of each value; a value on it is in the bin it opens (the last
+        # edge closes the last bin), a value near it but off it is placed by comparison
+        k = i + (t > 0.5)
+        np.clip(k, 0, nb, out=k)
+        near_edge = k.astype(np.intp)
+        on = edges[near_edge] == v
+        odd = np.flatnonzero(((t < eps) | (t > 1 - eps)) & ~on)
+        np.clip(i, -1, nb, out=i)
+        ix = i.astype(np.intp)
+        ix[on] = np.minimum(near_edge[on], nb - 1)
+        ix[odd] = np.searchsorted(edges, v[odd], side="right") - 1
+        ix[odd[v[odd] == edges[-1]]] = nb - 1
+        inside = (ix >= 0) & (ix < nb)
+    out_codes = None if codes is None else codes
+    if out_codes is None:
         counts = np.bincount(ix[inside], minlength=nb)[None, :]
-        return counts, np.array([v.size])
-    inside &= codes >= 0
-    flat = np.bincount(codes[inside] * nb + ix[inside], minlength=n_levels * nb)
-    return flat.reshape(n_levels, nb), np.bincount(codes[codes >= 0], minlength=n_levels)
+        sizes = np.array([v.size])
+    else:
+        sel = inside & (out_codes >= 0)
+        flat = np.bincount(out_codes[sel] * nb + ix[sel], minlength=n_levels * nb)
+        counts = flat.reshape(n_levels, nb)
+        sizes = np.bincount(out_codes[out_codes >= 0], minlength=n_levels)
+    if not points:
+        return counts, sizes, None, None
+    m = edges.size
+    n_rows = n_levels + 1
+    rows = None if codes is None else np.where(codes >= 0, codes, n_levels)
+    hits = near_edge[on]
+    if rows is None:
+        pts = np.zeros((n_rows, m), dtype=np.int64)
+        pts[0] = np.bincount(hits, minlength=m)
+    else:
+        pts = np.bincount(rows[on] * m + hits, minlength=n_rows * m).reshape(n_rows, m)
+    w, c = v[odd], edges[near_edge[odd]]
+    close = np.abs(w - c) <= _NEAR_RTOL * np.maximum(np.abs(w), np.abs(c))
+    r = np.zeros(odd.size, dtype=np.intp) if rows is None else rows[odd]
+    return counts, sizes, pts, _pair_counts(r[close], w[close])
 
 
 def _pair_counts(rows: np.ndarray, values: np.ndarray) -> pd.Series:
@@ -407,7 +464,9 @@ def _count_part(part, columns, hue, levels, restrict, spec) -> dict:
     rows = None if codes is None else np.where(codes >= 0, codes, n_levels)
     out: dict = {"hist": [], "cand": [], "near": []}
     for j, edges, within in spec["hist"]:
-        out["hist"].append(_hist_counts(vals[j], codes, n_levels, edges, within))
+        # the records at the edges, when none is left out by `within`
+        points = within is None
+        out["hist"].append(_hist_counts(vals[j], codes, n_levels, edges, within, points))
     if spec["grid"] is not None:
         xedges, yedges = spec["grid"]
         if codes is None:
@@ -445,7 +504,14 @@ def _combine(*results: dict) -> dict:
     first = results[0]
     out: dict = {
         "hist": [
-            (sum(r["hist"][i][0] for r in results), sum(r["hist"][i][1] for r in results))
+            (
+                sum(r["hist"][i][0] for r in results),
+                sum(r["hist"][i][1] for r in results),
+                None if first["hist"][i][2] is None else sum(r["hist"][i][2] for r in results),
+                None
+                if first["hist"][i][3] is None
+                else _add_pairs([r["hist"][i][3] for r in results]),
+            )
             for i in range(len(first["hist"]))
         ],
         "cand": [
@@ -986,7 +1052,7 @@ class DaskColumns:
         self.passes += 1
         (result,) = _compute([_tree(tasks, _combine)])
         for (j, edges, within), counts in zip(hist, result["hist"], strict=True):
-            self._hist_cache[_hist_key(j, edges, within)] = counts
+            self._hist_cache[_hist_key(j, edges, within)] = counts[:2]
         if grid is not None:
             self._grid_cache[_grid_key(*grid)] = result["grid"]
         return result
@@ -1174,22 +1240,34 @@ class DaskColumns:
 
     def _count_at(self, oracles: dict, numbers: dict, *, hist=(), grid=None) -> None:
         """Count the records equal to `numbers` (per column) in one pass; tell the `oracles`."""
+        # numbers that are edges of a histogram counted in this pass are counted with it
+        fine = {j: e for j, e, within in hist if within is None and j in oracles}
         cand = []
         for j, nums in numbers.items():
             new = oracles[j].uncounted(nums)
+            if j in fine:
+                e = fine[j]
+                pos = np.minimum(np.searchsorted(e, new), e.size - 1)
+                new = new[e[pos] != new]
             if new.size:
                 cand.append((j, _candidates(new)))
         if not cand and not hist and grid is None:
             return
         result = self._pass(hist=hist, grid=grid, cand=cand)
-        for (j, c), (counts, pairs) in zip(cand, result["cand"], strict=True):
+        counted = [
+            (j, c["values"], *res) for (j, c), res in zip(cand, result["cand"], strict=True)
+        ]
+        for (j, edges, _), res in zip(hist, result["hist"], strict=True):
+            if j in oracles and res[2] is not None:
+                counted.append((j, edges, res[2], res[3]))
+        for j, values, counts, pairs in counted:
             # the records exactly at each number, per level row (a closed last bin needs them)
             held = np.flatnonzero(counts.any(axis=0))
-            self._exact[j].update(zip(c["values"][held].tolist(), counts[:, held].T, strict=True))
-            self._counted[j] = np.union1d(self._counted[j], c["values"])
+            self._exact[j].update(zip(values[held].tolist(), counts[:, held].T, strict=True))
+            self._counted[j] = np.union1d(self._counted[j], values)
             oracle = oracles[j]
-            found = self._rare_from(counts, pairs, c["values"], oracle.threshold, oracle.per_level)
-            oracle.counted(c["values"], found)
+            found = self._rare_from(counts, pairs, values, oracle.threshold, oracle.per_level)
+            oracle.counted(values, found)
 
     def rule_bins(self, j: int, rule: str) -> int:
         """Return the number of bins numpy's rule `rule` gives for column `j`.
