@@ -279,8 +279,23 @@ def _thin_xticks(ax, most: int = 5) -> None:
     lo, hi = sorted(ax.get_xlim())
     inside = [t for t in locator.locs if lo <= t <= hi]
     labels = [ax.xaxis.get_major_formatter()(t, i) for i, t in enumerate(inside)]
-    if len(inside) > 3 and sum(map(len, labels)) >= 4 * most:
+    if len(inside) > 3 and (
+        sum(map(len, labels)) >= 4 * most or _labels_crowd(ax, inside, labels)
+    ):
         ax.xaxis.set_major_locator(FixedLocator(inside[::2]))
+
+
+def _labels_crowd(ax, ticks: list[float], labels: list[str]) -> bool:
+    """Whether two neighbouring x tick labels would nearly touch at the Axes' current size."""
+    ticks_px = [float(ax.transData.transform((t, 0.0))[0]) for t in ticks]
+    major = ax.xaxis.get_major_ticks()
+    size = major[0].label1.get_fontsize() if major else 10.0
+    char_px = 0.62 * size * ax.figure.dpi / 72  # a digit of DejaVu Sans is about 0.62 em wide
+    # leave a gap of a few characters: the layout engine may still narrow the Axes
+    return any(
+        abs(b - a) < 0.5 * (len(la) + len(lb)) * char_px + 3 * char_px
+        for a, b, la, lb in zip(ticks_px, ticks_px[1:], labels, labels[1:], strict=False)
+    )
 
 
 def _fit_method_note(ax) -> None:
