@@ -27,8 +27,10 @@ A histogram or a density grid takes two passes over the partitions:
    the records equal to any number the figure could draw there: its edges,
    bin centres and the ticks of any span of them. A drawn number that turns
    out to be a raw value held by fewer than `threshold` records is handed to
-   the release code, which moves off it as it does for pandas; only then are
-   the moved edges (and their numbers) counted in a further pass.
+   the release code, which moves off it as it does for pandas. The pass
+   counts on a grid 80 times finer than the edges (and at the edges shifted
+   by a quarter step), so the counts on the moved edges add up from it; a
+   number not counted yet is counted in a further pass when asked about.
 
 A bin rule whose bin count the sketch does not settle (the quartiles of
 ``"auto"`` and ``"fd"`` bracketed too loosely) is computed exactly by
@@ -71,7 +73,6 @@ from ..anonymize.grids import (
     _OFFSETS,
     MATCH_RTOL,
     RareValues,
-    _bin_index,
     _next_nice,
     _on_grid,
     _rule_bin_count,
@@ -321,13 +322,6 @@ def _selected(part, columns, hue, levels, restrict) -> tuple[list[np.ndarray], n
         inside = codes >= 0
         vals, codes = [v[inside] for v in vals], codes[inside]
     return vals, codes
-
-
-def _binned(v: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Bin index of each value in `edges` as numpy's histogram bins them, and which are in."""
-    inside = (v >= edges[0]) & (v <= edges[-1])
-    ix = np.clip(_bin_index(v, edges), 0, edges.size - 2)
-    return ix, inside
 
 
 def _hist_counts(v, codes, n_levels, edges, within, points=False) -> tuple:
