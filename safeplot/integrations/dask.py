@@ -264,12 +264,10 @@ def _sketch_part(v: np.ndarray) -> dict:
     counts = np.bincount(keys.astype(np.intp), minlength=1 << _SKETCH_BITS)
     held = np.flatnonzero(counts)
     order = np.where(held < half, half - 1 - held, held)  # in the order of the values
-    mean = float(v.mean()) if v.size else 0.0
-    return {
-        "buckets": order,
-        "counts": counts[held],
-        "moments": (v.size, mean, float(np.sum((v - mean) ** 2)) if v.size else 0.0),
-    }
+    with np.errstate(over="ignore", invalid="ignore"):  # huge values: refused by the caller
+        mean = float(v.mean()) if v.size else 0.0
+        m2 = float(np.sum((v - mean) ** 2)) if v.size else 0.0
+    return {"buckets": order, "counts": counts[held], "moments": (v.size, mean, m2)}
 
 
 def _summary_part(part: pd.DataFrame, columns: list[str], hue: str | None, sketch: bool) -> dict:
