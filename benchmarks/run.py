@@ -4,6 +4,7 @@ Run from the repository root::
 
     python benchmarks/run.py --table [--sizes 1e6,1e7] [--plots histplot,boxplot,heatmap]
                              [--methods suppress,...] [--scaling] [--markdown] [--write-docs]
+                             [--timeout 600]
     python benchmarks/run.py [--sizes 1e4,1e5,1e6] [--cases histplot-suppress,...]
                              [--repeat 2] [--decimals 2] [--markdown]
     python benchmarks/run.py --scaling [--sizes 1e5,1e6,1e7] [--algorithms knn_centroids,...]
@@ -71,6 +72,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -111,10 +113,16 @@ FIXED_SIZES = {"deterministic-1e7": "1e7"}
 DET_1E7_LIMITS = (40.0, 3 * 1024.0)  # seconds, MB
 
 
+#: Seconds a measurement may run before it is stopped (``--timeout``; None: no limit).
+TIMEOUT: list[float | None] = [None]
+
+
 def measure(case: str, impl: str, size: str, repeat: int, decimals: int) -> dict:
     """Run one measurement in a fresh interpreter; a failure is returned, not raised."""
     try:
-        return run_child(CHILD, case, impl, size, repeat, decimals)
+        return run_child(CHILD, case, impl, size, repeat, decimals, timeout=TIMEOUT[0])
+    except subprocess.TimeoutExpired:
+        return {"error": f"> {TIMEOUT[0]:.0f} s"}
     except Exception as exc:  # a crashed child is a row of the table
         stderr = getattr(exc, "stderr", "") or ""
         last = stderr.strip().splitlines()[-1:] or [type(exc).__name__]
@@ -450,7 +458,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--write-docs", action="store_true", help="write the --table to docs/performance.rst"
     )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="stop a measurement after this many seconds (its cell reads '> N s')",
+    )
     args = parser.parse_args(argv)
+    TIMEOUT[0] = args.timeout
     if args.table:
         args.decimals = -1 if args.decimals is None else args.decimals
         args.sizes = (args.sizes or "1e6").split(",")
