@@ -735,9 +735,15 @@ class _CountedRare(RareValues):
         return self._sorted
 
     def uncounted(self, numbers: ArrayLike) -> np.ndarray:
-        """Return the distinct finite `numbers` at which the records have not been counted."""
+        """Return the distinct finite `numbers` at which the records have not been counted.
+
+        Numbers beyond the column's extremes (by more than the match
+        tolerance) hold no record: they need no count.
+        """
         p = np.unique(np.asarray(numbers, dtype=float))
-        p = p[np.isfinite(p)]
+        lo, hi = self._source.lo[self._j], self._source.hi[self._j]
+        pad = 2 * _NEAR_RTOL * max(abs(lo), abs(hi))
+        p = p[(p >= lo - pad) & (p <= hi + pad)]
         c = self._counted
         if not c.size or not p.size:
             return p
@@ -1455,6 +1461,8 @@ class DaskColumns:
 
     def _at(self, j: int, value: float, within: tuple[float, float] | None) -> np.ndarray | None:
         """Return the records exactly equal to `value` per level row (None: not counted)."""
+        if not self.lo[j] <= value <= self.hi[j]:  # beyond the extremes: no record
+            return np.zeros(len(self.levels) + 1, dtype=np.int64)
         c = self._counted[j]
         pos = int(np.searchsorted(c, value))
         if pos >= c.size or c[pos] != value:
