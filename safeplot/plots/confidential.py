@@ -913,18 +913,49 @@ def parallelboxplot(
         n_dropped=n_dropped,
         policy=pol,
     )
+    all_levels = categorical_order(frame["hue"].dropna(), hue_order) if pdata.has("hue") else []
+    return _finish_parallel(
+        get_ax(ax),
+        rel,
+        pdata,
+        all_levels,
+        palette=palette,
+        color=color,
+        orient=axis,
+        legend=legend,
+        line_kws=line_kws,
+        kwargs=kwargs,
+        annotate=annotate,
+        policy=pol,
+    )
+
+
+def _finish_parallel(
+    ax: Axes,
+    rel: Any,
+    pdata: Any,
+    hue_levels: list,
+    *,
+    palette: Any,
+    color: Any,
+    orient: str,
+    legend: Any,
+    line_kws: Any,
+    kwargs: dict,
+    annotate: bool | None,
+    policy: Policy,
+) -> Axes:
+    """Draw released parallel boxes in the hue palette, label the axes, and attach the report."""
     if pdata.has("hue"):
-        all_levels = categorical_order(frame["hue"].dropna(), hue_order)
-        by_level = dict(zip(all_levels, _level_colors(all_levels, palette), strict=True))
+        by_level = dict(zip(hue_levels, _level_colors(hue_levels, palette), strict=True))
         colors = [by_level[lev] for lev in rel.levels]
     else:
         colors = [color if color is not None else "C0"]
-    ax = get_ax(ax)
     _draw_parallel(
         ax,
         rel,
         colors=colors,
-        orient=axis,
+        orient=orient,
         legend=legend,
         title=pdata.label("hue"),
         line_kws=line_kws,
@@ -932,7 +963,7 @@ def parallelboxplot(
     )
     ax.set_xlabel(pdata.label("x"))
     ax.set_ylabel(pdata.label("y"))
-    return finish(ax, rel.report, annotate=annotate, policy=pol)
+    return finish(ax, rel.report, annotate=annotate, policy=policy)
 
 
 def _is_ordinal(series: pd.Series, order: Any, discrete: Any, name: str) -> bool:
@@ -1047,25 +1078,20 @@ def _ordinal_parallelboxplot(
         n_dropped=n_dropped,
         policy=pol,
     )
-    if pdata.has("hue"):
-        by_level = dict(zip(hue_levels, _level_colors(hue_levels, palette), strict=True))
-        colors = [by_level[lev] for lev in rel.levels]
-    else:
-        colors = [color if color is not None else "C0"]
-    ax = get_ax(ax)
-    _draw_parallel(
-        ax,
+    return _finish_parallel(
+        get_ax(ax),
         rel,
-        colors=colors,
+        pdata,
+        hue_levels,
+        palette=palette,
+        color=color,
         orient=axis,
         legend=legend,
-        title=pdata.label("hue"),
         line_kws=None,
         kwargs=kwargs,
+        annotate=annotate,
+        policy=pol,
     )
-    ax.set_xlabel(pdata.label("x"))
-    ax.set_ylabel(pdata.label("y"))
-    return finish(ax, rel.report, annotate=annotate, policy=pol)
 
 
 # -- correspondence analysis --------------------------------------------------------------
