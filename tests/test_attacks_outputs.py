@@ -61,7 +61,12 @@ def _rare(*columns: pd.Series) -> np.ndarray:
     return rare[rare != np.round(rare)]
 
 
+# the time of a release (ISO 8601, milliseconds): "...T06:29:58.039+00:00" is no data value
+TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?")
+
+
 def _rare_hits(text: str, rare: np.ndarray) -> list[float]:
+    text = TIMESTAMP.sub("<time>", text)
     numbers = np.array([float(m) for m in NUMBER.findall(text) if "." in m], dtype=float)
     return [
         float(v)
