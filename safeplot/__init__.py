@@ -3,7 +3,8 @@
 Use it as ``import safeplot as sns``: plot functions take the usual arguments
 plus ``method=`` and route the data through statistical disclosure control
 before anything is drawn. See :mod:`safeplot.policy` for the custodian's
-rules, :mod:`safeplot.anonymize` for the methods and :mod:`safeplot.audit`
+rules, :mod:`safeplot.methods` for the methods, :mod:`safeplot.anonymize` for their
+numerics and :mod:`safeplot.audit`
 for the log an output checker reads.
 """
 
@@ -12,6 +13,7 @@ from . import (
     assess,  # callable module: ``safeplot.assess(df, vars, method=..., sweep=...)``
     audit,
     datasets,
+    methods,
     metrics,
     policy,  # callable module: ``with safeplot.policy(threshold=5): ...``
 )
@@ -71,6 +73,7 @@ __all__ = [
     "lmplot",
     "load_dataset",
     "load_policy",
+    "methods",
     "metrics",
     "pairplot",
     "parallelboxplot",

@@ -1,7 +1,7 @@
 """Weigh disclosure risk against utility before choosing a method: ``safeplot.assess``.
 
 :func:`assess` anonymises the chosen columns of a data set the way the plots
-would (:func:`safeplot.anonymize.anonymize_values`, under the policy in
+would (:func:`safeplot.methods.anonymize_values`, under the policy in
 force) and measures, for one setting or a sweep of settings, how useful the
 result stays and how much it still discloses (:mod:`safeplot.metrics`).
 :func:`assess_plot` draws the trade-off across the sweep.
@@ -37,13 +37,13 @@ import pandas as pd
 
 from . import metrics
 from ._validate import as_frame, clean_numeric
-from .anonymize import anonymize_values, method_options
+from .methods import anonymize_values, method_options
 from .policy import Policy, get_policy
 
 __all__ = ["METRIC_LABELS", "assess", "assess_plot"]
 
 #: Parameters of microaggregation and rounding, set through
-#: :func:`safeplot.anonymize.method_options` rather than passed as arguments.
+#: :func:`safeplot.methods.method_options` rather than passed as arguments.
 _OPTION_KEYS = ("algorithm", "c", "discretizer")
 
 #: Axis labels of :func:`assess_plot` for the metric columns.
@@ -118,7 +118,7 @@ def assess(
     r"""Anonymise `vars` and measure utility and disclosure risk, for one setting or a sweep.
 
     The rows with a value in every column of `vars` and `strata` are
-    anonymised with :func:`safeplot.anonymize.anonymize_values` (strata:
+    anonymised with :func:`safeplot.methods.anonymize_values` (strata:
     one code per combination of the categorical `strata` columns; the
     policy's floors apply) and compared with the originals:
 
@@ -175,8 +175,8 @@ def assess(
     **method_params
         Further parameters of the method: ``algorithm`` (microaggregation),
         ``c`` and ``discretizer`` (rounding) are set with
-        :func:`~safeplot.anonymize.method_options`, the rest (e.g.
-        ``metric=``) are passed to :func:`~safeplot.anonymize.anonymize_values`.
+        :func:`~safeplot.methods.method_options`, the rest (e.g.
+        ``metric=``) are passed to :func:`~safeplot.methods.anonymize_values`.
         Any of them can also be swept.
 
     Returns

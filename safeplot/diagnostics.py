@@ -714,7 +714,7 @@ class _SafeFitResults:
         'deterministic'
         >>> plt.close(fig)
         """
-        from .anonymize import method_options
+        from .methods import method_options
 
         with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
             return self._single(
@@ -796,7 +796,7 @@ class _SafeFitResults:
         'probabilistic'
         >>> plt.close(fig)
         """
-        from .anonymize import method_options
+        from .methods import method_options
 
         with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
             return self._single(
@@ -878,7 +878,7 @@ class _SafeFitResults:
         'suppress'
         >>> plt.close(fig)
         """
-        from .anonymize import method_options
+        from .methods import method_options
 
         with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
             return self._single(
@@ -961,7 +961,7 @@ class _SafeFitResults:
         'deterministic'
         >>> plt.close(fig)
         """
-        from .anonymize import method_options
+        from .methods import method_options
 
         with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
             return self._single(
@@ -1075,7 +1075,7 @@ class _SafeFitResults:
         """
         import matplotlib.pyplot as plt
 
-        from .anonymize import method_options
+        from .methods import method_options
         from .plots._common import finish
 
         with method_options(algorithm=algorithm, c=c, discretizer=discretizer):

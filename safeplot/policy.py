@@ -70,6 +70,10 @@ METHODS: tuple[str, ...] = (
     "none",
 )
 
+# Names ``method=`` accepts: the built-in methods and those registered since
+# (:func:`safeplot.methods.register` adds to it).
+_known_methods: dict[str, None] = dict.fromkeys(METHODS)
+
 #: Plot kinds whose default method is the policy's ``default_binned``.
 BINNED_PLOTS = frozenset({"hist", "heatmap", "count", "contour"})
 #: Plot kinds whose default method is the policy's ``default_point``.
@@ -183,16 +187,18 @@ class Policy:
         _require_int("round_n_to", self.round_n_to, 1)
         _require_positive("q_min", self.q_min)
         _require_positive("winsor_sd", self.winsor_sd)
-        unknown = self.allowed_methods - set(METHODS)
+        unknown = self.allowed_methods - set(_known_methods)
         if unknown:
             raise ValueError(
                 f"allowed_methods has unknown method(s) {sorted(unknown)}; "
-                f"choose from {list(METHODS)}."
+                f"choose from {list(_known_methods)}."
             )
         for name in ("default_binned", "default_point"):
             value = getattr(self, name)
-            if value not in METHODS:
-                raise ValueError(f"{name}={value!r} is not a method; choose from {list(METHODS)}.")
+            if value not in _known_methods:
+                raise ValueError(
+                    f"{name}={value!r} is not a method; choose from {list(_known_methods)}."
+                )
         if self.secret_key is not None and not isinstance(self.secret_key, SecretKey):
             raise TypeError("secret_key must be a safeplot.keys.SecretKey")
 
@@ -236,9 +242,9 @@ class Policy:
             if kind is None:
                 raise ValueError("method is None and no plot kind was given to pick a default.")
             method = self.default_method(kind)
-        if not isinstance(method, str) or method.lower() not in METHODS:
+        if not isinstance(method, str) or method.lower() not in _known_methods:
             raise ValueError(
-                f"method={method!r} is not a safeplot method; choose from {list(METHODS)}."
+                f"method={method!r} is not a safeplot method; choose from {list(_known_methods)}."
             )
         method = method.lower()
         if method not in self.allowed_methods:

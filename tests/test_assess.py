@@ -12,11 +12,11 @@ import pytest
 import safeplot
 import safeplot.assess
 from safeplot import cli, metrics
-from safeplot.anonymize import anonymize_values
 from safeplot.assess import assess, assess_plot
 from safeplot.datasets import simulate
 from safeplot.errors import DisclosureError
 from safeplot.keys import SecretKey
+from safeplot.methods import anonymize_values
 from safeplot.policy import Policy
 
 K_SWEEP = [3, 5, 10, 20]

@@ -22,11 +22,11 @@ from matplotlib.collections import PathCollection
 import safeplot
 import safeplot.policy as sp_policy
 from safeplot import DisclosureError, audit
-from safeplot.anonymize import anonymize_values
 from safeplot.anonymize.grids import rare_values
 from safeplot.anonymize.probabilistic import add_keyed_noise
 from safeplot.datasets import simulate
 from safeplot.keys import KEY_BYTES, SecretKey, default_key_path, resolve_key
+from safeplot.methods import anonymize_values
 from safeplot.metrics import distance_linkage, drisk_rmd
 from safeplot.plots._common import FOOTNOTE_GID
 from safeplot.plots.distributions import release_histograms

@@ -335,7 +335,7 @@ def test_a_progress_bar_never_prints_the_exact_number_of_records(capsys):
     its rate in records per second: the exact number of records, which the
     report rounds to a multiple of 5.
     """
-    from safeplot.anonymize import anonymize_values
+    from safeplot.methods import anonymize_values
 
     x = np.random.default_rng(5).normal(size=(100_003, 2))
     with safeplot.policy(progress=True):

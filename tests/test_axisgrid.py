@@ -11,9 +11,9 @@ from matplotlib.patches import PathPatch, Rectangle
 
 import safeplot
 from safeplot import DisclosureError, audit
-from safeplot.anonymize import anonymize_values
 from safeplot.anonymize.grids import histogram_counts, rare_values
 from safeplot.datasets import simulate
+from safeplot.methods import anonymize_values
 from safeplot.plots._common import FOOTNOTE_GID
 from safeplot.plots.axisgrid import (
     JOINT_METHODS,

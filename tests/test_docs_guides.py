@@ -205,8 +205,8 @@ def test_doc_references_exist(page):
 
 
 def test_deterministic_numbers_in_the_analyst_guide():
-    from safeplot.anonymize import anonymize_values
     from safeplot.datasets import simulate
+    from safeplot.methods import anonymize_values
 
     df = simulate("D1", n=500, seed=1)
     raw = df[["x", "y"]].to_numpy()

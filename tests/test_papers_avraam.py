@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 import safeplot
-from safeplot.anonymize import anonymize_values
 from safeplot.anonymize.grids import rare_values, safe_edges
 from safeplot.anonymize.suppression import suppress_records
 from safeplot.datasets import simulate
@@ -29,6 +28,7 @@ from safeplot.demo import (
     paper_figure,
     paper_sweep_figure,
 )
+from safeplot.methods import anonymize_values
 from safeplot.plots.categorical import release_boxplot
 from safeplot.plots.grid import release_grid
 

@@ -27,9 +27,9 @@ import pytest
 import safeplot
 import safeplot.policy as sp_policy
 from safeplot import DisclosureError, audit
-from safeplot.anonymize import anonymize_values
 from safeplot.anonymize.probabilistic import add_keyed_noise
 from safeplot.keys import SecretKey
+from safeplot.methods import anonymize_values
 from safeplot.policy import Policy, get_policy, set_policy
 
 try:  # the draw table may live in its own module

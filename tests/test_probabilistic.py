@@ -505,7 +505,8 @@ def test_bad_names(names, error, message):
 
 def test_a_noisy_value_landing_on_a_rare_raw_value_is_moved_off_it(monkeypatch):
     """Invariant 2 for keyed noise: a release never shows another record's rare value."""
-    import safeplot.anonymize as anonymize
+    import safeplot.methods.probabilistic as probabilistic
+    from safeplot import methods
     from safeplot.anonymize.grids import hit_mask, rare_values
 
     x = np.column_stack([np.arange(1.0, 31.0), np.arange(31.0, 61.0)])
@@ -515,8 +516,8 @@ def test_a_noisy_value_landing_on_a_rare_raw_value_is_moved_off_it(monkeypatch):
         out[0, 0] = 7.0  # the noisy first record lands exactly on the record holding 7.0
         return out
 
-    monkeypatch.setattr(anonymize, "add_keyed_noise", lands_on_a_record)
-    out = anonymize.anonymize_values(x, "probabilistic", names=["a", "b"])
+    monkeypatch.setattr(probabilistic, "add_keyed_noise", lands_on_a_record)
+    out = methods.anonymize_values(x, "probabilistic", names=["a", "b"])
     assert not hit_mask(out.values[:, 0], rare_values(x[:, 0], 3)).any()
     assert abs(out.values[0, 0] - 7.0) < 1e-4  # moved by 1e-6 SD, invisible in a figure
     np.testing.assert_array_equal(out.values[1:], x[1:] + 0.5)

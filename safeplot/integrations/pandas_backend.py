@@ -30,10 +30,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._validate import clean_numeric
-from ..anonymize import VALUE_METHODS, anonymize_values, method_options
 from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import suppress
 from ..errors import DisclosureError, UnsafePlotError
+from ..methods import anonymize_values, get_method, method_options
 from ..plots._common import (
     axis_from_range,
     check_methods,
@@ -974,7 +974,7 @@ def release_hexbin(
     # that record's, whether or not its other coordinate is missing
     columns = [np.asarray(v, dtype=float).ravel() for v in (x, y)]
     rare = [rare_values(c[np.isfinite(c)], threshold) for c in columns]
-    if method in VALUE_METHODS:
+    if get_method(method).moves_values:
         out = anonymize_values(
             raw, method, names=list(names), k=k, q=q, threshold=threshold, policy=pol
         )

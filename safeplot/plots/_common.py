@@ -15,9 +15,9 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from .. import audit
-from ..anonymize import method_options
 from ..anonymize.grids import MATCH_RTOL, as_sorted, hits_any, safe_ticks
 from ..errors import DisclosureError
+from ..methods import method_options
 from ..policy import Policy
 from ..release import DisclosureReport
 
@@ -115,7 +115,7 @@ def takes_method_options(func):
     """Apply a plot function's ``algorithm``, ``c`` and ``discretizer`` to its release.
 
     They parametrise ``method="microaggregation"`` and ``method="rounding"``;
-    the decorated function runs inside :func:`safeplot.anonymize.method_options`
+    the decorated function runs inside :func:`safeplot.methods.method_options`
     so every release it builds uses them. A function without its own ``c``
     (``c`` is a colour in matplotlib's scatter) takes ``c=`` from its keyword
     arguments when ``method="rounding"``.

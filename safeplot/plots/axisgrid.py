@@ -40,10 +40,10 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator
 
 from .._validate import clean_numeric, refuse_dask, to_pandas
-from ..anonymize import VALUE_METHODS, AnonymizedValues, anonymize_values
 from ..anonymize.confidential import lowess_trend
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
 from ..errors import DisclosureError
+from ..methods import AnonymizedValues, anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, GridRelease, HistogramRelease
 from ._common import (
@@ -1078,7 +1078,7 @@ def pairplot(
 
     # 1. release: every number that will be drawn, before any figure exists
     out = joint_report = None
-    if method in VALUE_METHODS:
+    if get_method(method).moves_values:
         out = _release_values(inp, method, k, q, metric, threshold, pol)
         joint_report = make_report(
             "pairplot",
@@ -1508,7 +1508,7 @@ def jointplot(
 
     # 1. release
     out = None
-    if method in VALUE_METHODS:
+    if get_method(method).moves_values:
         out = _release_values(inp, method, k, q, metric, threshold, pol)
     margins: dict[str, _Panel] = {}
     if kind in ("hist", "hex"):

@@ -27,11 +27,12 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ..anonymize import VALUE_METHODS, anonymize_values, winsorize
+from ..anonymize import winsorize
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
 from ..anonymize.statistics import round_sig
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
+from ..methods import anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
 from ._common import (
@@ -350,7 +351,7 @@ def release_barplot(
         )
     stat_values = np.log(values) / math.log(base) if base is not None else values
     pi_values = stat_values
-    if method in VALUE_METHODS:
+    if get_method(method).moves_values:
         strata = codes if method in ("deterministic", "microaggregation") else None
         if strata is not None:
             small = [describe(g) for g in present if shown[g] and sizes[g] < k]

@@ -31,7 +31,6 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from .._validate import clean_numeric
-from ..anonymize import VALUE_METHODS, anonymize_values
 from ..anonymize.boxes import BoxSummary, confidential_box, grid_box
 from ..anonymize.grids import (
     hit_mask,
@@ -45,6 +44,7 @@ from ..anonymize.suppression import GridSuppression, suppress_records
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..integrations.dask import check_dask_method, dask_count_table, is_dask_collection
+from ..methods import anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
 from ._common import (
@@ -355,7 +355,7 @@ def _policy_checks(
     pol: Policy, method: str | None, kind: str, available: tuple[str, ...], what: str
 ) -> str:
     method = pol.check_method(method, kind)
-    if kind == "count" and method in VALUE_METHODS and method != "confidential":
+    if kind == "count" and get_method(method).moves_values and method != "confidential":
         raise ValueError(
             f"method={method!r} moves numeric values and does not apply to counts of "
             f"categories. Count plots support {list(available)}."
@@ -688,7 +688,7 @@ def release_boxplot(
     boxes: list[BoxSummary] | None = None
     released: list[np.ndarray] | None = None
     cells = 0
-    if method in VALUE_METHODS and method != "confidential":
+    if get_method(method).moves_values and method != "confidential":
         if method == "deterministic":
             _refuse_small(layout, sizes, pairs, k, f"k={k}")
         out = anonymize_values(

@@ -14,11 +14,11 @@ import seaborn as sns
 from matplotlib.axes import Axes
 
 from .._validate import clean_numeric
-from ..anonymize import VALUE_METHODS, AnonymizedValues, anonymize_values
 from ..anonymize.grids import RareValues, histogram_counts, hits_any, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
 from ..integrations.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
+from ..methods import AnonymizedValues, anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import HistogramRelease
 from ._common import (
@@ -313,7 +313,7 @@ def release_histograms(
                 "nothing drawn. Merge them with other levels or leave them out."
             )
     if released is not None:
-        if method not in VALUE_METHODS:
+        if not get_method(method).moves_values:
             raise ValueError(f"released= needs a value method, not method={method!r}.")
         given = np.asarray(released.values, dtype=float)
         given = given[:, 0] if given.ndim == 2 else given
@@ -322,7 +322,7 @@ def release_histograms(
         params.update(released.params)
         details.update(released.details)
     released = raw if released is None else given
-    if method in VALUE_METHODS and released is raw:
+    if get_method(method).moves_values and released is raw:
         out = anonymize_values(
             raw[:, None],
             method,

@@ -25,10 +25,11 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from .._validate import clean_numeric
-from ..anonymize import anonymize_values, winsorize
+from ..anonymize import winsorize
 from ..anonymize.grids import hit_mask, rare_values
 from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
+from ..methods import anonymize_values
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
 from ._common import (

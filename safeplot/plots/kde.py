@@ -44,7 +44,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator, NullFormatter, StrMethodFormatter
 
 from .._validate import clean_numeric
-from ..anonymize import anonymize_values, round_sig
+from ..anonymize import round_sig
 from ..anonymize.grids import (
     histogram_counts,
     hit_mask,
@@ -56,6 +56,7 @@ from ..anonymize.grids import (
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
 from ..integrations.dask import is_dask_collection
+from ..methods import anonymize_values
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, GridRelease
 from ._common import (

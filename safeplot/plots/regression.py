@@ -39,12 +39,12 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from .._validate import clean_numeric, refuse_dask, to_pandas
-from ..anonymize import anonymize_values
 from ..anonymize.boxes import nudge_off
 from ..anonymize.confidential import lowess_trend
 from ..anonymize.grids import hit_mask, rare_values
 from ..anonymize.statistics import round_sig, winsorize
 from ..errors import DisclosureError
+from ..methods import anonymize_values
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, PointRelease
 from ._common import (

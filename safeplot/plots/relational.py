@@ -33,7 +33,6 @@ from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
 
 from .._validate import clean_numeric
-from ..anonymize import anonymize_values
 from ..anonymize.confidential import (
     ParallelBoxes,
     default_intervals,
@@ -44,6 +43,7 @@ from ..anonymize.confidential import (
 from ..anonymize.grids import MATCH_RTOL, hit_mask, rare_values, safe_ticks
 from ..anonymize.statistics import winsorize
 from ..errors import DisclosureError
+from ..methods import anonymize_values
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, PointRelease
 from ._common import (

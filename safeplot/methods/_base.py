@@ -1,0 +1,328 @@
+"""The method base class and the registry that maps ``method=`` names to methods.
+
+A method says *how* a release is made safe; a plot says *what* is shown. The
+plots never compare method names: they ask the method what it can do
+(:attr:`Method.moves_values`, :attr:`Method.counts_only`, ...), take its
+minimum group size, and hand it values or counts to make safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .. import policy as _policy
+from ..policy import Policy, get_policy
+
+__all__ = [
+    "AnonymizedValues",
+    "Method",
+    "available_methods",
+    "check_family",
+    "get_method",
+    "register",
+    "resolve_method",
+]
+
+
+@dataclass(frozen=True)
+class AnonymizedValues:
+    """Values released by a value-level method, with what the report needs.
+
+    Attributes
+    ----------
+    values : ndarray, shape (n, p)
+        The released values, row for row with the input.
+    params : dict
+        The method's parameters as applied.
+    details : dict
+        Facts for the report (coinciding centroids, values winsorised, ...).
+    coincident : ndarray of bool or None
+        Records sharing their released value with another (kNN centroids only).
+    """
+
+    values: np.ndarray
+    params: dict[str, Any]
+    details: dict[str, Any] = field(default_factory=dict)
+    coincident: np.ndarray | None = None
+
+
+class Method:
+    """A disclosure-control method: what it releases, its floors, and how it applies.
+
+    Subclasses set the class attributes below and implement
+    :meth:`anonymize` (methods that move values) or
+    :meth:`release_counts` (methods that release counts), then
+    :func:`register` an instance. Parameters are given to the constructor,
+    as in scikit-learn, and checked against the policy by :meth:`validate`.
+
+    Attributes
+    ----------
+    name : str
+        The value of ``method=`` that selects the method.
+    summary : str
+        One line for the documentation and error messages.
+    raw : bool
+        Draws the data as it is (``"none"``).
+    moves_values : bool
+        Releases modified individual values (points, and counts and curves
+        of those values).
+    counts_only : bool
+        Releases counts of records only (histograms, grids, bars).
+    coarsens : bool
+        Widens bins and merges small categories instead of hiding them.
+    rule_based : bool
+        Applies O'Keefe's confidentialisation rules: winsorised values,
+        rounded counts and summaries, and boxes where others draw points.
+    groups_within_strata : bool
+        Forms its groups within each hue level (stratum).
+    uses_k : bool
+        Has a group size ``k`` checked against the policy's ``k_min``.
+    adds_noise : bool
+        Adds keyed random noise (``q`` checked against ``q_min``).
+    marks_coincident : bool
+        Several records can share one released point (kNN centroids), which
+        scatter plots can mark.
+    param_names : tuple of str
+        The keyword arguments of the plot functions that parametrise it.
+
+    Examples
+    --------
+    >>> from safeplot.methods import get_method
+    >>> m = get_method("deterministic")
+    >>> m.moves_values, m.groups_within_strata, m.counts_only
+    (True, True, False)
+    """
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    raw: ClassVar[bool] = False
+    moves_values: ClassVar[bool] = False
+    counts_only: ClassVar[bool] = False
+    coarsens: ClassVar[bool] = False
+    rule_based: ClassVar[bool] = False
+    groups_within_strata: ClassVar[bool] = False
+    uses_k: ClassVar[bool] = False
+    adds_noise: ClassVar[bool] = False
+    marks_coincident: ClassVar[bool] = False
+    param_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, **params: Any) -> None:
+        unknown = set(params) - set(self.param_names)
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__} got unknown parameter(s) {sorted(unknown)}; "
+                f"it takes {list(self.param_names)}."
+            )
+        self._params = dict(params)
+
+    # -- scikit-learn style parameters ---------------------------------------------
+
+    def get_params(self) -> dict[str, Any]:
+        """Return the parameters given to the constructor."""
+        return dict(self._params)
+
+    def set_params(self, **params: Any) -> Method:
+        """Return a copy with `params` changed (the method itself is immutable)."""
+        return type(self)(**{**self._params, **params})
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self._params.items())
+        return f"{type(self).__name__}({args})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._params == self._params  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(self._params.items(), key=str))))
+
+    @property
+    def family(self) -> str:
+        """What the method releases, in one word: "raw", "counts", "rules" or "values".
+
+        Plots that support only some methods name the families they support
+        (a bar plot of counts takes "counts", "rules" and "raw").
+        """
+        if self.raw:
+            return "raw"
+        if self.rule_based:
+            return "rules"
+        if self.counts_only:
+            return "counts"
+        if self.moves_values:
+            return "values"
+        raise TypeError(f"{type(self).__name__} declares no capability (see Method).")
+
+    # -- what the policy asks ------------------------------------------------------
+
+    def validate(self, policy: Policy | None = None, **params: Any) -> dict[str, Any]:
+        """Check parameters against the policy's floors; return them as used.
+
+        `params` are the plot's own keywords (``k=``, ``q=``, ...); the
+        constructor's parameters take their place when given.
+        """
+        pol = get_policy(policy)
+        used = {k: v for k, v in {**params, **self._params}.items() if k in self.param_names}
+        if self.uses_k and "k" in used:
+            used["k"] = pol.check_k(used["k"])
+        if self.adds_noise and "q" in used:
+            used["q"] = pol.check_q(used["q"])
+        return used
+
+    def min_group_size(self, policy: Policy | None = None, k: int | None = None) -> int:
+        """Return the fewest records a group (hue level, facet) needs to be shown."""
+        threshold = get_policy(policy).threshold
+        if self.uses_k and self.groups_within_strata and k is not None:
+            return max(threshold, int(k))
+        return threshold
+
+    # -- what the method does ------------------------------------------------------
+
+    def anonymize(
+        self,
+        x: np.ndarray,
+        *,
+        k: int = 3,
+        q: float = 0.25,
+        metric: str = "euclidean",
+        names: list[str] | None = None,
+        strata: np.ndarray | None = None,
+        threshold: int,
+        policy: Policy,
+        options: Mapping[str, Any],
+        rare: list[Any] | None = None,
+    ) -> AnonymizedValues:
+        """Return released values for the complete, finite records `x` (n, p)."""
+        raise ValueError(
+            f"method={self.name!r} does not release individual values; value methods are "
+            f"{[m.name for m in available_methods() if m.moves_values]}."
+        )
+
+
+_REGISTRY: dict[str, Method] = {}
+
+
+def register(method: Method, *, replace: bool = False) -> Method:
+    """Add `method` to the methods ``method=`` accepts, under ``method.name``.
+
+    A registered method still has to be allowed by the policy
+    (``allowed_methods``) before a plot uses it.
+
+    Parameters
+    ----------
+    method : Method
+        An instance of a :class:`Method` subclass with a ``name``.
+    replace : bool, default False
+        Whether an existing method of that name may be replaced.
+
+    Returns
+    -------
+    Method
+        `method`, so that ``register`` can be used on a definition.
+
+    Examples
+    --------
+    >>> from safeplot.methods import Method, register, get_method
+    >>> class Halve(Method):
+    ...     name = "halve_example"
+    ...     summary = "Halves each value (an example only: it is not safe)."
+    ...     moves_values = True
+    >>> _ = register(Halve())
+    >>> get_method("halve_example").summary
+    'Halves each value (an example only: it is not safe).'
+    """
+    if not isinstance(method, Method) or not method.name:
+        raise TypeError("register() needs an instance of a Method subclass that sets `name`.")
+    name = method.name.lower()
+    if name in _REGISTRY and not replace:
+        if type(_REGISTRY[name]) is type(method):
+            return _REGISTRY[name]
+        raise ValueError(f"A method named {name!r} is registered already; pass replace=True.")
+    _REGISTRY[name] = method
+    _policy._known_methods[name] = None
+    return method
+
+
+def available_methods() -> list[Method]:
+    """Return the registered methods, in the order they were registered."""
+    return list(_REGISTRY.values())
+
+
+def get_method(method: str | Method) -> Method:
+    """Return the registered method named `method` (a method object is returned as is).
+
+    Raises
+    ------
+    ValueError
+        For a name no method is registered under.
+
+    Examples
+    --------
+    >>> get_method("suppress").counts_only
+    True
+    """
+    if isinstance(method, Method):
+        return method
+    if isinstance(method, str) and method.lower() in _REGISTRY:
+        return _REGISTRY[method.lower()]
+    raise ValueError(f"method={method!r} is not a safeplot method; choose from {list(_REGISTRY)}.")
+
+
+def check_family(method: str | Method, families: tuple[str, ...], what: str) -> Method:
+    """Return the method, refused when `what` supports none of its family.
+
+    Parameters
+    ----------
+    method : str or Method
+        The method, as checked by the policy.
+    families : tuple of str
+        Families of :attr:`Method.family` that `what` can release.
+    what : str
+        The plot, for the message ("bar plots").
+
+    Raises
+    ------
+    ValueError
+        Naming the methods that `what` does support.
+
+    Examples
+    --------
+    >>> check_family("suppress", ("counts", "raw"), "bar plots").name
+    'suppress'
+    """
+    m = get_method(method)
+    if m.family not in families:
+        available = [o.name for o in available_methods() if o.family in families]
+        raise ValueError(
+            f"method={m.name!r} is not available for {what} in this version of safeplot; "
+            f"use one of {available}."
+        )
+    return m
+
+
+def resolve_method(
+    method: str | Method | None, kind: str | None = None, policy: Policy | None = None
+) -> Method:
+    """Return the method a call uses, refused when the policy does not allow it.
+
+    Parameters
+    ----------
+    method : str, Method or None
+        A name, a method object, or None for the policy's default for `kind`.
+    kind : str, optional
+        Plot kind ("hist", "scatter", ...) that picks the default.
+    policy : Policy, optional
+        The policy in force (default: the current one).
+
+    Examples
+    --------
+    >>> resolve_method(None, "hist").name
+    'suppress'
+    """
+    pol = get_policy(policy)
+    obj = method if isinstance(method, Method) else None
+    name = pol.check_method(obj.name if obj is not None else method, kind)
+    return obj if obj is not None else get_method(name)
