@@ -78,7 +78,7 @@ with safeplot.policy(sweep_policy):
 
 import numpy as np
 
-from safeplot.anonymize import anonymize_values
+from safeplot.methods import anonymize_values
 
 qs = list(PAPER_SWEEPS[14][2])
 

@@ -56,7 +56,7 @@ for method in ["suppress", "generalize"]:
 # ``k`` records (``k`` may be at most ``n - k_min``), so a tiny sample is
 # refused as well:
 
-from safeplot.anonymize import anonymize_values
+from safeplot.methods import anonymize_values
 
 tiny = simulate("D1", n=5, seed=1)
 try:

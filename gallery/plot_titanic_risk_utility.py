@@ -34,7 +34,7 @@ import pandas as pd
 import safeplot
 import safeplot.assess
 from safeplot import metrics
-from safeplot.anonymize import anonymize_values
+from safeplot.methods import anonymize_values
 
 titanic = safeplot.load_dataset("titanic")
 titanic["age"] = titanic["age"].fillna(titanic["age"].median())
