@@ -86,7 +86,6 @@ _DIAG_KINDS = ("auto", "hist", "kde", None)
 #: Joint kinds of :func:`jointplot` (seaborn's; "resid" is refused).
 JOINT_KINDS = ("scatter", "kde", "hist", "hex", "reg", "resid")
 
-_GRID_METHODS = ("suppress", "generalize")
 _COUNT = "\x00count"
 _HUE = "\x00hue"
 
@@ -132,6 +131,7 @@ def _prepare(
     function: str,
 ) -> _Input:
     """Validate the plotted columns and the hue; check every hue level is big enough."""
+    m = get_method(method)
     columns = {n: frame[n] for n in names}
     if hue is not None:
         columns[_HUE] = frame[hue]
@@ -156,12 +156,12 @@ def _prepare(
                 "Check the level names."
             )
         raw, codes = raw[inside], codes[inside]
-        if method != "none":
+        if not m.raw:
             sizes = np.bincount(codes, minlength=len(levels))
-            need = threshold if method != "deterministic" else max(threshold, k)
+            need = m.min_group_size(pol, k)
             small = [levels[i] for i in np.flatnonzero((sizes > 0) & (sizes < need))]
             if small:
-                what = f"k={k}" if method == "deterministic" and k > threshold else "threshold"
+                what = f"k={k}" if need > threshold else "threshold"
                 raise DisclosureError(
                     f"{function}: hue level(s) {small} have fewer than {need} records "
                     f"({what}): their records cannot be released on their own, and their "
@@ -173,11 +173,11 @@ def _prepare(
                 levels = [lev for lev in levels if lev not in empty]
                 remap = np.cumsum(sizes > 0) - 1
                 codes = remap[codes]
-    if method == "deterministic":
+    if m.uses_k:
         pol.check_k(k, raw.shape[0])
     rare = (
         {n: np.array([]) for n in names}
-        if method == "none"
+        if m.raw
         else {n: rare_values(raw[:, j], threshold) for j, n in enumerate(names)}
     )
     return _Input(raw, list(names), codes, levels, hue, clean.n_dropped, rare)
@@ -332,7 +332,7 @@ def _kde_release(inp, values, names, method, report, pol, labels) -> KdeRelease:
         method=method,
         grid=None,
         scales=dict.fromkeys(roles),
-        sig=pol.sig_figs if method == "confidential" else None,
+        sig=pol.sig_figs if get_method(method).rule_based else None,
         report=report,
         avoid={r: inp.rare[n] for r, n in zip(roles, names, strict=True)},
     )
@@ -397,7 +397,7 @@ def _offdiag_panel(
 ):
     """Release one off-diagonal panel (x variable `xv`, y variable `yv`)."""
     i, j = inp.names.index(xv), inp.names.index(yv)
-    if method == "confidential" and kind in ("scatter", "reg"):
+    if get_method(method).rule_based and kind in ("scatter", "reg"):
         if upper and xv != yv:
             return _boxes_panel(inp, xv, yv, threshold, pol, function)
         return _trend_panel(inp, xv, yv, threshold, pol, function, out.details)
@@ -725,7 +725,7 @@ def _grid_report(
         params.update(r.params)
         warns += r.warnings
     details: dict[str, Any] = {"releases": len({id(r) for r in reports})}
-    if method == "confidential":
+    if get_method(method).rule_based:
         wins = [r.details.get("values_winsorised", 0) for r in reports]
         details["values_winsorised"] = next((w for w in wins if w not in (0, "0")), 0)
     report = make_report(
@@ -867,8 +867,8 @@ def pairplot(
         Long-form data, one column per variable.
     hue : name of a column, optional
         Categorical variable drawn in colour. Every level needs at least
-        ``threshold`` records (and ``k`` under ``"deterministic"``, whose
-        neighbours are searched within each level).
+        ``threshold`` records (and ``k`` under ``"deterministic"`` and
+        ``"microaggregation"``, whose groups are formed within each level).
     hue_order : list, optional
         Order of the hue levels (records of other levels are left out).
     palette : str, list, or dict, optional
@@ -1021,6 +1021,7 @@ def pairplot(
     pol = get_policy()
     method = pol.check_method(method, "scatter")
     check_methods(method, PAIR_METHODS, "pairplot")
+    m = get_method(method)
     show_note = resolve_annotate(annotate, pol)
     if kind not in PAIR_KINDS:
         raise ValueError(f"kind must be one of {list(PAIR_KINDS)}, got {kind!r}.")
@@ -1030,7 +1031,7 @@ def pairplot(
     diag_kws = dict(diag_kws or {})
     grid_kws = dict(grid_kws or {})
     if diag_kind == "auto":
-        if method == "confidential":
+        if m.rule_based:
             diag_kind = "hist"  # O'Keefe's confidential histograms
         elif hue is None:
             diag_kind = "kde" if kind == "kde" else "hist"
@@ -1043,7 +1044,7 @@ def pairplot(
     bins = check_positive_int("bins", bins)
     inp = _prepare(data, names, hue, hue_order, method, threshold, k, pol, "pairplot")
 
-    if method == "none":
+    if m.raw:
         with quiet_seaborn():
             grid = sns.pairplot(
                 data,
@@ -1078,7 +1079,7 @@ def pairplot(
 
     # 1. release: every number that will be drawn, before any figure exists
     out = joint_report = None
-    if get_method(method).moves_values:
+    if m.moves_values:
         out = _release_values(inp, method, k, q, metric, threshold, pol)
         joint_report = make_report(
             "pairplot",
@@ -1225,7 +1226,7 @@ def _legend_handles(inp: _Input, pal: dict, kind: str, method: str) -> dict:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    point = kind in ("scatter", "reg") and method != "confidential"
+    point = kind in ("scatter", "reg") and not get_method(method).rule_based
     out = {}
     for lev in inp.levels:
         if point:
@@ -1325,8 +1326,9 @@ def jointplot(
         The two numeric variables (both required).
     hue : name or vector, optional
         Categorical grouping variable (each level needs at least
-        ``threshold`` records, and ``k`` under ``"deterministic"``). Not with
-        ``kind="hex"`` or ``"reg"`` (as in seaborn).
+        ``threshold`` records, and ``k`` under ``"deterministic"`` and
+        ``"microaggregation"``). Not with ``kind="hex"`` or ``"reg"`` (as in
+        seaborn).
     kind : {"scatter", "kde", "hist", "hex", "reg", "resid"}, default "scatter"
         Kind of plot. ``"hex"`` draws the suppressed density grid with
         rectangular cells; ``"resid"`` is refused (use :func:`safeplot.residplot`).
@@ -1435,6 +1437,7 @@ def jointplot(
     pol = get_policy()
     method = pol.check_method(method, "scatter")
     check_methods(method, JOINT_METHODS, "jointplot")
+    m = get_method(method)
     show_note = resolve_annotate(annotate, pol)
     if kind not in JOINT_KINDS:
         raise ValueError(f"kind must be one of {list(JOINT_KINDS)}, got {kind!r}.")
@@ -1451,7 +1454,7 @@ def jointplot(
     joint_kws = {**(joint_kws or {}), **kwargs}
     marginal_kws = dict(marginal_kws or {})
     pdata = plot_data(data, {"x": x, "y": y, "hue": hue}, function="jointplot")
-    if method == "none":
+    if m.raw:
         with quiet_seaborn():
             grid = sns.jointplot(
                 data=data,
@@ -1508,7 +1511,7 @@ def jointplot(
 
     # 1. release
     out = None
-    if get_method(method).moves_values:
+    if m.moves_values:
         out = _release_values(inp, method, k, q, metric, threshold, pol)
     margins: dict[str, _Panel] = {}
     if kind in ("hist", "hex"):
@@ -1520,7 +1523,7 @@ def jointplot(
             "x": _Panel("sums", grid_rel, grid_rel.report, xname),
             "y": _Panel("sums", grid_rel, grid_rel.report, yname),
         }
-    elif method in _GRID_METHODS:
+    elif m.counts_only:
         grid_kind = "kde" if kind == "kde" else "scatter"
         grid_rel = _grid_for(
             inp, xname, yname, method, threshold, factor, bins, grid_kind, "jointplot", pol
