@@ -27,6 +27,8 @@ import importlib
 import inspect
 import warnings
 from collections.abc import Callable, Iterator
+from datetime import datetime
+from numbers import Number
 from typing import Any
 
 import numpy as np
@@ -36,6 +38,7 @@ from seaborn import FacetGrid
 
 from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
 from ..errors import DisclosureError, UnsafePlotError
+from ..methods import Method, get_method
 from ..policy import Policy, get_policy
 from ._common import all_or_nothing, resolve_annotate, safe_limits, set_safe_axis
 from ._data import categorical_order, plot_data
@@ -57,9 +60,6 @@ DISPLOT_KINDS = ("hist", "kde", "ecdf")
 RELPLOT_KINDS = ("scatter",)
 #: Kinds of :func:`catplot` with a safe version (``"bar"`` once ``barplot`` exists).
 CATPLOT_KINDS = ("box", "count", "bar")
-
-#: Value methods that hide each record among k neighbours or in a group of k.
-_K_METHODS = ("deterministic", "microaggregation")
 
 #: safeplot's own keyword arguments, passed on only to functions that take them.
 _OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "discretizer")
@@ -235,12 +235,25 @@ def _check_facets(
             )
 
 
-def _minimum(method: str | None, threshold: int, k: int, pol: Policy) -> tuple[int, str]:
-    if method in _K_METHODS:
+def _minimum(m: Method, threshold: int, k: int, pol: Policy) -> tuple[int, str]:
+    """Return the fewest records a facet needs, and why.
+
+    A method with a group size ``k`` anonymises each facet on its own, so a
+    facet needs ``2*k`` records (``k <= n - k``).
+    """
+    if m.uses_k:
         pol.check_k(k)
         if 2 * k > threshold:
             return 2 * k, f"2*k={2 * k}"
     return threshold, f"threshold={threshold}"
+
+
+def _hue_minimum(m: Method, threshold: int, k: int, pol: Policy) -> tuple[int | None, str]:
+    """Return the fewest records a hue level within a facet needs (None: no check), and why."""
+    if m.raw:
+        return None, ""
+    need = m.min_group_size(pol, k)
+    return need, f"k={k}" if need > threshold else f"threshold={threshold}"
 
 
 def _facet_kws(facet_kws: dict | None, function: str) -> tuple[dict, Any, Any]:
@@ -524,6 +537,8 @@ def displot(
         The variable(s) to plot; both give a bivariate plot per facet.
     hue : name or vector, optional
         Levels drawn in different colours in every facet; one legend for the grid.
+        Each level within a facet needs at least ``threshold`` records (and
+        ``k`` under ``"deterministic"`` and ``"microaggregation"``).
     row, col : name or vector, optional
         Facet variables. Every facet needs at least ``threshold`` records
         (``2*k`` under ``"deterministic"`` and ``"microaggregation"``).
@@ -635,12 +650,14 @@ def displot(
             "first (df.melt()) and pass x='value', hue='variable'."
         )
     method = pol.check_method(method, {"hist": "hist", "kde": "kde", "ecdf": "hist"}[kind])
+    m = get_method(method)
     threshold = pol.check_threshold(threshold)
     frame, names = _frame(
         data, {"x": x, "y": y, "hue": hue, "row": row, "col": col, "weights": weights}, "displot"
     )
     orders = {"row": row_order, "col": col_order}
-    minimum, why = _minimum(method, threshold, k, pol)
+    minimum, why = _minimum(m, threshold, k, pol)
+    hue_min, hue_why = _hue_minimum(m, threshold, k, pol)
     data_roles = [r for r in ("x", "y") if r in names]
     _check_facets(
         frame,
@@ -650,14 +667,14 @@ def displot(
         minimum,
         why,
         "displot",
-        hue_min=threshold if "hue" in names and method != "none" else None,
-        hue_why=f"threshold={threshold}",
+        hue_min=hue_min,
+        hue_why=hue_why,
     )
     levels = _facet_levels(frame, names, orders)
     hue_levels = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
     fkws, xlim, ylim = _facet_kws(facet_kws, "displot")
     kws = dict(kwargs)
-    if kind == "hist" and len(data_roles) == 1 and method != "none":
+    if kind == "hist" and len(data_roles) == 1 and not m.raw:
         _common_binwidth(frame, names[data_roles[0]], levels, names, kws, threshold)
     elif (
         kind == "hist"
@@ -672,7 +689,7 @@ def displot(
         )
     if color is None and hue is None:
         color = "C0"
-    tracker = _Axes({r: names[r] for r in data_roles}, threshold, method == "none")
+    tracker = _Axes({r: names[r] for r in data_roles}, threshold, m.raw)
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
         _call(
@@ -861,19 +878,18 @@ def relplot(
     if x is None or y is None:
         raise ValueError("relplot needs both x= and y= naming numeric variables.")
     method = pol.check_method(method, "scatter")
+    m = get_method(method)
     threshold = pol.check_threshold(threshold)
     roles = {"x": x, "y": y, "hue": hue, "size": size, "style": style, "row": row, "col": col}
     frame, names = _frame(data, roles, "relplot")
     orders = {"row": row_order, "col": col_order}
-    minimum, why = _minimum(method, threshold, k, pol)
+    minimum, why = _minimum(m, threshold, k, pol)
     pdata = plot_data(
         frame, {r: names[r] for r in ("x", "y", "hue", "size") if r in names}, function="relplot"
     )
     types = _map_types(pdata, palette, hue_norm, sizes, size_norm)
     categorical_hue = "hue" in names and types.get("hue") == "categorical"
-    hue_min = None
-    if categorical_hue and method != "none":
-        hue_min = max(threshold, k) if method in _K_METHODS else threshold
+    hue_min, hue_why = _hue_minimum(m, threshold, k, pol) if categorical_hue else (None, "")
     _check_facets(
         frame,
         names,
@@ -883,7 +899,7 @@ def relplot(
         why,
         "relplot",
         hue_min=hue_min,
-        hue_why=f"threshold={threshold}" if hue_min == threshold else f"k={k}",
+        hue_why=hue_why,
     )
     levels = _facet_levels(frame, names, orders)
     hue_levels = hue_order
@@ -894,12 +910,12 @@ def relplot(
     )
     # under the grid methods, markers are cells sized by their count on each facet's own
     # scale; the count entries are left out of the grid's legend
-    cells = method in ("suppress", "generalize")
+    cells = m.counts_only
     one_legend = (
         legend and types.get("hue", "categorical") == "categorical" and "size" not in names
     )
     fkws, xlim, ylim = _facet_kws(facet_kws, "relplot")
-    tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, method == "none")
+    tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, m.raw)
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
         _call(
@@ -956,17 +972,63 @@ def relplot(
 # -- catplot -----------------------------------------------------------------------------
 
 
+def _variable_type(values: pd.Series) -> str:
+    """Return "numeric", "datetime" or "categorical", as seaborn types a variable.
+
+    A categorical dtype is categorical; numbers (booleans included, and all
+    missing) are numeric; datetimes are datetime; anything else (strings,
+    mixed objects) is categorical.
+    """
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return "categorical"
+    values = values.dropna()
+    if values.empty or pd.api.types.is_numeric_dtype(values):
+        return "numeric"
+    if pd.api.types.is_datetime64_any_dtype(values):
+        return "datetime"
+    if all(isinstance(v, Number) for v in values):
+        return "numeric"
+    if all(isinstance(v, (datetime, np.datetime64)) for v in values):
+        return "datetime"
+    return "categorical"
+
+
+def _infer_orient(x: pd.Series | None, y: pd.Series | None, orient: str | None) -> str:
+    """Return "x" (categories along x, values on y) or "y", by seaborn's rules.
+
+    With one variable, the other axis holds the values. An explicit `orient`
+    ("v"/"x" or "h"/"y") is honoured; otherwise a categorical y with a
+    non-categorical x, or a numeric x with a non-numeric y, gives "y".
+    """
+    if x is None:
+        return "x"
+    if y is None:
+        return "y"
+    if orient is not None:
+        if str(orient).startswith("v") or orient == "x":
+            return "x"
+        if str(orient).startswith("h") or orient == "y":
+            return "y"
+        raise ValueError(
+            f"`orient` must start with 'v' or 'h' or be None, but {orient!r} was passed."
+        )
+    x_type, y_type = _variable_type(x), _variable_type(y)
+    if x_type != "categorical" and y_type == "categorical":
+        return "y"
+    if x_type != "numeric" and y_type == "numeric":
+        return "x"
+    if x_type == "numeric" and y_type != "numeric":
+        return "y"
+    return "x"
+
+
 def _cat_orient(frame: pd.DataFrame, names: dict, orient: str | None, kind: str) -> str:
     """'x' (categories along x, values on y) or 'y', by seaborn's rules."""
-    from seaborn._base import infer_orient
-
     if kind == "count":
         return "y" if "x" not in names else "x"
     xs = frame[names["x"]] if "x" in names else None
     ys = frame[names["y"]] if "y" in names else None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return infer_orient(xs, ys, orient, require_numeric=False)
+    return _infer_orient(xs, ys, orient)
 
 
 def catplot(
@@ -1143,18 +1205,19 @@ def catplot(
             "df.melt() first)."
         )
     method = pol.check_method(method, {"box": "box", "count": "count", "bar": "count"}[kind])
+    m = get_method(method)
     threshold = pol.check_threshold(threshold)
     roles = {"x": x, "y": y, "hue": hue, "row": row, "col": col}
     frame, names = _frame(data, roles, "catplot")
     orders = {"row": row_order, "col": col_order}
     cat_axis = _cat_orient(frame, names, orient, kind)
     value_axis = "y" if cat_axis == "x" else "x"
-    minimum, why = _minimum(method, threshold, k, pol)
+    minimum, why = _minimum(m, threshold, k, pol)
     complete = [value_axis] if kind != "count" and value_axis in names else []
     _check_facets(frame, names, orders, complete, minimum, why, "catplot")
     levels = _facet_levels(frame, names, orders)
     cat_levels = categorical_order(frame[names[cat_axis]], order) if cat_axis in names else order
-    if kind == "count" and order is None and method != "none" and cat_axis in names:
+    if kind == "count" and order is None and not m.raw and cat_axis in names:
         # one category axis for every facet, without the labels of categories held by fewer
         # than threshold records (each facet's countplot would suppress or merge them)
         counts = frame[names[cat_axis]].value_counts()
@@ -1183,7 +1246,7 @@ def catplot(
         }
         if ci != "deprecated":
             extra["ci"] = ci
-    tracker = _Axes(data_axes, threshold, method == "none")
+    tracker = _Axes(data_axes, threshold, m.raw)
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
         _call(
@@ -1388,6 +1451,7 @@ def lmplot(
     if x is None or y is None:
         raise ValueError("lmplot needs both x= and y= naming numeric columns of data.")
     method = pol.check_method(method, "scatter")
+    m = get_method(method)
     threshold = pol.check_threshold(threshold)
     roles = {"x": x, "y": y, "hue": hue, "row": row, "col": col}
     frame, names = _frame(data, roles, "lmplot")
@@ -1395,7 +1459,8 @@ def lmplot(
         if extra_name is not None and isinstance(extra_name, str):
             frame[extra_name] = data[extra_name].reset_index(drop=True)
     orders = {"row": row_order, "col": col_order}
-    minimum, why = _minimum(method, threshold, k, pol)
+    minimum, why = _minimum(m, threshold, k, pol)
+    # each hue level of a facet is its own regplot release, so it needs what a facet needs
     _check_facets(
         frame,
         names,
@@ -1404,7 +1469,7 @@ def lmplot(
         minimum,
         why,
         "lmplot",
-        hue_min=minimum if method != "none" else None,
+        hue_min=None if m.raw else minimum,
         hue_why=why,
     )
     levels = _facet_levels(frame, names, orders)
@@ -1415,7 +1480,7 @@ def lmplot(
         raise ValueError(
             "markers must be a singleton or a list of markers for each level of the hue variable"
         )
-    tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, method == "none")
+    tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, m.raw)
 
     with all_or_nothing():
         grid = _facet_grid(
@@ -1477,7 +1542,7 @@ def lmplot(
             )
             tracker.after(ax, sub)
         # values rare in a whole facet (not only within a hue level) are avoided as well
-        if "hue" in names and method != "none":
+        if "hue" in names and not m.raw:
             for (i, j, _), sub in _facets_only(grid):
                 if not sub.empty:
                     ax = grid.facet_axis(i, j)
