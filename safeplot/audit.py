@@ -50,6 +50,7 @@ from typing import Any
 
 from ._released import _cell, released_table
 from ._version import __version__
+from .bundle import finalise as _finalise
 from .policy import Policy, get_policy
 from .release import DisclosureReport
 
@@ -718,6 +719,6 @@ def finalise(
     >>> (out / "results.json").is_file()
     True
     """
-    from .bundle import finalise as _finalise
-
-    return _finalise(path, acro=acro, log=log)
+    if log is not None:
+        return _finalise(path, acro=acro, log=log)
+    return _finalise(path, acro=acro, records=[e.to_dict() for e in entries()], log_text=to_json())

@@ -38,7 +38,6 @@ from typing import Any
 
 from ._progress import progress
 from ._version import __version__
-from .audit import entries, to_json
 
 __all__ = ["ACRO_FORMAT_VERSION", "ACRO_TYPES", "finalise", "results_version"]
 
@@ -403,8 +402,13 @@ def finalise(
     *,
     acro: Any = None,
     log: str | os.PathLike[str] | None = None,
+    records: list[dict[str, Any]] | None = None,
+    log_text: str | None = None,
 ) -> Path:
     """Write a folder for output checkers: figures, supporting CSVs and ACRO's ``results.json``.
+
+    :func:`safeplot.audit.finalise` calls this with the audit log of the
+    process; call it directly with ``log=`` (an exported log).
 
     Parameters
     ----------
@@ -424,6 +428,9 @@ def finalise(
         audit log of this process is used. The figure files the log names
         are looked for as given, relative to the current folder, then
         relative to the folder of the log.
+    records, log_text : optional
+        The entries of a log (as ``AuditEntry.to_dict()``) and its JSON text,
+        when `log` is not given (what :func:`safeplot.audit.finalise` passes).
 
     Returns
     -------
@@ -466,7 +473,7 @@ def finalise(
     ...     DisclosureReport("crosstab", "suppress", {"threshold": 3}, ("a", "b")),
     ...     released={"columns": ["a", "x", "y"], "data": [["p", 4, None]]},
     ... )
-    >>> out = finalise(pathlib.Path(tempfile.mkdtemp()) / "bundle")
+    >>> out = audit.finalise(pathlib.Path(tempfile.mkdtemp()) / "bundle")
     >>> doc = json.loads((out / "results.json").read_text())
     >>> rec = doc["results"][entry.uid]
     >>> rec["type"], [f["name"] for f in rec["files"]] == [f"{entry.uid}.csv"]
@@ -475,9 +482,12 @@ def finalise(
     ['a,x,y', 'p,4,']
     """
     if log is None:
-        logged = [e.to_dict() for e in entries()]
-        log_text = to_json()
-        bases = [Path.cwd()]
+        if records is None or log_text is None:
+            raise TypeError(
+                "finalise() needs a log: give log= (a log written by safeplot.audit.export), "
+                "or call safeplot.audit.finalise to finalise this process's log."
+            )
+        logged, bases = list(records), [Path.cwd()]
     else:
         logged, log_text, bases = _read_log(log)
     sources = {}

@@ -137,16 +137,15 @@ def test_dask_computations_show_a_bar_of_tasks(capsys):
 
 
 def test_finalise_shows_a_bar_of_releases(tmp_path, capsys):
-    bundle = pytest.importorskip("safeplot.bundle")
     audit.clear()
     fig, ax = plt.subplots()
     safeplot.histplot(safeplot.load_dataset("penguins"), x="body_mass_g", ax=ax)
     plt.close(fig)
     with safeplot.policy(progress=True):
-        bundle.finalise(tmp_path / "out")
+        audit.finalise(tmp_path / "out")
     assert "finalise" in capsys.readouterr().err
     with safeplot.policy(progress=False):
-        bundle.finalise(tmp_path / "again")
+        audit.finalise(tmp_path / "again")
     assert capsys.readouterr().err == ""
 
 

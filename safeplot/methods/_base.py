@@ -88,6 +88,8 @@ class Method:
         scatter plots can mark.
     param_names : tuple of str
         The keyword arguments of the plot functions that parametrise it.
+    note_params : tuple of str
+        The parameters the note under a figure names (the report has all).
 
     Examples
     --------
@@ -109,6 +111,7 @@ class Method:
     adds_noise: ClassVar[bool] = False
     marks_coincident: ClassVar[bool] = False
     param_names: ClassVar[tuple[str, ...]] = ()
+    note_params: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **params: Any) -> None:
         unknown = set(params) - set(self.param_names)

@@ -25,6 +25,7 @@ class Confidential(Method):
 
     name = "confidential"
     summary = "O'Keefe's rules: winsorised values, rounded counts and statistics."
+    note_params = ("winsor_sd", "round_to")
     moves_values = True
     rule_based = True
 

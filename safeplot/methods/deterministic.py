@@ -27,6 +27,7 @@ class Deterministic(Method):
 
     name = "deterministic"
     summary = "Each record is replaced by the centroid of its k nearest neighbours."
+    note_params = ("k",)
     moves_values = True
     groups_within_strata = True
     uses_k = True

@@ -21,6 +21,7 @@ class Generalize(Method):
 
     name = "generalize"
     summary = "Bins are widened by `factor` and small categories merged."
+    note_params = ("threshold", "factor")
     counts_only = True
     coarsens = True
     param_names = ("factor",)

@@ -26,6 +26,7 @@ class Microaggregation(Method):
 
     name = "microaggregation"
     summary = "Records in groups of at least k are replaced by the group mean."
+    note_params = ("k", "algorithm")
     moves_values = True
     groups_within_strata = True
     uses_k = True

@@ -26,6 +26,7 @@ class Probabilistic(Method):
 
     name = "probabilistic"
     summary = "Keyed noise of SD q times each variable's SD is added to each value."
+    note_params = ("q",)
     moves_values = True
     adds_noise = True
     param_names = ("q",)

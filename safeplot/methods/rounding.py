@@ -26,6 +26,7 @@ class Rounding(Method):
 
     name = "rounding"
     summary = "Each value is replaced by its interval's representative."
+    note_params = ("c", "discretizer")
     moves_values = True
     param_names = ("c", "discretizer")
 

@@ -18,6 +18,7 @@ class Suppress(Method):
 
     name = "suppress"
     summary = "Counts below the threshold are hidden."
+    note_params = ("threshold",)
     counts_only = True
 
 

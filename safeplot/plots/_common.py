@@ -17,7 +17,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter
 from .. import audit
 from ..anonymize.grids import MATCH_RTOL, as_sorted, hits_any, safe_ticks
 from ..errors import DisclosureError
-from ..methods import method_options
+from ..methods import Method, get_method, method_options
 from ..policy import Policy
 from ..release import DisclosureReport
 
@@ -111,24 +111,56 @@ def all_or_nothing() -> Iterator[None]:
         raise
 
 
-def takes_method_options(func):
-    """Apply a plot function's ``algorithm``, ``c`` and ``discretizer`` to its release.
+def _named_method(value: Any) -> Method | None:
+    """Return the registered method `value` names or is, else None (the policy refuses it)."""
+    try:
+        return get_method(value)
+    except (TypeError, ValueError):
+        return None
 
-    They parametrise ``method="microaggregation"`` and ``method="rounding"``;
-    the decorated function runs inside :func:`safeplot.methods.method_options`
-    so every release it builds uses them. A function without its own ``c``
-    (``c`` is a colour in matplotlib's scatter) takes ``c=`` from its keyword
-    arguments when ``method="rounding"``.
+
+def takes_method_options(func):
+    """Let a plot function take a method object, and apply its method parameters.
+
+    ``method=`` may be a name or a :class:`~safeplot.methods.Method` object
+    such as ``Microaggregation(k=5, algorithm="mdav")``: the object's ``k``,
+    ``q`` and ``factor`` become the function's own keywords (giving the same
+    one both ways, with different values, is an error), and the rest
+    (``algorithm``, ``c``, ``discretizer``) parametrise the release through
+    :func:`safeplot.methods.method_options`, as the function's own
+    ``algorithm=``, ``c=`` and ``discretizer=`` do. A function without its own
+    ``c`` (``c`` is a colour in matplotlib's scatter) takes ``c=`` from its
+    keyword arguments for a method that has a ``c``.
     """
     sig = inspect.signature(func)
     names = [n for n in ("algorithm", "c", "discretizer") if n in sig.parameters]
+    own_c = "c" in sig.parameters
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         bound = sig.bind_partial(*args, **kwargs)
         options = {n: bound.arguments.get(n, sig.parameters[n].default) for n in names}
-        own_c = "c" in sig.parameters
-        if not own_c and bound.arguments.get("method") == "rounding" and "c" in kwargs:
+        given = bound.arguments.get("method")
+        if isinstance(given, Method):
+            bound.arguments["method"] = given.name
+            for key, value in given.get_params().items():
+                if key in ("algorithm", "c", "discretizer"):
+                    options[key] = value
+                elif key not in sig.parameters:
+                    raise ValueError(
+                        f"{func.__name__}() does not take {key}=, which {given!r} sets; "
+                        f"use a method {func.__name__}() supports."
+                    )
+                elif key in bound.arguments and bound.arguments[key] != value:
+                    raise ValueError(
+                        f"{key}={bound.arguments[key]!r} and method={given!r} disagree; "
+                        f"give {key} once."
+                    )
+                else:
+                    bound.arguments[key] = value
+            args, kwargs = bound.args, bound.kwargs
+        named = _named_method(bound.arguments.get("method"))
+        if not own_c and named is not None and "c" in named.param_names and "c" in kwargs:
             options["c"] = kwargs.pop("c")
         with method_options(**options):
             return func(*args, **kwargs)
@@ -182,32 +214,21 @@ def resolve_annotate(annotate: bool | None, policy: Policy) -> bool:
     return bool(annotate)
 
 
-#: The parameters the method note shows for each method (the report has them all).
-_NOTE_PARAMS = {
-    "suppress": ("threshold",),
-    "generalize": ("threshold", "factor"),
-    "deterministic": ("k",),
-    "probabilistic": ("q",),
-    "confidential": ("winsor_sd", "round_to"),
-    "microaggregation": ("k", "algorithm"),
-    "rounding": ("c", "discretizer"),
-}
-
-
 def method_note(report: DisclosureReport) -> str:
     """Return a short line naming the method and its main parameter, e.g. ``... (k=3)``.
 
     Under ``"confidential"`` it ends with ``***`` when values were winsorised,
     as O'Keefe asks. The full parameters are in the report.
     """
-    names = _NOTE_PARAMS.get(report.method, ())
+    m = _named_method(report.method)
+    names = m.note_params if m is not None else ()
     shown = {k: report.params[k] for k in names if k in report.params}
     params = ", ".join(
         f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown.items()
     )
     note = f"safeplot: {report.method}" + (f" ({params})" if params else "")
     winsorised = report.details.get("values_winsorised", 0)
-    if report.method == "confidential" and winsorised not in (0, "0"):
+    if m is not None and m.rule_based and winsorised not in (0, "0"):
         note += " *** winsorised"
     return note
 
@@ -340,7 +361,7 @@ def make_report(
         warnings.append(
             f"{policy.describe_count(n_dropped)} rows with missing values were dropped."
         )
-    if method == "none":
+    if get_method(method).raw:
         warnings.append("Raw output: no disclosure control was applied (policy allows raw).")
     return DisclosureReport(
         function=function,
