@@ -27,7 +27,8 @@ import pytest
 
 import safeplot
 import safeplot.anonymize as anon
-from safeplot import audit, methods
+import safeplot.methods as sp_methods
+from safeplot import audit
 from safeplot.errors import DisclosureError
 
 from .leakscan import scan_figure
@@ -401,16 +402,16 @@ TABLE_CALLS: dict[str, Callable[[pd.DataFrame], Any]] = {
     "safe_ols": _ols("ols"),
     "safe_glm": _ols("glm"),
     "safe_logit": _ols("logit"),
-    "anonymize_values-deterministic": lambda df: methods.anonymize_values(
+    "anonymize_values-deterministic": lambda df: sp_methods.anonymize_values(
         _xy_array(df), "deterministic"
     ),
-    "anonymize_values-probabilistic": lambda df: methods.anonymize_values(
+    "anonymize_values-probabilistic": lambda df: sp_methods.anonymize_values(
         _xy_array(df), "probabilistic"
     ),
-    "anonymize_values-microaggregation": lambda df: methods.anonymize_values(
+    "anonymize_values-microaggregation": lambda df: sp_methods.anonymize_values(
         _xy_array(df), "microaggregation"
     ),
-    "anonymize_values-rounding": lambda df: methods.anonymize_values(_xy_array(df), "rounding"),
+    "anonymize_values-rounding": lambda df: sp_methods.anonymize_values(_xy_array(df), "rounding"),
     "knn_centroids": lambda df: anon.knn_centroids(_xy_array(df), k=3),
     "microaggregate": lambda df: anon.microaggregate(_xy_array(df), k=3),
     "add_keyed_noise": lambda df: anon.add_keyed_noise(_xy_array(df), q=0.25),
