@@ -33,10 +33,16 @@ from .._validate import clean_numeric
 from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import suppress
 from ..errors import DisclosureError, UnsafePlotError
-from ..methods import anonymize_values, get_method, method_options
+from ..methods import (
+    Method,
+    anonymize_values,
+    available_methods,
+    check_family,
+    get_method,
+    method_options,
+)
 from ..plots._common import (
     axis_from_range,
-    check_methods,
     check_positive_int,
     finish,
     make_report,
@@ -54,7 +60,7 @@ from ..plots.matrix import MARKER, is_safe_matrix
 from ..plots.relational import scatter as _sp_scatter
 from ..plots.relational import scatterplot as _sp_scatterplot
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport
+from ..release import DisclosureReport, release_kind
 
 __all__ = [
     "BAR_METHODS",
@@ -95,11 +101,12 @@ UNSAFE_KINDS: dict[str, str] = {
     ),
 }
 
+#: Families of methods (:attr:`~safeplot.methods.Method.family`) of bar plots of counts.
+_BAR_FAMILIES = ("counts", "rules", "raw")
 #: Methods of bar plots of counts.
-BAR_METHODS: tuple[str, ...] = ("suppress", "generalize", "confidential", "none")
-
-#: Records-level methods: each needs k records per group.
-_K_METHODS = ("deterministic", "microaggregation")
+BAR_METHODS: tuple[str, ...] = tuple(
+    m.name for m in available_methods() if m.family in _BAR_FAMILIES
+)
 
 #: pandas keywords that would draw raw values, and why they are refused.
 _REFUSED = {
@@ -151,6 +158,11 @@ class _Call:
     colormap: Any = None
 
     @property
+    def m(self) -> Method:
+        """The method, asked what it releases."""
+        return get_method(self.method)
+
+    @property
     def safe(self) -> dict[str, Any]:
         """Keyword arguments of safeplot's plot functions."""
         out = {k: v for k, v in self.options.items() if k in ("threshold", "factor", "k", "q")}
@@ -178,12 +190,13 @@ def _parse(kind: str, kwargs: dict[str, Any], *, rounding_c: bool = True) -> _Ca
     for name in ("use_index", "reuse_plot", "label"):
         kwargs.pop(name, None)
     method = pol.check_method(kwargs.pop("method", None), _POLICY_KIND[kind])
+    m = get_method(method)
     threshold = pol.check_threshold(kwargs.pop("threshold", None))
     k, q = kwargs.pop("k", 3), kwargs.pop("q", 0.25)
     factor = check_positive_int("factor", kwargs.pop("factor", 2))
-    if method in _K_METHODS:
+    if m.uses_k:
         pol.check_k(k)
-    if method == "probabilistic":
+    if m.adds_noise:
         pol.check_q(q)
     annotate = kwargs.pop("annotate", None)
     resolve_annotate(annotate, pol)
@@ -333,12 +346,7 @@ def _check_limits(call: _Call, rare: dict[str, np.ndarray | None]) -> None:
     for axis in ("x", "y"):
         lim = getattr(call, f"{axis}lim")
         avoid = rare.get(axis)
-        if (
-            lim is not None
-            and avoid is not None
-            and call.method != "none"
-            and hits_any(lim, avoid)
-        ):
+        if lim is not None and avoid is not None and not call.m.raw and hits_any(lim, avoid):
             raise DisclosureError(
                 f"{axis}lim={lim!r} puts an axis limit on a value held by fewer than "
                 f"threshold={call.threshold} records. Choose round limits clear of the data."
@@ -352,7 +360,7 @@ def _style(ax: Axes, call: _Call, rare: dict[str, np.ndarray | None], *, title: 
         if lim is None:
             continue
         avoid = rare.get(axis)
-        if avoid is None or call.method == "none":
+        if avoid is None or call.m.raw:
             (ax.set_xlim if axis == "x" else ax.set_ylim)(*lim)
         else:
             lo, hi = sorted(lim)
@@ -451,7 +459,7 @@ def _check_columns(frame: pd.DataFrame, call: _Call, *, strata: bool = False) ->
     """Validate every column to be released (text, inf, empty, constant) before drawing."""
     for col in frame.columns:
         clean = clean_numeric({str(col): frame[col]})
-        if call.method in _K_METHODS and not strata:
+        if call.m.uses_k and not strata:
             call.pol.check_k(call.options["k"], clean.n)
 
 
@@ -711,13 +719,14 @@ def _scatter(data, call: _Call, kw: dict[str, Any]) -> Any:
     elif call.color is not None:
         c = call.color
     if colour_values is not None:
-        if call.method in ("suppress", "generalize", "confidential"):
+        if call.m.family in ("counts", "rules"):
             raise ValueError(
                 f"kind='scatter': colouring by a column cannot be shown with "
                 f"method={call.method!r} (each mark stands for many records). Use "
                 "method='deterministic' or 'probabilistic', or leave c out."
             )
-        if call.method == "rounding":
+        if "c" in call.m.param_names:
+            # the method's own c= (number of values) would be taken for the colour
             raise ValueError(
                 "kind='scatter': colouring by a column is not available with method='rounding' "
                 "(c= is the colour here, not rounding's number of values). Use "
@@ -729,7 +738,7 @@ def _scatter(data, call: _Call, kw: dict[str, Any]) -> Any:
         data[[x, y]] if colour_values is None else data[[x, y]].assign(**{"\x00c": colour_values})
     )
     clean = clean_numeric(frame)
-    if call.method in _K_METHODS:
+    if call.m.uses_k:
         call.pol.check_k(call.options["k"], clean.n)
     rare = {
         "x": rare_values(clean.values[:, 0], call.threshold),
@@ -741,7 +750,7 @@ def _scatter(data, call: _Call, kw: dict[str, Any]) -> Any:
     if call.alpha is not None:
         style["alpha"] = call.alpha
     with _rounding(call):
-        if call.method == "confidential":
+        if call.m.rule_based:
             if c is not None:
                 style["color"] = c
             _sp_scatterplot(data, x=x, y=y, ax=ax, legend=False, **call.safe, **style)
@@ -776,7 +785,7 @@ def _colourbar(ax: Axes, coll: Any, raw_c: pd.Series, clean: Any, call: _Call, n
     avoid = np.unique(
         np.concatenate([rare_values(clean.values[:, j], call.threshold) for j in range(3)])
     )
-    if call.method == "none":
+    if call.m.raw:
         lo, hi = float(shown.min()), float(shown.max())
     else:
         lo, hi = safe_limits(float(shown.min()), float(shown.max()), avoid, margin=0.0)
@@ -792,6 +801,7 @@ def _colourbar(ax: Axes, coll: Any, raw_c: pd.Series, clean: Any, call: _Call, n
 # -- hexbin ---------------------------------------------------------------------------------
 
 
+@release_kind("hexbin")
 @dataclass
 class HexbinRelease:
     """A released hexagonal binning: the hexagons shown and their counts.
@@ -942,6 +952,7 @@ def release_hexbin(
     """
     pol = get_policy(policy)
     method = pol.check_method(method, "heatmap")
+    m = get_method(method)
     if names[0] == names[1]:
         names = (f"{names[0]} (x)", f"{names[1]} (y)")
     clean = clean_numeric({names[0]: x, names[1]: y})
@@ -949,7 +960,7 @@ def release_hexbin(
     nx, ny = _grid_shape(gridsize)
     params: dict[str, Any] = {"gridsize": [nx, ny]}
     details: dict[str, Any] = {}
-    if method == "none":
+    if m.raw:
         xmin, xmax = mpl.transforms._nonsingular(raw[:, 0].min(), raw[:, 0].max(), expander=0.1)
         ymin, ymax = mpl.transforms._nonsingular(raw[:, 1].min(), raw[:, 1].max(), expander=0.1)
         extent = (float(xmin), float(xmax), float(ymin), float(ymax))
@@ -974,7 +985,7 @@ def release_hexbin(
     # that record's, whether or not its other coordinate is missing
     columns = [np.asarray(v, dtype=float).ravel() for v in (x, y)]
     rare = [rare_values(c[np.isfinite(c)], threshold) for c in columns]
-    if get_method(method).moves_values:
+    if m.moves_values:
         out = anonymize_values(
             raw, method, names=list(names), k=k, q=q, threshold=threshold, policy=pol
         )
@@ -982,9 +993,9 @@ def release_hexbin(
         params.update(out.params)
         details.update(out.details)
     else:
-        check_methods(method, ("suppress", "generalize"), "hexbin plots")
+        check_family(m, ("counts",), "hexbin plots")
         released = raw
-    if method == "generalize":
+    if m.coarsens:
         factor = check_positive_int("factor", factor)
         nx, ny = max(1, -(-nx // factor)), max(1, -(-ny // factor))
         params.update(factor=factor, gridsize=[nx, ny])
@@ -1105,7 +1116,7 @@ def _hexbin(data, call: _Call, kw: dict[str, Any]) -> Any:
         cmap=cmap,
         **kw,
     )
-    if call.method != "none":
+    if not call.m.raw:
         set_safe_axis(ax, "x", rel.xlim, rel.xticks)
         set_safe_axis(ax, "y", rel.ylim, rel.yticks)
         shown = np.asarray(coll.get_array(), dtype=float)
@@ -1148,6 +1159,7 @@ def _with_rounding(call: _Call, x, y, names, gridsize) -> HexbinRelease:
 # -- bar and barh of counts ------------------------------------------------------------------
 
 
+@release_kind("pandas_bar")
 @dataclass
 class BarRelease:
     """Released counts for a bar plot: categories shown, suppressed counts NaN.
@@ -1233,8 +1245,7 @@ def release_bar_counts(
         )
         return BarRelease(data.copy(), report)
     method = pol.check_method(method, "count")
-    if method != "none":
-        check_methods(method, BAR_METHODS, "bar plots of counts")
+    m = check_family(method, _BAR_FAMILIES, "bar plots of counts")
     if frame.empty:
         raise ValueError(f"{function}: there are no counts to plot.")
     if isinstance(frame.index, pd.RangeIndex):
@@ -1264,25 +1275,25 @@ def release_bar_counts(
     threshold = pol.check_threshold(threshold)
     counts = np.nan_to_num(values)
     labels = list(frame.index)
-    params: dict[str, Any] = {} if method == "none" else {"threshold": threshold}
+    params: dict[str, Any] = {} if m.raw else {"threshold": threshold}
     details: dict[str, Any] = {"treated_as": "counts of records"}
-    if method == "none":
+    if m.raw:
         shown_counts, n_supp = counts, 0
     else:
-        if method == "generalize":
+        if m.coarsens:
             merged = _merge_small(counts, threshold)
             if merged.any():
                 other = counts[merged].sum(axis=0, keepdims=True)
                 counts = np.vstack([counts[~merged], other])
-                labels = [lab for lab, m in zip(labels, merged, strict=True) if not m] + ["Other"]
+                labels = [lab for lab, g in zip(labels, merged, strict=True) if not g] + ["Other"]
                 details["categories_merged"] = int(merged.sum())
         shown = suppress(counts, threshold)
         shown_counts, n_supp = shown.counts, shown.n_suppressed
-        if method == "confidential":
+        if m.rule_based:
             shown_counts = _round_counts(shown_counts, pol.round_n_to, threshold)
             params["round_to"] = pol.round_n_to
     keep = ~np.isnan(shown_counts).all(axis=1)
-    if method != "none":
+    if not m.raw:
         refuse_if_nothing_shown(
             shown_counts, "count", "Merge small categories, or use method='generalize'."
         )
