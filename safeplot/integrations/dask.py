@@ -83,6 +83,7 @@ from ..anonymize.grids import (
     safe_edges,
 )
 from ..errors import DisclosureError
+from ..methods import get_method
 
 __all__ = [
     "BINNED_METHODS",
@@ -169,7 +170,7 @@ def check_dask_method(method: str, function: str, allowed: Sequence[str] = BINNE
     """
     if method in allowed:
         return method
-    if method == "none":
+    if get_method(method).raw:
         raise ValueError(
             f"{function}: method='none' draws every record, which needs them in memory; with "
             "a dask DataFrame use method='suppress' or 'generalize', or compute the frame "
@@ -1662,7 +1663,9 @@ def dask_count_table(
     -------
     layout, table, n_dropped, rare_categories
     """
-    from ..plots.categorical import _index_of, _is_numeric, _resolve
+    from ..plots._categories import index_of as _index_of
+    from ..plots._categories import is_numeric as _is_numeric
+    from ..plots._categories import resolve as _resolve
 
     if x is None and y is None:
         raise ValueError(
