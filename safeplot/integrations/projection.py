@@ -56,6 +56,7 @@ from matplotlib.projections import get_projection_class, register_projection
 from .._validate import _numeric_column, refuse_dask
 from ..anonymize.grids import hit_mask, rare_values
 from ..errors import UnsafePlotError
+from ..methods import get_method
 from ..plots._common import (
     axis_from_range,
     finish,
@@ -817,7 +818,7 @@ label, data
         pol = get_policy()
         method = pol.check_method(method, "heatmap")
         resolve_annotate(annotate, pol)
-        if method == "none":
+        if get_method(method).raw:
             return self._raw(
                 "hist2d",
                 super().hist2d,
@@ -986,7 +987,7 @@ label, data
         pol = get_policy()
         method = pol.check_method(method, "heatmap")
         resolve_annotate(annotate, pol)
-        if method == "none":
+        if get_method(method).raw:
             return self._raw(
                 "hexbin",
                 super().hexbin,
