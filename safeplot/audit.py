@@ -52,7 +52,7 @@ from ._released import _cell, released_table
 from ._version import __version__
 from .bundle import finalise as _finalise
 from .policy import Policy, get_policy
-from .release import DisclosureReport
+from .release import DisclosureReport, guard
 
 __all__ = [
     "STATUSES",
@@ -264,6 +264,8 @@ def record(
             f"figure must be a string id or label (or None), got {type(figure).__name__}; "
             "pass for example fig.get_label() or a file name."
         )
+    # the session's release ledger sees each release first and may refuse it (invariant 6)
+    guard.record(report.function, report, released)
     data = report.to_dict()
     table = _as_table(released)
     floors = _policy_summary(get_policy())

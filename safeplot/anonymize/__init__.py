@@ -27,7 +27,7 @@ from .grids import (
     RareValues,
     grid_counts,
     histogram_counts,
-    hit_mask,
+    move_off,
     nice_step,
     rare_values,
     safe_edges,
@@ -55,6 +55,7 @@ __all__ = [
     "histogram_counts",
     "knn_centroids",
     "microaggregate",
+    "move_off",
     "nice_step",
     "noise_sd",
     "off_rare",
@@ -107,9 +108,8 @@ def _given_rare(rare: list[Any] | None, j: int, raw: np.ndarray, threshold: int)
 def off_rare(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.ndarray:
     """Move each value equal to one in `avoid` up by ``1e-6 * scale`` until none is.
 
-    Every value is checked once; after that only the values just moved can
-    equal one in `avoid`, so only those are checked again (the values that
-    did not move are still clear).
+    The step of :func:`~safeplot.anonymize.grids.move_off`, the one nudger,
+    for released values.
 
     Parameters
     ----------
@@ -130,13 +130,4 @@ def off_rare(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.ndarray:
     >>> off_rare([1.0, 2.0, 3.0], avoid=[2.0], scale=1.0)
     array([1.      , 2.000001, 3.      ])
     """
-    out = np.array(values, dtype=float, copy=True)
-    step = 1e-6 * (float(scale) or 1.0)
-    flat = out.reshape(-1)
-    moved = np.flatnonzero(hit_mask(flat, avoid))
-    for _ in range(100):
-        if moved.size == 0:
-            break
-        flat[moved] += step
-        moved = moved[hit_mask(flat[moved], avoid)]
-    return out
+    return move_off(values, avoid, 1e-6 * (float(scale) or 1.0))

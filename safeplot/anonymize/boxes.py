@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike
 from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
-from .grids import as_sorted, histogram_counts, hits_any, safe_edges
+from .grids import histogram_counts, move_off, safe_edges
 from .statistics import round_sig, winsorize
 from .suppression import coarsen_counts, coarsen_edges
 
@@ -120,17 +120,13 @@ def nudge_off(values: ArrayLike, avoid: ArrayLike, directions: ArrayLike, sig: i
     >>> nudge_off([12.3, 45.6], avoid=[45.6], directions=[-1, 1], sig=3)
     array([12.3, 45.7])
     """
-    out = np.array(values, dtype=float, copy=True)
-    avoid_arr = as_sorted(avoid)  # sorted already as a rule: not sorted again
-    dirs = np.broadcast_to(np.asarray(directions, dtype=float), out.shape)
-    for i in range(out.size):
-        for _ in range(1000):
-            if not hits_any([out.flat[i]], avoid_arr):
-                break
-            out.flat[i] = round_sig(out.flat[i] + dirs.flat[i] * _unit(out.flat[i], sig), sig)
-        else:  # pragma: no cover - needs a thousand consecutive rare values
-            raise DisclosureError("Could not move a statistic off the rare raw values.")
-    return out
+    return move_off(
+        values,
+        avoid,
+        lambda v: np.array([_unit(x, sig) for x in v]),
+        directions=directions,
+        settle=lambda v: np.asarray(round_sig(v, sig), dtype=float),
+    )
 
 
 _DIRECTIONS = np.array([-1.0, -1.0, 1.0, 1.0, 1.0])

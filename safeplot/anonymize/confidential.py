@@ -42,7 +42,7 @@ from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 from .boxes import BoxSummary, confidential_box, nudge_off
-from .grids import hits_any, nice_step, rare_values, safe_edges, safe_ticks
+from .grids import move_off, nice_step, rare_values, safe_edges, safe_ticks
 from .statistics import round_sig, winsorize
 
 __all__ = [
@@ -745,12 +745,7 @@ def _round_inward(lo: float, hi: float, sig: int) -> tuple[float, float]:
 
 def _nudge_tiny(values: np.ndarray, avoid: np.ndarray, span: float) -> np.ndarray:
     """Move values that equal one in `avoid` by 1e-6 of `span` (invisible in a figure)."""
-    out = np.array(values, dtype=float, copy=True)
-    step = 1e-6 * (span if span > 0 else 1.0)
-    for i in range(out.size):
-        while hits_any([out[i]], avoid):
-            out[i] += step
-    return out
+    return move_off(values, avoid, 1e-6 * (span if span > 0 else 1.0))
 
 
 def _tricube(d: np.ndarray) -> np.ndarray:

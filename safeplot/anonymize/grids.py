@@ -29,6 +29,7 @@ __all__ = [
     "grid_counts",
     "histogram_counts",
     "hits_any",
+    "move_off",
     "nice_step",
     "rare_values",
     "safe_edges",
@@ -400,6 +401,84 @@ def hits_any(points: ArrayLike, avoid: ArrayLike) -> bool:
     True
     """
     return bool(hit_mask(points, avoid).any())
+
+
+def move_off(
+    values: ArrayLike,
+    avoid: ArrayLike,
+    step: ArrayLike | Callable[[np.ndarray], np.ndarray],
+    *,
+    directions: ArrayLike = 1.0,
+    keep: ArrayLike | None = None,
+    settle: Callable[[np.ndarray], np.ndarray] | None = None,
+    max_steps: int = 1000,
+) -> np.ndarray:
+    """Move each value equal to one in `avoid` by `step` until none is: the one nudger.
+
+    A number computed from records (a group mean, a rounded quartile, a
+    noisy value, a curve vertex) can equal a rare raw value, and drawn it
+    would show that value. This moves it by a step far below what a figure
+    resolves (or by one unit in its last significant figure, for rounded
+    statistics). Every value is checked once; after that only the values
+    just moved can hit, so only those are checked again.
+
+    Parameters
+    ----------
+    values : array-like
+        The numbers to release.
+    avoid : array-like
+        Values none may equal (relative 1e-9), e.g. :func:`rare_values` of
+        the raw data; sorted is fastest.
+    step : float, array-like or callable
+        How far to move a value per step (broadcast against `values`), or a
+        function of the values to move giving their steps (one unit in the
+        last significant figure, which changes as a value crosses a power of ten).
+    directions : float or array-like of {-1, +1}, default 1
+        Which way each value moves (outward for the lower statistics of a box).
+    keep : array-like, optional
+        Values left where they are even when they hit: points of a regular
+        grid laid on safe limits, which are not data (DESIGN invariant 2).
+    settle : callable, optional
+        Applied to the moved values after each step (re-rounding to
+        significant figures, so that a rounded statistic stays rounded).
+    max_steps : int, default 1000
+        A run of this many rare values in a row is refused.
+
+    Returns
+    -------
+    ndarray
+        A new float array of the shape of `values`.
+
+    Raises
+    ------
+    DisclosureError
+        When a value cannot be moved off the rare values in `max_steps` steps.
+
+    Examples
+    --------
+    >>> move_off([1.0, 2.0, 3.0], avoid=[2.0], step=1e-6)
+    array([1.      , 2.000001, 3.      ])
+    """
+    out = np.array(values, dtype=float, copy=True)
+    flat = out.reshape(-1)
+    steps = None if callable(step) else np.broadcast_to(np.asarray(step, dtype=float), out.shape)
+    dirs = np.broadcast_to(np.asarray(directions, dtype=float), out.shape).reshape(-1)
+    avoid_arr = _avoid(avoid)
+    moved = np.flatnonzero(hit_mask(flat, avoid_arr))
+    if keep is not None and moved.size:
+        moved = moved[~np.isin(flat[moved], np.asarray(keep, dtype=float))]
+    for _ in range(max_steps):
+        if moved.size == 0:
+            return out
+        delta = step(flat[moved]) if steps is None else steps.reshape(-1)[moved]
+        flat[moved] += dirs[moved] * delta
+        if settle is not None:
+            flat[moved] = settle(flat[moved])
+        moved = moved[hit_mask(flat[moved], avoid_arr)]
+    raise DisclosureError(
+        f"Could not move {moved.size} released number(s) off the rare raw values in "
+        f"{max_steps} steps; use a coarser setting (fewer significant figures or bins)."
+    )
 
 
 def safe_edges(

@@ -1,0 +1,201 @@
+"""The guard: the one path from numbers computed from records to a release.
+
+Every number a plot draws or a table prints that was computed from records
+passes one of these functions on its way into a release:
+
+- :func:`released_values` — individual values released by a method (a
+  centroid, a group mean, a noisy value) are moved off rare raw values;
+- :func:`released_statistics` — statistics (means, quantiles, interval
+  ends, coefficients, curve heights) are rounded to the policy's
+  significant figures and moved off rare raw values by one unit in their
+  last figure;
+- :func:`released_counts` — counts are 0 or at least the threshold, or the
+  release is refused (a last line behind each method's suppression);
+- :func:`from_menu` — parameters that decide which records a statistic
+  depends on come from a fixed menu (DESIGN invariant 5);
+- :func:`record` — each release is handed to the session's ledger, when one
+  is installed (:func:`set_ledger`), which may refuse it.
+
+Numbers that depend only on released, safe limits (ticks from a standard
+locator, edges of a regular grid) are not data and do not pass here: they are
+drawn as seaborn draws them (DESIGN invariant 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..anonymize.grids import move_off
+from ..anonymize.statistics import round_sig
+from ..errors import DisclosureError
+from ..policy import Policy, get_policy
+
+__all__ = [
+    "from_menu",
+    "record",
+    "released_counts",
+    "released_statistics",
+    "released_values",
+    "set_ledger",
+]
+
+#: A released value is moved by this fraction of its variable's spread (invisible).
+VALUE_STEP = 1e-6
+
+
+def released_values(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.ndarray:
+    """Return released values, each moved off the rare raw values by ``1e-6 * scale``.
+
+    Parameters
+    ----------
+    values : array-like
+        Values a method released (centroids, group means, noisy values).
+    avoid : array-like
+        The rare raw values of the variable
+        (:func:`~safeplot.anonymize.rare_values`).
+    scale : float
+        The variable's spread (its SD); 0 moves by 1e-6.
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> released_values([1.0, 2.0], avoid=[2.0], scale=1.0)
+    array([1.      , 2.000001])
+    """
+    return move_off(values, avoid, VALUE_STEP * (float(scale) or 1.0))
+
+
+def _unit(values: np.ndarray, sig: int) -> np.ndarray:
+    """One unit in the last of `sig` significant figures of each value."""
+    mag = np.where(values == 0, 0.0, np.floor(np.log10(np.abs(np.where(values == 0, 1, values)))))
+    return np.where(values == 0, 10.0 ** (-sig), 10.0 ** (mag - sig + 1))
+
+
+def released_statistics(
+    values: ArrayLike,
+    avoid: ArrayLike = (),
+    *,
+    sig: int | None = None,
+    directions: ArrayLike = 1.0,
+    policy: Policy | None = None,
+) -> np.ndarray:
+    """Return statistics rounded to significant figures and kept off rare raw values.
+
+    Parameters
+    ----------
+    values : array-like
+        Statistics computed from records.
+    avoid : array-like, optional
+        The rare raw values none of them may equal.
+    sig : int, optional
+        Significant figures (default: the policy's ``sig_figs``; fewer is
+        allowed, more is refused by the policy).
+    directions : array-like of {-1, +1}, default 1
+        Which way a statistic that hits a rare value moves (outward for the
+        lower statistics of a box).
+    policy : Policy, optional
+        The policy in force (default: the current one).
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> released_statistics([12.34, 45.61], avoid=[45.6], sig=3)
+    array([12.3, 45.7])
+    """
+    pol = get_policy(policy)
+    sig = pol.check_sig_figs(sig)
+    rounded = np.asarray(round_sig(np.asarray(values, dtype=float), sig), dtype=float)
+    return move_off(
+        rounded,
+        avoid,
+        lambda v: _unit(v, sig),
+        directions=directions,
+        settle=lambda v: np.asarray(round_sig(v, sig), dtype=float),
+    )
+
+
+def released_counts(
+    counts: ArrayLike,
+    threshold: int | None = None,
+    *,
+    what: str = "count",
+    policy: Policy | None = None,
+) -> np.ndarray:
+    """Return `counts` when each is 0, NaN (suppressed) or at least the threshold; else refuse.
+
+    Methods suppress or merge small cells before this; the guard is the last
+    line that no count in ``(0, threshold)`` is drawn whatever path made it.
+
+    Raises
+    ------
+    DisclosureError
+        Naming how many counts are below the threshold.
+
+    Examples
+    --------
+    >>> released_counts([0, 3, 7], 3)
+    array([0., 3., 7.])
+    """
+    pol = get_policy(policy)
+    threshold = pol.check_threshold(threshold)
+    arr = np.asarray(counts, dtype=float)
+    small = np.isfinite(arr) & (arr > 0) & (arr < threshold)
+    if small.any():
+        raise DisclosureError(
+            f"{int(small.sum())} {what}(s) below the threshold {threshold} would be shown; "
+            "use method='suppress' or 'generalize', or fewer bins or categories."
+        )
+    return arr
+
+
+def from_menu(name: str, value: Any, menu: Sequence[Any], *, what: str = "") -> Any:
+    """Return `value` if it is on the `menu` of allowed values, else a clear ValueError.
+
+    A continuous parameter (a percentile, an interval level, a bandwidth)
+    could be stepped until a rounded output steps; a fixed menu stops that.
+
+    Examples
+    --------
+    >>> from_menu("alpha", 0.05, (0.01, 0.05, 0.1))
+    0.05
+    """
+    for allowed in menu:
+        if value == allowed:
+            return allowed
+    where = f" for {what}" if what else ""
+    raise ValueError(
+        f"{name}={value!r} is not available{where}: choose one of {list(menu)} "
+        "(a free choice could be stepped to find where a released number changes)."
+    )
+
+
+_LEDGER: list[Callable[[str, Any, Any], None]] = []
+
+
+def set_ledger(ledger: Callable[[str, Any, Any], None] | None) -> None:
+    """Install the session's release ledger (None removes it).
+
+    The ledger is called as ``ledger(function, report, release)`` for each
+    release before it is drawn; it may raise
+    :class:`~safeplot.errors.DisclosureError` to refuse a release that
+    combines with earlier ones into a disclosure (DESIGN invariant 6).
+    """
+    _LEDGER.clear()
+    if ledger is not None:
+        _LEDGER.append(ledger)
+
+
+def record(function: str, report: Any, release: Any = None) -> None:
+    """Hand a release to the ledger, if one is installed (else nothing happens)."""
+    for ledger in _LEDGER:
+        ledger(function, report, release)
