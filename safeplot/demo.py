@@ -38,6 +38,7 @@ from . import audit
 from .datasets import simulate
 from .errors import DisclosureError
 from .keys import SecretKey
+from .methods import get_method
 from .policy import Policy, policy
 
 __all__ = [
@@ -245,7 +246,7 @@ def _family_call(family: str, df, method: str, binwidth: float | None = None):
             "x": "x",
             "y": "y",
             "color": "C1",
-            "mark_coincident": method == "deterministic",
+            "mark_coincident": get_method(method).marks_coincident,
             "s": 12,
         }
     if family == "heat map":
@@ -349,7 +350,7 @@ def _label_rows(axes, labels, fontsize: float = 11) -> None:
 def _raw_note(methods) -> str:
     return (
         "Raw panels are shown only because these data are simulated."
-        if "none" in methods
+        if any(get_method(m).raw for m in methods)
         else "Raw panels omitted: the policy in force does not allow raw output."
     )
 
@@ -1178,7 +1179,7 @@ def run_demo(out: str | Path = "safeplot-demo", *, n: int = 500, seed: int = 123
             methods = DEMO_METHODS
         except DisclosureError:
             # a locked custodian policy refuses the demo's: keep it, without raw panels
-            methods = tuple(m for m in DEMO_METHODS if m != "none")
+            methods = tuple(m for m in DEMO_METHODS if not get_method(m).raw)
         for name in ("D1", "D2", "D3"):
             fig = _demo_figure(name, methods, n, seed)
             path = out / f"demo_{name}.png"
