@@ -50,6 +50,7 @@ from typing import Any
 
 from ._released import _cell, released_table
 from ._version import __version__
+from .bundle import _draws_raw
 from .bundle import finalise as _finalise
 from .policy import Policy, get_policy
 from .release import DisclosureReport, guard
@@ -388,7 +389,7 @@ def status_of(report: DisclosureReport | dict[str, Any]) -> str:
     'fail'
     """
     data = report.to_dict() if isinstance(report, DisclosureReport) else report
-    if data.get("method") == "none":
+    if _draws_raw(data.get("method")):
         return "fail"
     return "review" if data.get("warnings") else "pass"
 
