@@ -51,6 +51,7 @@ from .anonymize.confidential import lowess_trend
 from .anonymize.grids import hit_mask, hits_any, rare_values
 from .anonymize.statistics import round_sig
 from .errors import DisclosureError
+from .methods import get_method
 from .policy import Policy, get_policy
 from .release import DisclosureReport, PointRelease
 
@@ -559,7 +560,7 @@ class _SafeFitResults:
             panel.trend = (xs, ys)
             xlo, xhi = _span(rel.x, xs)
             ylo, yhi = _span(rel.y, ys)
-            if method in ("suppress", "generalize"):
+            if get_method(method).counts_only:
                 # grid releases: the grid's own limits, widened only if the trend needs it
                 xlo, xhi = min(xlo, rel.xlim[0]), max(xhi, rel.xlim[1])
                 ylo, yhi = min(ylo, rel.ylim[0]), max(yhi, rel.ylim[1])
