@@ -41,6 +41,8 @@ from ..methods import (
     get_method,
     method_options,
 )
+from ..plots._categories import merge_small as _merge_small
+from ..plots._categories import round_counts as _round_counts
 from ..plots._common import (
     axis_from_range,
     check_positive_int,
@@ -51,7 +53,6 @@ from ..plots._common import (
     safe_limits,
     set_safe_axis,
 )
-from ..plots.categorical import _merge_small, _round_counts
 from ..plots.categorical import boxplot as _sp_boxplot
 from ..plots.distributions import histplot as _sp_histplot
 from ..plots.grid import GRID_BINS

@@ -18,8 +18,10 @@ therefore releases (:func:`release_barplot`):
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from numbers import Number
 from typing import Any
 
 import numpy as np
@@ -35,6 +37,19 @@ from ..errors import DisclosureError
 from ..methods import anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
+from ._categories import (
+    Layout,
+    hue_dtype,
+    log_axes,
+    log_axis,
+    log_base,
+    merge_small,
+    rare_categories,
+    refuse_native_other,
+    resolve,
+    safe_category_axis,
+    stable_palette,
+)
 from ._common import (
     check_methods,
     finish,
@@ -45,19 +60,6 @@ from ._common import (
     set_safe_axis,
     takes_method_options,
 )
-from .categorical import (
-    _hue_dtype,
-    _Layout,
-    _log_axes,
-    _log_axis,
-    _log_base,
-    _merge_small,
-    _rare_categories,
-    _refuse_native_other,
-    _resolve,
-    _safe_category_axis,
-    _stable_palette,
-)
 
 __all__ = ["BAR_METHODS", "BarRelease", "barplot", "release_barplot"]
 
@@ -67,6 +69,8 @@ BAR_METHODS = METHODS
 #: Estimator names that return one record's value.
 _RECORD_ESTIMATORS = ("min", "max", "first", "last", "idxmin", "idxmax")
 _RECORD_FUNCTIONS = (min, max, np.min, np.max, np.amin, np.amax, np.nanmin, np.nanmax)
+#: Error-bar methods and their default levels (seaborn's).
+_ERRORBAR_LEVELS = {"ci": 95, "pi": 95, "se": 1, "sd": 1}
 #: Estimators whose bars add up to a total (secondary suppression applies).
 _TOTALS = ("sum", "count", "size")
 
@@ -110,7 +114,7 @@ class BarRelease:
     suppressed: list[str] = field(default_factory=list)
     levels: list[Any] = field(default_factory=list)
     other: str | None = None
-    layout: _Layout | None = field(default=None, repr=False)
+    layout: Layout | None = field(default=None, repr=False)
     avoid_categories: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
 
     def bar(self, category: Any = None, hue: Any = None) -> tuple[float, float, float]:
@@ -157,9 +161,24 @@ def _check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
             "group, and safeplot cannot tell whether it returns records (e.g. the minimum and "
             "maximum). Use errorbar=('ci', 95), ('se', 1), ('sd', 1) or ('pi', 50)."
         )
-    from seaborn._statistics import _validate_errorbar_arg
-
-    return _validate_errorbar_arg(errorbar)
+    if errorbar is None:
+        return None, None
+    usage = "`errorbar` must be a callable, string, or (string, number) tuple"
+    if isinstance(errorbar, str):
+        method, level = errorbar, _ERRORBAR_LEVELS.get(errorbar)
+    else:
+        try:
+            method, level = errorbar
+        except (ValueError, TypeError) as err:
+            raise err.__class__(usage) from err
+    options = list(_ERRORBAR_LEVELS)
+    if method not in options:
+        raise ValueError(
+            f"The value for `errorbar` must be one of {options}, but {method!r} was passed."
+        )
+    if level is not None and not isinstance(level, Number):
+        raise TypeError(usage)
+    return method, level
 
 
 def _nudge(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
@@ -176,6 +195,49 @@ def _nudge(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
 # -- release -------------------------------------------------------------------------------
 
 
+def _estimate(vals: np.ndarray, estimator: Any) -> Any:
+    """Return the estimate of one group: a pandas aggregation by name, or a function of it."""
+    series = pd.Series(vals)
+    return estimator(series) if callable(estimator) else series.agg(estimator)
+
+
+def _percentile_interval(vals: np.ndarray, width: float) -> np.ndarray:
+    """Return the central interval holding `width` percent of `vals` (missing values ignored)."""
+    edge = (100 - width) / 2
+    return np.nanpercentile(vals, (edge, 100 - edge))
+
+
+def _bootstrap(vals: np.ndarray, estimator: Any, n_boot: int, seed: Any) -> np.ndarray:
+    """Return the estimates of `n_boot` resamples of `vals`, drawn as seaborn 0.13 does.
+
+    The resampling generator is ``numpy.random.default_rng(seed)`` (or
+    `seed` itself when it is a ``RandomState``) and each resample is
+    ``n`` indices drawn with replacement, so a given `seed` gives seaborn's
+    interval. A named estimator is the numpy function of that name (its
+    ``nan`` version when the values have missing ones).
+    """
+    rng = seed if isinstance(seed, np.random.RandomState) else np.random.default_rng(seed)
+    integers = rng.randint if isinstance(rng, np.random.RandomState) else rng.integers
+    a = np.asarray(vals)
+    func = estimator
+    if isinstance(estimator, str):
+        func = getattr(np, estimator)
+        if np.isnan(np.sum(a)) and not estimator.startswith("nan"):
+            nan_func = getattr(np, f"nan{estimator}", None)
+            if nan_func is None:
+                warnings.warn(
+                    f"Data contain nans but no nan-aware version of `{estimator}` found",
+                    UserWarning,
+                    stacklevel=2,
+                )
+            else:
+                func = nan_func
+    n = a.shape[0]
+    return np.array(
+        [func(a.take(integers(0, n, n, dtype=np.intp), axis=0)) for _ in range(int(n_boot))]
+    )
+
+
 def _aggregate(
     vals: np.ndarray,
     estimator: Any,
@@ -184,18 +246,27 @@ def _aggregate(
     seed: Any,
     pi_vals: np.ndarray,
 ) -> tuple[float, float, float]:
-    """Estimate and error-bar ends of one group, as seaborn computes them."""
-    from seaborn._statistics import EstimateAggregator
+    """Estimate and error-bar ends of one group, as seaborn 0.13's barplot computes them.
 
+    ``"sd"`` and ``"se"`` are the estimate -/+ `level` standard deviations
+    or standard errors; ``"pi"`` the central `level` percent of `pi_vals`;
+    ``"ci"`` the central `level` percent of the bootstrapped estimates. A
+    group of one value has no error bar (NaN ends).
+    """
     method, level = err
-    errorbar = None if method is None else (method, level)
-    agg = EstimateAggregator(estimator, errorbar, n_boot=n_boot, seed=seed)
-    out = agg(pd.DataFrame({"v": vals}), "v")
-    est, lo, hi = float(out["v"]), float(out["vmin"]), float(out["vmax"])
-    if method == "pi":
-        pi = EstimateAggregator(estimator, errorbar)(pd.DataFrame({"v": pi_vals}), "v")
-        lo, hi = float(pi["vmin"]), float(pi["vmax"])
-    return est, lo, hi
+    est = _estimate(vals, estimator)
+    lo = hi = np.nan
+    if method is not None and len(vals) > 1:
+        if method in ("sd", "se"):
+            series = pd.Series(vals)
+            half = (series.std() if method == "sd" else series.sem()) * level
+            lo, hi = est - half, est + half
+        elif method == "pi":
+            lo, hi = _percentile_interval(pi_vals, level)
+        else:
+            boots = _bootstrap(vals, estimator, n_boot, seed)
+            lo, hi = _percentile_interval(boots, level)
+    return float(est), float(lo), float(hi)
 
 
 def release_barplot(
@@ -285,9 +356,9 @@ def release_barplot(
                     "on a few records, which safeplot does not check yet). Leave it out, or "
                     "aggregate the data per unit first."
                 )
-    layout, rows = _resolve("barplot", data, x, y, hue, order, hue_order, orient, numeric=True)
-    _, val_log = _log_axes(log_scale, layout, native_scale)
-    base = _log_base(val_log)
+    layout, rows = resolve("barplot", data, x, y, hue, order, hue_order, orient, numeric=True)
+    _, val_log = log_axes(log_scale, layout, native_scale)
+    base = log_base(val_log)
     values = rows.values
     if base is not None and (values <= 0).any():
         raise ValueError(
@@ -304,7 +375,7 @@ def release_barplot(
     table = np.zeros((len(levels), n_hue))
     np.add.at(table, (cat, rows.hue), 1)
     if method == "generalize":
-        merged = _merge_small(table, threshold)
+        merged = merge_small(table, threshold)
         if merged.any():
             taken = {str(v) for v in levels}
             other = "Other" if "Other" not in taken else "Other (merged)"
@@ -445,7 +516,7 @@ def release_barplot(
         levels=levels,
         other=other,
         layout=layout,
-        avoid_categories=np.array([]) if method == "none" else _rare_categories(rows, threshold),
+        avoid_categories=np.array([]) if method == "none" else rare_categories(rows, threshold),
     )
 
 
@@ -470,7 +541,7 @@ def _value_axis(
 ) -> tuple[tuple[float, float], np.ndarray]:
     """Limits and ticks of the value axis: bars start at zero (or at the bottom of a log axis)."""
     if base is not None:
-        return _log_axis(float(np.min(numbers)), float(np.max(numbers)), rare, base)
+        return log_axis(float(np.min(numbers)), float(np.max(numbers)), rare, base)
     lo, hi = min(0.0, float(np.min(numbers))), max(0.0, float(np.max(numbers)))
     lim = list(safe_limits(lo, hi, rare))
     # the bars' baseline: keep the axis on zero, as seaborn does, unless zero is a rare value
@@ -506,7 +577,7 @@ def _draw_bars(ax: Axes, rel: BarRelease, style: dict[str, Any], kwargs: dict[st
     palette_rel = _PaletteView(rel)
     common = dict(
         style,
-        palette=_stable_palette(palette_rel, style),
+        palette=stable_palette(palette_rel, style),
         estimator="median",
         errorbar=errbar,
         ax=ax,
@@ -534,7 +605,7 @@ def _draw_bars(ax: Axes, rel: BarRelease, style: dict[str, Any], kwargs: dict[st
             hue = pd.Series(
                 np.repeat(np.array([h for _, h in rel.groups], dtype=object), lengths),
                 name=lay.hue_name,
-            ).astype(_hue_dtype(lay))
+            ).astype(hue_dtype(lay))
         hue_order = None
         if lay.hue_levels is not None:
             present = {h for _, h in rel.groups}
@@ -555,12 +626,12 @@ def _draw_bars(ax: Axes, rel: BarRelease, style: dict[str, Any], kwargs: dict[st
 
 @dataclass
 class _PaletteView:
-    """What :func:`_stable_palette` needs to know of a release: hue levels shown and all."""
+    """What :func:`stable_palette` needs to know of a release: hue levels shown and all."""
 
     rel: BarRelease
 
     @property
-    def layout(self) -> _Layout:
+    def layout(self) -> Layout:
         return self.rel.layout
 
     @property
@@ -761,7 +832,7 @@ def barplot(
         policy=pol,
     )
     lay = rel.layout
-    _refuse_native_other(native_scale, rel.other, lay, "barplot")
+    refuse_native_other(native_scale, rel.other, lay, "barplot")
     ax = get_ax(ax)  # only now: a refused release leaves no figure behind
     style = dict(
         color=color,
@@ -820,5 +891,5 @@ def barplot(
         axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         axis.set_minor_formatter(NullFormatter())
     if native_scale and lay.cat_numeric and rel.groups:
-        _safe_category_axis(ax, lay, rel.avoid_categories)
+        safe_category_axis(ax, lay, rel.avoid_categories)
     return finish(ax, rel.report, annotate=annotate, policy=pol)

@@ -20,7 +20,7 @@ draw seaborn's figures, but only of released numbers:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -30,16 +30,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from .._validate import clean_numeric
 from ..anonymize.boxes import BoxSummary, confidential_box, grid_box
-from ..anonymize.grids import (
-    hit_mask,
-    hits_any,
-    rare_values,
-    safe_edges,
-    safe_ticks,
-    union_sorted,
-)
+from ..anonymize.grids import hit_mask, rare_values, safe_edges, union_sorted
 from ..anonymize.suppression import GridSuppression, suppress_records
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
@@ -47,6 +39,22 @@ from ..integrations.dask import check_dask_method, dask_count_table, is_dask_col
 from ..methods import anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
+from ._categories import (
+    Layout,
+    Rows,
+    hue_dtype,
+    infer_orient,
+    log_axes,
+    log_axis,
+    log_base,
+    merge_small,
+    rare_categories,
+    refuse_native_other,
+    resolve,
+    round_counts,
+    safe_category_axis,
+    stable_palette,
+)
 from ._common import (
     axis_from_range,
     check_methods,
@@ -56,11 +64,10 @@ from ._common import (
     make_report,
     nothing_shown,
     quiet_seaborn,
-    safe_limits,
     set_safe_axis,
     takes_method_options,
 )
-from ._data import categorical_order, plot_data, wide_to_long
+from ._data import plot_data
 
 __all__ = [
     "BOX_METHODS",
@@ -95,260 +102,7 @@ _STATS = ("count", "percent", "probability", "proportion")
 _SUMMARY_ONLY_REFUSED = ("showmeans", "meanline", "notch", "shownotches", "bootstrap")
 
 
-# -- input -------------------------------------------------------------------------------
-
-
-@dataclass
-class _Layout:
-    """How a categorical plot is laid out: no data values, only names, levels and types."""
-
-    function: str
-    orient: str  # axis of the categories: "x" (vertical boxes/bars) or "y"
-    wide: bool
-    has_cat: bool  # False: one box/bar per hue level at an anonymous position
-    levels: list[Any]
-    hue_levels: list[Any] | None
-    cat_name: str | None
-    value_name: str | None
-    hue_name: str | None
-    cat_dtype: Any = None
-    hue_dtype: Any = None
-    cat_numeric: bool = False
-
-    @property
-    def value_axis(self) -> str:
-        """The axis showing values or counts."""
-        return "y" if self.orient == "x" else "x"
-
-    @property
-    def n_hue(self) -> int:
-        return 1 if self.hue_levels is None else len(self.hue_levels)
-
-    def describe(self, i: int, j: int) -> str:
-        """Name the group of category `i` and hue level `j`, e.g. ``day='Fri', sex='Male'``."""
-        parts = []
-        if self.has_cat:
-            level = self.levels[i]
-            parts.append(
-                f"column {level!r}" if self.wide else f"{self.cat_name or self.orient}={level!r}"
-            )
-        if self.hue_levels is not None:
-            parts.append(f"{self.hue_name or 'hue'}={self.hue_levels[j]!r}")
-        return ", ".join(parts) or "the data"
-
-
-@dataclass
-class _Rows:
-    """The raw records of a categorical plot (never stored on a release)."""
-
-    cat: np.ndarray  # index into layout.levels
-    hue: np.ndarray  # index into layout.hue_levels (0 without hue)
-    values: np.ndarray | None  # numeric variable (box plots)
-    n_dropped: int
-    all_values: np.ndarray | None = None  # every non-missing value, plotted or not
-    full_cat: pd.Series | None = None  # the category column, for rare numeric categories
-    record: np.ndarray | None = None  # wide form: the row of the data each value comes from
-
-
-def _name_of(value: Any) -> str | None:
-    """Return the label seaborn shows for a variable: a column name or a vector's name."""
-    if value is None:
-        return None
-    if isinstance(value, (pd.Series, pd.Index)):
-        return None if value.name is None else str(value.name)
-    if isinstance(value, (np.ndarray, list, tuple)):
-        return None
-    return str(value) if isinstance(value, Hashable) else None
-
-
-def _original(data: Any, value: Any, fallback: pd.Series) -> pd.Series:
-    """Return the variable as given, keeping its dtype (a categorical's order of categories)."""
-    if isinstance(value, pd.Series):
-        series = value
-    elif isinstance(value, pd.Index):
-        series = value.to_series()
-    elif (
-        isinstance(data, pd.DataFrame)
-        and isinstance(value, Hashable)
-        and not isinstance(value, tuple)
-        and value in data.columns
-    ):
-        series = data[value]
-    else:
-        return fallback
-    return series.reset_index(drop=True).rename(fallback.name)
-
-
-def _orient_axis(orient: str | None) -> str | None:
-    if orient is None:
-        return None
-    text = str(orient)
-    if text == "x" or text.startswith("v"):
-        return "x"
-    if text == "y" or text.startswith("h"):
-        return "y"
-    raise ValueError(
-        f"`orient` must start with 'v' or 'h' or be 'x', 'y' or None, but {orient!r} was passed."
-    )
-
-
-def _hue_dtype(lay: _Layout) -> Any:
-    """Return the dtype to hand seaborn a released hue in.
-
-    A categorical hue goes as plain objects (its order is passed as
-    ``hue_order``): seaborn 0.13 compares hue and category columns, which
-    pandas refuses for two categoricals with different categories.
-    """
-    return object if isinstance(lay.hue_dtype, pd.CategoricalDtype) else lay.hue_dtype
-
-
-def _is_numeric(series: pd.Series) -> bool:
-    dtype = series.dtype
-    return (
-        pd.api.types.is_numeric_dtype(dtype)
-        and not pd.api.types.is_bool_dtype(dtype)
-        and not isinstance(dtype, pd.CategoricalDtype)
-    )
-
-
-def _index_of(values: pd.Series, levels: list[Any]) -> np.ndarray:
-    """Position of each value in `levels`, -1 for values not in it (NaN included)."""
-    index = pd.Index(levels, dtype=object)
-    if not index.is_unique:
-        raise ValueError(f"The order of levels lists a level twice: {list(levels)!r}.")
-    try:
-        return index.get_indexer(pd.Index(values.to_numpy(dtype=object), dtype=object))
-    except TypeError:  # unhashable category values
-        raise ValueError("Category values must be hashable (text, numbers).") from None
-
-
-def _resolve(
-    function: str,
-    data: Any,
-    x: Any,
-    y: Any,
-    hue: Any,
-    order: Sequence[Any] | None,
-    hue_order: Sequence[Any] | None,
-    orient: str | None,
-    *,
-    numeric: bool,
-) -> tuple[_Layout, _Rows]:
-    """Resolve seaborn-style inputs into a layout and the raw records.
-
-    `numeric` says whether the plot needs a numeric variable (box plots) or
-    only categories (count plots).
-    """
-    given = _orient_axis(orient)
-    cat = value = hue_s = None
-    cat_name = value_name = hue_name = None
-    wide = False
-    wide_record: np.ndarray | None = None
-    has_cat = True
-    if x is None and y is None:
-        if data is None:
-            raise ValueError(
-                f"{function}: nothing to plot. Give data= with x= and/or y= naming columns, or a "
-                "wide-form table of numeric columns."
-            )
-        if hue is not None:
-            raise ValueError(
-                f"{function}: hue= cannot be used with wide-form data (no x= or y=). Pass "
-                "long-form data and name the variables with x=, y= and hue=."
-            )
-        long = wide_to_long(data, function=function)
-        cat, value = long.frame["variable"], long.frame["value"]
-        wide = True
-        # the columns are stacked one after another: value i is from row i % (rows per column)
-        wide_record = np.arange(len(value)) % max(1, len(value) // len(cat.cat.categories))
-        orient_axis = given or "x"
-    else:
-        pdata = plot_data(data, {"x": x, "y": y, "hue": hue}, function=function)
-        frame = pdata.frame
-        for role, given_value in (("x", x), ("y", y), ("hue", hue)):
-            if role in frame:
-                frame[role] = _original(data, given_value, frame[role])
-        hue_s = frame.get("hue")
-        hue_name = _name_of(hue)
-        if x is not None and y is not None:
-            if not numeric:
-                raise ValueError(
-                    f"{function}: cannot pass values for both `x` and `y`; a count plot counts "
-                    "one categorical variable (give x= for vertical bars, y= for horizontal)."
-                )
-            from seaborn._base import infer_orient
-
-            orient_axis = infer_orient(frame["x"], frame["y"], orient, require_numeric=False)
-            value_role = "y" if orient_axis == "x" else "x"
-            cat, value = frame[orient_axis], frame[value_role]
-            cat_name, value_name = (
-                _name_of(x if orient_axis == "x" else y),
-                _name_of(y if orient_axis == "x" else x),
-            )
-        else:
-            role = "x" if x is not None else "y"
-            if numeric:
-                # one numeric variable: one box, across the other axis
-                value, value_name = frame[role], _name_of(x if role == "x" else y)
-                orient_axis = "y" if role == "x" else "x"
-                has_cat = False
-            else:
-                cat, cat_name = frame[role], _name_of(x if role == "x" else y)
-                orient_axis = role
-    n_rows = len(cat) if cat is not None else len(value)
-    levels: list[Any] = [""] if cat is None else categorical_order(cat, order)
-    if cat is not None and order is None and not levels:
-        raise ValueError(
-            f"{function}: the category variable has no values (the data are empty or the "
-            "values all missing)."
-        )
-    hue_levels = None if hue_s is None else categorical_order(hue_s, hue_order)
-    cat_idx = np.zeros(n_rows, dtype=np.intp) if cat is None else _index_of(cat, levels)
-    hue_idx = np.zeros(n_rows, dtype=np.intp) if hue_s is None else _index_of(hue_s, hue_levels)
-    missing = (np.zeros(n_rows, bool) if cat is None else cat.isna().to_numpy()) | (
-        np.zeros(n_rows, bool) if hue_s is None else hue_s.isna().to_numpy()
-    )
-    values = None
-    if wide and not numeric:  # a wide-form count is the number of values in each column
-        missing |= value.isna().to_numpy()
-    if numeric:
-        col = value.reset_index(drop=True)
-        # validation only: clear errors for text, booleans, dates, inf, all-missing, constant
-        clean_numeric(pd.DataFrame({value_name or "values": col}))
-        num = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
-        missing |= np.isnan(num)
-        values = num
-    n_dropped = int(missing.sum())
-    keep = ~missing & (cat_idx >= 0) & (hue_idx >= 0)
-    if not keep.any():
-        raise ValueError(
-            f"{function}: no records to plot: every row has a missing value or a category "
-            "outside `order`/`hue_order`. Check the variables and the orders given."
-        )
-    layout = _Layout(
-        function=function,
-        orient=orient_axis,
-        wide=wide,
-        has_cat=has_cat,
-        levels=levels,
-        hue_levels=hue_levels,
-        cat_name=cat_name,
-        value_name=value_name,
-        hue_name=hue_name,
-        cat_dtype=None if cat is None else cat.dtype,
-        hue_dtype=None if hue_s is None else hue_s.dtype,
-        cat_numeric=cat is not None and not wide and _is_numeric(cat),
-    )
-    rows = _Rows(
-        cat=cat_idx[keep],
-        hue=hue_idx[keep],
-        values=None if values is None else values[keep],
-        n_dropped=n_dropped,
-        all_values=None if values is None else values[~np.isnan(values)],
-        full_cat=None if cat is None else cat[~missing],
-        record=None if wide_record is None else wide_record[keep],
-    )
-    return layout, rows
+# -- checks ------------------------------------------------------------------------------
 
 
 def _policy_checks(
@@ -361,37 +115,6 @@ def _policy_checks(
             f"categories. Count plots support {list(available)}."
         )
     return check_methods(method, available, what)
-
-
-def _refuse_native_other(native_scale: bool, other: Any, layout: _Layout, function: str) -> None:
-    """Refuse native_scale with generalize's merged 'Other' category on a numeric axis."""
-    if native_scale and other is not None and layout.cat_numeric:
-        raise ValueError(
-            f"{function}: native_scale=True cannot place the merged 'Other' category of "
-            "method='generalize' on the numeric axis. Use native_scale=False or "
-            "method='suppress'."
-        )
-
-
-def _log_axes(log_scale: Any, layout: _Layout, native_scale: bool) -> tuple[Any, Any]:
-    """Split seaborn's `log_scale` into (category axis, value axis) settings."""
-    if log_scale is None or log_scale is False:
-        return False, False
-    if isinstance(log_scale, (tuple, list)):
-        if len(log_scale) != 2:
-            raise ValueError(f"log_scale must be a bool, a number or a pair, got {log_scale!r}.")
-        x_log, y_log = log_scale
-        cat_log, val_log = (x_log, y_log) if layout.orient == "x" else (y_log, x_log)
-    else:
-        val_log = log_scale
-        cat_log = log_scale if (native_scale and layout.cat_numeric) else False
-    if cat_log not in (None, False):
-        raise ValueError(
-            f"{layout.function}: a log scale on the category axis is not supported by safeplot "
-            "(its ticks would be placed from the raw category values). Use native_scale=False, "
-            "or log-transform the category variable."
-        )
-    return False, val_log
 
 
 # -- box plots ---------------------------------------------------------------------------
@@ -433,7 +156,7 @@ class BoxRelease:
     report: DisclosureReport
     avoid: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
     avoid_categories: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
-    layout: _Layout | None = field(default=None, repr=False)
+    layout: Layout | None = field(default=None, repr=False)
     _index: list[tuple[int, int]] = field(default_factory=list, repr=False)
     omitted: list[str] = field(default_factory=list)
 
@@ -455,7 +178,7 @@ class BoxRelease:
         raise KeyError(f"No released box for category {category!r}, hue {hue!r}.")
 
 
-def _group_index(layout: _Layout, rows: _Rows) -> tuple[np.ndarray, list[tuple[int, int]]]:
+def _group_index(layout: Layout, rows: Rows) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """Code of each record's box (category x hue) and the (category, hue) index of each code."""
     flat = rows.cat * layout.n_hue + rows.hue
     present = np.unique(flat)
@@ -466,7 +189,7 @@ def _group_index(layout: _Layout, rows: _Rows) -> tuple[np.ndarray, list[tuple[i
 
 
 def _refuse_small(
-    layout: _Layout, sizes: np.ndarray, pairs: list[tuple[int, int]], minimum: int, why: str
+    layout: Layout, sizes: np.ndarray, pairs: list[tuple[int, int]], minimum: int, why: str
 ) -> None:
     small = [layout.describe(*pairs[g]) for g in np.flatnonzero(sizes < minimum)]
     if small:
@@ -494,43 +217,9 @@ def _off_rare(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray
     return out
 
 
-def _log_base(val_log: Any) -> float | None:
-    if val_log in (None, False):
-        return None
-    if val_log is True:
-        return 10.0
-    base = float(val_log)
-    if not (base > 0 and base != 1 and math.isfinite(base)):
-        raise ValueError(f"A log scale's base must be positive and not 1, got {val_log!r}.")
-    return base
-
-
-def _log_axis(
-    lo: float, hi: float, avoid: np.ndarray, base: float
-) -> tuple[tuple[float, float], np.ndarray]:
-    """Limits and ticks of a log value axis: powers of the base (or 2x, 5x them), none rare.
-
-    When fewer than two such ticks fit (a range of about a decade), the ticks
-    are the linear safe ticks of the limits.
-    """
-    span = math.log(hi / lo, base) if hi > lo else 1.0
-    lim = [lo * base ** (-0.05 * span), hi * base ** (0.05 * span)]
-    for i, sign in ((0, -1.0), (1, 1.0)):
-        while hits_any([lim[i]], avoid):
-            lim[i] *= base ** (sign * 1e-6 * span)
-    k0, k1 = math.floor(math.log(lim[0], base)), math.ceil(math.log(lim[1], base))
-    powers = np.array([base**k for k in range(k0, k1 + 1)], dtype=float)
-    for mult in (1.0, 2.0, 5.0, 3.0):
-        ticks = mult * powers
-        ticks = ticks[(ticks >= lim[0]) & (ticks <= lim[1])]
-        if ticks.size >= 2 and not hit_mask(ticks, avoid).any():
-            return (float(lim[0]), float(lim[1])), ticks
-    return (float(lim[0]), float(lim[1])), safe_ticks(lim[0], lim[1], avoid=avoid)
-
-
 def _joint_grid(
-    layout: _Layout,
-    rows: _Rows,
+    layout: Layout,
+    rows: Rows,
     codes: np.ndarray,
     pairs: list[tuple[int, int]],
     avoid: list[np.ndarray],
@@ -648,9 +337,9 @@ def release_boxplot(
                 "finite, non-negative number of IQRs (e.g. 1.5). Percentile whiskers are "
                 "available with 'deterministic' or 'probabilistic'."
             ) from None
-    layout, rows = _resolve("boxplot", data, x, y, hue, order, hue_order, orient, numeric=True)
-    _, val_log = _log_axes(log_scale, layout, native_scale)
-    base = _log_base(val_log)
+    layout, rows = resolve("boxplot", data, x, y, hue, order, hue_order, orient, numeric=True)
+    _, val_log = log_axes(log_scale, layout, native_scale)
+    base = log_base(val_log)
     values = rows.values
     codes, pairs = _group_index(layout, rows)
     sizes = np.bincount(codes, minlength=len(pairs))
@@ -807,7 +496,7 @@ def release_boxplot(
                 "negative values (anonymised or winsorised values can leave the data's range), "
                 "which a log scale cannot show. Plot a log-transformed variable instead."
             )
-        lim, ticks = _log_axis(lo, hi, rare, base)
+        lim, ticks = log_axis(lo, hi, rare, base)
     else:
         lim, ticks = axis_from_range(lo, hi, rare)
     report = make_report(
@@ -831,7 +520,7 @@ def release_boxplot(
         ticks,
         report,
         avoid=rare,
-        avoid_categories=_rare_categories(rows, threshold),
+        avoid_categories=rare_categories(rows, threshold),
         layout=layout,
         _index=pairs,
         omitted=list(details.get("boxes_omitted", [])),
@@ -916,7 +605,7 @@ def _draw_boxplot(
                         lengths,
                     ),
                     name=lay.hue_name,
-                ).astype(_hue_dtype(lay))
+                ).astype(hue_dtype(lay))
             xy = {"x": cat, "y": val} if lay.orient == "x" else {"x": val, "y": cat}
             sns.boxplot(
                 **xy,
@@ -975,7 +664,7 @@ def _draw_boxplot(
             axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             axis.set_minor_formatter(NullFormatter())
         if native and lay.cat_numeric:
-            _safe_category_axis(ax, lay, rel.avoid_categories)
+            safe_category_axis(ax, lay, rel.avoid_categories)
     if rel.omitted:
         ax.annotate(
             "Not drawn (median equals a quartile: many records share one value): "
@@ -990,21 +679,6 @@ def _draw_boxplot(
             color="0.3",
             gid=OMITTED_GID,
         )
-
-
-def _safe_category_axis(ax: Axes, lay: _Layout, rare_cats: np.ndarray) -> None:
-    """Fix the numeric category axis of a native-scale plot to safe limits and ticks."""
-    current = ax.get_xlim() if lay.orient == "x" else ax.get_ylim()
-    lo, hi = sorted(current)
-    lim = safe_limits(lo, hi, rare_cats, margin=0.0)
-    ticks = safe_ticks(lim[0], lim[1], avoid=rare_cats)
-    set_safe_axis(ax, lay.orient, lim if current[0] <= current[1] else lim[::-1], ticks)
-
-
-def _rare_categories(rows: _Rows, threshold: int) -> np.ndarray:
-    if rows.full_cat is None or not _is_numeric(rows.full_cat):
-        return np.array([])
-    return rare_values(pd.to_numeric(rows.full_cat).to_numpy(dtype=float), threshold)
 
 
 @takes_method_options
@@ -1314,12 +988,8 @@ def _continuous_axis(data: Any, x: Any, y: Any, hue: Any, orient: str | None) ->
     """
     if x is None or y is None:
         return None
-    from seaborn._base import infer_orient
-
     frame = plot_data(data, {"x": x, "y": y, "hue": hue}, function="boxplot").frame
-    axis = _orient_axis(orient) or infer_orient(
-        frame["x"], frame["y"], None, require_numeric=False
-    )
+    axis = infer_orient(frame["x"], frame["y"], orient)
     cat = frame[axis]
     if (
         isinstance(cat.dtype, pd.CategoricalDtype)
@@ -1386,7 +1056,7 @@ class CountRelease:
     stat: str
     other: str | None
     report: DisclosureReport
-    layout: _Layout | None = field(default=None, repr=False)
+    layout: Layout | None = field(default=None, repr=False)
     avoid_categories: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
 
     def count(self, category: Any, hue: Any = None) -> float:
@@ -1402,47 +1072,6 @@ class CountRelease:
         i = self.levels.index(category)
         j = 0 if self.hue_levels is None else self.hue_levels.index(hue)
         return float(self.counts[i, j])
-
-
-def _round_counts(counts: np.ndarray, base: int, threshold: int) -> np.ndarray:
-    """Round shown counts to the nearest multiple of `base`, never below `threshold`.
-
-    Halves round up (12.5 -> 15 for base 5), as the policy's record counts do.
-    A count that would round below the threshold takes the smallest multiple
-    of `base` at or above it, so no drawn count lies in ``(0, threshold)``.
-    """
-    c = np.asarray(counts, dtype=float)
-    out = np.floor(c / base + 0.5) * base
-    floor = math.ceil(threshold / base) * base
-    shown = np.isfinite(c) & (c > 0)
-    out[shown] = np.maximum(out[shown], floor)
-    out[~np.isfinite(c)] = np.nan
-    out[c == 0] = 0.0
-    return out
-
-
-def _merge_small(table: np.ndarray, threshold: int) -> np.ndarray:
-    """Categories (rows) to merge into "Other" under ``"generalize"``; a boolean mask.
-
-    Every row with a count in ``(0, threshold)`` is merged. While the merged
-    row still has a count in ``(0, threshold)`` -- which would have to be
-    suppressed, and with exactly one category merged, the category's count
-    could be worked out -- the smallest remaining non-empty row is merged as
-    well (secondary generalisation).
-    """
-    small = ((table > 0) & (table < threshold)).any(axis=1)
-    if not small.any():
-        return small
-    merged = small.copy()
-    while True:
-        other = table[merged].sum(axis=0)
-        if not ((other > 0) & (other < threshold)).any():
-            break
-        totals = np.where(merged | (table.sum(axis=1) == 0), np.inf, table.sum(axis=1))
-        if not np.isfinite(totals).any():
-            break  # everything merged: the rest is suppressed
-        merged[int(np.argmin(totals))] = True
-    return merged
 
 
 def release_countplot(
@@ -1503,13 +1132,13 @@ def release_countplot(
             data, x, y, hue, order, hue_order, orient, threshold=threshold
         )
     else:
-        layout, rows = _resolve(
+        layout, rows = resolve(
             "countplot", data, x, y, hue, order, hue_order, orient, numeric=False
         )
         table = np.zeros((len(layout.levels), layout.n_hue))
         np.add.at(table, (rows.cat, rows.hue), 1)
         n_dropped = rows.n_dropped
-        rare_cats = _rare_categories(rows, threshold)
+        rare_cats = rare_categories(rows, threshold)
     levels = list(layout.levels)
     hue_levels = None if layout.hue_levels is None else list(layout.hue_levels)
     params: dict[str, Any] = {"threshold": threshold}
@@ -1530,7 +1159,7 @@ def release_countplot(
         cells = 0
     else:
         if method == "generalize":
-            merged = _merge_small(table, threshold)
+            merged = merge_small(table, threshold)
             if merged.any():
                 taken = {str(v) for v in levels}
                 other = "Other" if "Other" not in taken else "Other (merged)"
@@ -1545,7 +1174,7 @@ def release_countplot(
         details["cells_suppressed_secondary"] = sup.n_secondary
         if method == "confidential":
             params["round_to"] = pol.round_n_to
-            released = _round_counts(released, pol.round_n_to, threshold)
+            released = round_counts(released, pol.round_n_to, threshold)
         # leave out categories and hue levels with nothing shown, unless the caller named
         # them in order / hue_order: a named one keeps its (empty) slot whether it has no
         # records or only suppressed ones, so the figure does not tell the two apart
@@ -1741,9 +1370,9 @@ def countplot(
         policy=pol,
     )
     lay = rel.layout
-    _, count_log = _log_axes(log_scale, lay, native_scale)
-    count_base = _log_base(count_log)
-    _refuse_native_other(native_scale, rel.other, lay, "countplot")
+    _, count_log = log_axes(log_scale, lay, native_scale)
+    count_base = log_base(count_log)
+    refuse_native_other(native_scale, rel.other, lay, "countplot")
     ax = get_ax(ax)  # only now: a refused release leaves no figure behind
     style = dict(
         color=color,
@@ -1788,7 +1417,7 @@ def countplot(
         set_scale = ax.set_yscale if lay.orient == "x" else ax.set_xscale
         set_scale("log", base=count_base, nonpositive="clip")
     if native_scale and lay.cat_numeric and rel.levels:
-        _safe_category_axis(ax, lay, rel.avoid_categories)
+        safe_category_axis(ax, lay, rel.avoid_categories)
     if rel.report.details.get("dominant_category"):
         ax.annotate(
             "dominance: one category holds > 90% of records",
@@ -1805,38 +1434,11 @@ def countplot(
     return finish(ax, rel.report, annotate=annotate, policy=pol)
 
 
-def _stable_palette(rel: CountRelease, style: dict[str, Any]) -> Any:
-    """Give each hue level the colour it would have had with no level left out.
-
-    A hue level whose every bar is suppressed is left out of the legend; without
-    this, the remaining levels would shift to other colours, and the same level
-    would change colour between the methods of one figure.
-    """
-    palette = style.get("palette")
-    lay = rel.layout
-    if (
-        rel.hue_levels is None
-        or len(rel.hue_levels) == len(lay.hue_levels)
-        or style.get("hue_norm") is not None
-        or style.get("color") is not None
-        or not (palette is None or isinstance(palette, (str, list, tuple)))
-    ):
-        return palette
-    from seaborn import color_palette
-    from seaborn.palettes import get_color_cycle
-
-    n = len(lay.hue_levels)
-    if palette is None:
-        palette = None if n <= len(get_color_cycle()) else "husl"
-    colours = color_palette(palette, n)
-    return dict(zip(lay.hue_levels, colours, strict=True))
-
-
 def _draw_counts(ax: Axes, rel: CountRelease, style: dict[str, Any], kwargs: dict) -> None:
     import seaborn as sns
 
     lay = rel.layout
-    style = dict(style, palette=_stable_palette(rel, style))
+    style = dict(style, palette=stable_palette(rel, style))
     shown = np.isfinite(rel.counts) & (rel.counts > 0)
     ii, jj = np.nonzero(shown)
     heights = pd.Series(rel.heights[ii, jj], name=rel.stat, dtype=float)
@@ -1867,7 +1469,7 @@ def _draw_counts(ax: Axes, rel: CountRelease, style: dict[str, Any], kwargs: dic
         if rel.hue_levels is not None:
             hue = pd.Series(
                 np.array([rel.hue_levels[j] for j in jj], dtype=object), name=lay.hue_name
-            ).astype(_hue_dtype(lay))
+            ).astype(hue_dtype(lay))
         xy = {"x": cat, "y": heights} if lay.orient == "x" else {"x": heights, "y": cat}
         if ii.size:
             sns.barplot(

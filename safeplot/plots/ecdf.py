@@ -32,6 +32,7 @@ from ..errors import DisclosureError
 from ..methods import anonymize_values
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
+from ._categories import log_axis, log_base
 from ._common import (
     axis_from_range,
     check_methods,
@@ -43,7 +44,6 @@ from ._common import (
     takes_method_options,
 )
 from ._data import categorical_order, plot_data
-from .categorical import _log_axis, _log_base
 from .distributions import release_histograms
 
 __all__ = ["ECDF_METHODS", "EcdfRelease", "ecdfplot", "release_ecdf"]
@@ -201,7 +201,7 @@ def release_ecdf(
     clean_numeric(pd.DataFrame({pdata.label(var): frame[var]}))
     values = pd.to_numeric(frame[var], errors="coerce").to_numpy(dtype=float)
     keep = ~missing
-    base = _log_base(log_scale if not isinstance(log_scale, (tuple, list)) else None)
+    base = log_base(log_scale if not isinstance(log_scale, (tuple, list)) else None)
     if isinstance(log_scale, (tuple, list)):
         x_log, y_log = log_scale
         if (y_log if var == "x" else x_log) not in (None, False):
@@ -209,7 +209,7 @@ def release_ecdf(
                 "ecdfplot: a log scale on the axis of the cumulative share is not supported; "
                 "give log_scale for the value axis only."
             )
-        base = _log_base(x_log if var == "x" else y_log)
+        base = log_base(x_log if var == "x" else y_log)
     levels: list[Any] = [None]
     codes = np.zeros(values.size, dtype=int)
     hue_dtype = None
@@ -329,7 +329,7 @@ def release_ecdf(
     drawn = np.concatenate([p for p in positions if p.size])
     lo, hi = float(drawn.min()), float(drawn.max())
     if base is not None:
-        lim, ticks = _log_axis(lo, hi, avoid, base)
+        lim, ticks = log_axis(lo, hi, avoid, base)
     else:
         lim, ticks = axis_from_range(lo, hi, avoid)
     report = make_report(
