@@ -5,6 +5,36 @@ turns it into a *release* (anonymised points, suppressed counts on safe bin
 edges, vetted axis limits and ticks) and draws only the release. Every release
 carries a :class:`DisclosureReport` saying what was done, which ends up on the
 Axes (``ax.safeplot_report``) and in the session audit log.
+
+Releases are plain data. :func:`to_dict` writes any release (a histogram, a
+Q-Q plot, a box plot, ...) as a dictionary of JSON types, and
+:func:`from_dict` builds it back, equal field by field, so that it draws the
+same figure; :func:`to_json` and :func:`from_json` do the same with text, and
+every release has these as methods too. Arrays keep their dtype and shape,
+data frames their dtypes; NaN (a suppressed count) and infinities are
+written so that the JSON is strict. A release records its kind by a
+registered name (:func:`release_kind`); reading builds only registered
+classes.
+
+The dictionary holds everything the release holds, including what only the
+drawing guards use (``avoid``: the rare raw values no tick, label or legend
+entry may equal) and the exact number of records behind each box. It is for
+saving a release and drawing it again inside the secure environment, not an
+output to check out: the figure, its report and the audit log are.
+
+Examples
+--------
+>>> import json
+>>> import numpy as np
+>>> from safeplot.plots.distributions import release_histogram
+>>> rng = np.random.default_rng(0)
+>>> rel = release_histogram(rng.normal(50, 10, 300), name="age", method="suppress")
+>>> text = json.dumps(to_dict(rel), allow_nan=False)
+>>> back = from_dict(json.loads(text))
+>>> type(back).__name__, back.counts.dtype, bool(np.array_equal(back.counts, rel.counts, True))
+('HistogramRelease', dtype('float64'), True)
+>>> HistogramRelease.from_json(rel.to_json()).report.method
+'suppress'
 """
 
 from __future__ import annotations
@@ -17,7 +47,20 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DisclosureReport", "GridRelease", "HistogramRelease", "PointRelease"]
+from ._serial import from_dict, from_json, release_kind, release_part, to_dict, to_json
+
+__all__ = [
+    "DisclosureReport",
+    "GridRelease",
+    "HistogramRelease",
+    "PointRelease",
+    "from_dict",
+    "from_json",
+    "release_kind",
+    "release_part",
+    "to_dict",
+    "to_json",
+]
 
 
 def _jsonable(value: Any) -> Any:
@@ -35,11 +78,12 @@ def _jsonable(value: Any) -> Any:
 
 
 def _release_html(kind: str, rows: list[tuple[str, Any]], report: DisclosureReport) -> str:
-    from ._display import html_table
+    from .._display import html_table
 
     return html_table(rows, caption=kind) + report._repr_html_()
 
 
+@release_part("DisclosureReport")
 @dataclass
 class DisclosureReport:
     """What a release did: method, parameters, rounded counts, suppression, warnings.
@@ -114,7 +158,7 @@ class DisclosureReport:
 
     def _repr_html_(self) -> str:
         """Return the report as a small HTML table, as Jupyter shows it."""
-        from ._display import html_table
+        from .._display import html_table
 
         rows = [
             ("method", self.method),
@@ -145,6 +189,7 @@ class DisclosureReport:
         return "\n".join(lines)
 
 
+@release_kind("histogram")
 @dataclass
 class HistogramRelease:
     """A released histogram: safe bin edges and counts, suppressed bins as NaN.
@@ -187,6 +232,7 @@ class HistogramRelease:
         return _release_html("HistogramRelease", rows, self.report)
 
 
+@release_kind("points")
 @dataclass
 class PointRelease:
     """Released points (anonymised values or surviving grid-cell centres).
@@ -229,6 +275,7 @@ class PointRelease:
         return _release_html("PointRelease", rows, self.report)
 
 
+@release_kind("grid")
 @dataclass
 class GridRelease:
     """A released two-dimensional density grid: counts per cell, suppressed cells NaN.
