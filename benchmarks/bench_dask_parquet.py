@@ -45,7 +45,7 @@ import numpy as np
 import dask
 import dask.dataframe as dd
 import safeplot
-import safeplot.integrations.dask as sdask
+import safeplot.sources.dask as sdask
 
 plot, path, workers, scheduler = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 if scheduler == "distributed":

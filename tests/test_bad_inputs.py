@@ -491,7 +491,7 @@ OUT_OF_CORE = re.compile(r"(histplot|heatmap|countplot|kdeplot)(-(hue-stack-kde|
 
 
 def test_out_of_core_cases_are_the_dask_functions():
-    from safeplot.integrations.dask import DASK_FUNCTIONS
+    from safeplot.sources.dask import DASK_FUNCTIONS
 
     names = {c.name.split("-")[0] for c in CASES if OUT_OF_CORE.fullmatch(c.name)}
     assert names == set(DASK_FUNCTIONS)

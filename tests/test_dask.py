@@ -13,16 +13,16 @@ import pytest
 dd = pytest.importorskip("dask.dataframe")
 
 import safeplot  # noqa: E402
-import safeplot.integrations.dask as sdask  # noqa: E402
+import safeplot.sources.dask as sdask  # noqa: E402
 from safeplot import DisclosureError, audit  # noqa: E402
 from safeplot.anonymize.grids import _rule_bin_count, rare_values, safe_edges  # noqa: E402
-from safeplot.integrations.dask import DaskColumns, is_dask_collection  # noqa: E402
 from safeplot.plots._common import FOOTNOTE_GID  # noqa: E402
 from safeplot.plots.categorical import countplot, release_countplot  # noqa: E402
 from safeplot.plots.distributions import histplot, release_histograms  # noqa: E402
 from safeplot.plots.grid import release_grid  # noqa: E402
 from safeplot.plots.kde import kdeplot, release_kde  # noqa: E402
 from safeplot.plots.matrix import heatmap  # noqa: E402
+from safeplot.sources.dask import DaskColumns, is_dask_collection  # noqa: E402
 
 from .leakscan import scan_figure  # noqa: E402
 

@@ -101,7 +101,7 @@ def test_release_on_the_cluster_equals_pandas(client, frames, plot, kws):
 
 def test_two_passes_on_the_cluster(client, frames, monkeypatch):
     """A histogram reads the data twice: the summary, and one count of everything else."""
-    import safeplot.integrations.dask as sdask
+    import safeplot.sources.dask as sdask
 
     calls = []
     compute = sdask._compute

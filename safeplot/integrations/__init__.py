@@ -5,9 +5,10 @@
   safe versions or raise :class:`~safeplot.errors.UnsafePlotError`);
 - :mod:`safeplot.integrations.pandas_backend`:
   ``pd.options.plotting.backend = "safeplot"``;
-- :mod:`safeplot.integrations.dask`: dask DataFrames counted out of core
-  by histplot, heatmap, countplot and kdeplot (the ``safeplot[dask]`` extra);
 - :mod:`safeplot.integrations.projection`: ``projection="safe"`` Axes;
 - :mod:`safeplot.integrations.provenance`: the method and parameters in the
   metadata of every saved figure.
+
+Where the records come from (a dask DataFrame counted out of core) is
+:mod:`safeplot.sources`, below the plots.
 """

@@ -82,7 +82,7 @@ def plot_data(data: Any, roles: Mapping[str, Any], *, function: str) -> PlotData
     (['x', 'hue'], 'age')
     """
     from .._validate import to_pandas
-    from ..integrations.dask import dask_plot_data, is_dask_collection
+    from ..sources.dask import dask_plot_data, is_dask_collection
 
     data = to_pandas(data, function=function)  # polars, pyarrow, ...: read as pandas
     roles = {role: to_pandas(value, function=function) for role, value in roles.items()}
@@ -157,7 +157,7 @@ def wide_to_long(data: Any, *, function: str) -> PlotData:
     ['a', 'a', 'b', 'b']
     """
     from .._validate import to_pandas
-    from ..integrations.dask import is_dask_collection
+    from ..sources.dask import is_dask_collection
 
     data = to_pandas(data, function=function)
     if is_dask_collection(data):

@@ -35,10 +35,10 @@ from ..anonymize.grids import hit_mask, rare_values, safe_edges, union_sorted
 from ..anonymize.suppression import GridSuppression, suppress_records
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
-from ..integrations.dask import check_dask_method, dask_count_table, is_dask_collection
 from ..methods import anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
+from ..sources.dask import check_dask_method, dask_count_table, is_dask_collection
 from ._categories import (
     Layout,
     Rows,

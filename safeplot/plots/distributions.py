@@ -17,10 +17,10 @@ from .._validate import clean_numeric
 from ..anonymize.grids import RareValues, histogram_counts, hits_any, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
-from ..integrations.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
 from ..methods import AnonymizedValues, anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import HistogramRelease
+from ..sources.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
 from ._common import (
     attach_release,
     check_methods,

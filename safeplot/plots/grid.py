@@ -18,10 +18,10 @@ from numpy.typing import ArrayLike
 from .._validate import clean_numeric
 from ..anonymize.grids import RareValues, grid_counts, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
-from ..integrations.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
 from ..methods import AnonymizedValues, anonymize_values
 from ..policy import METHODS, Policy, get_policy
 from ..release import GridRelease
+from ..sources.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
 from ._common import check_methods, check_positive_int, make_report, refuse_if_nothing_shown
 from ._data import categorical_order
 

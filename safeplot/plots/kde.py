@@ -55,10 +55,10 @@ from ..anonymize.grids import (
 )
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
-from ..integrations.dask import is_dask_collection
 from ..methods import anonymize_values
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, GridRelease
+from ..sources.dask import is_dask_collection
 from ._common import (
     check_methods,
     check_positive_int,
@@ -354,7 +354,7 @@ def release_kde(
     if wide and (bivariate or hue is None):
         raise ValueError("wide=True needs one value variable and the column of each value as hue.")
     if any(is_dask_collection(v) for v in (x, y, hue)):  # counted out of core
-        from ..integrations.dask import release_kde_dask
+        from ..sources.dask import release_kde_dask
 
         return release_kde_dask(
             x,

@@ -37,9 +37,9 @@ from .._validate import refuse_dask
 from ..anonymize.grids import RareValues, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
-from ..integrations.dask import DaskColumns, is_dask_collection
 from ..policy import get_policy
 from ..release import DisclosureReport, GridRelease
+from ..sources.dask import DaskColumns, is_dask_collection
 from ._common import (
     finish,
     get_ax,
