@@ -11,7 +11,15 @@ import pandas as pd
 
 from .errors import DisclosureError
 
-__all__ = ["CleanData", "as_frame", "clean_numeric", "finite_array", "to_pandas"]
+__all__ = [
+    "CleanData",
+    "PlotData",
+    "as_frame",
+    "categorical_order",
+    "clean_numeric",
+    "finite_array",
+    "to_pandas",
+]
 
 
 def is_dask_collection(obj: Any) -> bool:
@@ -44,6 +52,55 @@ def refuse_dask(data: Any, function: str) -> None:
             "Use histplot, heatmap (x=, y=), countplot or kdeplot, which count out of core, "
             "or work on a sample: data.sample(frac=...).compute()."
         )
+
+
+@dataclass
+class PlotData:
+    """The variables of one plot call.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        One column per role given ("x", "y", "hue", "size", "style", "weights").
+    labels : dict
+        Role -> name to show on axes and legends (the column name, or the
+        vector's ``.name``; the role itself when there is none).
+    """
+
+    frame: pd.DataFrame
+    labels: dict[str, str]
+
+    def has(self, role: str) -> bool:
+        """Whether the role was given."""
+        return role in self.frame.columns
+
+    def label(self, role: str) -> str:
+        """Return the display name of a role."""
+        return self.labels.get(role, role)
+
+
+def categorical_order(values: pd.Series, order: Sequence[Any] | None = None) -> list[Any]:
+    """Levels of a categorical variable in seaborn's order.
+
+    The given `order`; else the categories of a categorical dtype; else the
+    unique values, sorted when numeric and in order of appearance otherwise.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> categorical_order(pd.Series(["b", "a", "b"]))
+    ['b', 'a']
+    >>> categorical_order(pd.Series([3, 1, 2]))
+    [1, 2, 3]
+    """
+    if order is not None:
+        return list(order)
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return list(values.cat.categories)
+    levels = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(values.dropna())]
+    if pd.api.types.is_numeric_dtype(values.dtype):
+        levels = sorted(levels)
+    return levels
 
 
 # inputs read as they are: pandas and numpy objects, Python containers and scalars

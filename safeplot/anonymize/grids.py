@@ -26,6 +26,7 @@ from ..errors import DisclosureError
 __all__ = [
     "RareValues",
     "as_sorted",
+    "discrete_edges",
     "grid_counts",
     "histogram_counts",
     "hits_any",
@@ -604,6 +605,44 @@ def _aligned_edges(lo: float, hi: float, width: float, avoid: np.ndarray) -> np.
     raise DisclosureError(
         f"Every grid of width {width} puts an edge on a rare data value; choose another binwidth."
     )
+
+
+def discrete_edges(
+    values: np.ndarray, rare: ArrayLike | RareValues, centres_drawn: bool
+) -> np.ndarray:
+    """Unit-width bins centred on the integers (seaborn's ``discrete=True``).
+
+    Bars never draw their centres, so integer centres are kept then. A step
+    or polygon outline draws a vertex at every bin centre, suppressed bins
+    included, so when a rare value would be such a centre the grid is
+    shifted (its edges and centres then avoid every rare value).
+
+    Parameters
+    ----------
+    values : ndarray
+        The values binned (only their extremes and whether they are all
+        integers matter).
+    rare : array_like or RareValues
+        The rare raw values no edge (and no drawn centre) may equal.
+    centres_drawn : bool
+        Whether the figure draws the bin centres (steps, polygons).
+
+    Returns
+    -------
+    ndarray
+        The bin edges.
+
+    Examples
+    --------
+    >>> discrete_edges(np.array([1.0, 2.0, 4.0]), np.array([]), centres_drawn=True)
+    array([0.5, 1.5, 2.5, 3.5, 4.5])
+    """
+    if np.array_equal(values, np.round(values)):
+        edges = np.arange(values.min() - 0.5, values.max() + 1.0, 1.0)
+        centres = edges[:-1] + 0.5
+        if not hits_any(edges, rare) and not (centres_drawn and hits_any(centres, rare)):
+            return edges
+    return safe_edges(values, binwidth=1.0, avoid=rare)
 
 
 #: Most bins a rule may ask for (numpy's "fd" asks for millions when the IQR is tiny).

@@ -11,39 +11,15 @@ at values beyond their shape: validation of numbers is in ``safeplot._validate``
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._validate import PlotData, categorical_order
+
 __all__ = ["PlotData", "categorical_order", "plot_data", "wide_to_long"]
-
-
-@dataclass
-class PlotData:
-    """The variables of one plot call.
-
-    Attributes
-    ----------
-    frame : DataFrame
-        One column per role given ("x", "y", "hue", "size", "style", "weights").
-    labels : dict
-        Role -> name to show on axes and legends (the column name, or the
-        vector's ``.name``; the role itself when there is none).
-    """
-
-    frame: pd.DataFrame
-    labels: dict[str, str]
-
-    def has(self, role: str) -> bool:
-        """Whether the role was given."""
-        return role in self.frame.columns
-
-    def label(self, role: str) -> str:
-        """Return the display name of a role."""
-        return self.labels.get(role, role)
 
 
 def _is_vector(value: Any) -> bool:
@@ -190,27 +166,3 @@ def wide_to_long(data: Any, *, function: str) -> PlotData:
     frame = pd.concat(parts, ignore_index=True)
     frame["variable"] = pd.Categorical(frame["variable"], categories=[str(c) for c in numeric])
     return PlotData(frame, {"value": "", "variable": ""})
-
-
-def categorical_order(values: pd.Series, order: Sequence[Any] | None = None) -> list[Any]:
-    """Levels of a categorical variable in seaborn's order.
-
-    The given `order`; else the categories of a categorical dtype; else the
-    unique values, sorted when numeric and in order of appearance otherwise.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> categorical_order(pd.Series(["b", "a", "b"]))
-    ['b', 'a']
-    >>> categorical_order(pd.Series([3, 1, 2]))
-    [1, 2, 3]
-    """
-    if order is not None:
-        return list(order)
-    if isinstance(values.dtype, pd.CategoricalDtype):
-        return list(values.cat.categories)
-    levels = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(values.dropna())]
-    if pd.api.types.is_numeric_dtype(values.dtype):
-        levels = sorted(levels)
-    return levels

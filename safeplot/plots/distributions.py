@@ -14,7 +14,14 @@ import seaborn as sns
 from matplotlib.axes import Axes
 
 from .._validate import clean_numeric
-from ..anonymize.grids import RareValues, histogram_counts, hits_any, safe_edges, safe_ticks
+from ..anonymize.grids import (
+    RareValues,
+    discrete_edges,
+    histogram_counts,
+    hits_any,
+    safe_edges,
+    safe_ticks,
+)
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
 from ..methods import AnonymizedValues, anonymize_values, get_method
@@ -149,22 +156,6 @@ def draw_histogram(ax: Axes, release: HistogramRelease, *, color=None, label=Non
 
 
 # -- seaborn-compatible functions ------------------------------------------------------
-
-
-def _discrete_edges(values: np.ndarray, rare: np.ndarray, centres_drawn: bool) -> np.ndarray:
-    """Unit-width bins centred on the integers (seaborn's ``discrete=True``).
-
-    Bars never draw their centres, so integer centres are kept then. A step
-    or polygon outline draws a vertex at every bin centre, suppressed bins
-    included, so when a rare value would be such a centre the grid is
-    shifted (its edges and centres then avoid every rare value).
-    """
-    if np.array_equal(values, np.round(values)):
-        edges = np.arange(values.min() - 0.5, values.max() + 1.0, 1.0)
-        centres = edges[:-1] + 0.5
-        if not hits_any(edges, rare) and not (centres_drawn and hits_any(centres, rare)):
-            return edges
-    return safe_edges(values, binwidth=1.0, avoid=rare)
 
 
 def _user_edges(bins: object, rare: np.ndarray) -> np.ndarray:
@@ -355,7 +346,7 @@ def release_histograms(
         # (a grid fitted to the few values in a narrow range would say where they are)
         span = v if binrange is None else np.asarray(binrange, dtype=float)
         if discrete:
-            return _discrete_edges(span, rare, centres_drawn)
+            return discrete_edges(span, rare, centres_drawn)
         return safe_edges(
             span,
             bins if binrange is None or not isinstance(bins, str) else 10,

@@ -68,7 +68,13 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .._validate import _numeric_column, is_dask_collection, refuse_dask
+from .._validate import (
+    PlotData,
+    _numeric_column,
+    categorical_order,
+    is_dask_collection,
+    refuse_dask,
+)
 from ..anonymize.grids import (
     _OFFSETS,
     MATCH_RTOL,
@@ -76,6 +82,7 @@ from ..anonymize.grids import (
     _next_nice,
     _on_grid,
     _rule_bin_count,
+    discrete_edges,
     grid_counts,
     hit_mask,
     nice_step,
@@ -186,11 +193,9 @@ def check_dask_method(method: str, function: str, allowed: Sequence[str] = BINNE
 def dask_plot_data(data: Any, roles: Mapping[str, Any], *, function: str):
     """Resolve seaborn-style variables against a dask DataFrame (names only).
 
-    Returns a :class:`~safeplot.plots._data.PlotData` whose frame is a dask
+    Returns a :class:`~safeplot._validate.PlotData` whose frame is a dask
     DataFrame with one column per role; nothing is computed.
     """
-    from ..plots._data import PlotData
-
     if function not in DASK_FUNCTIONS:
         for obj in (data, *roles.values()):
             refuse_dask(obj, function)
@@ -642,8 +647,6 @@ class _HistPlan:
 
     def placements(self, source: DaskColumns, j: int, avoid: np.ndarray) -> list[np.ndarray]:
         """Return the edges the release places with `avoid` (both ways of drawing centres)."""
-        from ..plots.distributions import _discrete_edges
-
         if self.explicit:
             return [np.asarray(self.bins, dtype=float)]
         if self.binrange is not None:
@@ -654,7 +657,7 @@ class _HistPlan:
         else:
             span = source.span_values(j)
         if self.discrete:
-            return [_discrete_edges(span, avoid, drawn) for drawn in (True, False)]
+            return [discrete_edges(span, avoid, drawn) for drawn in (True, False)]
         bins = self.bins if self.binrange is None or not isinstance(self.bins, str) else 10
         return [safe_edges(span, bins, binwidth=self.binwidth, avoid=avoid, n_bins=self.n_bins)]
 
@@ -905,8 +908,6 @@ class DaskColumns:
         restrict: bool = False,
         level_dtype: bool = True,
     ) -> None:
-        from ..plots._data import categorical_order
-
         self.columns = [str(c) for c in columns]
         self.hue = hue
         self.function = function
