@@ -34,8 +34,8 @@ from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
 from ..anonymize.statistics import round_sig
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
-from ..methods import anonymize_values, get_method
-from ..policy import METHODS, Policy, get_policy
+from ..methods import anonymize_values, available_methods, check_family, get_method
+from ..policy import Policy, get_policy
 from ..release import DisclosureReport
 from ._categories import (
     Layout,
@@ -51,7 +51,6 @@ from ._categories import (
     stable_palette,
 )
 from ._common import (
-    check_methods,
     finish,
     get_ax,
     make_report,
@@ -63,8 +62,10 @@ from ._common import (
 
 __all__ = ["BAR_METHODS", "BarRelease", "barplot", "release_barplot"]
 
+#: Families of methods (:attr:`~safeplot.methods.Method.family`) a bar plot releases.
+_BAR_FAMILIES = ("counts", "values", "rules", "raw")
 #: Methods :func:`barplot` supports.
-BAR_METHODS = METHODS
+BAR_METHODS = tuple(m.name for m in available_methods() if m.family in _BAR_FAMILIES)
 
 #: Estimator names that return one record's value.
 _RECORD_ESTIMATORS = ("min", "max", "first", "last", "idxmin", "idxmax")
@@ -336,16 +337,17 @@ def release_barplot(
     (['Thur', 'Fri', 'Sat', 'Sun'], [17.7, 17.2, 20.4, 21.4])
     """
     pol = get_policy(policy)
-    method = check_methods(pol.check_method(method, "count"), BAR_METHODS, "bar plots")
+    m = check_family(pol.check_method(method, "count"), _BAR_FAMILIES, "bar plots")
+    method = m.name
     threshold = pol.check_threshold(threshold)
-    if method == "deterministic" or method == "microaggregation":
+    if m.uses_k:
         pol.check_k(k)
-    if method == "probabilistic":
+    if m.adds_noise:
         pol.check_q(q)
-    if method != "none":
+    if not m.raw:
         _check_estimator(estimator)
     err = _check_errorbar(errorbar)
-    if method != "none":
+    if not m.raw:
         for name, value, why in (
             ("units", units, "a bootstrap over units"),
             ("weights", weights, "a weighted estimate"),
@@ -374,7 +376,7 @@ def release_barplot(
     n_hue = layout.n_hue
     table = np.zeros((len(levels), n_hue))
     np.add.at(table, (cat, rows.hue), 1)
-    if method == "generalize":
+    if m.coarsens:
         merged = merge_small(table, threshold)
         if merged.any():
             taken = {str(v) for v in levels}
@@ -390,7 +392,7 @@ def release_barplot(
     codes = cat * n_hue + rows.hue
     sizes = table.ravel()
     # groups shown: at least `threshold` records (and secondary suppression of totals)
-    if method == "none":
+    if m.raw:
         shown = sizes > 0
         cells = 0
     else:
@@ -415,17 +417,18 @@ def release_barplot(
             f"{len(suppressed)} group(s) with fewer than threshold={threshold} records (or "
             "suppressed so that a total cannot reveal them) are not drawn."
         )
-    if method != "none" and not shown.any():
+    if not m.raw and not shown.any():
         raise DisclosureError(
             f"barplot: every group has fewer than threshold={threshold} records, so no bar can "
             "be shown. Merge categories (method='generalize'), or use broader groups."
         )
     stat_values = np.log(values) / math.log(base) if base is not None else values
     pi_values = stat_values
-    if get_method(method).moves_values:
-        strata = codes if method in ("deterministic", "microaggregation") else None
-        if strata is not None:
-            small = [describe(g) for g in present if shown[g] and sizes[g] < k]
+    if m.moves_values:
+        if m.groups_within_strata:
+            # groups are formed within each bar's records: a shown bar needs enough for one
+            fewest = m.min_group_size(pol, k)
+            small = [describe(g) for g in present if shown[g] and sizes[g] < fewest]
             if small:
                 raise DisclosureError(
                     f"barplot: method={method!r} with k={k} needs at least k records in every "
@@ -440,7 +443,7 @@ def release_barplot(
             names=[layout.value_name or "values"],
             k=k,
             q=q,
-            strata=None if strata is None else strata[in_shown],
+            strata=codes[in_shown],
             threshold=threshold,
             policy=pol,
         )
@@ -449,13 +452,13 @@ def release_barplot(
         stat_values = pi_values = released
         params.update(out.params)
         details.update(out.details)
-    elif method in ("suppress", "generalize") and err[0] == "pi":
+    elif m.counts_only and err[0] == "pi":
         pi_values = winsorize(stat_values, policy=pol).values
         params["winsor_sd"] = pol.winsor_sd
-    if method != "none":
+    if not m.raw:
         params["sig"] = pol.sig_figs
     drawn_groups = [g for g in present if shown[g]]
-    rare = np.array([]) if method == "none" else rare_values(rows.all_values, threshold)
+    rare = np.array([]) if m.raw else rare_values(rows.all_values, threshold)
     est = np.empty(len(drawn_groups))
     lo = np.empty(len(drawn_groups))
     hi = np.empty(len(drawn_groups))
@@ -467,8 +470,8 @@ def release_barplot(
         e, a, b = _aggregate(vals, estimator, err, n_boot, seed, pi_values[members])
         if base is not None:
             e, a, b = (base**v for v in (e, a, b))
-        if method != "none":
-            if callable(estimator) and method in ("suppress", "generalize"):
+        if not m.raw:
+            if callable(estimator) and m.counts_only:
                 _refuse_record(e, raw, threshold, estimator)
             e, a, b = (float(v) for v in round_sig(np.array([e, a, b]), pol.sig_figs))
             avoid = np.union1d(rare, rare_values(raw, threshold))
@@ -483,7 +486,7 @@ def release_barplot(
         for g in drawn_groups
     ]
     value_lim = value_ticks = None
-    if method != "none":
+    if not m.raw:
         numbers = np.r_[est, lo[np.isfinite(lo)], hi[np.isfinite(hi)]] if has_err else est
         value_lim, value_ticks = _value_axis(numbers, rare, base)
     variables = tuple(
@@ -516,7 +519,7 @@ def release_barplot(
         levels=levels,
         other=other,
         layout=layout,
-        avoid_categories=np.array([]) if method == "none" else rare_categories(rows, threshold),
+        avoid_categories=np.array([]) if m.raw else rare_categories(rows, threshold),
     )
 
 
@@ -857,7 +860,7 @@ def barplot(
     }
     import seaborn as sns
 
-    if rel.method == "none":
+    if get_method(rel.method).raw:
         with quiet_seaborn():
             sns.barplot(
                 data,

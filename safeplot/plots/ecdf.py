@@ -29,13 +29,12 @@ from ..anonymize import winsorize
 from ..anonymize.grids import hit_mask, rare_values
 from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
-from ..methods import anonymize_values
-from ..policy import METHODS, Policy, get_policy
+from ..methods import anonymize_values, available_methods, check_family, get_method
+from ..policy import Policy, get_policy
 from ..release import DisclosureReport
 from ._categories import log_axis, log_base
 from ._common import (
     axis_from_range,
-    check_methods,
     finish,
     get_ax,
     make_report,
@@ -48,8 +47,10 @@ from .distributions import release_histograms
 
 __all__ = ["ECDF_METHODS", "EcdfRelease", "ecdfplot", "release_ecdf"]
 
+#: Families of methods (:attr:`~safeplot.methods.Method.family`) an ECDF releases.
+_ECDF_FAMILIES = ("counts", "values", "rules", "raw")
 #: Methods :func:`ecdfplot` supports.
-ECDF_METHODS = METHODS
+ECDF_METHODS = tuple(m.name for m in available_methods() if m.family in _ECDF_FAMILIES)
 #: Most steps of a ``"confidential"`` ECDF (quantiles at 1/40, 2/40, ..., 1).
 CONFIDENTIAL_STEPS = 40
 _STATS = ("proportion", "percent", "count")
@@ -175,11 +176,12 @@ def release_ecdf(
     (['Male', 'Female'], 'suppress')
     """
     pol = get_policy(policy)
-    method = check_methods(pol.check_method(method, "hist"), ECDF_METHODS, "ECDF plots")
+    m = check_family(pol.check_method(method, "hist"), _ECDF_FAMILIES, "ECDF plots")
+    method = m.name
     threshold = pol.check_threshold(threshold)
-    if method in ("deterministic", "microaggregation"):
+    if m.uses_k:
         pol.check_k(k)
-    if method == "probabilistic":
+    if m.adds_noise:
         pol.check_q(q)
     if isinstance(data, (pd.Series, np.ndarray, list, tuple)) and x is None and y is None:
         x, data = data, None
@@ -230,7 +232,7 @@ def release_ecdf(
         )
     name = pdata.label(var)
     names = {"value": name, "hue": pdata.label("hue") if "hue" in frame else None}
-    if method == "none":
+    if m.raw:
         report = make_report("ecdfplot", method, {}, (name,), values.size, n_dropped, pol)
         return EcdfRelease(
             method,
@@ -263,7 +265,7 @@ def release_ecdf(
     cells = 0
     positions: list[np.ndarray] = []
     weights: list[np.ndarray] = []
-    if method in ("suppress", "generalize"):
+    if m.counts_only:
         rels = release_histograms(
             work,
             levels=codes,
@@ -288,7 +290,7 @@ def release_ecdf(
                 f"{cells} bin(s) below the threshold are left out of the cumulative counts; "
                 "the ECDF is that of the records in shown bins."
             )
-    elif method == "confidential":
+    elif m.rule_based:
         params.update(winsor_sd=pol.winsor_sd, sig=pol.sig_figs)
         n_wins = 0
         for i in range(len(levels)):
@@ -299,23 +301,24 @@ def release_ecdf(
                 continue
             w = winsorize(v, policy=pol)
             n_wins += w.n_winsorized
-            m = int(min(CONFIDENTIAL_STEPS, v.size // threshold))
-            probs = np.arange(1, m + 1) / m
+            steps = int(min(CONFIDENTIAL_STEPS, v.size // threshold))
+            probs = np.arange(1, steps + 1) / steps
             qs = np.asarray(round_sig(np.quantile(w.values, probs), pol.sig_figs))
             positions.append(qs)
-            weights.append(np.full(m, v.size / m))
+            weights.append(np.full(steps, v.size / steps))
         details["values_winsorised"] = pol.round_count(n_wins)
     else:
-        strata = codes if method in ("deterministic", "microaggregation") else None
-        if strata is not None:
-            thin = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < k))]
+        if m.groups_within_strata:
+            # groups are formed within each hue level: a level needs enough records for one
+            fewest = m.min_group_size(pol, k)
+            thin = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < fewest))]
             if thin:
                 raise DisclosureError(
                     f"ecdfplot: method={method!r} with k={k} needs at least k records in every "
                     f"hue level; {', '.join(thin)} have fewer."
                 )
         out = anonymize_values(
-            work, method, names=[name], k=k, q=q, strata=strata, threshold=threshold, policy=pol
+            work, method, names=[name], k=k, q=q, strata=codes, threshold=threshold, policy=pol
         )
         params.update(out.params)
         details.update(out.details)
@@ -484,7 +487,7 @@ def ecdfplot(
         raise ValueError(f"ecdfplot: stat must be one of {list(_STATS)}, got {stat!r}.")
     pol = get_policy()
     chosen = pol.check_method(method, "hist")
-    if weights is not None and chosen != "none":
+    if weights is not None and not get_method(chosen).raw:
         raise ValueError(
             "ecdfplot: weights= gives records their own step heights, and a few heavy records "
             "would show in the curve. Drop weights (or aggregate the data first)."
@@ -516,7 +519,7 @@ def ecdfplot(
         legend=legend,
         ax=ax,
     )
-    if rel.method == "none":
+    if get_method(rel.method).raw:
         with quiet_seaborn():
             sns.ecdfplot(
                 data, x=x, y=y, hue=hue, weights=weights, hue_order=hue_order, **style, **kwargs
