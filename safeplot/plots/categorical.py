@@ -35,7 +35,7 @@ from ..anonymize.grids import hit_mask, rare_values, safe_edges, union_sorted
 from ..anonymize.suppression import GridSuppression, suppress_records
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
-from ..methods import anonymize_values, get_method
+from ..methods import Method, anonymize_values, available_methods, check_family, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
 from ..sources.dask import check_dask_method, dask_count_table, is_dask_collection
@@ -57,7 +57,6 @@ from ._categories import (
 )
 from ._common import (
     axis_from_range,
-    check_methods,
     check_positive_int,
     finish,
     get_ax,
@@ -80,10 +79,15 @@ __all__ = [
     "release_countplot",
 ]
 
+#: Families of methods (:attr:`~safeplot.methods.Method.family`) each plot releases.
+_BOX_FAMILIES = ("counts", "values", "rules", "raw")
+_COUNT_FAMILIES = ("counts", "rules", "raw")
+#: Families a count plot of a dask DataFrame releases: counted out of core, no raw record.
+_DASK_COUNT_FAMILIES = ("counts", "rules")
 #: Methods :func:`boxplot` supports.
-BOX_METHODS = METHODS
+BOX_METHODS = tuple(m.name for m in available_methods() if m.family in _BOX_FAMILIES)
 #: Methods :func:`countplot` supports.
-COUNT_METHODS = ("suppress", "generalize", "confidential", "none")
+COUNT_METHODS = tuple(m.name for m in available_methods() if m.family in _COUNT_FAMILIES)
 #: Share of the records above which one category is flagged as dominant.
 DOMINANCE = 0.9
 #: gid of the "***" marks above winsorised boxes and of the dominance note.
@@ -96,7 +100,6 @@ OMITTED_GID = "safeplot-omitted-boxes"
 #: than this is continuous: :func:`boxplot` draws O'Keefe's parallel box plots of it.
 CONTINUOUS_LEVELS = 20
 
-_SUMMARY_METHODS = ("suppress", "generalize", "confidential")
 _STATS = ("count", "percent", "probability", "proportion")
 # matplotlib.Axes.bxp options that would draw statistics a five-number summary does not hold
 _SUMMARY_ONLY_REFUSED = ("showmeans", "meanline", "notch", "shownotches", "bootstrap")
@@ -106,15 +109,20 @@ _SUMMARY_ONLY_REFUSED = ("showmeans", "meanline", "notch", "shownotches", "boots
 
 
 def _policy_checks(
-    pol: Policy, method: str | None, kind: str, available: tuple[str, ...], what: str
-) -> str:
-    method = pol.check_method(method, kind)
-    if kind == "count" and get_method(method).moves_values and method != "confidential":
+    pol: Policy, method: str | None, kind: str, families: tuple[str, ...], what: str
+) -> Method:
+    """Return the method the policy allows for `kind`, refused when `what` cannot release it."""
+    m = get_method(pol.check_method(method, kind))
+    if kind == "count" and m.moves_values and not m.rule_based:
+        available = sorted(
+            (o.name for o in available_methods() if o.family in families),
+            key=lambda name: METHODS.index(name) if name in METHODS else len(METHODS),
+        )  # in the policy's order, methods registered later last
         raise ValueError(
-            f"method={method!r} moves numeric values and does not apply to counts of "
-            f"categories. Count plots support {list(available)}."
+            f"method={m.name!r} moves numeric values and does not apply to counts of "
+            f"categories. Count plots support {available}."
         )
-    return check_methods(method, available, what)
+    return check_family(m, families, what)
 
 
 # -- box plots ---------------------------------------------------------------------------
@@ -304,7 +312,8 @@ def release_boxplot(
     ------
     DisclosureError
         A box (category x hue level) with fewer than `threshold` records (or
-        fewer than `k` under ``"deterministic"``), a parameter below a policy
+        fewer than `k` under ``"deterministic"`` and ``"microaggregation"``,
+        which form their groups within each box), a parameter below a policy
         floor, or a method the policy does not allow.
 
     Examples
@@ -316,16 +325,17 @@ def release_boxplot(
     ['Thur', 'Fri', 'Sat', 'Sun']
     """
     pol = get_policy(policy)
-    method = _policy_checks(pol, method, "box", BOX_METHODS, "box plots")
+    m = _policy_checks(pol, method, "box", _BOX_FAMILIES, "box plots")
+    method = m.name
     threshold = pol.check_threshold(threshold)
-    if method == "deterministic":
+    if m.uses_k:
         pol.check_k(k)
-    if method == "probabilistic":
+    if m.adds_noise:
         pol.check_q(q)
     # bins is checked for every method: a bad value is an error even where it is not used
     bins = check_positive_int("bins", bins)
-    if method in ("suppress", "generalize"):
-        if method == "generalize":
+    if m.counts_only:
+        if m.coarsens:
             factor = check_positive_int("factor", factor)
         try:
             whis = float(whis)
@@ -358,7 +368,7 @@ def release_boxplot(
             "boxplot: log_scale needs positive values, but the variable has zero or negative "
             "values. Drop log_scale, or plot a shifted or transformed variable."
         )
-    if method == "none":
+    if m.raw:
         report = make_report("boxplot", method, {}, variables, values.size, rows.n_dropped, pol)
         per = [values[codes == g] for g in range(len(pairs))]
         return BoxRelease(
@@ -377,20 +387,21 @@ def release_boxplot(
     boxes: list[BoxSummary] | None = None
     released: list[np.ndarray] | None = None
     cells = 0
-    if get_method(method).moves_values and method != "confidential":
-        if method == "deterministic":
-            _refuse_small(layout, sizes, pairs, k, f"k={k}")
+    if m.moves_values and not m.rule_based:
+        if m.groups_within_strata:
+            # groups are formed within each box, so each box needs enough records for one
+            _refuse_small(layout, sizes, pairs, m.min_group_size(pol, k), f"k={k}")
         out = anonymize_values(
             values,
             method,
             names=[layout.value_name or "values"],
             k=k,
             q=q,
-            strata=codes if method == "deterministic" else None,
+            strata=codes,
             threshold=threshold,
             policy=pol,
         )
-        params.update({"k": out.params["k"]} if method == "deterministic" else out.params)
+        params.update({n: v for n, v in out.params.items() if n in m.param_names})
         details.update(out.details)
         scale = float(np.std(values))
         released = [
@@ -398,7 +409,7 @@ def release_boxplot(
         ]
         drawn = np.concatenate(released)
     else:
-        if method == "confidential":
+        if m.rule_based:
             boxes = [
                 confidential_box(
                     values[codes == g], avoid=avoid[g], policy=pol, what=layout.describe(*pairs[g])
@@ -433,7 +444,7 @@ def release_boxplot(
             details["values_winsorised"] = pol.round_count(n_wins)
             details["boxes_winsorised"] = sum(b.n_winsorized > 0 for b in boxes)
         else:
-            fac = factor if method == "generalize" else 1
+            fac = factor if m.coarsens else 1
             joint = _joint_grid(layout, rows, codes, pairs, avoid, bins, fac, threshold)
             if joint is None:
                 # one variable, or boxes by category: each box's values on one shared 1-D grid
@@ -485,7 +496,7 @@ def release_boxplot(
                 else joint[2].cells_suppressed
             )
             params["bins"] = bins if fac == 1 else -(-bins // fac)
-            if method == "generalize":
+            if m.coarsens:
                 params["factor"] = fac
         drawn = np.concatenate([np.r_[b.stats, b.fliers] for b in boxes])
     lo, hi = float(np.min(drawn)), float(np.max(drawn))
@@ -828,6 +839,11 @@ def boxplot(
     ``"probabilistic"``
         Keyed normal noise with SD ``q`` times the variable's SD is added to
         every value; boxes as above.
+    ``"microaggregation"``, ``"rounding"``
+        Each value is replaced by the mean of its group of at least `k`
+        records, formed within its box as for ``"deterministic"``
+        (Senavirathne & Torra), or by one of `c` representative values;
+        boxes as above.
     ``"suppress"``
         Records in cells of a safe grid holding fewer than `threshold`
         records are dropped. For wide-form data with two numeric columns
@@ -886,7 +902,8 @@ def boxplot(
     """
     pol = get_policy()
     chosen = pol.check_method(method, "box")
-    if chosen == "confidential":
+    m = get_method(chosen)
+    if m.rule_based:
         continuous = _continuous_axis(data, x, y, hue, orient)
         if continuous is not None:
             return _route_to_parallel(
@@ -908,7 +925,7 @@ def boxplot(
                 annotate=annotate,
                 kwargs=kwargs,
             )
-    if chosen in _SUMMARY_METHODS:
+    if m.family in ("counts", "rules"):
         refused = [kw for kw in _SUMMARY_ONLY_REFUSED if kwargs.get(kw)]
         if refused:
             raise ValueError(
@@ -952,7 +969,7 @@ def boxplot(
         formatter=formatter,
         legend=legend,
     )
-    if rel.method == "none":
+    if m.raw:
         import seaborn as sns
 
         with quiet_seaborn():
@@ -1117,7 +1134,8 @@ def release_countplot(
            [  5.,  32.]])
     """
     pol = get_policy(policy)
-    method = _policy_checks(pol, method, "count", COUNT_METHODS, "count plots")
+    m = _policy_checks(pol, method, "count", _COUNT_FAMILIES, "count plots")
+    method = m.name
     threshold = pol.check_threshold(threshold)
     if stat not in _STATS:
         raise ValueError(f"stat must be one of {list(_STATS)}, got {stat!r}.")
@@ -1127,7 +1145,10 @@ def release_countplot(
             "y= for horizontal ones (hue= adds a second categorical variable)."
         )
     if is_dask_collection(data):  # counted out of core: one pass over the partitions
-        check_dask_method(method, "countplot", ("suppress", "generalize", "confidential"))
+        out_of_core = tuple(
+            o.name for o in available_methods() if o.family in _DASK_COUNT_FAMILIES
+        )
+        check_dask_method(method, "countplot", out_of_core)
         layout, table, n_dropped, rare_cats = dask_count_table(
             data, x, y, hue, order, hue_order, orient, threshold=threshold
         )
@@ -1154,25 +1175,25 @@ def release_countplot(
             "is disclosive for this population."
         )
         details["dominant_category"] = True
-    if method == "none":
+    if m.raw:
         released = table.copy()
         cells = 0
     else:
-        if method == "generalize":
+        if m.coarsens:
             merged = merge_small(table, threshold)
             if merged.any():
                 taken = {str(v) for v in levels}
                 other = "Other" if "Other" not in taken else "Other (merged)"
                 keep = ~merged
                 table = np.vstack([table[keep], table[merged].sum(axis=0, keepdims=True)])
-                levels = [lv for lv, m in zip(levels, merged, strict=True) if not m] + [other]
+                levels = [lv for lv, mg in zip(levels, merged, strict=True) if not mg] + [other]
                 details["categories_merged"] = int(merged.sum())
         sup = suppress_table(table, threshold)
         warnings += sup.warnings
         released = sup.counts
         cells = sup.n_suppressed
         details["cells_suppressed_secondary"] = sup.n_secondary
-        if method == "confidential":
+        if m.rule_based:
             params["round_to"] = pol.round_n_to
             released = round_counts(released, pol.round_n_to, threshold)
         # leave out categories and hue levels with nothing shown, unless the caller named
@@ -1212,7 +1233,7 @@ def release_countplot(
         details=details,
         warnings=warnings,
     )
-    rare = rare_cats if method != "none" else np.array([])
+    rare = np.array([]) if m.raw else rare_cats
     return CountRelease(levels, hue_levels, released, heights, stat, other, report, layout, rare)
 
 
@@ -1390,7 +1411,7 @@ def countplot(
     )
     import seaborn as sns
 
-    if rel.report.method == "none":
+    if get_method(rel.report.method).raw:
         with quiet_seaborn():
             sns.countplot(
                 data,
