@@ -38,7 +38,7 @@ from ..errors import DisclosureError
 from ..methods import Method, anonymize_values, available_methods, check_family, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport
-from ..sources.dask import check_dask_method, dask_count_table, is_dask_collection
+from ..sources.dask import check_dask_method, is_dask_collection
 from ._categories import (
     Layout,
     Rows,
@@ -66,6 +66,7 @@ from ._common import (
     set_safe_axis,
     takes_method_options,
 )
+from ._dask_counts import dask_count_table
 from ._data import plot_data
 
 __all__ = [
@@ -1145,10 +1146,7 @@ def release_countplot(
             "y= for horizontal ones (hue= adds a second categorical variable)."
         )
     if is_dask_collection(data):  # counted out of core: one pass over the partitions
-        out_of_core = tuple(
-            o.name for o in available_methods() if o.family in _DASK_COUNT_FAMILIES
-        )
-        check_dask_method(method, "countplot", out_of_core)
+        check_dask_method(method, "countplot", families=_DASK_COUNT_FAMILIES)
         layout, table, n_dropped, rare_cats = dask_count_table(
             data, x, y, hue, order, hue_order, orient, threshold=threshold
         )

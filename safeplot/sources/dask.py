@@ -90,14 +90,14 @@ from ..anonymize.grids import (
     safe_edges,
 )
 from ..errors import DisclosureError
-from ..methods import get_method
+from ..methods import Method, available_methods, get_method
 
 __all__ = [
-    "BINNED_METHODS",
+    "BINNED_FAMILIES",
     "COLLECT_LIMIT",
     "DaskColumns",
     "check_dask_method",
-    "dask_count_table",
+    "dask_count_pairs",
     "dask_plot_data",
     "grid_step",
     "histogram_step",
@@ -105,8 +105,8 @@ __all__ = [
     "release_kde_dask",
 ]
 
-#: Methods a plot of a dask DataFrame supports (they need only counts).
-BINNED_METHODS = ("suppress", "generalize")
+#: Families of methods a plot of a dask DataFrame supports: they need only counts.
+BINNED_FAMILIES = ("counts",)
 
 #: Complete rows up to which a bin rule is computed on the column itself (8 bytes a value).
 COLLECT_LIMIT = 2_000_000
@@ -162,8 +162,39 @@ def _tree(tasks: list, combine: Callable) -> Any:
     return tasks[0]
 
 
-def check_dask_method(method: str, function: str, allowed: Sequence[str] = BINNED_METHODS) -> str:
+def _method_names(families: Sequence[str]) -> str:
+    """Name the methods of `families` as ``'a', 'b' or 'c'``, plain suppression first."""
+    found = [m for m in available_methods() if m.family in families]
+    found.sort(key=lambda m: (m.rule_based, m.coarsens))
+    names = [repr(m.name) for m in found]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def check_dask_method(
+    method: str | Method, function: str, *, families: Sequence[str] = BINNED_FAMILIES
+) -> str | Method:
     """Refuse a method that needs every record in memory, for a dask DataFrame.
+
+    Parameters
+    ----------
+    method : str or Method
+        The method, as checked by the policy.
+    function : str
+        Calling function, for the message.
+    families : sequence of str, default ``("counts",)``
+        The families of :attr:`~safeplot.methods.Method.family` the plot
+        makes from out-of-core counts (a count plot also takes ``"rules"``:
+        its counts rounded).
+
+    Returns
+    -------
+    str or Method
+        `method`.
+
+    Raises
+    ------
+    ValueError
+        Naming the methods that work on a dask DataFrame.
 
     Examples
     --------
@@ -175,18 +206,19 @@ def check_dask_method(method: str, function: str, allowed: Sequence[str] = BINNE
     ...     print(str(err)[:61])
     histplot: method='deterministic' needs every record in memory
     """
-    if method in allowed:
+    m = get_method(method)
+    if m.family in families:
         return method
-    if get_method(method).raw:
+    use = f"method={_method_names(families)}"
+    if m.raw:
         raise ValueError(
-            f"{function}: method='none' draws every record, which needs them in memory; with "
-            "a dask DataFrame use method='suppress' or 'generalize', or compute the frame "
-            "first (data.compute()) where the policy allows raw output."
+            f"{function}: method={m.name!r} draws every record, which needs them in memory; "
+            f"with a dask DataFrame use {use}, or compute the frame first (data.compute()) "
+            "where the policy allows raw output."
         )
     raise ValueError(
-        f"{function}: method={method!r} needs every record in memory; with a dask DataFrame "
-        "use method='suppress' or 'generalize', or plot a sample: "
-        "data.sample(frac=...).compute()"
+        f"{function}: method={m.name!r} needs every record in memory; with a dask DataFrame "
+        f"use {use}, or plot a sample: data.sample(frac=...).compute()"
     )
 
 
@@ -1643,31 +1675,36 @@ def _pairs_part(part: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 # -- count plots -------------------------------------------------------------------------
 
 
-def dask_count_table(
-    data: Any,
-    x: Any,
-    y: Any,
-    hue: Any,
-    order: Sequence[Any] | None,
-    hue_order: Sequence[Any] | None,
-    orient: str | None,
-    *,
-    threshold: int,
-) -> tuple[Any, np.ndarray, int, np.ndarray]:
-    """Count the table (category x hue level) of a count plot of a dask DataFrame.
+def dask_count_pairs(data: Any, x: Any, y: Any, hue: Any) -> tuple[pd.DataFrame, np.ndarray]:
+    """Count the rows of every (category, hue level) pair of a dask DataFrame, in one pass.
 
-    One pass counts the rows of every (category, hue) pair, missing values
-    included, in order of first appearance; the count plot's own layout code
-    then runs on that small table of pairs.
+    Missing values are counted as pairs of their own; the pairs come in
+    order of first appearance, with the columns' dtypes (a categorical's
+    order of categories), so that a count plot lays them out as it lays out
+    the records themselves.
+
+    Parameters
+    ----------
+    data : dask DataFrame
+        The records.
+    x, y, hue : str or None
+        Names of the columns counted (one of `x` and `y`; `hue` optional).
 
     Returns
     -------
-    layout, table, n_dropped, rare_categories
-    """
-    from ..plots._categories import index_of as _index_of
-    from ..plots._categories import is_numeric as _is_numeric
-    from ..plots._categories import resolve as _resolve
+    pairs : DataFrame
+        One row per distinct pair, one column per name given.
+    weights : ndarray of int
+        The rows holding each pair.
 
+    Examples
+    --------
+    >>> import pandas as pd, dask.dataframe as dd
+    >>> data = dd.from_pandas(pd.DataFrame({"g": ["a", "b", "a", "a"]}), npartitions=2)
+    >>> pairs, weights = dask_count_pairs(data, "g", None, None)
+    >>> pairs["g"].tolist(), weights.tolist()
+    (['a', 'b'], [3, 1])
+    """
     if x is None and y is None:
         raise ValueError(
             "countplot: wide-form dask data is not supported; name the column with x= or y=."
@@ -1694,27 +1731,7 @@ def dask_count_table(
         if not unknown:  # unknown categories: as the partitions hold them
             first[k] = first[k].astype(dtype)
     weights = first.pop("\x00n").to_numpy(dtype=np.int64)
-    layout, _ = _resolve("countplot", first, x, y, hue, order, hue_order, orient, numeric=False)
-    cat = first[x if x is not None else y]
-    missing = cat.isna().to_numpy().copy()
-    hue_idx = np.zeros(len(first), dtype=np.intp)
-    if hue is not None:
-        missing |= first[hue].isna().to_numpy()
-        hue_idx = _index_of(first[hue], layout.hue_levels)
-    cat_idx = _index_of(cat, layout.levels)
-    keep = ~missing & (cat_idx >= 0) & (hue_idx >= 0)
-    table = np.zeros((len(layout.levels), layout.n_hue))
-    np.add.at(table, (cat_idx[keep], hue_idx[keep]), weights[keep])
-    n_dropped = int(weights[missing].sum())
-    rare = np.array([])
-    if _is_numeric(cat):
-        per_value = (
-            pd.DataFrame({"v": cat[~missing].to_numpy(dtype=float), "n": weights[~missing]})
-            .groupby("v")["n"]
-            .sum()
-        )
-        rare = per_value.index.to_numpy(dtype=float)[per_value.to_numpy() < threshold]
-    return layout, table, n_dropped, rare
+    return first, weights
 
 
 # -- kernel density plots ----------------------------------------------------------------
