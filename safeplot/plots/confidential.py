@@ -51,11 +51,11 @@ from ..anonymize.correspondence import (
 from ..anonymize.grids import hits_any, rare_values
 from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
+from ..methods import Method, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport
 from ._common import (
     axis_from_range,
-    check_methods,
     finish,
     get_ax,
     make_report,
@@ -82,10 +82,13 @@ __all__ = [
     "release_parallelboxes",
 ]
 
+#: Families of methods (:attr:`~safeplot.methods.Method.family`) of these plots: O'Keefe's
+#: rules, or the raw figure.
+_OKEEFE_FAMILIES = ("rules", "raw")
 #: Methods of :func:`parallelboxplot`: it is confidential by nature.
-PARALLEL_METHODS = ("confidential", "none")
+PARALLEL_METHODS = tuple(m.name for m in available_methods() if m.family in _OKEEFE_FAMILIES)
 #: Methods of :func:`correspondenceplot`.
-CORRESPONDENCE_METHODS = ("confidential", "none")
+CORRESPONDENCE_METHODS = PARALLEL_METHODS
 #: gid of the note naming the intervals a merged box left empty.
 DROPPED_NOTE_GID = MERGE_NOTE_GID
 #: gid of the category labels of a correspondence plot.
@@ -109,14 +112,17 @@ _BXP_REFUSED = (
 )
 
 
-def _refuse_other_methods(method: str, function: str) -> None:
-    if method not in PARALLEL_METHODS:
+def _refuse_other_methods(method: str, function: str, policy: Policy | None = None) -> Method:
+    """Return the method of a parallel box plot: allowed by the policy, O'Keefe's or raw."""
+    m = get_method(get_policy(policy).check_method(method))
+    if m.family not in _OKEEFE_FAMILIES:
         raise ValueError(
             f"{function}: method={method!r} is not available. A parallel box plot is O'Keefe's "
             "confidential output and takes method='confidential' (default) or 'none' (raw, if "
             "the policy allows it). For other methods draw the variables with "
             "safeplot.scatterplot(..., method=...) or safeplot.boxplot(..., method=...)."
         )
+    return m
 
 
 # -- parallel box plots -------------------------------------------------------------------
@@ -234,6 +240,7 @@ def release_parallelboxes(
     (True, 'confidential')
     """
     pol = get_policy(policy)
+    m = _refuse_other_methods(method, function, pol)
     codes = np.zeros(x.size, dtype=int) if codes is None else np.asarray(codes, dtype=int)
     levels = [None] if levels is None else list(levels)
     if not 0 < float(width) <= 1:
@@ -244,7 +251,7 @@ def release_parallelboxes(
         or n_intervals < 1
     ):
         raise ValueError(f"n_intervals must be a positive integer, got {n_intervals!r}.")
-    if method == "none":
+    if m.raw:
         return _raw_release(
             x, y, codes, levels, names, n_intervals, width, n_dropped, function, pol
         )
@@ -408,6 +415,7 @@ def release_ordinal_boxes(
     (['low', '', 'high'], [0.0, 2.0])
     """
     pol = get_policy(policy)
+    m = _refuse_other_methods(method, function, pol)
     level_codes = np.asarray(level_codes, dtype=int)
     codes = np.zeros(y.size, dtype=int) if codes is None else np.asarray(codes, dtype=int)
     levels = [None] if levels is None else list(levels)
@@ -419,7 +427,7 @@ def release_ordinal_boxes(
     present = [i for i in range(len(levels)) if (codes == i).any()]
     ticks = np.arange(n_levels, dtype=float)
     xlim = (-0.5, n_levels - 0.5)
-    if method == "none":
+    if m.raw:
         from matplotlib.cbook import boxplot_stats
 
         stats, centres = [], []
@@ -587,9 +595,9 @@ def _draw_parallel(
     _draw_parallel_boxes(
         ax,
         rel,
-        [[b.to_bxp() for b in pb.boxes] for pb in rel.boxes]
-        if rel.method == "confidential"
-        else rel.raw_stats,
+        rel.raw_stats
+        if get_method(rel.method).raw
+        else [[b.to_bxp() for b in pb.boxes] for pb in rel.boxes],
         note_title=f"Merged {'intervals' if rel.ticklabels is None else 'levels'} (one box "
         "each, where most of its records are; the rest left empty):",
         colors=colors,
@@ -597,7 +605,7 @@ def _draw_parallel(
         title=title,
         line_kws=line_kws,
         vertical=orient == "x",
-        showfliers=rel.method == "none",
+        showfliers=get_method(rel.method).raw,
         bxp_kws=kwargs,
         trends_last=True,
     )
@@ -811,7 +819,7 @@ def parallelboxplot(
     """
     pol = get_policy()
     method = pol.check_method("confidential" if method is None else method)
-    _refuse_other_methods(method, "parallelboxplot")
+    _refuse_other_methods(method, "parallelboxplot", pol)
     axis = _orient(orient)
     if x is None or y is None:
         raise ValueError(
@@ -1177,6 +1185,7 @@ def release_correspondence(
     (['Thur', 'Fri', 'Sat', 'Sun'], 'multiple')
     """
     pol = get_policy(policy)
+    m = check_family(pol.check_method(method), _OKEEFE_FAMILIES, function)
     variables = [str(v) for v in variables]
     frame = data[variables]
     missing = frame.isna().any(axis=1).to_numpy()
@@ -1187,7 +1196,7 @@ def release_correspondence(
     orders = orders or {}
     merged_counts: dict[str, int] = {}
     codes, labels, avoid = [], [], []
-    if method == "confidential":
+    if m.rule_based:
         threshold = pol.check_threshold(threshold)
         sig = pol.check_sig_figs(sig)
         if n < threshold:
@@ -1198,11 +1207,11 @@ def release_correspondence(
     for var in variables:
         series = frame[var]
         order = categorical_order(series, orders.get(var))
-        if method == "confidential":
-            m = merge_rare_levels(series.tolist(), threshold, order=order, name=var)
-            codes.append(m.codes)
-            labels.append(m.levels)
-            merged_counts[var] = len(m.merged)
+        if m.rule_based:
+            kept = merge_rare_levels(series.tolist(), threshold, order=order, name=var)
+            codes.append(kept.codes)
+            labels.append(kept.levels)
+            merged_counts[var] = len(kept.merged)
             avoid.append(_numeric_rare(data[var].dropna(), threshold))
         else:
             present = set(series.tolist())
@@ -1234,7 +1243,7 @@ def release_correspondence(
     if res.inertias.size < 2 or res.inertias[1] <= 0:
         warnings.append("The analysis has one dimension only: every point lies on the first axis.")
     avoid_all = np.unique(np.concatenate(avoid)) if avoid else np.array([])
-    if method == "confidential":
+    if m.rule_based:
         rounded = []
         for c in coords:
             r = np.asarray(round_sig(c, sig), dtype=float)
@@ -1397,7 +1406,7 @@ def correspondenceplot(
     """
     pol = get_policy()
     method = pol.check_method("confidential" if method is None else method)
-    check_methods(method, CORRESPONDENCE_METHODS, "correspondenceplot")
+    check_family(method, _OKEEFE_FAMILIES, "correspondenceplot")
     if vars is not None and (x is not None or y is not None):
         raise ValueError("correspondenceplot: give either vars= or x= and y=, not both.")
     if vars is None:

@@ -47,11 +47,11 @@ from ..anonymize.boxes import nudge_off
 from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..anonymize.statistics import round_sig, winsorize
 from ..errors import DisclosureError
+from ..methods import available_methods, check_family
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport
 from ._common import (
     axis_from_range,
-    check_methods,
     finish,
     get_ax,
     make_report,
@@ -76,8 +76,11 @@ __all__ = [
     "release_pp",
 ]
 
+#: Families of methods (:attr:`~safeplot.methods.Method.family`) of the P-P plot and the
+#: biplot: O'Keefe's rules, or the raw figure.
+_OKEEFE_FAMILIES = ("rules", "raw")
 #: Methods of :func:`ppplot`.
-PP_METHODS = ("confidential", "none")
+PP_METHODS = tuple(m.name for m in available_methods() if m.family in _OKEEFE_FAMILIES)
 #: Reference lines of :func:`ppplot`: none, or the 45-degree line.
 PP_LINES = (None, "45")
 #: Theoretical probabilities the confidential P-P curve is released at (fixed: not the data's).
@@ -91,7 +94,7 @@ PP_POSITIONS = (0.0, 1 / 3, 0.375, 0.4, 0.44, 0.5, 1.0)
 PP_LOWESS_IT = 3
 PP_LOWESS_FRAC = 2 / 3
 #: Methods of :func:`biplot`.
-BIPLOT_METHODS = ("confidential", "none")
+BIPLOT_METHODS = tuple(m.name for m in available_methods() if m.family in _OKEEFE_FAMILIES)
 #: Fewest complete records behind a biplot (Brandt et al.'s rule for correlations).
 BIPLOT_MIN_RECORDS = 10
 #: gid of the variable arrows and labels of a biplot.
@@ -266,7 +269,7 @@ def release_pp(
     """
     pol = get_policy(policy)
     method = pol.check_method("confidential" if method is None else method)
-    check_methods(method, PP_METHODS, "P-P plots")
+    m = check_family(method, _OKEEFE_FAMILIES, "P-P plots")
     line = _check_line(line)
     if not isinstance(fit, (bool, np.bool_)):
         raise ValueError(f"fit must be True or False, got {fit!r}.")
@@ -276,7 +279,7 @@ def release_pp(
         raise ValueError(f"a must be a number in [0, 1], got {a!r}.") from None
     if not 0 <= a <= 1:
         raise ValueError(f"a must be a number in [0, 1], got {a!r}.")
-    if method != "none" and not np.isclose(a, PP_POSITIONS, rtol=0, atol=1e-12).any():
+    if not m.raw and not np.isclose(a, PP_POSITIONS, rtol=0, atol=1e-12).any():
         raise ValueError(
             f"{function}: a={a!r} is not one of the plotting positions a confidential P-P "
             "plot takes: 0 (Weibull), 1/3 (Tukey), 0.375 (Blom), 0.4 (Cunnane), 0.44 "
@@ -300,7 +303,7 @@ def release_pp(
     params: dict[str, Any] = {"line": line}
     if other is None:
         params["dist"] = getattr(getattr(dist, "dist", dist), "name", str(dist))
-    if method == "none":
+    if m.raw:
         sample = np.sort(raw)
         px = (np.arange(1, n + 1) - a) / (n - 2 * a + 1)
         if raw_other is None:
@@ -308,7 +311,7 @@ def release_pp(
             py = frozen.cdf(sample)
         else:
             py = np.searchsorted(np.sort(raw_other), sample, side="right") / raw_other.size
-        report = make_report(function, "none", params, labels, n, n_dropped, pol)
+        report = make_report(function, method, params, labels, n, n_dropped, pol)
         ticks = np.linspace(0, 1, 6)
         return PPRelease(
             "points", px, py, line, (0.0, 1.0), (0.0, 1.0), ticks, ticks, *labels, report
@@ -356,9 +359,7 @@ def release_pp(
             "rounded, on a fixed grid of probabilities",
         }
     )
-    report = make_report(
-        function, "confidential", params, labels, n, n_dropped, pol, details=details
-    )
+    report = make_report(function, method, params, labels, n, n_dropped, pol, details=details)
     return PPRelease("curve", gx, gy, line, (lo, hi), (lo, hi), ticks, ticks, *labels, report)
 
 
@@ -651,7 +652,7 @@ def release_biplot(
     """
     pol = get_policy(policy)
     method = pol.check_method("confidential" if method is None else method)
-    check_methods(method, BIPLOT_METHODS, "biplots")
+    m = check_family(method, _OKEEFE_FAMILIES, "biplots")
     if not isinstance(scale, (bool, np.bool_)):
         raise ValueError(f"scale must be True or False, got {scale!r}.")
     refuse_dask(data, function)
@@ -696,7 +697,7 @@ def release_biplot(
     n = x.shape[0]
     n_dropped = int(missing.sum()) + int(clean.n_dropped)
     labels = [str(v) for v in names]
-    if method != "none":
+    if not m.raw:
         threshold = pol.check_threshold(threshold)
         winsor_sd = pol.check_winsor_sd(winsor_sd)
         sig = pol.check_sig_figs(sig)
@@ -738,14 +739,8 @@ def release_biplot(
         codes = np.array([lookup.get(v, -1) for v in hue_values], dtype=int)
         point_levels = codes
         sizes = np.bincount(codes[codes >= 0], minlength=len(order))
-        keep = [
-            i
-            for i, size in enumerate(sizes)
-            if size > 0 and (method == "none" or size >= threshold)
-        ]
-        omitted = (
-            sum(1 for size in sizes if 0 < size < (threshold or 1)) if method != "none" else 0
-        )
+        keep = [i for i, size in enumerate(sizes) if size > 0 and (m.raw or size >= threshold)]
+        omitted = 0 if m.raw else sum(1 for size in sizes if 0 < size < (threshold or 1))
         if omitted:
             warnings.append(
                 f"{omitted} {hue} level(s) with fewer than threshold records have no centroid "
@@ -753,7 +748,7 @@ def release_biplot(
             )
         levels = [order[i] for i in keep]
         centroids = np.array([scores[codes == i].mean(axis=0) for i in keep]).reshape(-1, 2)
-    if method == "none":
+    if m.raw:
         shown_shares = shares
         points = scores
         avoid = np.array([])
@@ -792,8 +787,8 @@ def release_biplot(
         extent.append(np.abs(centroids).max())
     if points is not None:
         extent.append(np.abs(points).max())
-    m = 1.3 * max(extent)  # room for the labels at the arrow tips
-    lim, ticks = axis_from_range(-m, m, avoid)
+    reach = 1.3 * max(extent)  # room for the labels at the arrow tips
+    lim, ticks = axis_from_range(-reach, reach, avoid)
     report = make_report(
         function,
         method,
