@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import DisclosureError
+from ..methods import get_method
 from ..policy import get_policy
 from ._common import finish, make_report, quiet_seaborn
-from .matrix import MARKER, _matrix_report, _refuse_raw_matrix, is_safe_matrix
+from .matrix import MARKER, is_safe_matrix, matrix_report, refuse_raw_matrix
 
 __all__ = ["clustermap"]
 
@@ -122,7 +123,7 @@ def clustermap(
             "Make the matrix with safeplot.crosstab (counts) or safeplot.corr instead."
         )
     if is_safe_matrix(data):
-        report = _matrix_report(data.attrs[MARKER])
+        report = matrix_report(data.attrs[MARKER])
         if report.method:
             pol.check_method(report.method)
         if sdc_method is not None and sdc_method != report.method:
@@ -144,8 +145,8 @@ def clustermap(
             )
     else:
         chosen = pol.check_method(sdc_method, "heatmap")
-        if chosen != "none":
-            raise _refuse_raw_matrix()
+        if not get_method(chosen).raw:
+            raise refuse_raw_matrix()
         report = make_report(
             "heatmap", "none", {}, ("matrix",), 0, 0, pol, details={"matrix": "raw"}
         )

@@ -37,6 +37,7 @@ from .._validate import refuse_dask
 from ..anonymize.grids import RareValues, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
+from ..methods import get_method
 from ..policy import get_policy
 from ..release import DisclosureReport, GridRelease
 from ..sources.dask import DaskColumns, is_dask_collection
@@ -607,9 +608,10 @@ def _grid_heatmap(
         vmin = 0.0
     colormap = _colormap(cmap, center, vmin, vmax)
     avoid = np.array([])
-    if method != "none" and is_dask_collection(pdata.frame):
+    raw = get_method(method).raw
+    if not raw and is_dask_collection(pdata.frame):
         avoid = _dask_colorbar_avoid(pdata.frame, threshold_used, vmin, vmax) if cbar else avoid
-    elif method != "none":
+    elif not raw:
         avoid = None  # the rare values of x and y, looked for near the colour bar's ticks
 
     ax = get_ax(ax)
@@ -678,8 +680,18 @@ def _annotate_grid(
         ax.text(xv, yv, ("{:" + fmt + "}").format(val), **kws)
 
 
-def _matrix_report(marker: dict[str, Any]) -> DisclosureReport:
-    """Return the report of a released matrix, made the heat map's report."""
+def matrix_report(marker: dict[str, Any]) -> DisclosureReport:
+    """Return the report of a released matrix, made the heat map's report.
+
+    Parameters
+    ----------
+    marker : dict
+        The safeplot marker a released matrix carries (``attrs[MARKER]``).
+
+    Returns
+    -------
+    DisclosureReport
+    """
     d = marker["report"]
     details = dict(d.get("details") or {})
     details.update(matrix=marker["kind"], released_by=d.get("function", marker["kind"]))
@@ -697,7 +709,8 @@ def _matrix_report(marker: dict[str, Any]) -> DisclosureReport:
     )
 
 
-def _refuse_raw_matrix() -> DisclosureError:
+def refuse_raw_matrix() -> DisclosureError:
+    """Return the error for a matrix that safeplot did not release (drawn only as raw output)."""
     return DisclosureError(
         "heatmap was given a matrix that safeplot did not release (a DataFrame or array "
         "without a valid safeplot marker, or a safeplot matrix changed after its release). A "
@@ -935,7 +948,7 @@ def heatmap(
     pol = get_policy()
     if is_safe_matrix(data):
         marker = data.attrs[MARKER]
-        report = _matrix_report(marker)
+        report = matrix_report(marker)
         if threshold is not None:
             raise ValueError(
                 "heatmap: threshold= applies to a density grid (x=, y=); this matrix was "
@@ -973,8 +986,8 @@ def heatmap(
             )
     else:
         method = pol.check_method(method, "heatmap")
-        if method != "none":
-            raise _refuse_raw_matrix()
+        if not get_method(method).raw:
+            raise refuse_raw_matrix()
         shape = np.shape(data)
         report = make_report(
             "heatmap",
