@@ -1051,7 +1051,15 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "scatterplot-hue",
-        "deterministic",
+        "microaggregation",
+        "strata_near_k",
+        DisclosureError,
+        "Only about \\d+ complete records: at least 2\\*k_min=6",
+        "a group of about 5 records is below 2 k_min, too few to microaggregate on its own",
+    ),
+    Refusal(
+        "scatterplot-hue",
+        "(deterministic|microaggregation)",
         "tiny_groups",
         DisclosureError,
         "hue level '.' has fewer than",

@@ -24,13 +24,12 @@ from ..anonymize.grids import (
 )
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
-from ..methods import AnonymizedValues, anonymize_values, get_method
-from ..policy import METHODS, Policy, get_policy
+from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
+from ..policy import Policy, get_policy
 from ..release import HistogramRelease
 from ..sources.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
 from ._common import (
     attach_release,
-    check_methods,
     check_positive_int,
     finish,
     get_ax,
@@ -54,8 +53,8 @@ __all__ = [
     "release_histograms",
 ]
 
-#: Methods a histogram release supports.
-HIST_METHODS = METHODS
+#: Methods a histogram release supports (every family: value methods are binned too).
+HIST_METHODS = tuple(m.name for m in available_methods())
 
 
 def release_histogram(
@@ -251,8 +250,7 @@ def release_histograms(
     """
     pol = get_policy(policy)
     method = pol.check_method(method, "hist")
-    if method != "none":
-        check_methods(method, HIST_METHODS, "histograms")
+    m = get_method(method)
     if counts_from is not None:
         check_dask_method(method, function)
         raw = counts_from.span_values(0)  # the extremes only; nothing here is drawn
@@ -266,7 +264,7 @@ def release_histograms(
     level_names = [None] if level_names is None else list(level_names)
     n_levels = len(level_names)
     threshold = pol.check_threshold(threshold)
-    params: dict = {} if method == "none" else {"threshold": threshold}
+    params: dict = {} if m.raw else {"threshold": threshold}
     details: dict = {}
     rule_bins = None
     if counts_from is not None:
@@ -284,13 +282,13 @@ def release_histograms(
         rare = counts_from.rare(
             0, threshold, step=step, per_level=levels is not None, points=points
         )
-    elif method != "none":
+    elif not m.raw:
         # values rare within a level are avoided as well as values rare overall; they are
         # looked for only near the few edges and ticks a grid would draw
         rare = RareValues(raw, threshold, None if levels is None else codes)
     else:
         rare = np.array([])
-    if levels is not None and method != "none":
+    if levels is not None and not m.raw:
         sizes = (
             np.bincount(codes[codes >= 0], minlength=n_levels)
             if counts_from is None
@@ -304,7 +302,7 @@ def release_histograms(
                 "nothing drawn. Merge them with other levels or leave them out."
             )
     if released is not None:
-        if not get_method(method).moves_values:
+        if not m.moves_values:
             raise ValueError(f"released= needs a value method, not method={method!r}.")
         given = np.asarray(released.values, dtype=float)
         given = given[:, 0] if given.ndim == 2 else given
@@ -313,7 +311,7 @@ def release_histograms(
         params.update(released.params)
         details.update(released.details)
     released = raw if released is None else given
-    if get_method(method).moves_values and released is raw:
+    if m.moves_values and released is raw:
         out = anonymize_values(
             raw[:, None],
             method,
@@ -336,7 +334,7 @@ def release_histograms(
         released, codes = released[inside], codes[inside]
 
     def edges_for(v: np.ndarray) -> np.ndarray:
-        if method == "none":
+        if m.raw:
             if binwidth is not None:
                 return np.arange(v.min(), v.max() + binwidth, binwidth)
             return np.histogram_bin_edges(v, bins=bins, range=binrange)
@@ -358,7 +356,7 @@ def release_histograms(
     common = edges_for(released) if common_bins or counts_from is not None else None
     if counts_from is not None:
         level_counts, level_sizes = counts_from.histogram(0, common, within=binrange)
-    if method == "generalize":
+    if m.coarsens:
         factor = check_positive_int("factor", factor)
         params["factor"] = factor
     out_releases = []
@@ -374,9 +372,9 @@ def release_histograms(
             counts, n_level = histogram_counts(v, edges), int(v.size)
         else:
             counts, n_level = level_counts[i], int(level_sizes[i])
-        if method == "generalize":
+        if m.coarsens:
             counts, edges = coarsen_counts(counts, factor), coarsen_edges(edges, factor)
-        if method == "none":
+        if m.raw:
             shown_counts, n_supp = counts.astype(float), 0
         else:
             shown = suppress(counts, threshold)
@@ -397,14 +395,14 @@ def release_histograms(
         out_releases.append(
             HistogramRelease(edges, shown_counts, (0.0, 0.0), np.array([]), report)
         )
-    if method != "none":
+    if not m.raw:
         refuse_if_nothing_shown(
             np.concatenate([r.counts for r in out_releases]),
             "bin",
             "Use fewer bins, a wider binrange or method='generalize'.",
         )
     # one span for every level: from the first to the last bin any level shows
-    if common_bins and method != "none":
+    if common_bins and not m.raw:
         stacked = np.stack([r.counts for r in out_releases])
         _, (span_edges,) = trim_to_shown(stacked, out_releases[0].edges)
         first = int(np.searchsorted(out_releases[0].edges, span_edges[0]))
@@ -412,7 +410,7 @@ def release_histograms(
             r.edges = span_edges
             r.counts = r.counts[first : first + span_edges.size - 1]
     for r in out_releases:
-        if method != "none" and not common_bins:
+        if not m.raw and not common_bins:
             r.counts, (r.edges,) = trim_to_shown(r.counts, r.edges)
         lo_edge = min(float(rr.edges[0]) for rr in out_releases)
         hi_edge = max(float(rr.edges[-1]) for rr in out_releases)
@@ -422,7 +420,7 @@ def release_histograms(
 
 
 def _refuse_weights(weights: object, method: str, function: str) -> None:
-    if weights is not None and method != "none":
+    if weights is not None and not get_method(method).raw:
         raise ValueError(
             f"{function}: weights= gives each record its own value, and weighted sums of a few "
             "records are not protected by small-cell suppression. Drop weights, or aggregate "

@@ -18,11 +18,11 @@ from numpy.typing import ArrayLike
 from .._validate import clean_numeric
 from ..anonymize.grids import RareValues, grid_counts, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
-from ..methods import AnonymizedValues, anonymize_values
-from ..policy import METHODS, Policy, get_policy
+from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
+from ..policy import Policy, get_policy
 from ..release import GridRelease
 from ..sources.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
-from ._common import check_methods, check_positive_int, make_report, refuse_if_nothing_shown
+from ._common import check_positive_int, make_report, refuse_if_nothing_shown
 from ._data import categorical_order
 
 __all__ = ["GRID_BINS", "GRID_METHODS", "release_grid"]
@@ -30,8 +30,8 @@ __all__ = ["GRID_BINS", "GRID_METHODS", "release_grid"]
 #: Cells per axis of the density grid (Avraam et al.).
 GRID_BINS = 30
 
-#: Methods a density-grid release supports.
-GRID_METHODS = METHODS
+#: Methods a density-grid release supports (every family: value methods are counted too).
+GRID_METHODS = tuple(m.name for m in available_methods())
 
 _HUE = "\x00hue"
 
@@ -110,6 +110,7 @@ def release_grid(
     """
     pol = get_policy(policy)
     method = pol.check_method(method, kind)
+    m = get_method(method)
     if names[0] == names[1]:
         raise ValueError(f"x and y need different names, got {names[0]!r} twice.")
     bins = check_positive_int("bins", bins)
@@ -135,7 +136,7 @@ def release_grid(
         codes = np.array([levels.index(p) if p in levels else -1 for p in present])[clean.strata]
     elif source is None:
         levels, codes = [None], np.zeros(raw.shape[0], dtype=int)
-    if method == "none":
+    if m.raw:
         xedges = np.histogram_bin_edges(raw[:, 0], bins)
         yedges = np.histogram_bin_edges(raw[:, 1], bins)
         counts = np.stack(
@@ -154,7 +155,6 @@ def release_grid(
             safe_ticks(*ylim),
             report,
         )
-    check_methods(method, GRID_METHODS, "density grids")
     threshold = pol.check_threshold(threshold)
     if source is None:
         rare = [RareValues(raw[:, j], threshold) for j in range(2)]  # looked up near the grid
@@ -164,7 +164,7 @@ def release_grid(
     params: dict[str, Any] = {"threshold": threshold, "bins": bins}
     details: dict[str, Any] = {}
     if released is not None:
-        if method in ("suppress", "generalize"):
+        if not m.moves_values:
             raise ValueError(f"released= needs a value method, not method={method!r}.")
         released_values = np.asarray(released.values, dtype=float)
         if released_values.shape != raw.shape:
@@ -172,7 +172,7 @@ def release_grid(
         params.update(released.params)
         details.update(released.details)
         released = released_values
-    elif method not in ("suppress", "generalize"):
+    elif m.moves_values:
         strata = clean.strata if hue is not None else None
         out = anonymize_values(
             raw,
@@ -198,7 +198,7 @@ def release_grid(
         counts = np.stack([grid_counts(*part.T, xedges, yedges) for part in parts])
     else:
         counts = source.grid(xedges, yedges)
-    if method == "generalize":
+    if m.coarsens:
         factor = check_positive_int("factor", factor)
         params.update(factor=factor, bins=-(-bins // factor))
         counts = np.stack([coarsen_counts(c, factor) for c in counts])

@@ -44,12 +44,11 @@ from ..anonymize.confidential import lowess_trend
 from ..anonymize.grids import hit_mask, rare_values
 from ..anonymize.statistics import round_sig, winsorize
 from ..errors import DisclosureError
-from ..methods import anonymize_values
-from ..policy import METHODS, Policy, get_policy
-from ..release import DisclosureReport, PointRelease
+from ..methods import anonymize_values, available_methods, get_method
+from ..policy import Policy, get_policy
+from ..release import DisclosureReport, PointRelease, release_kind
 from ._common import (
     axis_from_range,
-    check_methods,
     finish,
     get_ax,
     make_report,
@@ -76,14 +75,11 @@ __all__ = [
 
 #: Reference lines of a Q-Q plot (statsmodels' ``line=``).
 QQ_LINES = (None, "45", "s", "r", "q")
-#: Methods of a Q-Q plot.
-QQ_METHODS = METHODS
+#: Methods of a Q-Q plot (every family).
+QQ_METHODS = tuple(m.name for m in available_methods())
 #: Axis labels of a Q-Q plot (statsmodels').
 THEORETICAL = "Theoretical Quantiles"
 SAMPLE = "Sample Quantiles"
-
-_GRID_METHODS = ("suppress", "generalize")
-_POINT_METHODS = ("deterministic", "probabilistic", "microaggregation", "rounding")
 
 
 # -- small numeric helpers -----------------------------------------------------------------
@@ -122,6 +118,7 @@ def _axis(lo: float, hi: float, avoid: np.ndarray) -> tuple[tuple[float, float],
 # -- Q-Q plot: release ---------------------------------------------------------------------
 
 
+@release_kind("qq")
 @dataclass
 class QQRelease:
     """What a Q-Q plot draws: released points, grid cells or a smooth curve, and a line.
@@ -281,11 +278,11 @@ def release_qq(
     """
     pol = get_policy(policy)
     method = pol.check_method(method, "qq")
-    check_methods(method, QQ_METHODS, "Q-Q plots")
+    m = get_method(method)
     line = _check_line(line)
     if not isinstance(noise_first, (bool, np.bool_)):
         raise ValueError(f"noise_first must be True or False, got {noise_first!r}.")
-    if noise_first and method != "probabilistic":
+    if noise_first and not m.adds_noise:
         raise ValueError(
             "noise_first=True adds keyed noise to the data before the Q-Q plot is built; it "
             f"applies to method='probabilistic' only, not {method!r}."
@@ -311,7 +308,7 @@ def release_qq(
     if fit:
         params["fit"] = True
     names = (THEORETICAL, name if name != THEORETICAL else f"{name} (sample)")
-    if method == "none":
+    if m.raw:
         report = make_report(function, method, params, names, n, n_dropped, pol)
         return _qq_finish("points", tq, sq, None, line, tq, sq, pp, report, None, None, pol)
     threshold = pol.check_threshold(threshold)
@@ -323,7 +320,7 @@ def release_qq(
     avoid = _union(rare_values(raw, threshold), rare_values(sq, threshold))
     details: dict[str, Any] = {}
     sizes = coincident = None
-    if method in _GRID_METHODS:
+    if m.counts_only:
         grid = release_grid(
             tq,
             sq,
@@ -342,7 +339,7 @@ def release_qq(
         params.update(grid.report.params)
         cells_suppressed = grid.report.cells_suppressed
         warnings = list(grid.report.warnings)
-    elif method == "confidential":
+    elif m.rule_based:
         wins = winsorize(sq, policy=pol)
         px, py = lowess_trend(tq, sq, it=3, threshold=threshold, policy=pol, avoid_y=avoid)
         kind = "curve"
@@ -963,10 +960,10 @@ def residplot(
     """
     pol = get_policy()
     method = pol.check_method(method, "residual")
-    check_methods(method, METHODS, "residplot")
+    m = get_method(method)
     if order > 1 and robust:
         raise ValueError("Mutually exclusive regression options: order > 1 and robust=True.")
-    if method != "none":
+    if not m.raw:
         _refuse_per_point_kws(scatter_kws, "residplot")
     fd = _regression_data(data, x, y, x_partial, y_partial, None, "residplot")
     plotter = _plotter(fd, ci=None, order=order, robust=robust)
@@ -981,7 +978,7 @@ def residplot(
             "plot would show nothing but x. Check the model (is y a function of x?)."
         )
     rname = "residuals" if fd.xname != "residuals" else "residuals (y)"
-    if method == "none":
+    if m.raw:
         import seaborn as sns
 
         ax = get_ax(ax)
@@ -1024,7 +1021,7 @@ def residplot(
         policy=pol,
     )
     trend = None
-    if lowess and method != "confidential":
+    if lowess and not m.rule_based:
         trend = lowess_trend(
             px, resid, threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_r
         )
@@ -1329,16 +1326,16 @@ def regplot(
     """
     pol = get_policy()
     method = pol.check_method(method, "scatter")
-    check_methods(method, METHODS, "regplot")
+    m = get_method(method)
     if sum((order > 1, logistic, robust, lowess, logx)) > 1:
         raise ValueError(
             "Mutually exclusive regression options: use at most one of order > 1, logistic, "
             "robust, lowess and logx."
         )
-    if method != "none":
+    if not m.raw:
         _refuse_per_point_kws(scatter_kws, "regplot")
     fd = _regression_data(data, x, y, x_partial, y_partial, units, "regplot")
-    if method == "none":
+    if m.raw:
         return _raw_regplot(fd, locals(), pol)
     threshold = pol.check_threshold(threshold)
     plotter = _plotter(
@@ -1549,5 +1546,6 @@ def _raw_regplot(fd: _FitData, args: dict[str, Any], pol: Policy) -> Axes:
             ax=ax,
             **{key: args[key] for key in keys},
         )
-    report = make_report("regplot", "none", {}, (fd.xname, fd.yname), fd.x.size, fd.n_dropped, pol)
+    names = (fd.xname, fd.yname)
+    report = make_report("regplot", args["method"], {}, names, fd.x.size, fd.n_dropped, pol)
     return finish(ax, report, annotate=args["annotate"], policy=pol)

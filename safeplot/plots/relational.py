@@ -43,19 +43,17 @@ from ..anonymize.confidential import (
 from ..anonymize.grids import MATCH_RTOL, hit_mask, rare_values, safe_ticks
 from ..anonymize.statistics import winsorize
 from ..errors import DisclosureError
-from ..methods import anonymize_values
-from ..policy import METHODS, Policy, get_policy
-from ..release import DisclosureReport, PointRelease
+from ..methods import anonymize_values, available_methods, get_method
+from ..policy import Policy, get_policy
+from ..release import DisclosureReport, PointRelease, release_kind
 from ._common import (
     attach_release,
     axis_from_range,
-    check_methods,
     check_positive_int,
     finish,
     finite_range,
     get_ax,
     make_report,
-    not_available,
     quiet_seaborn,
     set_safe_axis,
     takes_method_options,
@@ -66,21 +64,12 @@ from .grid import GRID_BINS, release_grid
 
 __all__ = ["SCATTER_METHODS", "draw_scatter", "release_scatter", "scatter", "scatterplot"]
 
-#: Methods a scatter release supports.
-SCATTER_METHODS = METHODS
-#: Methods of :func:`scatter` (it returns the markers, so no box plots).
-SCATTER_POINT_METHODS = (
-    "deterministic",
-    "probabilistic",
-    "suppress",
-    "generalize",
-    "microaggregation",
-    "rounding",
-    "none",
-)
-
-_GRID_METHODS = ("suppress", "generalize")
-_VALUE_METHODS = ("deterministic", "probabilistic", "microaggregation", "rounding")
+#: Methods a scatter release supports (rule-based ones draw box plots).
+SCATTER_METHODS = tuple(m.name for m in available_methods())
+#: Families of :func:`scatter` (it returns the markers, so no box plots).
+_POINT_FAMILIES = ("values", "counts", "raw")
+#: Methods of :func:`scatter`.
+SCATTER_POINT_METHODS = tuple(m.name for m in available_methods() if m.family in _POINT_FAMILIES)
 #: gid of the note saying which x intervals of a confidential scatter were merged.
 MERGE_NOTE_GID = "safeplot-merge-note"
 
@@ -88,6 +77,7 @@ MERGE_NOTE_GID = "safeplot-merge-note"
 # -- releases ------------------------------------------------------------------------------
 
 
+@release_kind("box_scatter")
 @dataclass
 class BoxScatterRelease:
     """A confidential scatter (O'Keefe): parallel box plots of y over intervals of x, and trends.
@@ -124,6 +114,7 @@ class BoxScatterRelease:
     notes: list[str] = field(default_factory=list)
 
 
+@release_kind("scatter")
 @dataclass
 class ScatterRelease:
     """What :func:`scatterplot` draws: released points or grid cells, with their semantics.
@@ -221,22 +212,21 @@ def release_scatter(
     """
     pol = get_policy(policy)
     method = pol.check_method(method, "scatter")
+    m = get_method(method)
     if names[0] == names[1]:
         raise ValueError(f"x and y need different names, got {names[0]!r} twice.")
     clean = clean_numeric({names[0]: x, names[1]: y})
     raw = clean.values
     n_dropped += clean.n_dropped
-    if method == "none":
+    if m.raw:
         report = make_report(function, method, {}, names, raw.shape[0], n_dropped, pol)
         return _point_release(raw, report, [np.array([]), np.array([])])
-    if method not in SCATTER_METHODS:
-        raise not_available(method, "scatter plots", SCATTER_METHODS)
     threshold = pol.check_threshold(threshold)
     check_positive_int("bins", bins)
-    if method in _GRID_METHODS:
+    if m.counts_only:
         return _grid_release(raw, method, names, threshold, factor, bins, n_dropped, function, pol)
     rare = [rare_values(raw[:, j], threshold) for j in range(2)]
-    if method == "confidential":
+    if m.rule_based:
         codes = np.zeros(raw.shape[0], dtype=int)
         return _release_boxes(
             raw[:, 0],
@@ -828,14 +818,15 @@ def _semantic_release(
         if same is not None:
             cols[r] = cols[same]
             numeric.remove(r)
-    if method in _GRID_METHODS or method == "confidential":
+    m = get_method(method)
+    if m.counts_only or m.rule_based:
         what = f"method={method!r}"
         if pdata.has("size"):
             raise ValueError(
                 f"size= cannot be combined with {what}: "
                 + (
                     "the marker size shows the count of each grid cell. "
-                    if method in _GRID_METHODS
+                    if m.counts_only
                     else "the plot shows box plots, not points. "
                 )
                 + "Drop size=, or use method='deterministic' or 'probabilistic'."
@@ -843,11 +834,11 @@ def _semantic_release(
         if types.get("hue") == "numeric":
             raise ValueError(
                 f"A numeric hue cannot be drawn with {what}: the plot shows "
-                + ("cells of many records" if method in _GRID_METHODS else "box plots")
+                + ("cells of many records" if m.counts_only else "box plots")
                 + " per hue level, not individual values. Use a categorical hue (e.g. pass "
                 "palette as a list or dict), or method='deterministic' or 'probabilistic'."
             )
-        if method == "confidential" and pdata.has("style"):
+        if m.rule_based and pdata.has("style"):
             raise ValueError(
                 "style= cannot be combined with method='confidential': the plot shows box "
                 "plots, not markers. Use hue= to split the boxes by a category."
@@ -864,7 +855,7 @@ def _semantic_release(
     raw = clean.values
     n = raw.shape[0]
     names = tuple(cols[r] for r in numeric)
-    if method == "none":
+    if m.raw:
         out_frame = pd.DataFrame({cols[r]: raw[:, j] for j, r in enumerate(numeric)})
         for r in categorical:
             out_frame[cols[r]] = cats[r].to_numpy()
@@ -875,9 +866,9 @@ def _semantic_release(
     rare = {r: rare_values(raw[:, j], threshold) for j, r in enumerate(numeric)}
     # the values a numeric legend (a numeric hue or size, a grid's counts) must not show;
     # without one no legend entry is a number
-    legend_numbers = method in _GRID_METHODS or any(types[r] == "numeric" for r in semantic)
+    legend_numbers = m.counts_only or any(types[r] == "numeric" for r in semantic)
     avoid = np.unique(np.concatenate(list(rare.values()))) if legend_numbers else np.array([])
-    if method == "confidential":
+    if m.rule_based:
         if categorical:
             levels = categorical_order(cats["hue"], orders.get("hue"))
             lookup = {lev: i for i, lev in enumerate(levels)}
@@ -896,7 +887,7 @@ def _semantic_release(
             pol,
             rare=(rare["x"], rare["y"]),
         )
-    if method in _GRID_METHODS:
+    if m.counts_only:
         return _grid_semantic_release(
             raw,
             cats,
@@ -913,21 +904,23 @@ def _semantic_release(
             pol,
             avoid,
         )
-    strata = None
-    if method == "deterministic":
+    if m.uses_k:
         k = pol.check_k(k, n)
-        if categorical:
-            strata = clean.strata
-            sizes = np.bincount(strata)
-            small = [clean.strata_labels[i] for i in np.flatnonzero(sizes < k)]
-            if small:
-                roles = " or ".join(f"{r}=" for r in categorical)
-                raise DisclosureError(
-                    f"{_describe_level(small[0], categorical)} has fewer than k={k} records, "
-                    "so its points cannot each be hidden among k neighbours of the same "
-                    f"level ({len(small)} level(s) too small). Merge small levels, drop "
-                    f"{roles}, or use a smaller k (not below k_min={pol.k_min})."
-                )
+    # a categorical level is a stratum: methods that group records group them within it
+    strata = clean.strata if categorical else None
+    if strata is not None and m.groups_within_strata:
+        need = m.min_group_size(pol, k)
+        small = [clean.strata_labels[i] for i in np.flatnonzero(np.bincount(strata) < need)]
+        if small:
+            roles = " or ".join(f"{r}=" for r in categorical)
+            fewer = f"k={k}" if need == k else f"threshold={need}"
+            smaller_k = f", or use a smaller k (not below k_min={pol.k_min})" if need == k else ""
+            raise DisclosureError(
+                f"{_describe_level(small[0], categorical)} has fewer than {fewer} records, "
+                f"so its points cannot each be hidden in a group of {need} records of the same "
+                f"level ({len(small)} level(s) too small). Merge small levels or drop "
+                f"{roles}{smaller_k}."
+            )
     out = anonymize_values(
         raw,
         method,
@@ -1305,7 +1298,7 @@ def scatterplot(
     """
     pol = get_policy()
     method = pol.check_method(method, "scatter")
-    check_methods(method, SCATTER_METHODS, "scatterplot")
+    m = get_method(method)
     if x is None or y is None:
         raise ValueError(
             "scatterplot needs both x= and y=. Wide-form data (or a single variable) would be "
@@ -1316,9 +1309,9 @@ def scatterplot(
         data, {"x": x, "y": y, "hue": hue, "size": size, "style": style}, function="scatterplot"
     )
     types = _map_types(pdata, palette, hue_norm, sizes, size_norm)
-    if method != "none":
+    if not m.raw:
         _refuse_per_point(kwargs, "scatterplot")
-        if method in _GRID_METHODS and size_norm is not None:
+        if m.counts_only and size_norm is not None:
             raise ValueError(
                 f"size_norm cannot be used with method={method!r}: the marker area is "
                 "proportional to the cell count. Leave size_norm out."
@@ -1364,7 +1357,7 @@ def scatterplot(
             markers=markers,
             style_order=style_order,
             legend=legend,
-            mark_coincident=mark_coincident and method == "deterministic",
+            mark_coincident=mark_coincident and m.marks_coincident,
             kwargs=kwargs,
         )
     return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
@@ -1492,13 +1485,14 @@ def scatter(
     """
     pol = get_policy()
     method = pol.check_method(method, "scatter")
-    if method == "confidential":
+    m = get_method(method)
+    if m.family not in _POINT_FAMILIES:
+        points = [o.name for o in available_methods() if o.family in _POINT_FAMILIES]
         raise ValueError(
-            "method='confidential' is not available for scatter(): O'Keefe's confidential "
+            f"method={method!r} is not available for scatter(): O'Keefe's confidential "
             "scatter is a set of box plots, not markers. Use scatterplot(x=..., y=..., "
-            f"method='confidential'), or one of {list(SCATTER_POINT_METHODS)}."
+            f"method={method!r}), or one of {points}."
         )
-    check_methods(method, SCATTER_POINT_METHODS, "scatter()")
     data = kwargs.pop("data", None)
     if s is not None and np.ndim(s) > 0:
         if np.size(s) != 1:
@@ -1510,11 +1504,11 @@ def scatter(
         s = float(np.ravel(s)[0])
     n_guess = len(data) if data is not None else np.size(x) if not isinstance(x, str) else 0
     c_kind, c_value = _colour_values(c, n_guess, data)
-    if method != "none":
+    if not m.raw:
         _refuse_per_point(kwargs, "scatter")
     roles = {"x": x, "y": y, "c": c_value if c_kind == "values" else None}
     pdata = plot_data(data, roles, function="scatter")
-    if method in _GRID_METHODS and c_kind == "values":
+    if m.counts_only and c_kind == "values":
         raise ValueError(
             f"c as values cannot be drawn with method={method!r}: each marker is a grid cell "
             "of many records. Pass one colour, or use method='deterministic' or "
@@ -1534,7 +1528,7 @@ def scatter(
         kws["alpha"] = alpha
     if c_kind == "color":
         kws["c"] = c_value
-    if method in _GRID_METHODS or (method in (*_VALUE_METHODS, "none") and c_kind != "values"):
+    if m.counts_only or c_kind != "values":
         rel = release_scatter(
             raw[:, 0],
             raw[:, 1],
@@ -1553,14 +1547,14 @@ def scatter(
             base = np.square(mpl.rcParams["lines.markersize"]) if s is None else s
             area = base * rel.sizes / np.median(rel.sizes) if rel.sizes.size else []
             coll = ax.scatter(rel.x, rel.y, s=area, **kws)
-        elif method == "none":
+        elif m.raw:
             coll = ax.scatter(rel.x, rel.y, s=s, **kws)
         else:
             coll = scatter_points(ax, rel.x, rel.y, s=s, **kws)
         report = rel.report
-        lims = (rel.xlim, rel.xticks, rel.ylim, rel.yticks) if method != "none" else None
+        lims = None if m.raw else (rel.xlim, rel.xticks, rel.ylim, rel.yticks)
     else:
-        if method == "none":
+        if m.raw:
             report = make_report("scatter", method, {}, names, raw.shape[0], clean.n_dropped, pol)
             ax = get_ax(ax)
             coll = ax.scatter(raw[:, 0], raw[:, 1], s=s, c=raw[:, 2], **kws)
