@@ -779,6 +779,14 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "boxplot",
+        "microaggregation",
+        "strata_near_k",
+        DisclosureError,
+        "Only about \\d+ complete records: at least 2\\*k_min=6",
+        "groups are formed within each box, and a box of about 5 records has no two",
+    ),
+    Refusal(
+        "boxplot",
         "(generalize|suppress)",
         "(strata_near_k|tiny_groups)",
         DisclosureError,
