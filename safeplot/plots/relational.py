@@ -21,9 +21,12 @@ style) and :func:`scatter` matplotlib's call.
 
 from __future__ import annotations
 
-import contextlib
+import copy
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from numbers import Number
 from typing import Any
 
 import matplotlib as mpl
@@ -31,6 +34,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
+from matplotlib.lines import Line2D
+from matplotlib.ticker import Locator
+from numpy.typing import ArrayLike
 
 from .._validate import clean_numeric
 from ..anonymize.confidential import (
@@ -40,7 +46,7 @@ from ..anonymize.confidential import (
     lowess_trend,
     parallel_boxes,
 )
-from ..anonymize.grids import MATCH_RTOL, hit_mask, rare_values, safe_ticks
+from ..anonymize.grids import MATCH_RTOL, hit_mask, hits_any, rare_values, safe_ticks
 from ..anonymize.statistics import winsorize
 from ..errors import DisclosureError
 from ..methods import anonymize_values, available_methods, get_method
@@ -686,37 +692,324 @@ def _level_colors(levels: list, palette: Any) -> list:
     return sns.color_palette(palette, n)
 
 
-@contextlib.contextmanager
-def _safe_legend_entries(avoid: np.ndarray) -> Iterator[None]:
-    """Make seaborn's brief numeric legends use safe ticks (none equal to a rare raw value).
+#: Entries seaborn aims for in a "brief" numeric legend (its locator's ``nbins``).
+BRIEF_TICKS = 6
+# locator densities tried in turn when an entry would equal a rare raw value: seaborn's first
+_BRIEF_DENSITIES = (BRIEF_TICKS, 5, 7, 4, 8, 3, 9, 10, 2)
 
-    seaborn labels a numeric hue or size legend with "nice" numbers between
-    the smallest and largest value drawn; a nice number may be a rare raw
-    value (an age of 90). Within this context the entries are the ticks of
-    :func:`~safeplot.anonymize.grids.safe_ticks`, which avoid `avoid`.
+
+class _LegendView:
+    """The view interval a tick formatter reads: a legend has no axis of its own."""
+
+    def __init__(self, lo: float, hi: float) -> None:
+        self._interval = (lo, hi)
+
+    def get_view_interval(self) -> tuple[float, float]:
+        return self._interval
+
+
+def _brief_locators(lo: float, hi: float, log: bool, integer: bool) -> Iterator[Locator]:
+    """Yield the locators a brief legend tries, seaborn's first.
+
+    Then denser or sparser ones, then the numbers halfway between (other
+    multiples of each power of ten on a log scale).
     """
-    import seaborn._base as sb
+    for density in _BRIEF_DENSITIES:
+        if log:
+            yield mpl.ticker.LogLocator(numticks=density)
+        else:
+            yield mpl.ticker.MaxNLocator(nbins=density, integer=integer)
+    if log:
+        for subs in ((2.0, 5.0), (3.0,)):  # 2, 5, 20, 50, ... or 3, 30, 300, ...
+            yield mpl.ticker.LogLocator(subs=subs, numticks=BRIEF_TICKS)
+        return
+    if not hi > lo:
+        return
+    for density in _BRIEF_DENSITIES:
+        step = float(np.diff(mpl.ticker.MaxNLocator(nbins=density).tick_values(lo, hi))[0])
+        if not integer or (step / 2).is_integer():
+            yield mpl.ticker.MultipleLocator(step, offset=step / 2)
 
-    original = sb.locator_to_legend_entries
 
-    def entries(locator, limits, dtype):
-        lo, hi = float(limits[0]), float(limits[1])
-        if isinstance(locator, mpl.ticker.LogLocator) or not hi > lo:
-            return original(locator, limits, dtype)
-        # sorted here, when a numeric legend asks: most scatter plots have none
-        ticks = safe_ticks(
-            lo, hi, avoid=np.sort(np.asarray(avoid, dtype=float).ravel()), n_target=5
+def brief_legend_entries(
+    values: ArrayLike, *, log: bool = False, avoid: ArrayLike = ()
+) -> tuple[np.ndarray, list[str]]:
+    """Entries of a brief numeric legend: round numbers of a locator over the released range.
+
+    As seaborn: a :class:`~matplotlib.ticker.MaxNLocator` (a
+    :class:`~matplotlib.ticker.LogLocator` on a log scale) over the smallest
+    and largest value drawn, formatted without offset or scientific notation.
+    When an entry would equal a value in `avoid` (a rare raw value, such as
+    an age of 90), the locator is asked for fewer or more entries until none
+    does, and at last for the numbers halfway between (on a log scale, 2
+    and 5 or 3 times the powers of ten); the entries
+    are a locator's round numbers, never moved. If none avoids every such
+    value, there are no entries.
+
+    Parameters
+    ----------
+    values : array-like
+        The released values of the variable (missing values are ignored).
+    log : bool, default False
+        The variable is drawn on a log scale.
+    avoid : array-like
+        Values no entry may equal.
+
+    Returns
+    -------
+    levels : ndarray
+        The values of the entries, of the dtype of `values`.
+    labels : list of str
+        Their labels.
+
+    Examples
+    --------
+    >>> levels, labels = brief_legend_entries([3.2, 47.9])
+    >>> labels
+    ['8', '16', '24', '32', '40']
+    >>> brief_legend_entries([3.2, 47.9], avoid=[16.0])[1]
+    ['10', '20', '30', '40']
+    >>> brief_legend_entries([3.2, 47.9], avoid=[8.0, 10.0, 20.0])[1]
+    ['15', '30', '45']
+    """
+    v = np.asarray(values)
+    v = v[~pd.isna(v)]
+    if v.size == 0:
+        return v, []
+    lo, hi = v.min(), v.max()
+    chosen = v[:0]
+    for locator in _brief_locators(float(lo), float(hi), log, np.issubdtype(v.dtype, np.integer)):
+        ticks = np.asarray(locator.tick_values(lo, hi))
+        ticks = ticks[(ticks >= lo) & (ticks <= hi)].astype(v.dtype)
+        if ticks.size > chosen.size and not hits_any(ticks, avoid):
+            chosen = ticks
+            if ticks.size > 1:
+                break
+    if not chosen.size:
+        return chosen, []
+    if log:
+        formatter: mpl.ticker.Formatter = mpl.ticker.LogFormatter()
+    else:
+        formatter = mpl.ticker.ScalarFormatter(useOffset=False)
+        formatter.set_scientific(False)
+    formatter.set_axis(_LegendView(float(lo), float(hi)))
+    return chosen, list(formatter.format_ticks(chosen))
+
+
+def _variable_type(values: pd.Series, boolean_type: str = "numeric") -> str:
+    """Return "numeric", "datetime" or "categorical", as seaborn documents its inference.
+
+    A categorical dtype is categorical; all missing is numeric; only 0s and 1s
+    are `boolean_type`; numbers (numeric dtype, or objects that are all
+    numbers) are numeric; datetimes are datetime; anything else is categorical.
+    """
+    values = pd.Series(values)
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return "categorical"
+    if values.isna().all():
+        return "numeric"
+    values = values.dropna()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category=(FutureWarning, DeprecationWarning))
+        try:
+            if np.isin(values, [0, 1]).all():
+                return boolean_type
+        except TypeError:  # values numpy cannot compare with numbers
+            pass
+    if pd.api.types.is_numeric_dtype(values):
+        return "numeric"
+    if pd.api.types.is_datetime64_dtype(values):
+        return "datetime"
+    if all(isinstance(v, Number) for v in values):
+        return "numeric"
+    if all(isinstance(v, (datetime, np.datetime64)) for v in values):
+        return "datetime"
+    return "categorical"
+
+
+def _semantic_type(role: str, values: pd.Series, palette: Any, norm: Any, sizes: Any) -> str:
+    """How seaborn maps hue or size: "numeric", "categorical" or "datetime"."""
+    from seaborn.palettes import QUAL_PALETTES
+
+    if role == "hue" and isinstance(palette, str) and palette in QUAL_PALETTES:
+        return "categorical"
+    if norm is not None:
+        return "numeric"
+    if isinstance(palette if role == "hue" else sizes, (dict, list)):
+        return "categorical"
+    return _variable_type(values, boolean_type="categorical")
+
+
+@dataclass
+class _NumericLegend:
+    """A numeric hue or size whose legend is "brief": a few round numbers, not every value."""
+
+    column: str
+    log: bool
+    attrs: Callable[[Any], dict[str, Any]]
+
+
+def _hue_colour(values: pd.Series, palette: Any, norm: Any) -> Callable[[Any], dict[str, Any]]:
+    """Return the colour seaborn gives a value of a numeric hue (its colormap at the norm)."""
+    import seaborn as sns
+
+    lookup: dict[Any, Any] = {}
+    if isinstance(palette, dict):
+        lookup = dict(palette)
+        cmap = mpl.colors.ListedColormap([palette[key] for key in sorted(palette)])
+    elif isinstance(palette, mpl.colors.Colormap):
+        cmap = palette
+    else:
+        cmap = sns.color_palette("ch:" if palette is None else palette, as_cmap=True)
+    if norm is None:
+        norm = mpl.colors.Normalize()
+    elif isinstance(norm, tuple):
+        norm = mpl.colors.Normalize(*norm)
+    if not norm.scaled():
+        norm(np.asarray(values.dropna()))
+
+    def attrs(value: Any) -> dict[str, Any]:
+        if value in lookup:
+            return {"color": lookup[value]}
+        normed = norm(value)
+        return {"color": cmap(np.nan if np.ma.is_masked(normed) else normed)}
+
+    return attrs
+
+
+def _size_area(values: pd.Series, sizes: Any, norm: Any) -> Callable[[Any], dict[str, Any]]:
+    """Return the marker area seaborn gives a value of a numeric size (linear in the norm)."""
+    lookup: dict[Any, Any] = {}
+    if isinstance(sizes, dict):
+        lookup = dict(sizes)
+        levels = np.sort(list(sizes))
+        lo, hi = min(sizes.values()), max(sizes.values())
+    else:
+        levels = np.sort(values.dropna().unique())
+        default = np.r_[0.5, 2] * np.square(mpl.rcParams["lines.markersize"])
+        lo, hi = sizes if isinstance(sizes, tuple) else default
+    if norm is None:
+        norm = mpl.colors.Normalize()
+    elif isinstance(norm, tuple):
+        norm = mpl.colors.Normalize(*norm)
+    else:
+        norm = copy.copy(norm)
+    norm.clip = True
+    if not norm.scaled():
+        norm(levels)
+
+    def attrs(value: Any) -> dict[str, Any]:
+        if value in lookup:
+            return {"s": lookup[value]}
+        normed = norm(value)
+        return {"s": lo + (np.nan if np.ma.is_masked(normed) else normed) * (hi - lo)}
+
+    return attrs
+
+
+def _brief_numeric_legends(
+    frame: pd.DataFrame,
+    cols: dict[str, str],
+    legend: Any,
+    *,
+    palette: Any,
+    hue_norm: Any,
+    sizes: Any,
+    size_norm: Any,
+) -> list[_NumericLegend]:
+    """Return the numeric hue and size seaborn gives a brief legend (``legend=`` decides)."""
+    verbosity = "auto" if legend is True else legend
+    out: list[_NumericLegend] = []
+    if verbosity not in ("auto", "brief"):
+        return out
+    for role, norm in (("hue", hue_norm), ("size", size_norm)):
+        column = cols.get(role)
+        if column is None:
+            continue
+        values = frame[column]
+        if _semantic_type(role, values, palette, norm, sizes) != "numeric":
+            continue
+        given = palette if role == "hue" else sizes
+        n_levels = len(given) if isinstance(given, dict) else values.dropna().nunique()
+        if verbosity == "auto" and n_levels <= BRIEF_TICKS:
+            continue  # seaborn lists every value drawn
+        attrs = (
+            _hue_colour(values, palette, norm)
+            if role == "hue"
+            else _size_area(values, sizes, norm)
         )
-        if np.issubdtype(np.dtype(dtype), np.integer):
-            whole = ticks[ticks == np.round(ticks)]
-            ticks = whole if whole.size else ticks[:1].round()
-        return original(mpl.ticker.FixedLocator(ticks), limits, dtype)
+        out.append(_NumericLegend(column, isinstance(norm, mpl.colors.LogNorm), attrs))
+    return out
 
-    sb.locator_to_legend_entries = entries
-    try:
-        yield
-    finally:
-        sb.locator_to_legend_entries = original
+
+def _entry_like(template: Line2D, value: Any, label: str, specs: list[_NumericLegend]) -> Line2D:
+    """Return a legend entry drawn as `template` (a seaborn entry), with the look of `value`."""
+    entry = Line2D([], [])
+    entry.update_from(template)
+    entry.set_label(label)
+    face_follows = mpl.colors.same_color(template.get_markerfacecolor(), template.get_color())
+    edge_follows = mpl.colors.same_color(template.get_markeredgecolor(), template.get_color())
+    for spec in specs:
+        for attr, setting in spec.attrs(value).items():
+            if attr == "color":
+                entry.set_color(setting)
+                if face_follows:
+                    entry.set_markerfacecolor(setting)
+                if edge_follows:
+                    entry.set_markeredgecolor(setting)
+            else:
+                entry.set_markersize(np.sqrt(setting))
+    return entry
+
+
+def _safe_numeric_legend(
+    ax: Axes, artists: list[Any], frame: pd.DataFrame, numeric: list[_NumericLegend], avoid
+) -> None:
+    """Give every brief numeric sub-legend entries that equal no rare raw value.
+
+    seaborn has drawn the legend from the released data: a sub-legend per
+    variable (a title entry without a marker, then its entries; with one
+    variable the legend's title names it). The entries of a numeric hue or size are
+    a locator's round numbers over the released range, and one of them may
+    be a rare raw value. Each such sub-legend whose entries are not those of
+    :func:`brief_legend_entries` gets them, drawn like seaborn's, and the
+    legend is drawn again with the same call seaborn makes.
+    """
+    legend = ax.get_legend()
+    entries = [a for a in artists if isinstance(a, Line2D) and not a.get_label().startswith("_")]
+    if legend is None or not entries:
+        return
+    title = legend.get_title().get_text()
+    groups: list[tuple[str, Line2D | None, list[Line2D]]] = []
+    for artist in entries:
+        if artist.get_marker() in ("", "None", " ") or not artist.get_visible():
+            groups.append((artist.get_label(), artist, []))
+        elif groups:
+            groups[-1][2].append(artist)
+        else:
+            groups.append((title, None, [artist]))
+    changed = False
+    rebuilt: list[Line2D] = []
+    for name, head, levels in groups:
+        specs = [spec for spec in numeric if spec.column == name]
+        if specs and levels:
+            values, labels = brief_legend_entries(frame[name], log=specs[0].log, avoid=avoid)
+            if [a.get_label() for a in levels] != labels:
+                levels = [
+                    _entry_like(levels[0], v, lab, specs)
+                    for v, lab in zip(values, labels, strict=True)
+                ]
+                changed = True
+        rebuilt += ([] if head is None else [head]) + levels
+    if not changed:
+        return
+    legend.remove()
+    for artist in entries:
+        artist.remove()
+    for artist in rebuilt:
+        ax.add_artist(artist)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(title=title)
 
 
 # -- seaborn-style input -------------------------------------------------------------------
@@ -726,29 +1019,14 @@ def _map_types(
     pdata: PlotData, palette: Any, hue_norm: Any, sizes: Any, size_norm: Any
 ) -> dict[str, str]:
     """Numeric or categorical, for hue and size, by seaborn's rules; style is categorical."""
-    from seaborn._base import variable_type
-    from seaborn.palettes import QUAL_PALETTES
-
     if pdata.frame.shape[0] == 0:
         # an empty column has no type to judge: say what is wrong instead
         raise ValueError("The data are empty (no rows). There is nothing to plot.")
     types = {"x": "numeric", "y": "numeric"}
     if pdata.has("hue"):
-        if isinstance(palette, str) and palette in QUAL_PALETTES:
-            types["hue"] = "categorical"
-        elif hue_norm is not None:
-            types["hue"] = "numeric"
-        elif isinstance(palette, (dict, list)):
-            types["hue"] = "categorical"
-        else:
-            types["hue"] = variable_type(pdata.frame["hue"], boolean_type="categorical")
+        types["hue"] = _semantic_type("hue", pdata.frame["hue"], palette, hue_norm, sizes)
     if pdata.has("size"):
-        if size_norm is not None:
-            types["size"] = "numeric"
-        elif isinstance(sizes, (dict, list)):
-            types["size"] = "categorical"
-        else:
-            types["size"] = variable_type(pdata.frame["size"], boolean_type="categorical")
+        types["size"] = _semantic_type("size", pdata.frame["size"], palette, size_norm, sizes)
     if pdata.has("style"):
         types["style"] = "categorical"
     # dates count as numbers here, so that validation refuses them with a clear message
@@ -1079,8 +1357,8 @@ def _draw_semantic(
         frame = frame.iloc[keep]
         coincident = None if coincident is None else coincident[keep]
         kwargs = {"rasterized": True, **kwargs}
-    n_before = len(ax.collections)
-    with quiet_seaborn(), _safe_legend_entries(rel.avoid):
+    n_before, n_lines = len(ax.collections), len(ax.lines)
+    with quiet_seaborn():
         sns.scatterplot(
             data=frame,
             x=cols["x"],
@@ -1098,6 +1376,17 @@ def _draw_semantic(
             ax=ax,
             **kwargs,
         )
+    numeric = _brief_numeric_legends(
+        frame,
+        {r: c for r, c in semantic.items() if c is not None},
+        legend,
+        palette=palette,
+        hue_norm=hue_norm,
+        sizes=sizes,
+        size_norm=size_norm,
+    )
+    if numeric:
+        _safe_numeric_legend(ax, ax.lines[n_lines:], frame, numeric, rel.avoid)
     if shared is not None:
         for coll in ax.collections[n_before:]:
             if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(frame):
