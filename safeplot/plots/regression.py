@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -726,19 +728,154 @@ def _regression_data(data, x, y, x_partial, y_partial, units, function: str) -> 
     )
 
 
-def _plotter(fd: _FitData, **kws: Any):
-    """Make seaborn's regression plotter on the validated raw arrays (fits and bootstraps only)."""
-    from seaborn.regression import _RegressionPlotter
+# -- the regression fit (computed here from the data before anything is released) ----------
 
-    return _RegressionPlotter(
-        fd.x,
-        fd.y,
-        x_partial=fd.x_partial,
-        y_partial=fd.y_partial,
-        units=fd.units,
-        dropna=False,
-        **kws,
-    )
+
+def _partialled(fd: _FitData) -> tuple[np.ndarray, np.ndarray]:
+    """Return x and y with `x_partial` and `y_partial` regressed out, as seaborn does."""
+    px = fd.x if fd.x_partial is None else _regress_out(fd.x, fd.x_partial)
+    py = fd.y if fd.y_partial is None else _regress_out(fd.y, fd.y_partial)
+    return np.asarray(px, dtype=float), np.asarray(py, dtype=float)
+
+
+def _regress_out(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Regress `b` out of `a`, keeping the mean of `a` (seaborn's ``x_partial``, ``y_partial``)."""
+    a_mean = a.mean()
+    centred = a - a_mean
+    b = np.c_[b - b.mean()]
+    return np.asarray(centred - b.dot(np.linalg.pinv(b).dot(centred)) + a_mean).reshape(a.shape)
+
+
+def _bootstrap(
+    *args: np.ndarray,
+    func: Callable[..., Any],
+    n_boot: int,
+    units: np.ndarray | None = None,
+    seed: Any = None,
+) -> np.ndarray:
+    """Return `func` of `n_boot` resamples of the rows of `args` (seaborn's bootstrap).
+
+    Rows are drawn with replacement from a generator made from `seed` as
+    seaborn makes it (``numpy.random.default_rng``; a ``RandomState`` is used
+    as it is), draw for draw as seaborn draws them, so that a seed gives
+    seaborn's band. With `units`, units are resampled and then rows within
+    each unit drawn.
+    """
+    rng = seed if isinstance(seed, np.random.RandomState) else np.random.default_rng(seed)
+    integers = rng.randint if isinstance(rng, np.random.RandomState) else rng.integers
+    arrays = [np.asarray(a) for a in args]
+    out = []
+    if units is None:
+        n = len(arrays[0])
+        for _ in range(int(n_boot)):
+            rows = integers(0, n, n, dtype=np.intp)
+            out.append(func(*(a.take(rows, axis=0) for a in arrays)))
+        return np.array(out)
+    units = np.asarray(units)
+    labels = np.unique(units)
+    parts = [[a[units == label] for label in labels] for a in arrays]
+    for _ in range(int(n_boot)):
+        picked = integers(0, len(labels), len(labels), dtype=np.intp)
+        sample = [[a[i] for i in picked] for a in parts]
+        rows = [integers(0, len(part), len(part), dtype=np.intp) for part in sample[0]]
+        out.append(
+            func(
+                *(
+                    np.concatenate([c.take(r, axis=0) for c, r in zip(a, rows, strict=True)])
+                    for a in sample
+                )
+            )
+        )
+    return np.array(out)
+
+
+def _percentile_interval(values: np.ndarray, which: float, axis: int | None = None) -> np.ndarray:
+    """Return the central `which` per cent of `values` (NaN ignored), as seaborn's ``ci``."""
+    return np.nanpercentile(values, (50 - which / 2, 50 + which / 2), axis)
+
+
+def _fit_line(
+    x: np.ndarray,
+    y: np.ndarray,
+    grid: np.ndarray,
+    *,
+    order: int = 1,
+    logistic: bool = False,
+    robust: bool = False,
+    logx: bool = False,
+    ci: float | None = None,
+    n_boot: int = 1000,
+    units: np.ndarray | None = None,
+    seed: Any = None,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Fit seaborn's regression model of y on x; return it on `grid`, and its band.
+
+    The model is seaborn's: least squares of y on x (or on ``log(x)``), a
+    polynomial of degree `order`, a logistic GLM or a robust linear model
+    (statsmodels). The band is the central `ci` per cent of the fits to
+    `n_boot` bootstrap resamples (:func:`_bootstrap`), at each grid point.
+
+    Returns
+    -------
+    yhat : ndarray, shape (len(grid),)
+    band : ndarray, shape (2, len(grid)), or None without `ci`
+    """
+    ones = np.ones(len(x))
+    design = np.c_[ones, x]
+    if order > 1:
+
+        def fit(_x: np.ndarray, _y: np.ndarray) -> np.ndarray:
+            return np.polyval(np.polyfit(_x, _y, order), grid)
+
+        data: tuple[np.ndarray, ...] = (x, y)
+        at = None
+    elif logistic or robust:
+        from statsmodels.genmod.families import Binomial
+        from statsmodels.genmod.generalized_linear_model import GLM
+        from statsmodels.robust.robust_linear_model import RLM
+        from statsmodels.tools import sm_exceptions as sme
+
+        model, kws = (GLM, {"family": Binomial()}) if logistic else (RLM, {})
+        at_grid = np.c_[np.ones(len(grid)), grid]
+        separation = tuple(
+            getattr(sme, name)
+            for name in ("PerfectSeparationError", "PerfectSeparationWarning")
+            if hasattr(sme, name)
+        )
+
+        def fit(_x: np.ndarray, _y: np.ndarray) -> np.ndarray:
+            try:
+                with warnings.catch_warnings():
+                    if hasattr(sme, "PerfectSeparationWarning"):
+                        warnings.simplefilter("error", sme.PerfectSeparationWarning)
+                    return np.asarray(model(_y, _x, **kws).fit().predict(at_grid))
+            except separation:  # a resample the model cannot fit draws no line
+                return np.full(len(grid), np.nan)
+
+        data, at = (design, y), None
+    else:
+
+        def fit(_x: np.ndarray, _y: np.ndarray) -> np.ndarray:
+            if logx:
+                _x = np.c_[_x[:, 0], np.log(_x[:, 1])]
+            return np.linalg.pinv(_x).dot(_y)
+
+        data = (design, y)
+        at = np.c_[np.ones(len(grid)), np.log(grid) if logx else grid]
+    # resamples of few distinct x values are degenerate: their fits are NaN or rank
+    # deficient, and the band ignores NaN, as seaborn's does
+    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        yhat = fit(*data)
+        if at is not None:
+            yhat = at.dot(yhat)
+        if ci is None:
+            return np.asarray(yhat, dtype=float), None
+        boots = _bootstrap(*data, func=fit, n_boot=n_boot, units=units, seed=seed)
+        if at is not None:
+            boots = at.dot(boots.T).T
+        band = _percentile_interval(boots, ci, axis=0)
+    return np.asarray(yhat, dtype=float), np.asarray(band, dtype=float)
 
 
 def _default_color(ax: Axes, color: Any) -> str:
@@ -966,12 +1103,10 @@ def residplot(
     if not m.raw:
         _refuse_per_point_kws(scatter_kws, "residplot")
     fd = _regression_data(data, x, y, x_partial, y_partial, None, "residplot")
-    plotter = _plotter(fd, ci=None, order=order, robust=robust)
-    with quiet_seaborn():
-        _, yhat, _ = plotter.fit_regression(grid=plotter.x)
-    px = np.asarray(plotter.x, dtype=float)
-    resid = np.asarray(plotter.y, dtype=float) - np.asarray(yhat, dtype=float)
-    scale_y = max(float(np.abs(plotter.y).max()), float(np.std(plotter.y)), 1e-300)
+    px, py = _partialled(fd)
+    yhat, _ = _fit_line(px, py, px, order=order, robust=robust)
+    resid = py - yhat
+    scale_y = max(float(np.abs(py).max()), float(np.std(py)), 1e-300)
     if not np.isfinite(resid).all() or float(np.abs(resid).max()) <= 1e-9 * scale_y:
         raise ValueError(
             "The model fits y exactly (every residual is zero, or the fit failed): a residual "
@@ -1080,9 +1215,6 @@ def _release_estimates(
     pol: Policy,
 ) -> _Estimates:
     """Compute seaborn's ``estimate_data`` on raw groups, groups below `threshold` suppressed."""
-    from seaborn import algorithms as algo
-    from seaborn import utils
-
     estimator = np.mean if x_estimator is None else x_estimator
     if x_bins is not None:
         if np.isscalar(x_bins):
@@ -1109,14 +1241,14 @@ def _release_estimates(
             sd = float(np.std(_y))
             ci = (est - sd, est + sd)
         else:
-            boots = algo.bootstrap(
+            boots = _bootstrap(
                 _y,
                 func=estimator,
                 n_boot=n_boot,
                 units=None if units is None else units[sel],
                 seed=seed,
             )
-            ci = tuple(float(v) for v in utils.ci(boots, x_ci))
+            ci = tuple(float(v) for v in _percentile_interval(boots, x_ci))
         xs.append(float(val))
         ys.append(est)
         cis.append(ci)
@@ -1338,21 +1470,7 @@ def regplot(
     if m.raw:
         return _raw_regplot(fd, locals(), pol)
     threshold = pol.check_threshold(threshold)
-    plotter = _plotter(
-        fd,
-        x_estimator=None,
-        x_bins=None,
-        ci=ci,
-        n_boot=n_boot,
-        seed=seed,
-        order=order,
-        logistic=logistic,
-        robust=robust,
-        logx=logx,
-        fit_reg=fit_reg,
-    )
-    px = np.asarray(plotter.x, dtype=float)
-    py = np.asarray(plotter.y, dtype=float)
+    px, py = _partialled(fd)
     rare_x = _union(rare_values(px, threshold), rare_values(fd.x, threshold))
     rare_y = _union(rare_values(py, threshold), rare_values(fd.y, threshold))
     estimates = None
@@ -1420,12 +1538,23 @@ def regplot(
                     raise ValueError("logx=True needs positive x values.")
                 lo = max(lo, hi * 1e-3) if lo <= 0 else lo
             grid = safe_points(lo, hi, 100, rare_x)
-            with quiet_seaborn():
-                grid, yhat, bands = plotter.fit_regression(grid=grid)
+            yhat, bands = _fit_line(
+                px,
+                py,
+                grid,
+                order=order,
+                logistic=logistic,
+                robust=robust,
+                logx=logx,
+                ci=ci,
+                n_boot=n_boot,
+                units=fd.units,
+                seed=seed,
+            )
             span = float(np.ptp(py)) or 1.0
-            line = (grid, _off_rare(np.asarray(yhat, dtype=float), rare_y, span))
+            line = (grid, _off_rare(yhat, rare_y, span))
             if bands is not None:
-                band = (grid, _off_rare(np.asarray(bands, dtype=float), rare_y, span))
+                band = (grid, _off_rare(bands, rare_y, span))
     # draw
     ax = get_ax(ax)
     color = _default_color(ax, color)
