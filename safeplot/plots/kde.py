@@ -58,7 +58,7 @@ from ..errors import DisclosureError
 from ..methods import anonymize_values
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, GridRelease
-from ..sources.dask import is_dask_collection
+from ..sources.dask import DaskColumns, check_dask_method, is_dask_collection
 from ._common import (
     check_methods,
     check_positive_int,
@@ -354,8 +354,6 @@ def release_kde(
     if wide and (bivariate or hue is None):
         raise ValueError("wide=True needs one value variable and the column of each value as hue.")
     if any(is_dask_collection(v) for v in (x, y, hue)):  # counted out of core
-        from ..sources.dask import release_kde_dask
-
         return release_kde_dask(
             x,
             y,
@@ -622,6 +620,153 @@ def _release_binned(
     if levels is not None and not released.empty:
         released["hue"] = _like_levels(released["hue"], levels)
     return released, n_suppressed, params, warn
+
+
+def release_kde_dask(
+    x: Any,
+    y: Any,
+    *,
+    hue: Any,
+    hue_order: list[Any] | None,
+    labels: dict[str, str],
+    method: str,
+    threshold: int,
+    factor: int,
+    bins: int,
+    scales: dict[str, _Scale],
+    n_dropped: int,
+    function: str,
+    policy: Policy,
+) -> KdeRelease:
+    """Release a kde plot of dask columns under ``"suppress"``/``"generalize"``.
+
+    The same binned release as for values in memory (see
+    :func:`release_kde`), made from out-of-core counts:
+    univariate, the suppressed histogram per hue level; bivariate, the
+    suppressed density grid. The rare values the drawing keeps clear of are
+    every distinct value held by fewer than `threshold` records (the curves
+    pass through arbitrary points), so this pass holds the table of distinct
+    values and their counts.
+
+    Parameters
+    ----------
+    x, y, hue : dask Series or None
+        Columns of one dask DataFrame (x and/or y; hue optional).
+    hue_order : list, optional
+        The hue levels to plot, in order.
+    labels : dict
+        Role -> axis or legend label.
+    method : str
+        A method of the "counts" family (checked here).
+    threshold, factor, bins : int
+        As for :func:`release_kde`.
+    scales : dict
+        Role -> axis scale (a log scale is refused).
+    n_dropped : int
+        Rows dropped by the caller already.
+    function : str
+        Calling function, for messages.
+    policy : Policy
+        The policy in force.
+
+    Returns
+    -------
+    KdeRelease
+        Without an estimate; the rare values are in its ``avoid``.
+    """
+    check_dask_method(method, function)
+    roles = [r for r, v in (("x", x), ("y", y)) if v is not None]
+    if any(scales[r].log for r in roles):
+        raise ValueError(
+            f"{function}: log_scale is not supported with a dask DataFrame; plot the logarithm "
+            "of the variable instead (e.g. data.assign(lx=np.log10(data['x'])))."
+        )
+    parts = {r: v for r, v in (("x", x), ("y", y), ("hue", hue)) if v is not None}
+    if not all(is_dask_collection(v) for v in parts.values()):
+        raise ValueError(f"{function}: x, y and hue must all be columns of one dask DataFrame.")
+    first = parts[roles[0]]
+    frame = first.to_frame(name=roles[0]).assign(
+        **{r: v for r, v in parts.items() if r != roles[0]}
+    )
+    source = DaskColumns(
+        frame,
+        roles,
+        hue=None if hue is None else "hue",
+        hue_order=hue_order,
+        function=function,
+        restrict=True,
+    )
+    levels = None if hue is None else source.levels
+    rare = source.rare_columns(
+        range(len(roles)), threshold, step=None, per_level=levels is not None
+    )
+    avoid = dict(zip(roles, rare, strict=True))
+    n_dropped += source.n_dropped
+    names = tuple(labels[r] for r in roles)
+    if len(roles) == 2:
+        if names[0] == names[1]:
+            names = (names[0], f"{names[1]} (y)")
+        keep = frame["x"].notnull() & frame["y"].notnull()
+        if levels is not None:
+            keep &= frame["hue"].isin(levels)
+        sub = frame[keep]
+        grid = release_grid(
+            sub["x"],
+            sub["y"],
+            names=names,
+            hue=None if levels is None else sub["hue"],
+            hue_order=levels,
+            method=method,
+            bins=bins,
+            threshold=threshold,
+            factor=factor,
+            kind="contour",
+            n_dropped=n_dropped,
+            function=function,
+            policy=policy,
+        )
+        released = _grid_points(grid, scales, levels)
+        report = grid.report
+    else:
+        role = roles[0]
+        grid = None
+        released, cells, params, warn = _release_binned(
+            source.span_values(0),
+            np.zeros(0, dtype=int),
+            levels,
+            False,
+            method,
+            bins,
+            factor,
+            threshold,
+            avoid[role],
+            scales[role],
+            role,
+            counts_from=source,
+        )
+        report = make_report(
+            function,
+            method,
+            params,
+            names,
+            source.n,
+            n_dropped,
+            policy,
+            cells_suppressed=cells,
+            details={},
+            warnings=warn,
+        )
+    return KdeRelease(
+        data=released,
+        labels=labels,
+        levels=levels,
+        method=method,
+        grid=grid,
+        scales={r: s.base for r, s in scales.items()},
+        sig=None,
+        report=report,
+        avoid=avoid,
+    )
 
 
 def _like_levels(values: pd.Series, levels: list) -> pd.Series:
