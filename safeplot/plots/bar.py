@@ -36,7 +36,7 @@ from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport
+from ..release import DisclosureReport, release_kind
 from ._categories import (
     Layout,
     hue_dtype,
@@ -76,6 +76,7 @@ _ERRORBAR_LEVELS = {"ci": 95, "pi": 95, "se": 1, "sd": 1}
 _TOTALS = ("sum", "count", "size")
 
 
+@release_kind("bar")
 @dataclass
 class BarRelease:
     """A released bar plot: per shown group, its estimate and error-bar ends.

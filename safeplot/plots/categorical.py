@@ -37,7 +37,7 @@ from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..methods import Method, anonymize_values, available_methods, check_family, get_method
 from ..policy import METHODS, Policy, get_policy
-from ..release import DisclosureReport
+from ..release import DisclosureReport, release_kind
 from ..sources.dask import check_dask_method, is_dask_collection
 from ._categories import (
     Layout,
@@ -129,6 +129,7 @@ def _policy_checks(
 # -- box plots ---------------------------------------------------------------------------
 
 
+@release_kind("box")
 @dataclass
 class BoxRelease:
     """A released box plot: per box, either released values or a released summary.
@@ -1042,6 +1043,7 @@ def _route_to_parallel(
 # -- count plots -------------------------------------------------------------------------
 
 
+@release_kind("count")
 @dataclass
 class CountRelease:
     """A released count plot: the counts drawn, per shown category and hue level.

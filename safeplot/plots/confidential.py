@@ -53,7 +53,7 @@ from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
 from ..methods import Method, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport
+from ..release import DisclosureReport, release_kind
 from ._common import (
     axis_from_range,
     finish,
@@ -128,6 +128,7 @@ def _refuse_other_methods(method: str, function: str, policy: Policy | None = No
 # -- parallel box plots -------------------------------------------------------------------
 
 
+@release_kind("parallel_boxes")
 @dataclass
 class ParallelBoxRelease:
     """Released parallel box plots: boxes per interval (and hue level), optional trend lines.
@@ -1105,6 +1106,7 @@ def _ordinal_parallelboxplot(
 # -- correspondence analysis --------------------------------------------------------------
 
 
+@release_kind("correspondence")
 @dataclass
 class CorrespondenceRelease:
     """A released correspondence-analysis plot: category points, no counts.

@@ -31,7 +31,7 @@ from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport
+from ..release import DisclosureReport, release_kind
 from ._categories import log_axis, log_base
 from ._common import (
     axis_from_range,
@@ -56,6 +56,7 @@ CONFIDENTIAL_STEPS = 40
 _STATS = ("proportion", "percent", "count")
 
 
+@release_kind("ecdf")
 @dataclass
 class EcdfRelease:
     """A released ECDF: per hue level, the step positions and their weights.

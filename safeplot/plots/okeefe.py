@@ -49,7 +49,7 @@ from ..anonymize.statistics import round_sig, winsorize
 from ..errors import DisclosureError
 from ..methods import available_methods, check_family
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport
+from ..release import DisclosureReport, release_kind
 from ._common import (
     axis_from_range,
     finish,
@@ -130,6 +130,7 @@ def _data_name(data: Any, default: str) -> str:
 # -- P-P plot ------------------------------------------------------------------------------
 
 
+@release_kind("pp")
 @dataclass
 class PPRelease:
     """A released P-P plot: a curve (confidential) or the raw points (``"none"``).
@@ -556,6 +557,7 @@ def draw_pp(ax: Axes, release: PPRelease, **plotkwargs: Any) -> Axes:
 # -- biplot --------------------------------------------------------------------------------
 
 
+@release_kind("biplot")
 @dataclass
 class BiplotRelease:
     """A released principal-components biplot.
