@@ -250,8 +250,15 @@ def register(method: Method, *, replace: bool = False) -> Method:
 
 
 def available_methods() -> list[Method]:
-    """Return the registered methods, in the order they were registered."""
-    return list(_REGISTRY.values())
+    """Return the registered methods: the built-in ones in the policy's order, then the others.
+
+    Examples
+    --------
+    >>> [m.name for m in available_methods()][:3]
+    ['suppress', 'generalize', 'deterministic']
+    """
+    order = {name: i for i, name in enumerate(_policy.METHODS)}
+    return sorted(_REGISTRY.values(), key=lambda m: order.get(m.name, len(order)))
 
 
 def get_method(method: str | Method) -> Method:
