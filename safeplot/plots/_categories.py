@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from numbers import Number
 from typing import Any
@@ -22,9 +22,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from numpy.typing import ArrayLike
 
 from .._validate import clean_numeric
+from ..anonymize.boxes import BoxSummary
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
+from ..policy import Policy
+from ..release import guard
 from ._common import safe_limits, set_safe_axis
 from ._data import categorical_order, plot_data, wide_to_long
 
@@ -42,6 +46,7 @@ __all__ = [
     "orient_axis",
     "rare_categories",
     "refuse_native_other",
+    "released_box",
     "resolve",
     "round_counts",
     "safe_category_axis",
@@ -503,6 +508,44 @@ def round_counts(counts: np.ndarray, base: int, threshold: int) -> np.ndarray:
     out[~np.isfinite(c)] = np.nan
     out[c == 0] = 0.0
     return out
+
+
+#: Which way each of a box's five numbers moves off a rare raw value: outward.
+BOX_DIRECTIONS = (-1.0, -1.0, 1.0, 1.0, 1.0)
+
+
+def released_box(box: BoxSummary, avoid: ArrayLike, policy: Policy) -> BoxSummary:
+    """Return `box` with its five numbers passed through the guard on their way to a release.
+
+    The whisker ends, quartiles and median are statistics of the box's
+    records: :func:`~safeplot.release.guard.released_statistics` rounds them
+    to the policy's significant figures and moves one that equals a rare raw
+    value outward by one unit in its last figure. Outliers drawn at the
+    centres of grid cells are not data (DESIGN invariant 2) and stay as
+    they are.
+
+    Parameters
+    ----------
+    box : BoxSummary
+        The box's summary, as :mod:`safeplot.anonymize.boxes` computes it.
+    avoid : array-like
+        The rare raw values none of the five numbers may equal.
+    policy : Policy
+        The policy in force (its significant figures).
+
+    Returns
+    -------
+    BoxSummary
+    """
+    five = guard.released_statistics(box.stats, avoid, directions=BOX_DIRECTIONS, policy=policy)
+    return replace(
+        box,
+        whislo=float(five[0]),
+        q1=float(five[1]),
+        med=float(five[2]),
+        q3=float(five[3]),
+        whishi=float(five[4]),
+    )
 
 
 def merge_small(table: np.ndarray, threshold: int) -> np.ndarray:

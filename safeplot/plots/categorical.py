@@ -31,13 +31,13 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from ..anonymize.boxes import BoxSummary, confidential_box, grid_box
-from ..anonymize.grids import hit_mask, rare_values, safe_edges, union_sorted
+from ..anonymize.grids import rare_values, safe_edges, union_sorted
 from ..anonymize.suppression import GridSuppression, suppress_records
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..methods import Method, anonymize_values, available_methods, check_family, get_method
 from ..policy import METHODS, Policy, get_policy
-from ..release import DisclosureReport, release_kind
+from ..release import DisclosureReport, guard, release_kind
 from ..sources.dask import check_dask_method, is_dask_collection
 from ._categories import (
     Layout,
@@ -50,6 +50,7 @@ from ._categories import (
     merge_small,
     rare_categories,
     refuse_native_other,
+    released_box,
     resolve,
     round_counts,
     safe_category_axis,
@@ -212,19 +213,6 @@ def _refuse_small(
             "ones (recode the variable), or leave the groups out (filter the data, or give "
             "order=/hue_order= without them)."
         )
-
-
-def _off_rare(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
-    """Move released values that equal a rare raw value by 1e-6 of `scale` (invisible)."""
-    out = np.array(values, dtype=float, copy=True)
-    # only the values just moved can be on a rare value again: check just those
-    moved = np.flatnonzero(hit_mask(out, avoid))
-    for _ in range(100):
-        if moved.size == 0:
-            break
-        out[moved] += 1e-6 * scale
-        moved = moved[hit_mask(out[moved], avoid)]
-    return out
 
 
 def _joint_grid(
@@ -407,14 +395,22 @@ def release_boxplot(
         details.update(out.details)
         scale = float(np.std(values))
         released = [
-            _off_rare(out.values[codes == g, 0], avoid[g], scale) for g in range(len(pairs))
+            guard.released_values(out.values[codes == g, 0], avoid[g], scale)
+            for g in range(len(pairs))
         ]
         drawn = np.concatenate(released)
     else:
         if m.rule_based:
             boxes = [
-                confidential_box(
-                    values[codes == g], avoid=avoid[g], policy=pol, what=layout.describe(*pairs[g])
+                released_box(
+                    confidential_box(
+                        values[codes == g],
+                        avoid=avoid[g],
+                        policy=pol,
+                        what=layout.describe(*pairs[g]),
+                    ),
+                    avoid[g],
+                    pol,
                 )
                 for g in range(len(pairs))
             ]
@@ -480,7 +476,7 @@ def release_boxplot(
                 if joint is not None:
                     # the boxes share one 2-D grid: its suppressed cells are counted once
                     box = replace(box, n=int(np.sum(codes == g)), cells_suppressed=0)
-                boxes.append(box)
+                boxes.append(released_box(box, avoid[g], pol))
             if thin:
                 raise DisclosureError(
                     f"boxplot: under method={method!r}, {len(thin)} group(s) keep fewer than "
@@ -1213,6 +1209,7 @@ def release_countplot(
         warnings += nothing_shown(
             released, "count", "Use method='generalize' or merge categories."
         )
+        released = guard.released_counts(released, threshold, what="bar", policy=pol)
     total = np.nansum(released)
     if stat == "count" or total == 0:
         heights = released.copy()
