@@ -31,12 +31,11 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from ..anonymize import winsorize
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
-from ..anonymize.statistics import round_sig
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, release_kind
+from ..release import DisclosureReport, guard, release_kind
 from ._categories import (
     Layout,
     hue_dtype,
@@ -181,17 +180,6 @@ def _check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
     if level is not None and not isinstance(level, Number):
         raise TypeError(usage)
     return method, level
-
-
-def _nudge(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
-    """Move released numbers equal to a rare raw value by a step invisible in the figure."""
-    out = np.array(values, dtype=float, copy=True)
-    for _ in range(100):
-        hit = hit_mask(out, avoid)
-        if not hit.any():
-            break
-        out[hit] += np.maximum(1e-6 * scale, 1e-8 * np.abs(out[hit]))
-    return out
 
 
 # -- release -------------------------------------------------------------------------------
@@ -463,7 +451,6 @@ def release_barplot(
     est = np.empty(len(drawn_groups))
     lo = np.empty(len(drawn_groups))
     hi = np.empty(len(drawn_groups))
-    scale = float(np.std(values)) or 1.0
     for i, g in enumerate(drawn_groups):
         members = codes == g
         vals = stat_values[members]
@@ -474,9 +461,9 @@ def release_barplot(
         if not m.raw:
             if callable(estimator) and m.counts_only:
                 _refuse_record(e, raw, threshold, estimator)
-            e, a, b = (float(v) for v in round_sig(np.array([e, a, b]), pol.sig_figs))
             avoid = np.union1d(rare, rare_values(raw, threshold))
-            e, a, b = (float(v) for v in _nudge(np.array([e, a, b]), avoid, scale))
+            released = guard.released_statistics([e, a, b], avoid, policy=pol)
+            e, a, b = (float(v) for v in released)
         est[i], lo[i], hi[i] = e, a, b
     has_err = err[0] is not None
     groups = [
