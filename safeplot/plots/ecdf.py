@@ -26,12 +26,11 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from .._validate import clean_numeric
 from ..anonymize import winsorize
-from ..anonymize.grids import hit_mask, rare_values
-from ..anonymize.statistics import round_sig
+from ..anonymize.grids import rare_values
 from ..errors import DisclosureError
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, release_kind
+from ..release import DisclosureReport, guard, release_kind
 from ._categories import log_axis, log_base
 from ._common import (
     axis_from_range,
@@ -111,16 +110,6 @@ class EcdfRelease:
         elif stat == "percent":
             cum = 100 * cum / cum[-1]
         return pos, cum
-
-
-def _nudge(values: np.ndarray, avoid: np.ndarray, scale: float) -> np.ndarray:
-    out = np.array(values, dtype=float, copy=True)
-    for _ in range(100):
-        hit = hit_mask(out, avoid)
-        if not hit.any():
-            break
-        out[hit] += np.maximum(1e-6 * scale, 1e-8 * np.abs(out[hit]))
-    return out
 
 
 def release_ecdf(
@@ -284,7 +273,7 @@ def release_ecdf(
         for r in rels:
             shown = np.nan_to_num(r.counts) > 0
             positions.append(r.edges[1:][shown])
-            weights.append(r.counts[shown])
+            weights.append(guard.released_counts(r.counts[shown], threshold, what="bin"))
             cells += r.report.cells_suppressed
         if cells:
             warnings.append(
@@ -294,6 +283,8 @@ def release_ecdf(
     elif m.rule_based:
         params.update(winsor_sd=pol.winsor_sd, sig=pol.sig_figs)
         n_wins = 0
+        # the quantiles are rounded where they are computed (on the log scale for a log axis)
+        avoid_work = avoid if base is None else np.log(avoid[avoid > 0]) / math.log(base)
         for i in range(len(levels)):
             v = work[codes == i]
             if v.size == 0:
@@ -304,9 +295,10 @@ def release_ecdf(
             n_wins += w.n_winsorized
             steps = int(min(CONFIDENTIAL_STEPS, v.size // threshold))
             probs = np.arange(1, steps + 1) / steps
-            qs = np.asarray(round_sig(np.quantile(w.values, probs), pol.sig_figs))
-            positions.append(qs)
-            weights.append(np.full(steps, v.size / steps))
+            qs = np.quantile(w.values, probs)
+            positions.append(guard.released_statistics(qs, avoid_work, policy=pol))
+            # records per step: a statistic of the level's size, rounded as the others
+            weights.append(guard.released_statistics(np.full(steps, v.size / steps), policy=pol))
         details["values_winsorised"] = pol.round_count(n_wins)
     else:
         if m.groups_within_strata:
@@ -329,7 +321,9 @@ def release_ecdf(
             weights.append(np.ones(released.size))
     if base is not None:
         positions = [base**p for p in positions]
-    positions = [_nudge(p, avoid, scale if base is None else 1.0) for p in positions]
+    positions = [
+        guard.released_values(p, avoid, scale if base is None else 1.0) for p in positions
+    ]
     drawn = np.concatenate([p for p in positions if p.size])
     lo, hi = float(drawn.min()), float(drawn.max())
     if base is not None:
