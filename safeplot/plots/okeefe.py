@@ -43,13 +43,12 @@ from matplotlib.patches import Circle
 from scipy import stats
 
 from .._validate import clean_numeric, refuse_dask, to_pandas
-from ..anonymize.boxes import nudge_off
 from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..anonymize.statistics import round_sig, winsorize
 from ..errors import DisclosureError
 from ..methods import available_methods, check_family
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, release_kind
+from ..release import DisclosureReport, guard, release_kind
 from ._common import (
     axis_from_range,
     finish,
@@ -202,7 +201,7 @@ def _check_line(line: Any) -> str | None:
     raise ValueError(f"ppplot: line must be None or '45', got {line!r}.")
 
 
-def _pp_curve(px: np.ndarray, py: np.ndarray, avoid: np.ndarray, sig: int) -> tuple:
+def _pp_curve(px: np.ndarray, py: np.ndarray, avoid: np.ndarray, sig: int, pol: Policy) -> tuple:
     """Lowess of `py` on `px` at every grid point; rounded, monotone, safe.
 
     The whole grid, whatever the points' range: grid points beyond the first
@@ -214,11 +213,11 @@ def _pp_curve(px: np.ndarray, py: np.ndarray, avoid: np.ndarray, sig: int) -> tu
 
     grid = PP_GRID
     fit = lowess(py, px, frac=PP_LOWESS_FRAC, it=PP_LOWESS_IT, delta=0.0, xvals=grid)
-    ys = np.clip(np.asarray(fit, dtype=float), 0.0, 1.0)
-    ys = np.maximum.accumulate(np.asarray(round_sig(ys, sig), dtype=float))
-    directions = np.where(ys < 0.5, 1.0, -1.0)
-    ys = np.clip(nudge_off(ys, avoid, directions, sig), 0.0, 1.0)
-    ys = np.maximum.accumulate(ys)  # copies of values already checked
+    ys = np.maximum.accumulate(np.clip(np.asarray(fit, dtype=float), 0.0, 1.0))
+    # a height on a rare value moves towards the middle, so it stays in [0, 1]
+    directions = np.where(np.asarray(round_sig(ys, sig)) < 0.5, 1.0, -1.0)
+    ys = guard.released_statistics(ys, avoid, sig=sig, directions=directions, policy=pol)
+    ys = np.maximum.accumulate(np.clip(ys, 0.0, 1.0))  # copies of values already checked
     return grid, ys
 
 
@@ -338,8 +337,7 @@ def release_pp(
         frozen, fitted = _frozen(dist, tuple(distargs), loc, scale, fit, sample)
         py = np.asarray(frozen.cdf(sample), dtype=float)
         if fit:
-            shown = np.asarray(round_sig(np.asarray(fitted), sig), dtype=float)
-            shown = nudge_off(shown, avoid, np.where(shown < 0, -1.0, 1.0), sig)
+            shown = _round_safe(np.asarray(fitted, dtype=float), avoid, sig, pol)
             details["fitted_params"] = [float(v) for v in shown]
             params["fit"] = True
     else:
@@ -349,7 +347,7 @@ def release_pp(
         py = np.searchsorted(np.sort(wo.values), sample, side="right") / wo.values.size
     if not np.isfinite(py).all():
         raise ValueError(f"{function}: the distribution's cdf is not finite at the data.")
-    gx, gy = _pp_curve(px, py, avoid, sig)
+    gx, gy = _pp_curve(px, py, avoid, sig, pol)
     lo, hi = safe_limits(0.0, 1.0, avoid, margin=0.0)
     ticks = safe_ticks(0.0, 1.0, avoid=avoid)
     params.update({"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig})
@@ -761,13 +759,10 @@ def release_biplot(
         avoid = np.unique(
             np.concatenate([rare_values(x[:, j], threshold) for j in range(x.shape[1])])
         )
-        arrows = _round_safe(arrows, avoid, sig)
-        centroids = _round_safe(centroids, avoid, sig)
-        shown_shares = nudge_off(
-            np.asarray(round_sig(shares, min(sig, 2)), dtype=float),
-            avoid,
-            [1.0, -1.0],
-            min(sig, 2),
+        arrows = _round_safe(arrows, avoid, sig, pol)
+        centroids = _round_safe(centroids, avoid, sig, pol)
+        shown_shares = guard.released_statistics(
+            shares, avoid, sig=min(sig, 2), directions=[1.0, -1.0], policy=pol
         )
         params = {
             "threshold": threshold,
@@ -819,12 +814,12 @@ def release_biplot(
     )
 
 
-def _round_safe(values: np.ndarray, avoid: np.ndarray, sig: int) -> np.ndarray:
+def _round_safe(values: np.ndarray, avoid: np.ndarray, sig: int, pol: Policy) -> np.ndarray:
     """Round to `sig` figures; a value equal to a rare raw value moves one unit away from 0."""
     if values.size == 0:
         return values
-    r = np.asarray(round_sig(values, sig), dtype=float)
-    return nudge_off(r, avoid, np.where(r < 0, -1.0, 1.0), sig).reshape(values.shape)
+    directions = np.where(values < 0, -1.0, 1.0)
+    return guard.released_statistics(values, avoid, sig=sig, directions=directions, policy=pol)
 
 
 def biplot(
