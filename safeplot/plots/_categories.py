@@ -514,7 +514,9 @@ def round_counts(counts: np.ndarray, base: int, threshold: int) -> np.ndarray:
 BOX_DIRECTIONS = (-1.0, -1.0, 1.0, 1.0, 1.0)
 
 
-def released_box(box: BoxSummary, avoid: ArrayLike, policy: Policy) -> BoxSummary:
+def released_box(
+    box: BoxSummary, avoid: ArrayLike, policy: Policy, sig: int | None = None
+) -> BoxSummary:
     """Return `box` with its five numbers passed through the guard on their way to a release.
 
     The whisker ends, quartiles and median are statistics of the box's
@@ -531,13 +533,17 @@ def released_box(box: BoxSummary, avoid: ArrayLike, policy: Policy) -> BoxSummar
     avoid : array-like
         The rare raw values none of the five numbers may equal.
     policy : Policy
-        The policy in force (its significant figures).
+        The policy in force.
+    sig : int, optional
+        Significant figures the box was rounded to (default: the policy's).
 
     Returns
     -------
     BoxSummary
     """
-    five = guard.released_statistics(box.stats, avoid, directions=BOX_DIRECTIONS, policy=policy)
+    five = guard.released_statistics(
+        box.stats, avoid, sig=sig, directions=BOX_DIRECTIONS, policy=policy
+    )
     return replace(
         box,
         whislo=float(five[0]),

@@ -25,7 +25,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,6 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FixedFormatter, FixedLocator
 
 from .._validate import clean_numeric
-from ..anonymize.boxes import nudge_off
 from ..anonymize.confidential import (
     ParallelBoxes,
     default_intervals,
@@ -49,11 +48,11 @@ from ..anonymize.correspondence import (
     simple_ca,
 )
 from ..anonymize.grids import hits_any, rare_values
-from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
 from ..methods import Method, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, release_kind
+from ..release import DisclosureReport, guard, release_kind
+from ._categories import released_box
 from ._common import (
     axis_from_range,
     finish,
@@ -265,6 +264,7 @@ def release_parallelboxes(
             x, y, codes, threshold=threshold, winsor_sd=winsor_sd, sig=sig, policy=pol
         )
         n_intervals = division.n_intervals
+    rare = (rare_values(x, threshold), rare_values(y, threshold))
     core = _parallel_core(
         x,
         y,
@@ -272,6 +272,7 @@ def release_parallelboxes(
         levels,
         threshold,
         pol,
+        rare=rare,
         n_intervals=n_intervals,
         winsor_sd=winsor_sd,
         sig=sig,
@@ -286,6 +287,7 @@ def release_parallelboxes(
         "left empty (O'Keefe): ",
     )
     edges = core.edges
+    boxes = _released_boxes(core.boxes, rare[1], sig, pol)
     params = {"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig}
     details = {
         "values_winsorised": pol.round_count(core.n_winsorized),
@@ -310,7 +312,7 @@ def release_parallelboxes(
     return ParallelBoxRelease(
         "confidential",
         core.levels,
-        core.boxes,
+        boxes,
         core.positions,
         core.width,
         core.trends,
@@ -322,6 +324,16 @@ def release_parallelboxes(
         report,
         core.notes,
     )
+
+
+def _released_boxes(
+    parallel: list[ParallelBoxes], avoid: np.ndarray, sig: int, pol: Policy
+) -> list[ParallelBoxes]:
+    """Each box's five numbers through the guard (rounded, off the rare values of y)."""
+    return [
+        replace(pb, boxes=tuple(released_box(b, avoid, pol, sig) for b in pb.boxes))
+        for pb in parallel
+    ]
 
 
 def _levels_big_enough(codes: np.ndarray, levels: list, threshold: int) -> bool:
@@ -481,6 +493,7 @@ def release_ordinal_boxes(
         )
         for i in present
     ]
+    boxes = _released_boxes(boxes, rare_y, sig, pol)
     positions, box_width = box_positions(
         [pb.centres for pb in boxes], 1.0, np.array([]), float(width)
     )
@@ -1246,14 +1259,15 @@ def release_correspondence(
         warnings.append("The analysis has one dimension only: every point lies on the first axis.")
     avoid_all = np.unique(np.concatenate(avoid)) if avoid else np.array([])
     if m.rule_based:
-        rounded = []
-        for c in coords:
-            r = np.asarray(round_sig(c, sig), dtype=float)
-            r = nudge_off(r, avoid_all, np.where(r < 0, -1.0, 1.0), sig).reshape(r.shape)
-            rounded.append(r)
-        coords = rounded
-        shown_shares = np.asarray(round_sig(100 * shares, min(sig, 2)), dtype=float)
-        shown_shares = nudge_off(shown_shares, avoid_all, [1.0, -1.0], min(sig, 2))
+        coords = [
+            guard.released_statistics(
+                c, avoid_all, sig=sig, directions=np.where(c < 0, -1.0, 1.0), policy=pol
+            )
+            for c in coords
+        ]
+        shown_shares = guard.released_statistics(
+            100 * shares, avoid_all, sig=min(sig, 2), directions=[1.0, -1.0], policy=pol
+        )
         merged_total = sum(merged_counts.values())
         if merged_total:
             warnings.append(
