@@ -40,15 +40,14 @@ import pandas as pd
 
 from . import audit
 from ._validate import refuse_dask, to_pandas
-from .anonymize.boxes import nudge_off
 from .anonymize.grids import rare_values
-from .anonymize.statistics import round_sig, winsorize
+from .anonymize.statistics import winsorize
 from .errors import DisclosureError
 from .plots import matrix as _matrix
 from .plots._common import make_report
 from .plots.matrix import mark_safe_matrix
 from .policy import Policy, get_policy
-from .release import DisclosureReport
+from .release import DisclosureReport, guard
 
 __all__ = [
     "BRANDT_MIN_RECORDS",
@@ -265,11 +264,13 @@ def corr(
                 flagged.append(f"{pair}: exactly {'-' if r < 0 else ''}1")
             elif abs(r) <= _EXACT:
                 flagged.append(f"{pair}: exactly 0")
-            value = float(round_sig(float(np.clip(r, -1, 1)), sig))
             avoid = np.union1d(rare[i], rare[j])
-            direction = -1.0 if value > 0 else 1.0
-            value = float(nudge_off([value], avoid, [direction], sig)[0])
-            out[i, j] = out[j, i] = value
+            # a coefficient on a rare value moves towards 0, so it stays in [-1, 1]
+            direction = -1.0 if r > 0 else 1.0
+            shown = guard.released_statistics(
+                [float(np.clip(r, -1, 1))], avoid, sig=sig, directions=direction, policy=pol
+            )
+            out[i, j] = out[j, i] = float(shown[0])
     warnings = []
     if suppressed:
         warnings.append(
@@ -550,16 +551,19 @@ def describe(
         probs = list(ps)
         wq = np.quantile(w.values, probs) if probs else np.array([])
         rq = np.quantile(v, probs) if probs else np.array([])
-        rounded = np.asarray(round_sig(wq, sig), dtype=float)
         directions = np.where(np.asarray(probs) < 0.5, -1.0, 1.0)
+        rounded = guard.released_statistics(wq, rare, sig=sig, directions=directions, policy=pol)
         for _ in range(10 if probs else 0):
-            ordered = np.maximum.accumulate(nudge_off(rounded, rare, directions, sig))
+            # keep the quantiles in order after moving: a copy of a released one is checked
+            ordered = np.maximum.accumulate(rounded)
             if np.array_equal(ordered, rounded):
                 break
-            rounded = ordered
+            rounded = guard.released_statistics(
+                ordered, rare, sig=sig, directions=directions, policy=pol
+            )
         moments = np.array([w.values.mean(), w.values.std(ddof=1)])
         raw_moments = np.array([v.mean(), v.std(ddof=1)])
-        moments_r = nudge_off(np.asarray(round_sig(moments, sig), dtype=float), rare, [1, 1], sig)
+        moments_r = guard.released_statistics(moments, rare, sig=sig, policy=pol)
         count = pol.round_count(v.size)
         table[col] = [float(count), *moments_r, *rounded]
         changed = [False, *(~np.isclose(moments, raw_moments, rtol=1e-12, atol=0))]
@@ -812,8 +816,9 @@ def chi2_contingency(
         if _is_number_column(pair[c], bools=False)
     ]
     avoid = np.unique(np.concatenate(rare)) if rare else np.array([])
-    shown = np.asarray(round_sig([float(res.statistic), float(res.pvalue)], sig), dtype=float)
-    shown = nudge_off(shown, avoid, [1.0, 1.0], sig)
+    shown = guard.released_statistics(
+        [float(res.statistic), float(res.pvalue)], avoid, sig=sig, policy=pol
+    )
     report = make_report(
         "chi2_contingency",
         "confidential",
