@@ -39,7 +39,7 @@ from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..methods import get_method
 from ..policy import get_policy
-from ..release import DisclosureReport, GridRelease
+from ..release import DisclosureReport, GridRelease, guard
 from ..sources.dask import DaskColumns, is_dask_collection
 from ._common import (
     finish,
@@ -430,7 +430,7 @@ def crosstab(
             ]
         )
     released = suppress_table(counts, threshold, secondary=secondary)
-    values = released.counts
+    values = guard.released_counts(released.counts, threshold, what="cell", policy=pol)
     if how is not None:
         values, margin_row, margin_col = _normalized(values[:r, :c], how, margins)
     else:
@@ -580,7 +580,10 @@ def _grid_heatmap(
         policy=pol,
     )
     method = rel.report.method
+    threshold_used = rel.report.params.get("threshold", pol.threshold)
     counts = rel.counts[0]
+    if not get_method(method).raw:
+        counts = guard.released_counts(counts, threshold_used, what="cell", policy=pol)
     shown = np.isfinite(counts) & (counts > 0)
     grid = np.ma.array(np.where(shown, counts, 0.0).T, mask=~shown.T)  # rows = y cells
     if mask is not None:
@@ -594,7 +597,6 @@ def _grid_heatmap(
     xticks = _tick_choice("x", xticklabels, rel.xticks)
     yticks = _tick_choice("y", yticklabels, rel.yticks)
     values = grid.compressed()
-    threshold_used = rel.report.params.get("threshold", pol.threshold)
     if not values.size:  # nothing shown: a colour scale from 0 to the threshold
         vmin = 0.0 if vmin is None else vmin
         vmax = float(threshold_used) if vmax is None else vmax
