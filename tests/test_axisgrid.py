@@ -463,3 +463,97 @@ def test_missing_values_are_dropped_and_reported():
 
 def test_methods_lists():
     assert set(PAIR_METHODS) == set(JOINT_METHODS) == set(safeplot.policy.METHODS)
+
+
+# -- drawing sees only the release ---------------------------------------------------------
+
+#: Grids whose drawing once took the records: fitted lines, trends, boxes, densities, grids.
+RELEASE_ONLY = {
+    "pair-reg-deterministic": lambda df: pairplot(
+        df, vars=["x", "y", "z"], hue="g", kind="reg", method="deterministic", height=1.5
+    ),
+    "pair-kde-probabilistic": lambda df: pairplot(
+        df, vars=["x", "y"], kind="kde", method="probabilistic", height=1.5
+    ),
+    "pair-confidential": lambda df: pairplot(
+        df, vars=["x", "y"], hue="g", method="confidential", height=1.5
+    ),
+    "pair-hist-suppress": lambda df: pairplot(
+        df, vars=["x", "y"], hue="g", kind="hist", method="suppress", height=1.5
+    ),
+    "joint-reg-suppress": lambda df: jointplot(
+        data=df, x="x", y="y", kind="reg", method="suppress", height=3
+    ),
+    "joint-kde-generalize": lambda df: jointplot(
+        data=df, x="x", y="y", kind="kde", method="generalize", height=3
+    ),
+    "joint-scatter-rounding": lambda df: jointplot(
+        data=df, x="x", y="y", hue="g", method="rounding", height=3
+    ),
+}
+
+
+def _drawn(fig) -> list[np.ndarray]:
+    """Every number a figure shows: coordinates, colours, limits and ticks of every Axes."""
+    out = []
+    for ax in fig.axes:
+        for coll in ax.collections:
+            out.append(np.asarray(coll.get_offsets(), dtype=float).ravel())
+            out.append(np.asarray(coll.get_facecolors(), dtype=float).ravel())
+            out += [np.asarray(p.vertices, dtype=float).ravel() for p in coll.get_paths()]
+        out += [np.asarray(line.get_xydata(), dtype=float).ravel() for line in ax.lines]
+        out += [np.asarray(p.get_verts(), dtype=float).ravel() for p in ax.patches]
+        out += [np.asarray(ax.get_xlim()), np.asarray(ax.get_ylim())]
+        out += [np.asarray(ax.get_xticks()), np.asarray(ax.get_yticks())]
+    return out
+
+
+@pytest.mark.parametrize("name", list(RELEASE_ONLY))
+def test_drawing_uses_only_the_release(monkeypatch, name):
+    """Once drawing starts the records are gone: the same figure is drawn from the release.
+
+    The records (and hue codes) of every prepared input are overwritten the
+    moment the first panel is drawn; a figure that changed, or a drawing step
+    that failed, would mean a panel was computed from the records while drawing.
+    """
+    from safeplot.plots import axisgrid
+
+    df = _d1(n=240, seed=5)
+    expected_numbers = _drawn(RELEASE_ONLY[name](df).figure)
+    plt.close("all")
+    inputs = []
+    prepare, draw_panel = axisgrid._prepare, axisgrid._draw_panel
+
+    def spy_prepare(*args, **kwargs):
+        inputs.append(prepare(*args, **kwargs))
+        return inputs[-1]
+
+    def spy_draw_panel(*args, **kwargs):
+        for inp in inputs:
+            inp.raw[...] = np.nan
+            if inp.codes is not None:
+                inp.codes[...] = 0
+        given = [*args, *kwargs.values()]
+        assert not any(isinstance(a, axisgrid._Input) for a in given), "records given to a draw"
+        return draw_panel(*args, **kwargs)
+
+    monkeypatch.setattr(axisgrid, "_prepare", spy_prepare)
+    monkeypatch.setattr(axisgrid, "_draw_panel", spy_draw_panel)
+    got = _drawn(RELEASE_ONLY[name](df).figure)
+    assert inputs and len(got) == len(expected_numbers)
+    for a, b in zip(got, expected_numbers, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=0)
+
+
+def test_draw_functions_take_no_records():
+    """No drawing function of the grids has a parameter for the input records."""
+    import inspect
+
+    from safeplot.plots import axisgrid
+
+    draws = {n: f for n, f in vars(axisgrid).items() if n.startswith("_draw") and callable(f)}
+    assert len(draws) >= 8
+    for name, func in draws.items():
+        for param in inspect.signature(func).parameters.values():
+            assert param.name not in ("inp", "raw", "data", "frame"), (name, param.name)
+            assert "_Input" not in str(param.annotation), (name, param.name)

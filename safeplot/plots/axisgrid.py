@@ -37,7 +37,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.ticker import FixedLocator
+from matplotlib.ticker import Locator
 
 from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize.confidential import lowess_trend
@@ -210,21 +210,31 @@ def _columns(out: AnonymizedValues, idx: list[int]) -> AnonymizedValues:
 
 @dataclass
 class _Panel:
-    """What one Axes draws: a tag saying how, the numbers, and the report."""
+    """What one Axes draws: a tag saying how, the released numbers, and the report.
 
-    tag: str  # points, cells, mesh, kde, boxes, trend, hist, margin
+    Everything a panel shows is here before any figure exists: the drawing
+    step takes a panel, the hue levels and style, and nothing else.
+    """
+
+    tag: str  # points, cells, mesh, kde, boxes, trend, hist, sums
     data: Any
     report: DisclosureReport
     xvar: str | None = None
     yvar: str | None = None
+    #: hue level (index into the levels) of each released point ("points")
+    codes: np.ndarray | None = None
+    #: fitted lines (x, y) drawn over the panel, one per hue level ("reg")
+    fits: list[tuple[np.ndarray, np.ndarray]] = dataclasses.field(default_factory=list)
 
 
-def _points_frame(inp: _Input, values: np.ndarray, xv: str, yv: str) -> pd.DataFrame:
-    frame = pd.DataFrame({"x": values[:, 0], "y": values[:, 1]})
-    hue = inp.hue_values()
-    if hue is not None:
-        frame["hue"] = hue.to_numpy()
-    return frame
+def _released_codes(inp: _Input) -> np.ndarray | None:
+    """Return the hue level of each released record (a copy: it belongs to the release)."""
+    return None if inp.codes is None else np.array(inp.codes, copy=True)
+
+
+def _hue_labels(codes: np.ndarray, levels: list) -> np.ndarray:
+    """Return the hue level (its value) of every released point, in the levels' dtype."""
+    return pd.Series(pd.Categorical.from_codes(codes, categories=levels)).to_numpy()
 
 
 def _grid_for(inp, xv, yv, method, threshold, factor, bins, kind, function, pol, released=None):
@@ -269,6 +279,29 @@ def _fit_line(
             break
         ys[hit] += 1e-6 * span
     return xs, ys
+
+
+def _with_fits(inp: _Input, panel: _Panel, kind: str) -> _Panel:
+    """Add the least-squares lines of a ``kind="reg"`` panel to its release.
+
+    One line per hue level (one without hue), over the released x range of
+    the panel: its released points, or its grid's limits.
+    """
+    if kind != "reg" or panel.tag not in ("points", "cells") or panel.xvar == panel.yvar:
+        return panel
+    if panel.tag == "points":
+        xs = panel.data[:, 0]
+        xrange = (float(xs.min()), float(xs.max()))
+    else:
+        xrange = panel.data.xlim
+    if inp.levels is None:
+        panel.fits = [_fit_line(inp, panel.xvar, panel.yvar, xrange)]
+    else:
+        panel.fits = [
+            _fit_line(inp, panel.xvar, panel.yvar, xrange, sel=inp.codes == i)
+            for i in range(len(inp.levels))
+        ]
+    return panel
 
 
 def _trend_panel(inp, xv, yv, threshold, pol, function, details):
@@ -403,7 +436,8 @@ def _offdiag_panel(
         return _trend_panel(inp, xv, yv, threshold, pol, function, out.details)
     if kind in ("scatter", "reg"):
         if out is not None:
-            return _Panel("points", out.values[:, [i, j]], joint_report, xv, yv)
+            points = out.values[:, [i, j]]
+            return _Panel("points", points, joint_report, xv, yv, _released_codes(inp))
         grid = _grid_for(inp, xv, yv, method, threshold, factor, bins, "scatter", function, pol)
         return _Panel("cells", grid, grid.report, xv, yv)
     if kind == "hist":
@@ -445,33 +479,301 @@ def _offdiag_panel(
     return _Panel("kde", rel, report, xv, yv)
 
 
-# -- drawing -------------------------------------------------------------------------------
+# -- the axes, from the releases ----------------------------------------------------------
+
+_EMPTY = (math.inf, -math.inf)
 
 
-def _level_palette(inp: _Input, palette: Any, color: Any = None) -> dict | None:
-    if inp.levels is None:
+def _span(*arrays: Any) -> tuple[float, float]:
+    """Return the smallest and largest finite number of some arrays; (inf, -inf) if none."""
+    finite = [a[np.isfinite(a)] for a in (np.asarray(v, dtype=float).ravel() for v in arrays)]
+    finite = [a for a in finite if a.size]
+    if not finite:
+        return _EMPTY
+    return float(min(a.min() for a in finite)), float(max(a.max() for a in finite))
+
+
+def _union(*spans: tuple[float, float]) -> tuple[float, float]:
+    return min(s[0] for s in spans), max(s[1] for s in spans)
+
+
+def _rounded_out(lo: float, hi: float, sig: int, avoid: np.ndarray) -> tuple[float, float]:
+    """Round a range outward to `sig` significant figures of its larger end, off rare values.
+
+    The rule kde's drawing guard applies to the ends of a density's grid under
+    ``"confidential"`` (linear axes): an end on a rare value moves one more
+    unit outward.
+    """
+    top = max(abs(lo), abs(hi))
+    if not (math.isfinite(top) and top > 0):
+        return lo, hi
+    exponent = math.floor(math.log10(top)) - sig + 1
+    unit = 10.0**exponent
+    decimals = max(0, -exponent)
+    m_lo, m_hi = math.floor(lo / unit), math.ceil(hi / unit)
+    r_lo, r_hi = round(m_lo * unit, decimals), round(m_hi * unit, decimals)
+    while hit_mask(np.array([r_lo]), avoid).any():
+        m_lo -= 1
+        r_lo = round(m_lo * unit, decimals)
+    while hit_mask(np.array([r_hi]), avoid).any():
+        m_hi += 1
+        r_hi = round(m_hi * unit, decimals)
+    return float(r_lo), float(r_hi)
+
+
+def _density_support(
+    values: list[np.ndarray], weights: np.ndarray | None, kws: dict
+) -> list[tuple[float, float]] | None:
+    """Return the ends of seaborn's evaluation grid of a density of released values, per axis.
+
+    seaborn evaluates a density from ``min - cut * bw`` to ``max + cut * bw``
+    within ``clip``, ``bw`` being the kernel's standard deviation along the
+    axis; it skips (returns None here) data with fewer than two values or no
+    spread. `weights` are frequency weights (shown counts of bins).
+    """
+    bw_method, bw_adjust = kws.get("bw_method", "scott"), kws.get("bw_adjust", 1)
+    if weights is not None:
+        keep = weights > 0
+        values, weights = [v[keep] for v in values], weights[keep]
+        if callable(bw_method):
+            reps = weights.astype(np.int64)
+            values, weights = [np.repeat(v, reps) for v in values], None
+    n = len(values[0]) if weights is None else float(weights.sum())
+    if weights is None:
+        spread = min(float(np.nan_to_num(pd.Series(v).var())) for v in values)
+    else:
+        spread = min(float(np.ptp(v)) if v.size else 0.0 for v in values)
+    if n < 2 or spread == 0:
+        return None
+    d = len(values)
+    try:
+        if weights is None:
+            from scipy.stats import gaussian_kde
+
+            kde = gaussian_kde(np.vstack(values) if d > 1 else values[0], bw_method=bw_method)
+            kde.set_bandwidth(kde.factor * bw_adjust)
+            cov = np.atleast_2d(kde.covariance)
+        else:
+            if bw_method in (None, "scott"):
+                factor = n ** (-1.0 / (d + 4))
+            elif bw_method == "silverman":
+                factor = (n * (d + 2) / 4.0) ** (-1.0 / (d + 4))
+            else:
+                factor = float(bw_method)
+            data = np.vstack(values)
+            cov = np.atleast_2d(np.cov(data, rowvar=1, fweights=weights.astype(np.int64)))
+            np.linalg.cholesky(cov)  # seaborn draws nothing where this fails
+            cov = cov * (factor * bw_adjust) ** 2
+    except np.linalg.LinAlgError:
+        return None
+    bw = np.sqrt(np.diag(cov))
+    cut = kws.get("cut", 3)
+    clip = kws.get("clip")
+    clips = [(None, None)] * d
+    if clip is not None:
+        clips = [clip] * d if (clip[0] is None or np.isscalar(clip[0])) else list(clip)
+    out = []
+    for v, b, c in zip(values, bw, clips, strict=True):
+        c = (None, None) if c is None else c
+        c_lo = -math.inf if c[0] is None else float(c[0])
+        c_hi = math.inf if c[1] is None else float(c[1])
+        out.append((max(float(v.min()) - b * cut, c_lo), min(float(v.max()) + b * cut, c_hi)))
+    return out
+
+
+def _kde_extent(rel: KdeRelease, which: str, kws: dict) -> tuple[float, float]:
+    """Return the range along `which` that the density of a kde release is drawn over.
+
+    A density of released values is drawn over seaborn's whole evaluation
+    grid (each hue level its own, or one common grid); under
+    ``"confidential"`` the grid's ends are rounded outward to the policy's
+    significant figures. A suppressed density grid is drawn as contours over
+    its cells and a ring of empty cells around them.
+    """
+    if rel.grid is not None:
+        return _contour_extent(rel.grid, which, kws)
+    roles = ("x", "y") if rel.bivariate else (rel.data_axis,)
+    d = rel.data
+    if which not in roles or d.empty:
+        return _EMPTY
+    j = roles.index(which)
+    values = [d[r].to_numpy(dtype=float) for r in roles]
+    weights = None
+    if "weights" in d.columns and get_method(rel.method).counts_only:
+        weights = d["weights"].to_numpy(dtype=float)
+    groups = [np.ones(len(d), dtype=bool)]
+    if rel.levels is not None:
+        groups = [g for g in ((d["hue"] == lev).to_numpy() for lev in rel.levels) if g.any()]
+    common = None
+    if (
+        not rel.bivariate
+        and rel.levels is not None
+        and (kws.get("common_grid", False) or kws.get("multiple", "layer") in ("stack", "fill"))
+    ):
+        common = _density_support(values, weights, kws)
+    gridsize = kws.get("gridsize", 200)
+    span = _EMPTY
+    for sel in groups:
+        support = _density_support(
+            [v[sel] for v in values], None if weights is None else weights[sel], kws
+        )
+        if support is None:
+            continue
+        lo, hi = (common or support)[j]
+        if gridsize < 2:
+            hi = lo
+        elif rel.sig is not None:
+            lo, hi = _rounded_out(lo, hi, rel.sig, rel.avoid.get(which, np.array([])))
+            clip = kws.get("clip")
+            if clip is not None:
+                c = clip if (clip[0] is None or np.isscalar(clip[0])) else clip[j]
+                c = (None, None) if c is None else c
+                lo = lo if c[0] is None else max(lo, float(c[0]))
+                hi = hi if c[1] is None else min(hi, float(c[1]))
+        span = _union(span, (lo, hi))
+    return span
+
+
+def _contour_extent(grid: GridRelease, which: str, kws: dict) -> tuple[float, float]:
+    """Return the range along `which` of the contours of a suppressed density grid."""
+    counts = np.nan_to_num(grid.counts)
+    if not counts.any():
+        return _EMPTY
+    edges, centres = (grid.xedges, grid.xcentres) if which == "x" else (grid.yedges, grid.ycentres)
+    width = edges[1] - edges[0]
+    if kws.get("cumulative", False):
+        coords = np.asarray(edges, dtype=float)
+    else:
+        coords = np.r_[centres[0] - width, centres, centres[-1] + width]
+    clip = kws.get("clip")
+    if clip is not None:
+        cx, cy = (clip, clip) if clip[0] is None or np.isscalar(clip[0]) else clip
+        c = (cx if which == "x" else cy) or (None, None)
+        lo = -np.inf if c[0] is None else c[0]
+        hi = np.inf if c[1] is None else c[1]
+        coords = coords[(coords >= lo) & (coords <= hi)]
+    if coords.size < 2:
+        return _EMPTY
+    return float(coords[0]), float(coords[-1])
+
+
+def _boxes_extent(rel: BoxScatterRelease, which: str) -> tuple[float, float]:
+    """Return the range along `which` of parallel boxes (and whiskers) and their trends."""
+    if which == "x":
+        half = rel.width / 2
+        boxes = [np.r_[pos - half, pos + half] for pos in rel.positions if len(pos)]
+        return _span(*boxes, *(xs for xs, _ in rel.trends))
+    ends = [[b.whislo, b.whishi] for pb in rel.boxes for b in pb.boxes]
+    return _span(*ends, *(ys for _, ys in rel.trends))
+
+
+def _extent(panel: _Panel, which: str, kws: dict) -> tuple[float, float]:
+    """Return the range along `which` ("x" or "y") of what `panel` shows, from its release.
+
+    `kws` are the drawing keywords of the panel (they place a density's
+    grid). (inf, -inf) when the panel shows nothing along that axis.
+    """
+    data, col = panel.data, 0 if which == "x" else 1
+    if panel.tag == "points":
+        span = _span(data[:, col]) if len(data) else _EMPTY
+    elif panel.tag == "cells":
+        centres = data.xcentres if which == "x" else data.ycentres
+        shown = [np.nan_to_num(c) > 0 for c in data.counts]
+        idx = [np.nonzero(s.any(axis=1 - col))[0] for s in shown]
+        span = _span(*(centres[i] for i in idx))
+    elif panel.tag == "mesh":
+        edges = data.xedges if which == "x" else data.yedges
+        shown = any((np.nan_to_num(c) > 0).any() for c in data.counts)
+        span = (float(edges[0]), float(edges[-1])) if shown else _EMPTY
+    elif panel.tag == "boxes":
+        span = _boxes_extent(data, which)
+    elif panel.tag == "trend":
+        span = _span(*(line[col] for line in data))
+    elif panel.tag == "kde":
+        span = _kde_extent(data, which, kws)
+    elif panel.tag == "hist":
+        shown = any((np.nan_to_num(r.counts) > 0).any() for r in data)
+        edges = data[0].edges
+        span = (float(edges[0]), float(edges[-1])) if shown else _EMPTY
+    elif panel.tag == "sums":
+        edges = data.xedges if which == "x" else data.yedges
+        axis = 1 if which == "x" else 0
+        shown = any((np.nansum(np.nan_to_num(c), axis=axis) > 0).any() for c in data.counts)
+        span = (float(edges[0]), float(edges[-1])) if shown else _EMPTY
+    else:  # pragma: no cover - every tag is listed above
+        raise ValueError(f"unknown panel {panel.tag!r}")
+    for fit in panel.fits:
+        span = _union(span, _span(fit[col]))
+    return span
+
+
+def _safe_axis_for(var_extent, rare, user=None):
+    lo, hi = var_extent
+    if user is not None:
+        lim = (float(user[0]), float(user[1]))
+        return lim, safe_ticks(min(lim), max(lim), avoid=rare)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return None
+    return axis_from_range(lo, hi, rare)
+
+
+class _CountTicks(Locator):
+    """Ticks of an axis showing counts or densities, on numbers that are no rare value.
+
+    The axis spans the released counts (or the densities of released values),
+    as matplotlib scales it; the ticks are a standard locator's on that range
+    (:func:`~safeplot.anonymize.grids.safe_ticks`), none equal to a value in
+    `avoid`: every number written in a released figure differs from a rare
+    raw value, whatever it means.
+    """
+
+    def __init__(self, avoid: np.ndarray) -> None:
+        self.avoid = avoid
+
+    def __call__(self) -> np.ndarray:
+        return self.tick_values(*self.axis.get_view_interval())
+
+    def tick_values(self, vmin: float, vmax: float) -> np.ndarray:
+        lo, hi = sorted((float(vmin), float(vmax)))
+        if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
+            return safe_ticks(lo, hi, avoid=self.avoid)
+        return np.array([])
+
+
+def _count_ticks(ax: Axes, which: str, avoid: np.ndarray) -> None:
+    """Give the axis of `ax` that shows counts or densities ticks clear of rare values."""
+    (ax.xaxis if which == "x" else ax.yaxis).set_major_locator(_CountTicks(avoid))
+
+
+# -- drawing: released numbers and style only ----------------------------------------------
+
+
+def _level_palette(levels: list | None, palette: Any) -> dict | None:
+    if levels is None:
         return None
     from .relational import _level_colors
 
-    return dict(zip(inp.levels, _level_colors(inp.levels, palette), strict=True))
+    return dict(zip(levels, _level_colors(levels, palette), strict=True))
 
 
-def _markers_for(inp: _Input, markers: Any) -> tuple[dict, dict]:
+def _markers_for(levels: list | None, markers: Any) -> tuple[dict, dict]:
     """Keyword arguments of a scatter for seaborn's `markers` (one, or one per hue level)."""
     if markers is None:
         return {}, {}
-    if isinstance(markers, str) or inp.levels is None:
+    if isinstance(markers, str) or levels is None:
         marker = markers if isinstance(markers, str) else next(iter(markers))
         return {"marker": marker}, {}
     markers = list(markers)
-    if len(markers) != len(inp.levels):
+    if len(markers) != len(levels):
         raise ValueError(
             "markers must be a singleton or a list of markers for each level of the hue variable"
         )
-    return {}, dict(zip(inp.levels, markers, strict=True))
+    return {}, dict(zip(levels, markers, strict=True))
 
 
-def _draw_hist(ax: Axes, rels: list[HistogramRelease], inp, palette, color, orient, kws) -> None:
+def _draw_hist(
+    ax: Axes, rels: list[HistogramRelease], levels: list | None, palette, color, orient, kws
+) -> None:
     """Draw released histograms (one per hue level) with seaborn, from the shown bins only."""
     import seaborn as sns
 
@@ -481,18 +783,18 @@ def _draw_hist(ax: Axes, rels: list[HistogramRelease], inp, palette, color, orie
         part = pd.DataFrame(
             {"v": ((rel.edges[:-1] + rel.edges[1:]) / 2)[shown], _COUNT: rel.counts[shown]}
         )
-        if inp.levels is not None:
-            part["hue"] = inp.levels[i]
+        if levels is not None:
+            part["hue"] = levels[i]
         rows.append(part)
     drawn = pd.concat(rows, ignore_index=True)
     if not len(drawn):
         return
     hue_kws = {}
-    if inp.levels is not None:
-        drawn["hue"] = pd.Categorical(drawn["hue"], categories=inp.levels)
-        hue_kws = {"hue": "hue", "hue_order": inp.levels, "palette": palette}
+    if levels is not None:
+        drawn["hue"] = pd.Categorical(drawn["hue"], categories=levels)
+        hue_kws = {"hue": "hue", "hue_order": levels, "palette": palette}
     kws = {"legend": False, **kws}
-    if inp.levels is None and color is not None:
+    if levels is None and color is not None:
         kws.setdefault("color", color)
     with quiet_seaborn():
         sns.histplot(
@@ -508,7 +810,7 @@ def _draw_hist(ax: Axes, rels: list[HistogramRelease], inp, palette, color, orie
     ax.set_ylabel("")
 
 
-def _draw_sums(ax, grid: GridRelease, inp, palette, color, orient, kws) -> None:
+def _draw_sums(ax, grid: GridRelease, levels: list | None, palette, color, orient, kws) -> None:
     """Draw a marginal of a density grid: the row or column sums of its surviving cells."""
     axis = 1 if orient == "x" else 0  # counts[level, x, y]
     edges = grid.xedges if orient == "x" else grid.yedges
@@ -516,19 +818,21 @@ def _draw_sums(ax, grid: GridRelease, inp, palette, color, orient, kws) -> None:
     for counts in grid.counts:
         sums = np.nansum(np.nan_to_num(counts), axis=axis)
         rels.append(HistogramRelease(edges, sums, (0.0, 0.0), np.array([]), grid.report))
-    _draw_hist(ax, rels, inp, palette, color, orient, kws)
+    _draw_hist(ax, rels, levels, palette, color, orient, kws)
 
 
-def _draw_points(ax, values, inp, palette, color, kws, style) -> None:
+def _draw_points(
+    ax, values: np.ndarray, codes: np.ndarray | None, levels, palette, color, kws, style
+) -> None:
     import seaborn as sns
 
     frame = pd.DataFrame({"x": values[:, 0], "y": values[:, 1]})
     sem: dict[str, Any] = {}
-    if inp.levels is not None:
-        frame["hue"] = inp.hue_values().to_numpy()
-        sem = {"hue": "hue", "hue_order": inp.levels, "palette": palette}
+    if levels is not None:
+        frame["hue"] = _hue_labels(codes, levels)
+        sem = {"hue": "hue", "hue_order": levels, "palette": palette}
         if style:
-            sem.update(style="hue", style_order=inp.levels, markers=style)
+            sem.update(style="hue", style_order=levels, markers=style)
     elif color is not None:
         kws = {"color": color, **kws}
     shared = None
@@ -547,7 +851,7 @@ def _draw_points(ax, values, inp, palette, color, kws, style) -> None:
                 break
 
 
-def _draw_cells(ax, grid: GridRelease, inp, palette, color, kws, style) -> None:
+def _draw_cells(ax, grid: GridRelease, levels: list | None, palette, color, kws, style) -> None:
     import seaborn as sns
 
     rows = []
@@ -555,18 +859,18 @@ def _draw_cells(ax, grid: GridRelease, inp, palette, color, kws, style) -> None:
         c = np.nan_to_num(counts)
         ix, iy = np.nonzero(c > 0)
         part = pd.DataFrame({"x": grid.xcentres[ix], "y": grid.ycentres[iy], _COUNT: c[ix, iy]})
-        if inp.levels is not None:
-            part["hue"] = inp.levels[i]
+        if levels is not None:
+            part["hue"] = levels[i]
         rows.append(part)
     frame = pd.concat(rows, ignore_index=True).sort_values(_COUNT, ascending=False, kind="stable")
     counts = frame[_COUNT].to_numpy(dtype=float)
     largest = np.square(mpl.rcParams["lines.markersize"]) * counts.max() / np.median(counts)
     sem: dict[str, Any] = {}
-    if inp.levels is not None:
-        frame["hue"] = pd.Categorical(frame["hue"], categories=inp.levels)
-        sem = {"hue": "hue", "hue_order": inp.levels, "palette": palette}
+    if levels is not None:
+        frame["hue"] = pd.Categorical(frame["hue"], categories=levels)
+        sem = {"hue": "hue", "hue_order": levels, "palette": palette}
         if style:
-            sem.update(style="hue", style_order=inp.levels, markers=style)
+            sem.update(style="hue", style_order=levels, markers=style)
     elif color is not None:
         kws = {"color": color, **kws}
     with quiet_seaborn():
@@ -584,7 +888,7 @@ def _draw_cells(ax, grid: GridRelease, inp, palette, color, kws, style) -> None:
         )
 
 
-def _draw_mesh(ax, grid: GridRelease, inp, palette, color, kws) -> None:
+def _draw_mesh(ax, grid: GridRelease, levels: list | None, palette, color, kws) -> None:
     import seaborn as sns
 
     rows = []
@@ -592,14 +896,14 @@ def _draw_mesh(ax, grid: GridRelease, inp, palette, color, kws) -> None:
         c = np.nan_to_num(counts)
         ix, iy = np.nonzero(c > 0)
         part = pd.DataFrame({"x": grid.xcentres[ix], "y": grid.ycentres[iy], _COUNT: c[ix, iy]})
-        if inp.levels is not None:
-            part["hue"] = inp.levels[i]
+        if levels is not None:
+            part["hue"] = levels[i]
         rows.append(part)
     frame = pd.concat(rows, ignore_index=True)
     sem: dict[str, Any] = {}
-    if inp.levels is not None:
-        frame["hue"] = pd.Categorical(frame["hue"], categories=inp.levels)
-        sem = {"hue": "hue", "hue_order": inp.levels, "palette": palette}
+    if levels is not None:
+        frame["hue"] = pd.Categorical(frame["hue"], categories=levels)
+        sem = {"hue": "hue", "hue_order": levels, "palette": palette}
     elif color is not None:
         kws = {"color": color, **kws}
     with quiet_seaborn():
@@ -616,85 +920,53 @@ def _draw_mesh(ax, grid: GridRelease, inp, palette, color, kws) -> None:
         )
 
 
-def _draw_trend(ax, lines, inp, palette, kws) -> None:
-    colors = ["0.2"] if inp.levels is None else [palette[lev] for lev in inp.levels]
+def _draw_trend(ax, lines, levels: list | None, palette, kws) -> None:
+    colors = ["0.2"] if levels is None else [palette[lev] for lev in levels]
     for (xs, ys), c in zip(lines, colors, strict=True):
         ax.plot(xs, ys, **{"color": c, "linewidth": 1.6, **kws})
 
 
-def _draw_panel(ax, panel: _Panel, inp, palette, color, kws, style, kind, orient="x") -> None:
+def _draw_fits(ax, fits, levels: list | None, palette, color) -> None:
+    """Draw the released least-squares lines of a panel (one per hue level)."""
+    if not fits:
+        return
+    colors = [color or "C0"] if levels is None else [palette[lev] for lev in levels]
+    for (xs, ys), c in zip(fits, colors, strict=True):
+        ax.plot(xs, ys, color=c, linewidth=1.6)
+
+
+def _draw_panel(
+    ax, panel: _Panel, levels: list | None, palette, color, kws, style, orient="x"
+) -> None:
     """Draw one released panel; nothing but the release reaches matplotlib."""
     if panel.tag == "points":
-        _draw_points(ax, panel.data, inp, palette, color, kws, style)
+        _draw_points(ax, panel.data, panel.codes, levels, palette, color, kws, style)
     elif panel.tag == "cells":
-        _draw_cells(ax, panel.data, inp, palette, color, kws, style)
+        _draw_cells(ax, panel.data, levels, palette, color, kws, style)
     elif panel.tag == "mesh":
-        _draw_mesh(ax, panel.data, inp, palette, color, kws)
+        _draw_mesh(ax, panel.data, levels, palette, color, kws)
     elif panel.tag == "boxes":
         rel: BoxScatterRelease = panel.data
-        colors = [color or "C0"] if inp.levels is None else [palette[lev] for lev in rel.levels]
+        colors = [color or "C0"] if levels is None else [palette[lev] for lev in rel.levels]
         # the merged intervals are listed in the report; a note under every panel of a grid
         # would crowd it
         _draw_boxes(ax, dataclasses.replace(rel, notes=[]), colors=colors, legend=False)
     elif panel.tag == "trend":
-        _draw_trend(ax, panel.data, inp, palette, kws)
+        _draw_trend(ax, panel.data, levels, palette, kws)
     elif panel.tag == "kde":
         kde_kws = {"legend": False, "warn_singular": False, **kws}
-        if inp.levels is not None:
+        if levels is not None:
             kde_kws["palette"] = palette
         elif color is not None:
             kde_kws.setdefault("color", color)
         draw_kde(ax, panel.data, **kde_kws)
     elif panel.tag == "hist":
-        _draw_hist(ax, panel.data, inp, palette, color, orient, kws)
+        _draw_hist(ax, panel.data, levels, palette, color, orient, kws)
     elif panel.tag == "sums":
-        _draw_sums(ax, panel.data, inp, palette, color, orient, kws)
-    if kind == "reg" and panel.tag in ("points", "cells") and panel.xvar != panel.yvar:
-        _draw_fit(ax, panel, inp, palette, color)
+        _draw_sums(ax, panel.data, levels, palette, color, orient, kws)
+    _draw_fits(ax, panel.fits, levels, palette, color)
     ax.set_xlabel("")
     ax.set_ylabel("")
-
-
-def _draw_fit(ax, panel: _Panel, inp, palette, color) -> None:
-    """Draw the raw-data least-squares line over the released x range (one per hue level)."""
-    if panel.tag == "points":
-        xs = panel.data[:, 0]
-        xrange = (float(xs.min()), float(xs.max()))
-    else:
-        xrange = panel.data.xlim
-    if inp.levels is None:
-        xs, ys = _fit_line(inp, panel.xvar, panel.yvar, xrange)
-        ax.plot(xs, ys, color=color or "C0", linewidth=1.6)
-        return
-    for i, lev in enumerate(inp.levels):
-        xs, ys = _fit_line(inp, panel.xvar, panel.yvar, xrange, sel=inp.codes == i)
-        ax.plot(xs, ys, color=palette[lev], linewidth=1.6)
-
-
-def _count_ticks(ax: Axes, which: str, avoid: np.ndarray) -> None:
-    """Put the ticks of an axis showing counts or densities on numbers that are no rare value."""
-    axis = ax.xaxis if which == "x" else ax.yaxis
-    lo, hi = sorted(ax.get_xlim() if which == "x" else ax.get_ylim())
-    if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
-        axis.set_major_locator(FixedLocator(safe_ticks(lo, hi, avoid=avoid)))
-
-
-def _extent(ax: Axes, which: str) -> tuple[float, float]:
-    lim = ax.dataLim
-    lo, hi = (lim.x0, lim.x1) if which == "x" else (lim.y0, lim.y1)
-    if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
-        return math.inf, -math.inf
-    return float(lo), float(hi)
-
-
-def _safe_axis_for(var_extent, rare, user=None):
-    lo, hi = var_extent
-    if user is not None:
-        lim = (float(user[0]), float(user[1]))
-        return lim, safe_ticks(min(lim), max(lim), avoid=rare)
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return None
-    return axis_from_range(lo, hi, rare)
 
 
 # -- reports -------------------------------------------------------------------------------
@@ -715,7 +987,8 @@ def _grid_report(
     method: str,
     reports: list[DisclosureReport],
     names: list[str],
-    inp: _Input,
+    n: int,
+    n_dropped: int,
     pol: Policy,
 ) -> DisclosureReport:
     """One report for the whole grid: the method, its parameters, the panels released."""
@@ -733,8 +1006,8 @@ def _grid_report(
         method,
         params,
         tuple(names),
-        inp.n,
-        inp.n_dropped,
+        n,
+        n_dropped,
         pol,
         cells_suppressed=sum(r.cells_suppressed for r in {id(r): r for r in reports}.values()),
         details=details,
@@ -809,11 +1082,20 @@ def _pair_variables(data, hue, vars, x_vars, y_vars) -> tuple[list, list]:
     return x_vars, y_vars
 
 
-def _empty_frame(inp: _Input) -> pd.DataFrame:
-    """Return a frame with the grid's columns and hue levels and no rows (nothing to draw)."""
-    frame = pd.DataFrame({n: pd.Series([], dtype=float) for n in inp.names})
+def _grid_frame(inp: _Input, out: AnonymizedValues | None) -> pd.DataFrame:
+    """Return the data of the seaborn grid: the released values with their hue levels.
+
+    Without released values (grid methods, O'Keefe's) the frame has the
+    grid's columns and hue levels and no rows: there is nothing to draw from.
+    """
+    if out is None:
+        frame = pd.DataFrame({n: pd.Series([], dtype=float) for n in inp.names})
+        if inp.hue_name is not None:
+            frame[inp.hue_name] = pd.Categorical([], categories=inp.levels)
+        return frame
+    frame = pd.DataFrame(out.values, columns=inp.names)
     if inp.hue_name is not None:
-        frame[inp.hue_name] = pd.Categorical([], categories=inp.levels)
+        frame[inp.hue_name] = _hue_labels(_released_codes(inp), inp.levels)
     return frame
 
 
@@ -1074,10 +1356,14 @@ def pairplot(
 
     _refuse_per_point(plot_kws, "pairplot(plot_kws)")
     _refuse_per_point(diag_kws, "pairplot(diag_kws)")
-    marker_kws, style = _markers_for(inp, markers) if kind in ("scatter", "reg") else ({}, {})
+    marker_kws, style = (
+        _markers_for(inp.levels, markers) if kind in ("scatter", "reg") else ({}, {})
+    )
     plot_kws = {**marker_kws, **plot_kws}
+    if diag_kind == "kde":
+        diag_kws.setdefault("fill", True)
 
-    # 1. release: every number that will be drawn, before any figure exists
+    # 1. release: every number that will be drawn, and the axes, before any figure exists
     out = joint_report = None
     if m.moves_values:
         out = _release_values(inp, method, k, q, metric, threshold, pol)
@@ -1098,7 +1384,7 @@ def pairplot(
                 continue
             if diag_kind is not None and xv == yv:
                 continue
-            cells[i, j] = _offdiag_panel(
+            panel = _offdiag_panel(
                 inp,
                 xv,
                 yv,
@@ -1113,6 +1399,7 @@ def pairplot(
                 pol,
                 "pairplot",
             )
+            cells[i, j] = _with_fits(inp, panel, kind)
     diags: dict[str, _Panel] = {}
     if diag_kind is not None:
         for var in dict.fromkeys(v for v in x_vars if v in y_vars):
@@ -1130,15 +1417,32 @@ def pairplot(
                 pol,
                 "pairplot",
             )
+    # one safe set of limits and ticks per variable, spanning every panel that shows it
+    extents = dict.fromkeys(names, _EMPTY)
+    for (i, j), panel in cells.items():
+        extents[x_vars[j]] = _union(extents[x_vars[j]], _extent(panel, "x", plot_kws))
+        extents[y_vars[i]] = _union(extents[y_vars[i]], _extent(panel, "y", plot_kws))
+    for var, panel in diags.items():
+        extents[var] = _union(extents[var], _extent(panel, "x", diag_kws))
+    # small panels: fewer ticks than a single plot, as seaborn's locator gives them
+    n_ticks = max(3, round(1.5 * height * min(aspect, 1)))
+    axis_sets = {}
+    for var, (lo, hi) in extents.items():
+        if not math.isfinite(lo):
+            lo, hi = (float(np.min(inp.col(var))), float(np.max(inp.col(var))))
+            if out is not None:
+                col = out.values[:, inp.names.index(var)]
+                lo, hi = float(col.min()), float(col.max())
+        lim = axis_from_range(lo, hi, inp.rare[var])[0]
+        axis_sets[var] = (lim, safe_ticks(*lim, avoid=inp.rare[var], n_target=n_ticks))
+    count_avoid = np.unique(np.concatenate([inp.rare[n] for n in names]))
+    frame = _grid_frame(inp, out)
+    levels, n, n_dropped = inp.levels, inp.n, inp.n_dropped
+    del inp, out  # what follows draws the release, and only the release
 
     # 2. draw: a PairGrid that holds released values (or none), each panel from its release
-    frame = _empty_frame(inp)
-    if out is not None:
-        frame = pd.DataFrame(out.values, columns=inp.names)
-        if inp.hue_name is not None:
-            frame[inp.hue_name] = inp.hue_values().to_numpy()
     grid_kws.setdefault("diag_sharey", diag_kind == "hist")
-    pal = _level_palette(inp, palette)
+    pal = _level_palette(levels, palette)
     with quiet_seaborn():
         grid = sns.PairGrid(
             frame,
@@ -1146,8 +1450,8 @@ def pairplot(
             x_vars=x_vars,
             y_vars=y_vars,
             hue=hue,
-            hue_order=inp.levels,
-            palette=None if pal is None else [pal[lev] for lev in inp.levels],
+            hue_order=levels,
+            palette=None if pal is None else [pal[lev] for lev in levels],
             corner=corner,
             height=height,
             aspect=aspect,
@@ -1157,40 +1461,18 @@ def pairplot(
     fig = grid.figure
     try:
         pairs: list[tuple[list[Axes], DisclosureReport]] = []
-        panel_axes: dict[str, list[tuple[Axes, str]]] = {n: [] for n in names}
         if diag_kind is not None:
             grid.map_diag(_noop)
-            diag_kws.setdefault("fill", True) if diag_kind == "kde" else None
             for var, ax in zip(grid.diag_vars, grid.diag_axes, strict=True):
                 panel = diags[var]
-                _draw_panel(ax, panel, inp, pal, None, dict(diag_kws), {}, diag_kind)
-                panel_axes[var].append((ax, "x"))
+                _draw_panel(ax, panel, levels, pal, None, dict(diag_kws), {})
                 pairs.append(([ax], panel.report))
         by_report: dict[int, tuple[list[Axes], DisclosureReport]] = {}
         for (i, j), panel in cells.items():
             ax = grid.axes[i, j]
-            _draw_panel(ax, panel, inp, pal, None, dict(plot_kws), style, kind)
-            panel_axes[x_vars[j]].append((ax, "x"))
-            panel_axes[y_vars[i]].append((ax, "y"))
+            _draw_panel(ax, panel, levels, pal, None, dict(plot_kws), style)
             by_report.setdefault(id(panel.report), ([], panel.report))[0].append(ax)
         pairs += list(by_report.values())
-        # one safe set of limits and ticks per variable, over every panel that shows it
-        axis_sets = {}
-        n_ticks = max(3, round(1.5 * height * min(aspect, 1)))
-        for var, used in panel_axes.items():
-            lo, hi = math.inf, -math.inf
-            for ax, which in used:
-                a, b = _extent(ax, which)
-                lo, hi = min(lo, a), max(hi, b)
-            if not math.isfinite(lo):
-                lo, hi = (float(np.min(inp.col(var))), float(np.max(inp.col(var))))
-                if out is not None:
-                    col = out.values[:, inp.names.index(var)]
-                    lo, hi = float(col.min()), float(col.max())
-            lim = axis_from_range(lo, hi, inp.rare[var])[0]
-            # small panels: fewer ticks than a single plot, as seaborn's locator gives them
-            ticks = safe_ticks(*lim, avoid=inp.rare[var], n_target=n_ticks)
-            axis_sets[var] = (lim, ticks)
         for i, yv in enumerate(y_vars):
             for j, xv in enumerate(x_vars):
                 ax = grid.axes[i, j]
@@ -1198,16 +1480,15 @@ def pairplot(
                     continue
                 set_safe_axis(ax, "x", *axis_sets[xv])
                 set_safe_axis(ax, "y", *axis_sets[yv])
-        all_rare = np.unique(np.concatenate([inp.rare[n] for n in names]))
         for var, ax in zip(grid.diag_vars or [], grid.diag_axes or [], strict=True):
             set_safe_axis(ax, "x", *axis_sets[var])
-            _count_ticks(ax, "y", all_rare)
+            _count_ticks(ax, "y", count_avoid)
         grid._add_axis_labels()
-        if inp.levels is not None:
-            handles = _legend_handles(inp, pal, kind, method)
+        if levels is not None:
+            handles = _legend_handles(levels, pal, kind, method)
             grid.add_legend(
                 legend_data={str(lev): h for lev, h in handles.items()},
-                label_order=[str(lev) for lev in inp.levels],
+                label_order=[str(lev) for lev in levels],
                 title=hue,
             )
         with quiet_seaborn():
@@ -1216,19 +1497,19 @@ def pairplot(
         plt.close(fig)
         raise
     reports = [r for _, r in pairs]
-    grid.safeplot_report = _grid_report("pairplot", method, reports, names, inp, pol)
+    grid.safeplot_report = _grid_report("pairplot", method, reports, names, n, n_dropped, pol)
     _attach_all(pairs)
     _figure_note(pairs[-1][0][-1], grid.safeplot_report, show_note)
     return grid
 
 
-def _legend_handles(inp: _Input, pal: dict, kind: str, method: str) -> dict:
+def _legend_handles(levels: list, pal: dict, kind: str, method: str) -> dict:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     point = kind in ("scatter", "reg") and not get_method(method).rule_based
     out = {}
-    for lev in inp.levels:
+    for lev in levels:
         if point:
             out[lev] = Line2D([], [], marker="o", linestyle="", color=pal[lev])
         else:
@@ -1578,20 +1859,41 @@ def jointplot(
         if marg_kind == "kde":
             margins["y"].data = _on_y(margins["y"].data)
 
+    joint = _with_fits(inp, joint, kind)
+    # drawing keywords (they place a density's grid), and one safe set of limits and ticks
+    # per variable, spanning the joint panel and its marginal
+    col = color or "C0"
+    jk = dict(joint_kws)
+    if kind == "hex" and inp.levels is None:
+        from seaborn.palettes import blend_palette
+        from seaborn.utils import set_hls_values
+
+        rgb = mpl.colors.to_rgb(col)
+        jk.setdefault(
+            "cmap",
+            blend_palette([set_hls_values(rgb, l=v) for v in np.linspace(1, 0, 12)], as_cmap=True),
+        )
+    mk = dict(marginal_kws)
+    if margins["x"].tag == "kde":
+        mk.setdefault("fill", joint_kws.get("fill", True))
+    sets = {}
+    for var, which, user in ((xname, "x", user_xlim), (yname, "y", user_ylim)):
+        span = _union(_extent(joint, which, jk), _extent(margins[which], which, mk))
+        sets[which] = _safe_axis_for(span, inp.rare[var], user)
+    count_avoid = np.unique(np.concatenate([inp.rare[n] for n in names]))
+    grid_frame = _grid_frame(inp, out)
+    levels, n, n_dropped = inp.levels, inp.n, inp.n_dropped
+    del inp, out  # what follows draws the release, and only the release
+
     # 2. draw on a JointGrid holding released points (or none)
-    grid_frame = _empty_frame(inp)
-    if out is not None:
-        grid_frame = pd.DataFrame(out.values, columns=names)
-        if hue_name is not None:
-            grid_frame[hue_name] = inp.hue_values().to_numpy()
-    pal = _level_palette(inp, palette)
+    pal = _level_palette(levels, palette)
     grid = sns.JointGrid(
         data=grid_frame,
         x=xname,
         y=yname,
         hue=hue_name,
         palette=palette if pal is None else pal,
-        hue_order=inp.levels,
+        hue_order=levels,
         height=height,
         ratio=ratio,
         space=space,
@@ -1599,38 +1901,15 @@ def jointplot(
     )
     fig = grid.figure
     try:
-        col = color or "C0"
-        jk = dict(joint_kws)
-        if kind == "hex" and inp.levels is None:
-            from seaborn.palettes import blend_palette
-            from seaborn.utils import set_hls_values
-
-            rgb = mpl.colors.to_rgb(col)
-            jk.setdefault(
-                "cmap",
-                blend_palette(
-                    [set_hls_values(rgb, l=v) for v in np.linspace(1, 0, 12)], as_cmap=True
-                ),
-            )
-        _draw_panel(grid.ax_joint, joint, inp, pal, col, jk, {}, kind)
-        mk = dict(marginal_kws)
-        if margins["x"].tag == "kde":
-            mk.setdefault("fill", joint_kws.get("fill", True))
-        _draw_panel(grid.ax_marg_x, margins["x"], inp, pal, col, dict(mk), {}, kind, "x")
-        _draw_panel(grid.ax_marg_y, margins["y"], inp, pal, col, dict(mk), {}, kind, "y")
-        sets = {}
-        for var, which, marg in ((xname, "x", grid.ax_marg_x), (yname, "y", grid.ax_marg_y)):
-            a, b = _extent(grid.ax_joint, which)
-            c_, d = _extent(marg, which)
-            user = user_xlim if which == "x" else user_ylim
-            sets[which] = _safe_axis_for((min(a, c_), max(b, d)), inp.rare[var], user)
+        _draw_panel(grid.ax_joint, joint, levels, pal, col, jk, {})
+        _draw_panel(grid.ax_marg_x, margins["x"], levels, pal, col, dict(mk), {}, "x")
+        _draw_panel(grid.ax_marg_y, margins["y"], levels, pal, col, dict(mk), {}, "y")
         set_safe_axis(grid.ax_joint, "x", *sets["x"])
         set_safe_axis(grid.ax_joint, "y", *sets["y"])
         set_safe_axis(grid.ax_marg_x, "x", *sets["x"])
         set_safe_axis(grid.ax_marg_y, "y", *sets["y"])
-        all_rare = np.unique(np.concatenate([inp.rare[n] for n in names]))
-        _count_ticks(grid.ax_marg_x, "y", all_rare)
-        _count_ticks(grid.ax_marg_y, "x", all_rare)
+        _count_ticks(grid.ax_marg_x, "y", count_avoid)
+        _count_ticks(grid.ax_marg_y, "x", count_avoid)
         grid.ax_marg_x.tick_params(labelbottom=False)
         grid.ax_marg_y.tick_params(labelleft=False)
         if not marginal_ticks:
@@ -1641,11 +1920,11 @@ def jointplot(
             ax.set_ylabel("")
         grid.ax_joint.set_xlabel(pdata.label("x"))
         grid.ax_joint.set_ylabel(pdata.label("y"))
-        if inp.levels is not None:
-            handles = _legend_handles(inp, pal, kind, method)
+        if levels is not None:
+            handles = _legend_handles(levels, pal, kind, method)
             grid.ax_joint.legend(
-                handles=[handles[lev] for lev in inp.levels],
-                labels=[str(lev) for lev in inp.levels],
+                handles=[handles[lev] for lev in levels],
+                labels=[str(lev) for lev in levels],
                 title=pdata.label("hue"),
             )
         plt.sca(grid.ax_joint)
@@ -1662,7 +1941,7 @@ def jointplot(
         else:
             pairs.append(([ax], rep))
     grid.safeplot_report = _grid_report(
-        "jointplot", method, [r for _, r in pairs], names, inp, pol
+        "jointplot", method, [r for _, r in pairs], names, n, n_dropped, pol
     )
     _attach_all(pairs)
     _figure_note(grid.ax_joint, grid.safeplot_report, show_note)
