@@ -49,11 +49,10 @@ from scipy import stats
 from ._validate import refuse_dask, to_pandas
 from .anonymize.confidential import lowess_trend
 from .anonymize.grids import hit_mask, hits_any, rare_values
-from .anonymize.statistics import round_sig
 from .errors import DisclosureError
 from .methods import get_method
 from .policy import Policy, get_policy
-from .release import DisclosureReport, PointRelease
+from .release import DisclosureReport, PointRelease, guard
 
 __all__ = [
     "MIN_DF_RESID",
@@ -313,24 +312,33 @@ class _SafeFitResults:
         tv = params / bse
         dist = stats.t(df_resid) if use_t else stats.norm
         pv = 2 * dist.sf(np.abs(tv))
+        object.__setattr__(self, "_policy", policy)
         rounded = {
-            "params": pd.Series(round_sig(params.to_numpy(float), sig), index=params.index),
-            "bse": pd.Series(round_sig(bse.to_numpy(float), sig), index=params.index),
-            "tvalues": pd.Series(round_sig(np.asarray(tv, float), sig), index=params.index),
-            "pvalues": pd.Series(round_sig(np.asarray(pv, float), sig), index=params.index),
+            name: pd.Series(self._released(values), index=params.index)
+            for name, values in (
+                ("params", params),
+                ("bse", bse),
+                ("tvalues", tv),
+                ("pvalues", pv),
+            )
         }
         for s in rounded.values():
             s.name = None
         object.__setattr__(self, "_rounded", rounded)
-        object.__setattr__(
-            self, "_stats", {k: float(round_sig(v, sig)) for k, v in stats_info.items()}
-        )
+        shown = self._released(list(stats_info.values()))
+        object.__setattr__(self, "_stats", dict(zip(stats_info, map(float, shown), strict=True)))
         object.__setattr__(self, "_nobs", policy.round_count(nobs))
         object.__setattr__(self, "_n_dropped", policy.round_count(n_dropped))
         object.__setattr__(self, "_n_dropped_exact", int(n_dropped))
         object.__setattr__(self, "_df_resid", policy.round_count(round(df_resid)))
         object.__setattr__(self, "_df_model", float(df_model))
         object.__setattr__(self, "_policy_source", policy.source)
+
+    def _released(self, values: Any) -> np.ndarray:
+        """Statistics of the model on their way out: through the guard, rounded."""
+        return guard.released_statistics(
+            np.asarray(values, dtype=float), sig=self._sig, policy=self._policy
+        )
 
     # -- released numbers ----------------------------------------------------------------
 
@@ -400,9 +408,7 @@ class _SafeFitResults:
             crit = stats.norm.ppf(1 - alpha / 2)
         lo = self._raw_params - crit * self._raw_bse
         hi = self._raw_params + crit * self._raw_bse
-        return pd.DataFrame(
-            {0: round_sig(lo, self._sig), 1: round_sig(hi, self._sig)}, index=self._names
-        )
+        return pd.DataFrame({0: self._released(lo), 1: self._released(hi)}, index=self._names)
 
     def summary_frame(self, alpha: float = 0.05) -> pd.DataFrame:
         """Return the coefficient table as a DataFrame (rounded)."""
@@ -1135,11 +1141,11 @@ def _draw_panel(ax: Axes, panel: _Panel) -> None:
         ax.set_title(panel.title, fontsize="medium")
         return
     if panel.kind == "boxes":
-        from .plots.relational import _draw_boxes
+        from .marks.boxes import draw_boxes as _draw_boxes
 
         _draw_boxes(ax, panel.release, colors=["C0"], legend=False)
     else:
-        from .plots._large import is_large, mark_shared, scatter_points
+        from .marks._large import is_large, mark_shared, scatter_points
 
         rel: PointRelease = panel.release
         kws = {"s": 10, "color": "C0", "alpha": 0.6, "lw": 0}
