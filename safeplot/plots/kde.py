@@ -55,12 +55,11 @@ from ..anonymize.grids import (
 )
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
-from ..methods import anonymize_values
-from ..policy import METHODS, Policy, get_policy
+from ..methods import anonymize_values, available_methods, check_family, get_method
+from ..policy import Policy, get_policy
 from ..release import DisclosureReport, GridRelease
 from ..sources.dask import DaskColumns, check_dask_method, is_dask_collection
 from ._common import (
-    check_methods,
     check_positive_int,
     finish,
     get_ax,
@@ -75,8 +74,11 @@ from .grid import GRID_BINS, release_grid
 
 __all__ = ["KDE_METHODS", "KdeRelease", "draw_kde", "kdeplot", "release_kde"]
 
+#: What a kde plot can release: every family of method.
+_FAMILIES = ("raw", "counts", "rules", "values")
+
 #: Methods a kde release supports (univariate and bivariate).
-KDE_METHODS = METHODS
+KDE_METHODS = tuple(m.name for m in available_methods() if m.family in _FAMILIES)
 
 #: Relative nudge applied to a drawn coordinate that equals a rare raw value.
 _NUDGE = 1e-7
@@ -346,7 +348,7 @@ def release_kde(
         raise ValueError(f"{function}: give the values to plot, as x= and/or y=.")
     bivariate = len(roles) == 2
     method = pol.check_method(method, "contour" if bivariate else "kde")
-    check_methods(method, KDE_METHODS, "kernel density plots")
+    m = check_family(method, _FAMILIES, "kernel density plots")
     threshold = pol.check_threshold(threshold)
     bins = check_positive_int("bins", bins)
     factor = check_positive_int("factor", factor)
@@ -426,7 +428,7 @@ def release_kde(
                     f"Column {levels[i]!r} is constant: plotting it would show its one value "
                     "exactly and it has no spread to anonymise. Drop it or choose another column."
                 )
-    if method == "confidential":
+    if m.rule_based:
         _check_group_sizes(groups, levels, raw.shape[0], pol)
     t = np.column_stack([scales[r].fwd(raw[:, j]) for j, r in enumerate(roles)])
     names = tuple(labels[r] for r in roles)
@@ -442,13 +444,13 @@ def release_kde(
     cells_suppressed = 0
     hue_values = hue_kept.to_numpy() if hue_kept is not None else None
 
-    if method == "none":
+    if m.raw:
         params = {}
         out = {r: raw[:, j] for j, r in enumerate(roles)}
         released = pd.DataFrame(out)
         if hue_values is not None:
             released["hue"] = hue_kept
-    elif method in ("suppress", "generalize") and bivariate:
+    elif m.counts_only and bivariate:
         grid = release_grid(
             t[:, 0],
             t[:, 1],
@@ -467,7 +469,7 @@ def release_kde(
         released = _grid_points(grid, scales, levels)
         report = grid.report
         report.details.update(details)
-    elif method in ("suppress", "generalize"):
+    elif m.counts_only:
         released, cells_suppressed, params, warn = _release_binned(
             t[:, 0],
             codes,
@@ -494,21 +496,21 @@ def release_kde(
                 params.update(res.params)
                 details = _merge_details(details, res.details)
         else:
-            strata = codes if (levels and method == "deterministic") else None
+            # methods that group within strata form their groups within hue levels
             res = anonymize_values(
                 t,
                 method,
                 names=list(names),
                 k=k,
                 q=q,
-                strata=strata,
+                strata=codes if levels else None,
                 threshold=threshold,
                 policy=pol,
             )
             out_t = res.values
             params.update(res.params)
             details.update(res.details)
-        if method == "confidential":
+        if m.rule_based:
             sig = pol.sig_figs
             params["sig"] = sig
         released = pd.DataFrame({r: scales[r].inv(out_t[:, j]) for j, r in enumerate(roles)})
@@ -583,6 +585,7 @@ def _release_binned(
     With `counts_from` (a dask DataFrame's aggregates), `t` holds only the
     extremes and the counts per level come from the aggregates.
     """
+    coarsens = get_method(method).coarsens
     params: dict[str, Any] = {"threshold": threshold, "bins": bins}
     t_avoid = scale.fwd(avoid[avoid > 0]) if scale.log else avoid
     groups = [np.flatnonzero(codes == i) for i in range(len(levels))] if levels else [None]
@@ -597,7 +600,7 @@ def _release_binned(
             continue
         edges = safe_edges(values, bins, avoid=t_avoid) if wide else edges_all
         counts = histogram_counts(values, edges) if binned is None else binned[0][i]
-        if method == "generalize":
+        if coarsens:
             counts, edges = coarsen_counts(counts, factor), coarsen_edges(edges, factor)
         shown = suppress(counts, threshold)
         n_suppressed += shown.n_suppressed
@@ -614,7 +617,7 @@ def _release_binned(
         if levels is not None:
             part["hue"] = levels[i]
         rows.append(part)
-    if method == "generalize":
+    if coarsens:
         params.update(factor=factor, bins=-(-bins // factor))
     released = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame({role: []})
     if levels is not None and not released.empty:
@@ -1322,6 +1325,7 @@ def draw_kde(
     if log_scale is None and any(s.log for s in scales.values()):
         log_scale = tuple(scales[r].base if r in scales else False for r in ("x", "y"))
     before = _artist_ids(ax)
+    m = get_method(release.method)
     d = release.data
     extent = None
     grids: dict[str, list[np.ndarray]] = {}
@@ -1350,7 +1354,7 @@ def draw_kde(
             )
     else:
         frequency = contextlib.nullcontext()
-        if "weights" in d.columns and release.method in ("suppress", "generalize"):
+        if "weights" in d.columns and m.counts_only:
             if d["weights"].sum() > _EXPAND_MAX and not callable(bw_method) and not common_grid:
                 # many records (e.g. counted out of core): the same estimate from the counts
                 frequency = _frequency_weights()
@@ -1369,7 +1373,7 @@ def draw_kde(
             )
         if "weights" in d.columns:
             vectors["weights"] = pd.Series(d["weights"].to_numpy(), name="weights")
-        if warn_singular and release.method in ("suppress", "generalize"):
+        if warn_singular and m.counts_only:
             present = set(d["hue"]) if release.levels is not None and not d.empty else set()
             for level in release.levels if release.levels is not None else [None]:
                 if (level is None and d.empty) or (level is not None and level not in present):
@@ -1380,11 +1384,7 @@ def draw_kde(
                         UserWarning,
                         stacklevel=3,
                     )
-        guard = (
-            contextlib.nullcontext()
-            if release.method == "none"
-            else _guarded_support(release, scales, grids)
-        )
+        guard = contextlib.nullcontext() if m.raw else _guarded_support(release, scales, grids)
         with quiet_seaborn(), guard, frequency:
             sns.kdeplot(
                 **vectors,
@@ -1413,7 +1413,7 @@ def draw_kde(
                 ax=ax,
                 **kwargs,
             )
-    if release.method == "none":
+    if m.raw:
         return ax
     _scrub(ax, before, release.avoid, grids)
     avoid_all = np.unique(np.concatenate([release.avoid[r] for r in roles]))
@@ -1729,9 +1729,9 @@ def kdeplot(
     pol = get_policy()
     bivariate = x is not None and y is not None
     method = pol.check_method(method, "contour" if bivariate else "kde")
-    check_methods(method, KDE_METHODS, "kernel density plots")
+    m = check_family(method, _FAMILIES, "kernel density plots")
     pol.check_threshold(threshold)
-    if weights is not None and method != "none":
+    if weights is not None and not m.raw:
         raise ValueError(
             "kdeplot: weights= gives each record a value of its own, which would be drawn "
             "into the density unprotected. Leave weights out (the released counts weight "
@@ -1797,7 +1797,7 @@ def kdeplot(
         function="kdeplot",
         policy=pol,
     )
-    if method == "none" and weights is not None:
+    if m.raw and weights is not None:
         release = _with_raw_weights(release, pdata)
     _refuse_rare_clip(clip, release)
     ax = get_ax(ax)
@@ -1836,7 +1836,7 @@ def _refuse_rare_clip(clip: Any, release: KdeRelease) -> None:
     Moving the bound a little instead would leave a tell-tale shift in a
     vector file, pointing at the value it avoided.
     """
-    if clip is None or release.report.method == "none":
+    if clip is None or get_method(release.report.method).raw:
         return
     per_axis = (clip, clip) if clip[0] is None or np.isscalar(clip[0]) else clip
     for role, bounds in zip(("x", "y"), per_axis, strict=False):
