@@ -12,9 +12,9 @@ import safeplot
 import safeplot.audit
 from safeplot.anonymize import knn_centroids
 from safeplot.errors import DisclosureError
-from safeplot.plots import _large
+from safeplot.marks import _large
+from safeplot.marks._large import LARGE_N, SHARED_NOTE_GID, distinct_rows
 from safeplot.plots._common import FOOTNOTE_GID
-from safeplot.plots._large import LARGE_N, SHARED_NOTE_GID, distinct_rows
 from safeplot.plots.axisgrid import pairplot
 from safeplot.plots.regression import qqplot
 from safeplot.plots.relational import draw_scatter, release_scatter, scatter, scatterplot

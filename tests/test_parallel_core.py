@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from safeplot.errors import DisclosureError
+from safeplot.plots._boxes import release_boxes as _release_boxes
 from safeplot.plots.confidential import release_parallelboxes
-from safeplot.plots.relational import _release_boxes
 from safeplot.policy import get_policy
 
 

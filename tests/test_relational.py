@@ -18,8 +18,8 @@ from safeplot.plots.grid import release_grid
 from safeplot.plots.relational import (
     MERGE_NOTE_GID,
     SCATTER_METHODS,
-    _map_types,
     _semantic_release,
+    map_types,
     scatter,
     scatterplot,
 )
@@ -126,7 +126,7 @@ def test_a_numeric_hue_is_released_with_x_and_y():
     pdata = plot_data(df, {"x": "x", "y": "y", "hue": "w"}, function="t")
     rel = _semantic_release(
         pdata,
-        _map_types(pdata, None, None, None, None),
+        map_types(pdata, None, None, None, None),
         "deterministic",
         k=3,
         q=0.25,
@@ -515,7 +515,8 @@ def test_scatter_refuses_per_point_sizes_colours_and_box_plots():
 
 def test_many_points_draw_each_distinct_marker_once_rasterised(monkeypatch):
     """Above LARGE_N released points, coinciding centroids are drawn once, rasterised."""
-    from safeplot.plots import _large, relational
+    from safeplot.marks import _large
+    from safeplot.plots import relational
 
     rng = np.random.default_rng(11)
     df = pd.DataFrame({"x": np.round(rng.normal(size=400), 1), "y": rng.integers(0, 4, 400)})

@@ -340,7 +340,7 @@ def _():
             PENGUINS, x="bill_length_mm", y="body_mass_g", hue="species", method="probabilistic"
         )
 
-    rel, draw = _private_drawer(relational, "_draw_semantic", run)
+    rel, draw = _private_drawer(relational, "draw_semantic", run)
     return rel, draw, None
 
 
@@ -349,7 +349,7 @@ def _():
     def run():
         relational.scatterplot(TIPS, x="total_bill", y="tip", hue="time", method="generalize")
 
-    rel, draw = _private_drawer(relational, "_draw_semantic", run)
+    rel, draw = _private_drawer(relational, "draw_semantic", run)
     assert rel.cells
     return rel, draw, None
 

@@ -5,18 +5,16 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
-import matplotlib as mpl
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.ticker import FixedLocator, FuncFormatter
 
 from .. import audit
 from ..anonymize.grids import MATCH_RTOL, as_sorted, hits_any, safe_ticks
 from ..errors import DisclosureError
+from ..marks._axes import quiet_seaborn, set_safe_axis
 from ..methods import Method, get_method, method_options
 from ..policy import Policy
 from ..release import DisclosureReport
@@ -184,21 +182,6 @@ def get_ax(ax: Axes | None) -> Axes:
     return ax
 
 
-@contextlib.contextmanager
-def quiet_seaborn() -> Iterator[None]:
-    """Silence the deprecation warnings seaborn 0.13 triggers in newer matplotlib and pandas.
-
-    They concern seaborn's own calls (``vert=`` of ``Axes.bxp``, pandas
-    option names), not anything the user can change.
-    """
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*vert: bool.*")
-        warnings.filterwarnings("ignore", category=FutureWarning, module="seaborn")
-        warnings.filterwarnings("ignore", category=DeprecationWarning, module="seaborn")
-        warnings.filterwarnings("ignore", category=PendingDeprecationWarning, module="seaborn")
-        yield
-
-
 def resolve_annotate(annotate: bool | None, policy: Policy) -> bool:
     """Whether to add the method note: the policy decides unless the call says otherwise.
 
@@ -310,36 +293,6 @@ def axis_from_range(
     """Return padded safe limits and ticks for released values spanning [lo, hi]."""
     lim = safe_limits(lo, hi, avoid)
     return lim, safe_ticks(lim[0], lim[1], avoid=avoid)
-
-
-def set_safe_axis(ax: Axes, which: str, lim: tuple[float, float], ticks: np.ndarray) -> None:
-    """Fix an axis' limits and ticks to released values, so matplotlib computes none from data.
-
-    The tick labels print each tick exactly (with the fewest decimals that do
-    so for all of them): a label rounded for display, such as "56.2" for a
-    tick at 56.25, could spell a raw value the tick itself avoids.
-    """
-    axis = ax.xaxis if which == "x" else ax.yaxis
-    (ax.set_xlim if which == "x" else ax.set_ylim)(*lim)
-    ticks = np.asarray(ticks, dtype=float)
-    axis.set_major_locator(FixedLocator(ticks))
-    decimals = _exact_decimals(ticks)
-    if decimals is not None and axis.get_scale() == "linear":
-        minus = "\u2212" if mpl.rcParams["axes.unicode_minus"] else "-"
-        axis.set_major_formatter(
-            FuncFormatter(lambda v, _pos: f"{v + 0.0:.{decimals}f}".replace("-", minus))
-        )
-
-
-def _exact_decimals(ticks: np.ndarray) -> int | None:
-    """Fewest decimals that write every tick exactly; None for very large or small ticks."""
-    finite = np.abs(ticks[np.isfinite(ticks)])
-    if finite.size == 0 or finite.max() >= 1e6 or (0 < finite[finite > 0].min(initial=1) < 1e-4):
-        return None  # matplotlib's offset and scientific notation serve these better
-    for d in range(11):
-        if np.allclose(np.round(ticks, d), ticks, rtol=1e-12, atol=1e-12 * max(finite.max(), 1)):
-            return d
-    return None
 
 
 def make_report(

@@ -43,9 +43,14 @@ from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize.confidential import lowess_trend
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
 from ..errors import DisclosureError
+from ..marks._large import distinct_rows, is_large, mark_shared
+from ..marks.boxes import draw_boxes as _draw_boxes
 from ..methods import AnonymizedValues, anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, GridRelease, HistogramRelease
+from ._boxes import BoxScatterRelease
+from ._boxes import refuse_per_point as _refuse_per_point
+from ._boxes import release_boxes as _release_boxes
 from ._common import (
     FOOTNOTE_GID,
     attach_release,
@@ -61,11 +66,9 @@ from ._common import (
     takes_method_options,
 )
 from ._data import categorical_order, plot_data
-from ._large import distinct_rows, is_large, mark_shared
 from .distributions import release_histograms
 from .grid import GRID_BINS, release_grid
 from .kde import KdeRelease, draw_kde, release_kde
-from .relational import BoxScatterRelease, _draw_boxes, _refuse_per_point, _release_boxes
 
 __all__ = [
     "JOINT_KINDS",
@@ -751,7 +754,7 @@ def _count_ticks(ax: Axes, which: str, avoid: np.ndarray) -> None:
 def _level_palette(levels: list | None, palette: Any) -> dict | None:
     if levels is None:
         return None
-    from .relational import _level_colors
+    from ..marks._style import level_colors as _level_colors
 
     return dict(zip(levels, _level_colors(levels, palette), strict=True))
 

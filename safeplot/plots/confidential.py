@@ -49,9 +49,14 @@ from ..anonymize.correspondence import (
 )
 from ..anonymize.grids import hits_any, rare_values
 from ..errors import DisclosureError
+from ..marks._style import level_colors as _level_colors
+from ..marks.boxes import MERGE_NOTE_GID
+from ..marks.boxes import draw_parallel_boxes as _draw_parallel_boxes
 from ..methods import Method, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
+from ._boxes import box_positions
+from ._boxes import parallel_core as _parallel_core
 from ._categories import released_box
 from ._common import (
     axis_from_range,
@@ -61,13 +66,6 @@ from ._common import (
     set_safe_axis,
 )
 from ._data import categorical_order, plot_data
-from .relational import (
-    MERGE_NOTE_GID,
-    _draw_parallel_boxes,
-    _level_colors,
-    _parallel_core,
-    box_positions,
-)
 
 __all__ = [
     "CORRESPONDENCE_METHODS",

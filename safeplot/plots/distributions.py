@@ -2,11 +2,14 @@
 
 :func:`release_histogram` turns one raw variable into a
 :class:`~safeplot.release.HistogramRelease` under a method; :func:`draw_histogram`
-draws a release and nothing else. The seaborn-compatible ``histplot`` builds
-on these two.
+draws a release and nothing else (the bars are
+:func:`safeplot.marks.bars.draw_histogram`) and attaches its report. The
+seaborn-compatible ``histplot`` builds on these two.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,6 +27,7 @@ from ..anonymize.grids import (
 )
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
+from ..marks import bars
 from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
 from ..release import HistogramRelease
@@ -128,28 +132,29 @@ def release_histogram(
     )[0]
 
 
-def draw_histogram(ax: Axes, release: HistogramRelease, *, color=None, label=None) -> Axes:
-    """Draw a released histogram: bars for shown bins, gaps for suppressed ones.
+def draw_histogram(
+    ax: Axes, release: HistogramRelease, *, color: Any = None, label: str | None = None
+) -> Axes:
+    """Draw a released histogram (:func:`safeplot.marks.bars.draw_histogram`), attach its report.
 
     Only the release's numbers reach matplotlib: bar edges and heights, the
     release's axis limits and tick positions.
+
+    Parameters
+    ----------
+    ax : Axes
+    release : HistogramRelease
+    color : colour, optional
+        Face colour of the bars.
+    label : str, optional
+        Legend label of the bars.
+
+    Returns
+    -------
+    Axes
+        With the release's report on ``ax.safeplot_report`` (and in the audit log).
     """
-    shown = ~np.isnan(release.counts) & (release.counts > 0)
-    left = release.edges[:-1][shown]
-    width = np.diff(release.edges)[shown]
-    ax.bar(
-        left,
-        release.counts[shown],
-        width=width,
-        align="edge",
-        color=color,
-        edgecolor="white",
-        linewidth=0.5,
-        label=label,
-    )
-    set_safe_axis(ax, "x", release.xlim, release.xticks)
-    ax.set_xlabel(release.report.variables[0] if release.report.variables else "")
-    ax.set_ylabel("Count")
+    bars.draw_histogram(ax, release, color=color, label=label)
     attach_release(ax, release.report, released=release)
     return ax
 

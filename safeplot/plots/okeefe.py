@@ -46,6 +46,7 @@ from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..anonymize.statistics import round_sig, winsorize
 from ..errors import DisclosureError
+from ..marks._style import level_colors as _level_colors
 from ..methods import available_methods, check_family
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
@@ -58,7 +59,6 @@ from ._common import (
     set_safe_axis,
 )
 from ._data import categorical_order
-from .relational import _level_colors
 
 __all__ = [
     "BIPLOT_METHODS",

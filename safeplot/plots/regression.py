@@ -21,12 +21,13 @@ residuals, and the sample quantiles of a Q-Q plot, as raw values:
   end points).
 
 :func:`release_qq` and :func:`draw_qq` are the two halves of a Q-Q plot, for
-other figures (the Q-Q panel of regression diagnostics) to reuse.
+other figures (the Q-Q panel of regression diagnostics) to reuse; the
+drawing, of Q-Q plots and of the lines, bands and markers here, is
+:mod:`safeplot.marks.lines`.
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import warnings
 from collections.abc import Callable
@@ -46,9 +47,21 @@ from ..anonymize.confidential import lowess_trend
 from ..anonymize.grids import hit_mask, rare_values
 from ..anonymize.statistics import round_sig, winsorize
 from ..errors import DisclosureError
+from ..marks.boxes import draw_boxes
+from ..marks.lines import (
+    default_color,
+    draw_estimates,
+    draw_fit,
+    draw_markers,
+    draw_qq,
+    draw_zero_line,
+    line_style,
+    marker_style,
+)
 from ..methods import anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, PointRelease, release_kind
+from ._boxes import BoxScatterRelease
 from ._common import (
     axis_from_range,
     finish,
@@ -60,9 +73,8 @@ from ._common import (
     takes_method_options,
 )
 from ._data import plot_data
-from ._large import is_large, scatter_points
 from .grid import release_grid
-from .relational import BoxScatterRelease, _draw_boxes, release_scatter
+from .relational import release_scatter
 
 __all__ = [
     "QQ_LINES",
@@ -424,70 +436,6 @@ def _qq_finish(kind, px, py, sizes, line, tq, sq, pp, report, avoid, coincident,
         kind, px, py, sizes, line_x, line_y, line, xlim, ylim, xticks, yticks, report,
         coincident=coincident,
     )  # fmt: skip
-
-
-# -- Q-Q plot: drawing ---------------------------------------------------------------------
-
-
-def draw_qq(ax: Axes, release: QQRelease, **plotkwargs: Any) -> Axes:
-    """Draw a released Q-Q plot: points, cells or curve, the reference line, safe axes.
-
-    The report is not attached (the caller does that, with
-    :func:`~safeplot.plots._common.finish`).
-
-    Parameters
-    ----------
-    ax : Axes
-    release : QQRelease
-    **plotkwargs
-        Passed to :meth:`~matplotlib.axes.Axes.plot` for the points, as
-        statsmodels does (colour and alpha only for cells and the curve).
-
-    Returns
-    -------
-    Axes
-    """
-    style = {
-        "marker": "o",
-        "markerfacecolor": "C0",
-        "markeredgecolor": "C0",
-        "linestyle": "none",
-    }
-    style.update(plotkwargs)
-    color = style.get("color", style.get("markerfacecolor", "C0"))
-    if release.kind == "points":
-        if is_large(np.size(release.x)):
-            style = {"rasterized": True, **style}  # the point layer only; text stays vector
-        ax.plot(release.x, release.y, **style)
-    elif release.kind == "cells":
-        if release.sizes is not None and release.sizes.size:
-            base = np.square(mpl.rcParams["lines.markersize"])
-            area = base * release.sizes / np.median(release.sizes)
-            ax.scatter(
-                release.x,
-                release.y,
-                s=area,
-                color=color,
-                alpha=style.get("alpha", 0.7),
-                linewidths=0,
-                label=style.get("label"),
-            )
-    else:
-        ax.plot(
-            release.x,
-            release.y,
-            color=color,
-            linewidth=2.0,
-            alpha=style.get("alpha"),
-            label=style.get("label"),
-        )
-    if release.line_x is not None:
-        ax.plot(release.line_x, release.line_y, color="r", linestyle="-")
-    set_safe_axis(ax, "x", release.xlim, release.xticks)
-    set_safe_axis(ax, "y", release.ylim, release.yticks)
-    ax.set_xlabel(release.xlabel)
-    ax.set_ylabel(release.ylabel)
-    return ax
 
 
 @takes_method_options
@@ -878,52 +826,6 @@ def _fit_line(
     return np.asarray(yhat, dtype=float), np.asarray(band, dtype=float)
 
 
-def _default_color(ax: Axes, color: Any) -> str:
-    """Return the colour seaborn would use: `color`, else the next one of the Axes' cycle."""
-    if color is None:
-        (probe,) = ax.plot([], [])
-        color = probe.get_color()
-        probe.remove()
-    return mpl.colors.rgb2hex(mpl.colors.to_rgb(color))
-
-
-def _draw_markers(
-    ax: Axes, rel: PointRelease, x: np.ndarray, y: np.ndarray, kws: dict[str, Any]
-) -> None:
-    """Draw released points (or grid cells, their area proportional to the count)."""
-    kws = dict(kws)
-    if rel.sizes is not None:
-        if not rel.sizes.size:
-            return
-        base = kws.pop("s", np.square(mpl.rcParams["lines.markersize"]))
-        kws["s"] = base * rel.sizes / np.median(rel.sizes)
-    scatter_points(ax, x, y, **kws)
-
-
-def _scatter_kws(scatter_kws: dict | None, color: str, marker: Any, label: Any) -> dict:
-    kws = {} if scatter_kws is None else copy.copy(scatter_kws)
-    kws.setdefault("color", color)
-    if marker is not None:
-        kws["marker"] = marker
-    if label is not None:
-        kws["label"] = label
-    line_markers = ["1", "2", "3", "4", "+", "x", "|", "_"]
-    lw_key = "lines.linewidth" if kws.get("marker") in line_markers else "lines.markeredgewidth"
-    kws.setdefault("linewidths", mpl.rcParams[lw_key])
-    kws.setdefault("alpha", 0.8)
-    return kws
-
-
-def _line_kws(line_kws: dict | None, color: str, label: Any = None) -> dict:
-    kws = {} if line_kws is None else copy.copy(line_kws)
-    kws.setdefault("color", color)
-    lw = kws.pop("lw", mpl.rcParams["lines.linewidth"] * 1.5)
-    kws.setdefault("linewidth", lw)
-    if label is not None:
-        kws.setdefault("label", label)
-    return kws
-
-
 def _refuse_per_point_kws(kws: dict | None, what: str) -> None:
     """Refuse per-point sizes or colours: they would attach raw values to each marker."""
     for key in ("s", "c", "color", "facecolor", "facecolors", "edgecolor", "edgecolors"):
@@ -1162,20 +1064,19 @@ def residplot(
         )
     zero = float(_off_rare(np.array([0.0]), rare_r, float(np.ptp(resid)))[0])
     ax = get_ax(ax)
-    color = _default_color(ax, color)
+    color = default_color(ax, color)
     if isinstance(rel, BoxScatterRelease):
         rel = _extend_box_limits(rel, [np.array([zero])], rare_r)
-        ax.plot(rel.xlim, [zero, zero], ls=":", c=".2")
-        _draw_boxes(ax, rel, colors=[color], legend=False, line_kws=_line_kws(line_kws, ".2"))
+        draw_zero_line(ax, rel.xlim, zero)
+        draw_boxes(ax, rel, colors=[color], legend=False, line_kws=line_style(line_kws, ".2"))
     else:
         extra_x = [] if trend is None else [trend[0]]
         extra_y = [np.array([zero])] + ([] if trend is None else [trend[1]])
         xlim, xticks = _axis(*_span(rel.x, *extra_x), rare_x)
         ylim, yticks = _axis(*_span(rel.y, *extra_y), rare_r)
-        ax.plot(xlim, [zero, zero], ls=":", c=".2")
-        _draw_markers(ax, rel, rel.x, rel.y, _scatter_kws(scatter_kws, color, None, label))
-        if trend is not None:
-            ax.plot(*trend, **_line_kws(line_kws, color))
+        draw_zero_line(ax, xlim, zero)
+        draw_markers(ax, rel, rel.x, rel.y, marker_style(scatter_kws, color, None, label))
+        draw_fit(ax, trend, None, color, line_style(line_kws, color))
         set_safe_axis(ax, "x", xlim, xticks)
         set_safe_axis(ax, "y", ylim, yticks)
     ax.set_xlabel(fd.xname)
@@ -1557,9 +1458,9 @@ def regplot(
                 band = (grid, _off_rare(bands, rare_y, span))
     # draw
     ax = get_ax(ax)
-    color = _default_color(ax, color)
-    skws = _scatter_kws(scatter_kws, color, marker, label if scatter else None)
-    lkws = _line_kws(line_kws, color, None if scatter else label)
+    color = default_color(ax, color)
+    skws = marker_style(scatter_kws, color, marker, label if scatter else None)
+    lkws = line_style(line_kws, color, None if scatter else label)
     line_ys = [] if line is None else [line[1]] + ([] if band is None else [band[1]])
     line_xs = [] if line is None else [line[0]]
     if isinstance(rel, BoxScatterRelease):
@@ -1567,7 +1468,7 @@ def regplot(
         if not keep_trend:
             rel = dataclasses.replace(rel, trends=[(np.array([]), np.array([]))] * len(rel.levels))
         rel = _extend_box_limits(rel, line_ys, rare_y)
-        _draw_boxes(ax, rel, colors=[color], legend=False, line_kws=lkws if keep_trend else None)
+        draw_boxes(ax, rel, colors=[color], legend=False, line_kws=lkws if keep_trend else None)
     else:
         if estimates is not None:
             xs_draw, ys_draw = estimates.x, estimates.y
@@ -1581,29 +1482,15 @@ def regplot(
         ylim, yticks = _axis(*_span(ys_draw, *line_ys, *ci_y), rare_y)
         if scatter:
             if estimates is not None:
-                ci_kws = {
-                    "color": skws["color"],
-                    "linewidth": mpl.rcParams["lines.linewidth"] * 1.75,
-                }
-                if "alpha" in (scatter_kws or {}):
-                    ci_kws["alpha"] = scatter_kws["alpha"]
-                for xv, ci_ in zip(estimates.x, estimates.cis, strict=True):
-                    if ci_ is not None:
-                        ax.plot([xv, xv], ci_, **ci_kws)
-                skws.setdefault("s", 50)
-                skws.pop("linewidths", None)
-                if "alpha" not in (scatter_kws or {}):
-                    skws.pop("alpha", None)
-                ax.scatter(estimates.x, estimates.y, **skws)
+                draw_estimates(
+                    ax, estimates.x, estimates.y, estimates.cis, skws, scatter_kws=scatter_kws
+                )
             else:
                 jx, jy = _jitter(rel, x_jitter, y_jitter, seed, rare_x, rare_y)
-                _draw_markers(ax, rel, jx, jy, skws)
+                draw_markers(ax, rel, jx, jy, skws)
         set_safe_axis(ax, "x", xlim, xticks)
         set_safe_axis(ax, "y", ylim, yticks)
-    if line is not None:
-        ax.plot(line[0], line[1], **lkws)
-        if band is not None:
-            ax.fill_between(band[0], *band[1], facecolor=color, alpha=0.15)
+    draw_fit(ax, line, band, color, lkws)
     if isinstance(rel, BoxScatterRelease):
         set_safe_axis(ax, "x", rel.xlim, rel.xticks)
         set_safe_axis(ax, "y", rel.ylim, rel.yticks)

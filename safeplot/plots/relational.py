@@ -21,12 +21,9 @@ style) and :func:`scatter` matplotlib's call.
 
 from __future__ import annotations
 
-import copy
-import warnings
-from collections.abc import Callable, Iterator, Sequence
+import functools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from numbers import Number
 from typing import Any
 
 import matplotlib as mpl
@@ -34,24 +31,21 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
-from matplotlib.lines import Line2D
 from matplotlib.ticker import Locator
 from numpy.typing import ArrayLike
 
 from .._validate import clean_numeric
-from ..anonymize.confidential import (
-    ParallelBoxes,
-    default_intervals,
-    interval_edges,
-    lowess_trend,
-    parallel_boxes,
-)
-from ..anonymize.grids import MATCH_RTOL, hit_mask, hits_any, rare_values, safe_ticks
-from ..anonymize.statistics import winsorize
+from ..anonymize.grids import hits_any, rare_values
 from ..errors import DisclosureError
+from ..marks import points as _points
+from ..marks._large import scatter_points
+from ..marks._style import level_colors, semantic_type
+from ..marks.boxes import MERGE_NOTE_GID, draw_boxes
+from ..marks.points import BRIEF_TICKS, draw_semantic
 from ..methods import anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, PointRelease, release_kind
+from ._boxes import BoxScatterRelease, box_positions, refuse_per_point, release_boxes
 from ._common import (
     attach_release,
     axis_from_range,
@@ -60,15 +54,24 @@ from ._common import (
     finite_range,
     get_ax,
     make_report,
-    quiet_seaborn,
     set_safe_axis,
     takes_method_options,
 )
 from ._data import PlotData, categorical_order, plot_data
-from ._large import distinct_rows, is_large, mark_shared, scatter_points
 from .grid import GRID_BINS, release_grid
 
-__all__ = ["SCATTER_METHODS", "draw_scatter", "release_scatter", "scatter", "scatterplot"]
+__all__ = [
+    "MERGE_NOTE_GID",
+    "SCATTER_METHODS",
+    "BoxScatterRelease",
+    "box_positions",
+    "brief_legend_entries",
+    "draw_scatter",
+    "map_types",
+    "release_scatter",
+    "scatter",
+    "scatterplot",
+]
 
 #: Methods a scatter release supports (rule-based ones draw box plots).
 SCATTER_METHODS = tuple(m.name for m in available_methods())
@@ -76,48 +79,9 @@ SCATTER_METHODS = tuple(m.name for m in available_methods())
 _POINT_FAMILIES = ("values", "counts", "raw")
 #: Methods of :func:`scatter`.
 SCATTER_POINT_METHODS = tuple(m.name for m in available_methods() if m.family in _POINT_FAMILIES)
-#: gid of the note saying which x intervals of a confidential scatter were merged.
-MERGE_NOTE_GID = "safeplot-merge-note"
 
 
 # -- releases ------------------------------------------------------------------------------
-
-
-@release_kind("box_scatter")
-@dataclass
-class BoxScatterRelease:
-    """A confidential scatter (O'Keefe): parallel box plots of y over intervals of x, and trends.
-
-    Attributes
-    ----------
-    levels : list
-        Hue levels with boxes (``[None]`` without hue).
-    boxes : list of ParallelBoxes
-        The boxes of each level, on common interval edges.
-    positions : list of ndarray
-        x position of every box of each level (dodged when there are levels).
-    width : float
-        Width of every box.
-    trends : list of (ndarray, ndarray)
-        The lowess trend line of each level.
-    xlim, ylim : tuple of float
-    xticks, yticks : ndarray
-    report : DisclosureReport
-    notes : list of str
-        Which intervals were merged into one box (the figure shows them).
-    """
-
-    levels: list
-    boxes: list[ParallelBoxes]
-    positions: list[np.ndarray]
-    width: float
-    trends: list[tuple[np.ndarray, np.ndarray]]
-    xlim: tuple[float, float]
-    ylim: tuple[float, float]
-    xticks: np.ndarray
-    yticks: np.ndarray
-    report: DisclosureReport
-    notes: list[str] = field(default_factory=list)
 
 
 @release_kind("scatter")
@@ -234,7 +198,7 @@ def release_scatter(
     rare = [rare_values(raw[:, j], threshold) for j in range(2)]
     if m.rule_based:
         codes = np.zeros(raw.shape[0], dtype=int)
-        return _release_boxes(
+        return release_boxes(
             raw[:, 0],
             raw[:, 1],
             codes,
@@ -291,230 +255,6 @@ def _grid_release(raw, method, names, threshold, factor, bins, n_dropped, functi
     )
 
 
-def box_positions(
-    centres: list[np.ndarray], step: float, avoid: np.ndarray, share: float = 0.8
-) -> tuple[list[np.ndarray], float]:
-    """Positions (dodged by level) and one width for parallel boxes.
-
-    matplotlib draws a box at ``pos -/+ w/2``, its caps at ``pos -/+ w/4`` and
-    its whiskers and median through ``pos``. The boxes of one interval take
-    `share` of its width `step` together. On data recorded to a few decimals
-    these round positions can meet a rare raw value, so the share is lowered
-    by irrational steps of about 1.4 % (box edges then almost never land on
-    the round numbers where such values cluster) until none lies within ten
-    times the matching tolerance of a value in `avoid`.
-
-    The geometry depends only on the interval grid, a regular grid on safe
-    limits, so it is not data (DESIGN invariant 2): where every one of the
-    forty shares meets a rare value -- continuous data of millions of
-    records, whose distinct values are dense on the scale of the tolerance --
-    the nominal geometry is drawn as it is rather than the plot refused.
-
-    Parameters
-    ----------
-    centres : list of ndarray
-        Centre of the interval each box is drawn over, per level.
-    step : float
-        Width of one interval.
-    avoid : ndarray
-        Rare raw values the drawn x should not equal.
-    share : float, default 0.8
-        Nominal share of an interval the boxes take.
-
-    Returns
-    -------
-    positions : list of ndarray
-        Box positions per level.
-    width : float
-        Width of every box.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> pos, w = box_positions([np.array([1.0, 3.0]), np.array([1.0, 3.0])], 2.0, np.array([]))
-    >>> [p.tolist() for p in pos], float(w)
-    ([[0.6, 2.6], [1.4, 3.4]], 0.8)
-    """
-    n_levels = len(centres)
-
-    def geometry(i: int) -> tuple[list[np.ndarray], float]:
-        w = share * (1 - 0.01 * np.sqrt(2) * i) * step / n_levels
-        return [c + (j - (n_levels - 1) / 2) * w for j, c in enumerate(centres)], w
-
-    avoid = np.asarray(avoid, dtype=float)
-    for i in range(40 if avoid.size else 1):
-        positions, w = geometry(i)
-        if not avoid.size:
-            return positions, w
-        drawn = np.concatenate([p + d * w for p in positions for d in (-0.5, -0.25, 0, 0.25, 0.5)])
-        if not hit_mask(drawn, avoid, rtol=10 * MATCH_RTOL).any():
-            return positions, w
-    return geometry(0)
-
-
-@dataclass
-class _ParallelCore:
-    """Parallel boxes of y over common intervals of x, per level, and their drawing geometry."""
-
-    levels: list
-    boxes: list[ParallelBoxes]
-    trends: list[tuple[np.ndarray, np.ndarray]]
-    edges: np.ndarray
-    positions: list[np.ndarray]
-    width: float
-    xlim: tuple[float, float]
-    ylim: tuple[float, float]
-    xticks: np.ndarray
-    yticks: np.ndarray
-    notes: list[str]
-    warnings: list[str]
-    n_winsorized: int
-
-
-def _parallel_core(
-    x: np.ndarray,
-    y: np.ndarray,
-    codes: np.ndarray,
-    levels: list,
-    threshold: int,
-    pol: Policy,
-    *,
-    n_intervals: int | None = None,
-    winsor_sd: float | None = None,
-    sig: int | None = None,
-    share: float = 0.8,
-    trend: bool = True,
-    frac: float = 2 / 3,
-    role: str = "hue",
-    error_prefix: str = "",
-    describe: Callable[[ParallelBoxes], list[str]] = ParallelBoxes.describe_merges,
-    merge_warning: str = "",
-    rare: tuple[np.ndarray, np.ndarray] | None = None,
-) -> _ParallelCore:
-    """O'Keefe's parallel boxes (and lowess trends) per level on common interval edges.
-
-    Refuses levels with fewer than ``max(threshold, 3)`` records; the edges
-    cover every level's winsorised x. `describe` words the merges of one
-    level's boxes (prefixed by the level); `merge_warning` heads the warning
-    listing them all. `rare`: the rare values of x and y at `threshold`, when
-    the caller has them already.
-    """
-    rare_x, rare_y = (
-        (rare_values(x, threshold), rare_values(y, threshold)) if rare is None else rare
-    )
-    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
-    need = max(threshold, 3)
-    small = [lev for lev, s in zip(levels, sizes, strict=True) if 0 < s < need]
-    if small:
-        raise DisclosureError(
-            f"{error_prefix}{role} level(s) {small} have fewer than {need} records: a box plot of "
-            f"a level needs at least threshold={threshold} (and 3). Merge small levels or drop "
-            f"{role}."
-        )
-    present = [i for i, s in enumerate(sizes) if s > 0]
-    # common interval edges, over each level's winsorised x
-    wx = np.concatenate([winsorize(x[codes == i], winsor_sd, policy=pol).values for i in present])
-    if n_intervals is None:
-        n_intervals = default_intervals(int(sizes[present].min()), threshold)
-    edges = interval_edges(wx, n_intervals, avoid=rare_x)
-    stats = {"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig, "policy": pol}
-    avoid = {"avoid_x": rare_x, "avoid_y": rare_y}
-    boxes, trends = [], []
-    for i in present:
-        sel = codes == i
-        boxes.append(parallel_boxes(x[sel], y[sel], edges=edges, **stats, **avoid))
-        if trend:
-            trends.append(lowess_trend(x[sel], y[sel], frac=frac, **stats, **avoid))
-    positions, width = box_positions(
-        [pb.centres for pb in boxes], float(edges[1] - edges[0]), rare_x, share
-    )
-    lows = [b.whislo for pb in boxes for b in pb.boxes] + [float(t[1].min()) for t in trends]
-    highs = [b.whishi for pb in boxes for b in pb.boxes] + [float(t[1].max()) for t in trends]
-    ylim, yticks = axis_from_range(min(lows), max(highs), rare_y)
-    xlim = (float(edges[0]), float(edges[-1]))
-    notes, warnings = [], []
-    drawn_levels = [levels[i] for i in present]
-    for level, pb in zip(drawn_levels, boxes, strict=True):
-        prefix = "" if level is None else f"{level}: "
-        notes += [prefix + text for text in describe(pb)]
-        warnings += [prefix + text for text in pb.warnings]
-    if notes:
-        warnings.append(merge_warning + "; ".join(notes))
-    return _ParallelCore(
-        drawn_levels,
-        boxes,
-        trends,
-        edges,
-        positions,
-        width,
-        xlim,
-        ylim,
-        safe_ticks(*xlim, avoid=rare_x),
-        yticks,
-        notes,
-        warnings,
-        sum(pb.n_winsorized for pb in boxes),
-    )
-
-
-def _release_boxes(
-    x: np.ndarray,
-    y: np.ndarray,
-    codes: np.ndarray,
-    levels: list,
-    names: tuple[str, str],
-    threshold: int,
-    n_dropped: int,
-    function: str,
-    pol: Policy,
-    *,
-    role: str = "hue",
-    rare: tuple[np.ndarray, np.ndarray] | None = None,
-) -> BoxScatterRelease:
-    """O'Keefe's confidential scatter: parallel boxes and a lowess trend per level."""
-    core = _parallel_core(
-        x,
-        y,
-        codes,
-        levels,
-        threshold,
-        pol,
-        role=role,
-        rare=rare,
-        merge_warning="Adjacent x intervals were merged (each merged box is drawn over the "
-        "interval holding most of its records; the others are left empty): ",
-    )
-    report = make_report(
-        function,
-        "confidential",
-        {"threshold": threshold, "winsor_sd": pol.winsor_sd},
-        names,
-        int((codes >= 0).sum()),
-        n_dropped,
-        pol,
-        details={
-            "values_winsorised": pol.round_count(core.n_winsorized),
-            "sig_figs": pol.sig_figs,
-            "intervals": len(core.edges) - 1,
-            "intervals_merged": core.notes,
-        },
-        warnings=core.warnings,
-    )
-    return BoxScatterRelease(
-        core.levels,
-        core.boxes,
-        core.positions,
-        core.width,
-        core.trends,
-        core.xlim,
-        core.ylim,
-        xticks=core.xticks,
-        yticks=core.yticks,
-        report=report,
-        notes=core.notes,
-    )
-
-
 # -- drawing -------------------------------------------------------------------------------
 
 
@@ -522,178 +262,38 @@ def draw_scatter(
     ax: Axes,
     release: PointRelease | BoxScatterRelease,
     *,
-    color=None,
+    color: Any = None,
     mark_coincident: bool = False,
     s: float = 12,
 ) -> Axes:
-    """Draw a released scatter: points, grid-cell centres sized by count, or parallel boxes.
+    """Draw a released scatter (:func:`safeplot.marks.points.draw_scatter`) and attach its report.
 
     Parameters
     ----------
     ax : Axes
     release : PointRelease or BoxScatterRelease
-    color : color, optional
+    color : colour, optional
     mark_coincident : bool, default False
         Draw points whose released value is shared with other records in
         black, as Avraam et al. do for coinciding centroids.
     s : float, default 12
         Marker area for unweighted points (the median area for weighted ones).
+
+    Returns
+    -------
+    Axes
+        With the release's report on ``ax.safeplot_report`` (and in the audit log).
     """
+    _points.draw_scatter(ax, release, color=color, mark_coincident=mark_coincident, s=s)
     if isinstance(release, BoxScatterRelease):
-        _draw_boxes(ax, release, colors=[color or "C0"], legend=False)
-        ax.set_xlabel(release.report.variables[0])
-        ax.set_ylabel(release.report.variables[1])
         attach_release(ax, release.report)
-        return ax
-    if release.sizes is not None:
-        if release.sizes.size:
-            area = s * release.sizes / np.median(release.sizes)
-            ax.scatter(release.x, release.y, s=area, color=color, alpha=0.7, linewidths=0)
-    elif is_large(release.x.size):
-        # many points: each distinct one once, shared ones black, the layer rasterised
-        keep, shared = distinct_rows([release.x, release.y])
-        kws = {"s": s, "color": color, "alpha": 0.6, "linewidths": 0, "rasterized": True}
-        coll = ax.scatter(release.x[keep], release.y[keep], **kws)
-        mark_shared(ax, coll, shared, edge=False)
     else:
-        ax.scatter(release.x, release.y, s=s, color=color, alpha=0.6, linewidths=0)
-        if mark_coincident and release.coincident is not None and release.coincident.any():
-            c = release.coincident
-            ax.scatter(release.x[c], release.y[c], s=s, color="black", linewidths=0)
-    set_safe_axis(ax, "x", release.xlim, release.xticks)
-    set_safe_axis(ax, "y", release.ylim, release.yticks)
-    ax.set_xlabel(release.report.variables[0])
-    ax.set_ylabel(release.report.variables[1])
-    attach_release(ax, release.report, released=release)
+        attach_release(ax, release.report, released=release)
     return ax
 
 
-def _draw_parallel_boxes(
-    ax: Axes,
-    rel: Any,
-    stats: list[list[dict]],
-    *,
-    note_title: str,
-    colors: list,
-    legend: Any,
-    title: str = "",
-    line_kws: dict | None = None,
-    vertical: bool = True,
-    showfliers: bool = False,
-    bxp_kws: dict | None = None,
-    trends_last: bool = False,
-) -> None:
-    """Draw boxes (``bxp`` statistics) and trend lines per level, safe axes, the merge note.
+# -- brief numeric legends: round numbers that are no rare raw value -----------------------
 
-    `rel` is a :class:`BoxScatterRelease` or a ``ParallelBoxRelease`` (its
-    levels, positions, width, trends, limits, ticks and notes are used).
-    The interval axis is x (`vertical`) or y. A level's trend is drawn right
-    after its boxes, or after all boxes with `trends_last`.
-    """
-    from matplotlib.patches import Patch
-
-    levels, trends = rel.levels, rel.trends
-
-    edge = "0.2"
-    handles = []
-
-    def draw_trend(j: int) -> None:
-        xs, ys = trends[j]
-        level = levels[j]
-        kws = {"linewidth": 1.6, "color": edge if level is None else colors[j % len(colors)]}
-        kws["zorder"] = 3
-        kws.update(line_kws or {})
-        ax.plot(*((xs, ys) if vertical else (ys, xs)), **kws)
-
-    for j, (level, level_stats, pos) in enumerate(zip(levels, stats, rel.positions, strict=True)):
-        color = colors[j % len(colors)]
-        props = {
-            "positions": pos,
-            "widths": rel.width,
-            "showfliers": showfliers,
-            "patch_artist": True,
-            "manage_ticks": False,
-            "orientation": "vertical" if vertical else "horizontal",
-            "boxprops": {"facecolor": color, "edgecolor": edge, "linewidth": 0.8},
-            "whiskerprops": {"color": edge, "linewidth": 0.8},
-            "capprops": {"color": edge, "linewidth": 0.8},
-            "medianprops": {"color": "0.1", "linewidth": 1.0},
-        }
-        props.update(bxp_kws or {})
-        ax.bxp(level_stats, **props)
-        if not trends_last:
-            draw_trend(j)
-        if level is not None:
-            handles.append(Patch(facecolor=color, edgecolor=edge, label=str(level)))
-    if trends_last:
-        for j in range(min(len(levels), len(trends))):
-            draw_trend(j)
-    interval_axis, value_axis = ("x", "y") if vertical else ("y", "x")
-    set_safe_axis(ax, interval_axis, rel.xlim, rel.xticks)
-    if rel.ylim is not None:
-        set_safe_axis(ax, value_axis, rel.ylim, rel.yticks)
-    if handles and legend:
-        ax.legend(handles=handles, title=title or None)
-    if rel.notes:
-        # below the x-axis label, clear of the boxes
-        ax.annotate(
-            note_title + "\n" + "\n".join(rel.notes),
-            xy=(0.0, 0.0),
-            xycoords=("axes fraction", ax.xaxis.label),
-            xytext=(0, -2),
-            textcoords="offset points",
-            ha="left",
-            va="top",
-            fontsize="xx-small",
-            color="0.3",
-            gid=MERGE_NOTE_GID,
-        )
-
-
-def _draw_boxes(
-    ax: Axes,
-    release: BoxScatterRelease,
-    *,
-    colors: list,
-    legend: Any,
-    title: str = "",
-    line_kws: dict | None = None,
-) -> None:
-    """Draw parallel boxes, trend lines, safe axes, and the note on merged intervals."""
-    if len(release.trends) != len(release.levels):
-        raise ValueError("A confidential scatter needs one trend line per level.")
-    _draw_parallel_boxes(
-        ax,
-        release,
-        [[b.to_bxp() for b in pb.boxes] for pb in release.boxes],
-        note_title="Merged x intervals (one box each, drawn where most of its records are):",
-        colors=colors,
-        legend=legend,
-        title=title,
-        line_kws=line_kws,
-    )
-
-
-def _level_colors(levels: list, palette: Any) -> list:
-    """Colours of categorical levels as seaborn picks them (palette name, list, dict or None)."""
-    import seaborn as sns
-
-    n = len(levels)
-    if isinstance(palette, dict):
-        missing = [lev for lev in levels if lev not in palette]
-        if missing:
-            raise ValueError(f"The palette dictionary is missing keys: {missing}.")
-        return [palette[lev] for lev in levels]
-    if palette is None:
-        cycle = mpl.rcParams["axes.prop_cycle"].by_key().get("color", [])
-        return sns.color_palette(None if n <= len(cycle) else "husl", n)
-    if isinstance(palette, list):
-        return [palette[i % len(palette)] for i in range(n)]
-    return sns.color_palette(palette, n)
-
-
-#: Entries seaborn aims for in a "brief" numeric legend (its locator's ``nbins``).
-BRIEF_TICKS = 6
 # locator densities tried in turn when an entry would equal a rare raw value: seaborn's first
 _BRIEF_DENSITIES = (BRIEF_TICKS, 5, 7, 4, 8, 3, 9, 10, 2)
 
@@ -796,237 +396,44 @@ def brief_legend_entries(
     return chosen, list(formatter.format_ticks(chosen))
 
 
-def _variable_type(values: pd.Series, boolean_type: str = "numeric") -> str:
-    """Return "numeric", "datetime" or "categorical", as seaborn documents its inference.
-
-    A categorical dtype is categorical; all missing is numeric; only 0s and 1s
-    are `boolean_type`; numbers (numeric dtype, or objects that are all
-    numbers) are numeric; datetimes are datetime; anything else is categorical.
-    """
-    values = pd.Series(values)
-    if isinstance(values.dtype, pd.CategoricalDtype):
-        return "categorical"
-    if values.isna().all():
-        return "numeric"
-    values = values.dropna()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", category=(FutureWarning, DeprecationWarning))
-        try:
-            if np.isin(values, [0, 1]).all():
-                return boolean_type
-        except TypeError:  # values numpy cannot compare with numbers
-            pass
-    if pd.api.types.is_numeric_dtype(values):
-        return "numeric"
-    if pd.api.types.is_datetime64_dtype(values):
-        return "datetime"
-    if all(isinstance(v, Number) for v in values):
-        return "numeric"
-    if all(isinstance(v, (datetime, np.datetime64)) for v in values):
-        return "datetime"
-    return "categorical"
-
-
-def _semantic_type(role: str, values: pd.Series, palette: Any, norm: Any, sizes: Any) -> str:
-    """How seaborn maps hue or size: "numeric", "categorical" or "datetime"."""
-    from seaborn.palettes import QUAL_PALETTES
-
-    if role == "hue" and isinstance(palette, str) and palette in QUAL_PALETTES:
-        return "categorical"
-    if norm is not None:
-        return "numeric"
-    if isinstance(palette if role == "hue" else sizes, (dict, list)):
-        return "categorical"
-    return _variable_type(values, boolean_type="categorical")
-
-
-@dataclass
-class _NumericLegend:
-    """A numeric hue or size whose legend is "brief": a few round numbers, not every value."""
-
-    column: str
-    log: bool
-    attrs: Callable[[Any], dict[str, Any]]
-
-
-def _hue_colour(values: pd.Series, palette: Any, norm: Any) -> Callable[[Any], dict[str, Any]]:
-    """Return the colour seaborn gives a value of a numeric hue (its colormap at the norm)."""
-    import seaborn as sns
-
-    lookup: dict[Any, Any] = {}
-    if isinstance(palette, dict):
-        lookup = dict(palette)
-        cmap = mpl.colors.ListedColormap([palette[key] for key in sorted(palette)])
-    elif isinstance(palette, mpl.colors.Colormap):
-        cmap = palette
-    else:
-        cmap = sns.color_palette("ch:" if palette is None else palette, as_cmap=True)
-    if norm is None:
-        norm = mpl.colors.Normalize()
-    elif isinstance(norm, tuple):
-        norm = mpl.colors.Normalize(*norm)
-    if not norm.scaled():
-        norm(np.asarray(values.dropna()))
-
-    def attrs(value: Any) -> dict[str, Any]:
-        if value in lookup:
-            return {"color": lookup[value]}
-        normed = norm(value)
-        return {"color": cmap(np.nan if np.ma.is_masked(normed) else normed)}
-
-    return attrs
-
-
-def _size_area(values: pd.Series, sizes: Any, norm: Any) -> Callable[[Any], dict[str, Any]]:
-    """Return the marker area seaborn gives a value of a numeric size (linear in the norm)."""
-    lookup: dict[Any, Any] = {}
-    if isinstance(sizes, dict):
-        lookup = dict(sizes)
-        levels = np.sort(list(sizes))
-        lo, hi = min(sizes.values()), max(sizes.values())
-    else:
-        levels = np.sort(values.dropna().unique())
-        default = np.r_[0.5, 2] * np.square(mpl.rcParams["lines.markersize"])
-        lo, hi = sizes if isinstance(sizes, tuple) else default
-    if norm is None:
-        norm = mpl.colors.Normalize()
-    elif isinstance(norm, tuple):
-        norm = mpl.colors.Normalize(*norm)
-    else:
-        norm = copy.copy(norm)
-    norm.clip = True
-    if not norm.scaled():
-        norm(levels)
-
-    def attrs(value: Any) -> dict[str, Any]:
-        if value in lookup:
-            return {"s": lookup[value]}
-        normed = norm(value)
-        return {"s": lo + (np.nan if np.ma.is_masked(normed) else normed) * (hi - lo)}
-
-    return attrs
-
-
-def _brief_numeric_legends(
-    frame: pd.DataFrame,
-    cols: dict[str, str],
-    legend: Any,
-    *,
-    palette: Any,
-    hue_norm: Any,
-    sizes: Any,
-    size_norm: Any,
-) -> list[_NumericLegend]:
-    """Return the numeric hue and size seaborn gives a brief legend (``legend=`` decides)."""
-    verbosity = "auto" if legend is True else legend
-    out: list[_NumericLegend] = []
-    if verbosity not in ("auto", "brief"):
-        return out
-    for role, norm in (("hue", hue_norm), ("size", size_norm)):
-        column = cols.get(role)
-        if column is None:
-            continue
-        values = frame[column]
-        if _semantic_type(role, values, palette, norm, sizes) != "numeric":
-            continue
-        given = palette if role == "hue" else sizes
-        n_levels = len(given) if isinstance(given, dict) else values.dropna().nunique()
-        if verbosity == "auto" and n_levels <= BRIEF_TICKS:
-            continue  # seaborn lists every value drawn
-        attrs = (
-            _hue_colour(values, palette, norm)
-            if role == "hue"
-            else _size_area(values, sizes, norm)
-        )
-        out.append(_NumericLegend(column, isinstance(norm, mpl.colors.LogNorm), attrs))
-    return out
-
-
-def _entry_like(template: Line2D, value: Any, label: str, specs: list[_NumericLegend]) -> Line2D:
-    """Return a legend entry drawn as `template` (a seaborn entry), with the look of `value`."""
-    entry = Line2D([], [])
-    entry.update_from(template)
-    entry.set_label(label)
-    face_follows = mpl.colors.same_color(template.get_markerfacecolor(), template.get_color())
-    edge_follows = mpl.colors.same_color(template.get_markeredgecolor(), template.get_color())
-    for spec in specs:
-        for attr, setting in spec.attrs(value).items():
-            if attr == "color":
-                entry.set_color(setting)
-                if face_follows:
-                    entry.set_markerfacecolor(setting)
-                if edge_follows:
-                    entry.set_markeredgecolor(setting)
-            else:
-                entry.set_markersize(np.sqrt(setting))
-    return entry
-
-
-def _safe_numeric_legend(
-    ax: Axes, artists: list[Any], frame: pd.DataFrame, numeric: list[_NumericLegend], avoid
-) -> None:
-    """Give every brief numeric sub-legend entries that equal no rare raw value.
-
-    seaborn has drawn the legend from the released data: a sub-legend per
-    variable (a title entry without a marker, then its entries; with one
-    variable the legend's title names it). The entries of a numeric hue or size are
-    a locator's round numbers over the released range, and one of them may
-    be a rare raw value. Each such sub-legend whose entries are not those of
-    :func:`brief_legend_entries` gets them, drawn like seaborn's, and the
-    legend is drawn again with the same call seaborn makes.
-    """
-    legend = ax.get_legend()
-    entries = [a for a in artists if isinstance(a, Line2D) and not a.get_label().startswith("_")]
-    if legend is None or not entries:
-        return
-    title = legend.get_title().get_text()
-    groups: list[tuple[str, Line2D | None, list[Line2D]]] = []
-    for artist in entries:
-        if artist.get_marker() in ("", "None", " ") or not artist.get_visible():
-            groups.append((artist.get_label(), artist, []))
-        elif groups:
-            groups[-1][2].append(artist)
-        else:
-            groups.append((title, None, [artist]))
-    changed = False
-    rebuilt: list[Line2D] = []
-    for name, head, levels in groups:
-        specs = [spec for spec in numeric if spec.column == name]
-        if specs and levels:
-            values, labels = brief_legend_entries(frame[name], log=specs[0].log, avoid=avoid)
-            if [a.get_label() for a in levels] != labels:
-                levels = [
-                    _entry_like(levels[0], v, lab, specs)
-                    for v, lab in zip(values, labels, strict=True)
-                ]
-                changed = True
-        rebuilt += ([] if head is None else [head]) + levels
-    if not changed:
-        return
-    legend.remove()
-    for artist in entries:
-        artist.remove()
-    for artist in rebuilt:
-        ax.add_artist(artist)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(title=title)
-
-
 # -- seaborn-style input -------------------------------------------------------------------
 
 
-def _map_types(
+def map_types(
     pdata: PlotData, palette: Any, hue_norm: Any, sizes: Any, size_norm: Any
 ) -> dict[str, str]:
-    """Numeric or categorical, for hue and size, by seaborn's rules; style is categorical."""
+    """Numeric or categorical, for hue and size, by seaborn's rules; style is categorical.
+
+    The type is judged on the input, before anything is released: it decides
+    how the variables are released (a numeric hue with x and y, a
+    categorical one as strata).
+
+    Parameters
+    ----------
+    pdata : PlotData
+        The validated input.
+    palette, hue_norm, sizes, size_norm
+        As :func:`seaborn.scatterplot`.
+
+    Returns
+    -------
+    dict
+        Role -> "numeric" or "categorical" (a date counts as numeric, so that
+        validation refuses it with a clear message).
+
+    Raises
+    ------
+    ValueError
+        The data have no rows.
+    """
     if pdata.frame.shape[0] == 0:
         # an empty column has no type to judge: say what is wrong instead
         raise ValueError("The data are empty (no rows). There is nothing to plot.")
     types = {"x": "numeric", "y": "numeric"}
     if pdata.has("hue"):
-        types["hue"] = _semantic_type("hue", pdata.frame["hue"], palette, hue_norm, sizes)
+        types["hue"] = semantic_type("hue", pdata.frame["hue"], palette, hue_norm, sizes)
     if pdata.has("size"):
-        types["size"] = _semantic_type("size", pdata.frame["size"], palette, size_norm, sizes)
+        types["size"] = semantic_type("size", pdata.frame["size"], palette, size_norm, sizes)
     if pdata.has("style"):
         types["style"] = "categorical"
     # dates count as numbers here, so that validation refuses them with a clear message
@@ -1042,23 +449,6 @@ def _column_names(pdata: PlotData, roles: list[str]) -> dict[str, str]:
             name = f"{name} ({role})"
         names[role] = name
     return names
-
-
-def _refuse_per_point(kwargs: dict[str, Any], what: str) -> None:
-    """Refuse matplotlib keyword arguments that would give every record its own look."""
-    for key in ("c", "s", "color", "facecolor", "facecolors", "edgecolor", "edgecolors"):
-        if key not in kwargs or kwargs[key] is None or isinstance(kwargs[key], str):
-            continue
-        value = kwargs[key]
-        if key != "s" and mpl.colors.is_color_like(value):
-            continue
-        if np.ndim(value) == 0:
-            continue
-        raise ValueError(
-            f"{what}: a per-point `{key}=` would encode raw values of each record and cannot "
-            "be released. Use hue= (colour) or size= (marker size) with a variable instead; "
-            "those are released with the points."
-        )
 
 
 def _describe_level(labels: tuple, roles: list[str]) -> str:
@@ -1153,7 +543,7 @@ def _semantic_release(
             codes = np.array([lookup.get(v, -1) for v in cats["hue"]], dtype=int)
         else:
             levels, codes = [None], np.zeros(n, dtype=int)
-        return _release_boxes(
+        return release_boxes(
             raw[:, 0],
             raw[:, 1],
             codes,
@@ -1315,94 +705,6 @@ def _grid_semantic_release(
         cells=True,
         avoid=avoid,
     )
-
-
-def _draw_semantic(
-    ax: Axes,
-    rel: ScatterRelease,
-    *,
-    palette: Any,
-    hue_order: Any,
-    hue_norm: Any,
-    sizes: Any,
-    size_order: Any,
-    size_norm: Any,
-    markers: Any,
-    style_order: Any,
-    legend: Any,
-    mark_coincident: bool,
-    kwargs: dict[str, Any],
-) -> None:
-    import seaborn as sns
-
-    cols = rel.columns
-    semantic = {r: cols.get(r) for r in ("hue", "size", "style")}
-    if rel.cells:
-        counts = rel.frame[cols["size"]].to_numpy(dtype=float)
-        if counts.size:
-            largest = (sizes if np.ndim(sizes) == 0 else sizes[-1]) if sizes is not None else None
-            if largest is None:
-                largest = (
-                    np.square(mpl.rcParams["lines.markersize"]) * counts.max() / np.median(counts)
-                )
-            sizes, size_norm = (0.0, float(largest)), (0.0, float(counts.max()))
-        if legend == "auto":
-            legend = "brief"
-    frame, coincident, shared = rel.frame, rel.coincident, None
-    if not rel.cells and is_large(len(frame)):
-        # many released points: each distinct marker once (shared ones marked black) and the
-        # point layer rasterised, so renders and vector files stay small; text stays vector
-        roles = [c for c in dict.fromkeys(cols.values()) if c in frame.columns]
-        keep, shared = distinct_rows([frame[c].to_numpy() for c in roles])
-        frame = frame.iloc[keep]
-        coincident = None if coincident is None else coincident[keep]
-        kwargs = {"rasterized": True, **kwargs}
-    n_before, n_lines = len(ax.collections), len(ax.lines)
-    with quiet_seaborn():
-        sns.scatterplot(
-            data=frame,
-            x=cols["x"],
-            y=cols["y"],
-            **semantic,
-            palette=palette,
-            hue_order=hue_order,
-            hue_norm=hue_norm,
-            sizes=sizes,
-            size_order=size_order,
-            size_norm=size_norm,
-            markers=markers,
-            style_order=style_order,
-            legend=legend,
-            ax=ax,
-            **kwargs,
-        )
-    numeric = _brief_numeric_legends(
-        frame,
-        {r: c for r, c in semantic.items() if c is not None},
-        legend,
-        palette=palette,
-        hue_norm=hue_norm,
-        sizes=sizes,
-        size_norm=size_norm,
-    )
-    if numeric:
-        _safe_numeric_legend(ax, ax.lines[n_lines:], frame, numeric, rel.avoid)
-    if shared is not None:
-        for coll in ax.collections[n_before:]:
-            if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(frame):
-                mark_shared(ax, coll, shared, edge=semantic["hue"] is not None)
-                break
-    elif mark_coincident and coincident is not None and coincident.any():
-        for coll in ax.collections[n_before:]:
-            if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(frame):
-                face = np.asarray(coll.get_facecolors())
-                face = np.repeat(face[:1], len(frame), axis=0) if len(face) == 1 else face
-                face[coincident] = mpl.colors.to_rgba("black")
-                coll.set_facecolors(face)
-                break
-    if rel.xlim is not None:
-        set_safe_axis(ax, "x", rel.xlim, rel.xticks)
-        set_safe_axis(ax, "y", rel.ylim, rel.yticks)
 
 
 @takes_method_options
@@ -1597,9 +899,9 @@ def scatterplot(
     pdata = plot_data(
         data, {"x": x, "y": y, "hue": hue, "size": size, "style": style}, function="scatterplot"
     )
-    types = _map_types(pdata, palette, hue_norm, sizes, size_norm)
+    types = map_types(pdata, palette, hue_norm, sizes, size_norm)
     if not m.raw:
-        _refuse_per_point(kwargs, "scatterplot")
+        refuse_per_point(kwargs, "scatterplot")
         if m.counts_only and size_norm is not None:
             raise ValueError(
                 f"size_norm cannot be used with method={method!r}: the marker area is "
@@ -1625,16 +927,16 @@ def scatterplot(
         all_levels = rel.levels
         if pdata.has("hue"):
             all_levels = categorical_order(pdata.frame["hue"].dropna(), hue_order)
-        colors = _level_colors(all_levels, palette) if pdata.has("hue") else [None]
+        colors = level_colors(all_levels, palette) if pdata.has("hue") else [None]
         by_level = dict(zip(all_levels, colors, strict=True))
         drawn = [by_level.get(lev) for lev in rel.levels]
         if not pdata.has("hue"):
             drawn = [kwargs.get("color", "C0")]
-        _draw_boxes(ax, rel, colors=drawn, legend=legend, title=pdata.label("hue"))
+        draw_boxes(ax, rel, colors=drawn, legend=legend, title=pdata.label("hue"))
         ax.set_xlabel(pdata.label("x"))
         ax.set_ylabel(pdata.label("y"))
     else:
-        _draw_semantic(
+        draw_semantic(
             ax,
             rel,
             palette=palette,
@@ -1648,6 +950,7 @@ def scatterplot(
             legend=legend,
             mark_coincident=mark_coincident and m.marks_coincident,
             kwargs=kwargs,
+            legend_entries=functools.partial(brief_legend_entries, avoid=rel.avoid),
         )
     return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
 
@@ -1794,7 +1097,7 @@ def scatter(
     n_guess = len(data) if data is not None else np.size(x) if not isinstance(x, str) else 0
     c_kind, c_value = _colour_values(c, n_guess, data)
     if not m.raw:
-        _refuse_per_point(kwargs, "scatter")
+        refuse_per_point(kwargs, "scatter")
     roles = {"x": x, "y": y, "c": c_value if c_kind == "values" else None}
     pdata = plot_data(data, roles, function="scatter")
     if m.counts_only and c_kind == "values":

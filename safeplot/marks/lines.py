@@ -1,0 +1,276 @@
+"""Lines: Q-Q plots, fitted regression lines and bands, estimates, and the markers under them.
+
+seaborn's ``regplot`` look (colours from the Axes' cycle, marker and line
+widths from the rcParams) and statsmodels' ``qqplot`` look, drawn from
+released numbers: points or grid cells, a line evaluated inside the released
+range, interval ends already rounded. Nothing here sees a record.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import matplotlib as mpl
+import numpy as np
+from matplotlib.axes import Axes
+
+from ..release import PointRelease
+from ._axes import set_safe_axis
+from ._large import is_large, scatter_points
+
+__all__ = [
+    "default_color",
+    "draw_estimates",
+    "draw_fit",
+    "draw_markers",
+    "draw_qq",
+    "draw_zero_line",
+    "line_style",
+    "marker_style",
+]
+
+
+# -- seaborn's regplot look ----------------------------------------------------------------
+
+
+def default_color(ax: Axes, color: Any) -> str:
+    """Return the colour seaborn would use: `color`, else the next one of the Axes' cycle.
+
+    Parameters
+    ----------
+    ax : Axes
+    color : colour or None
+
+    Returns
+    -------
+    str
+        A hex colour.
+    """
+    if color is None:
+        (probe,) = ax.plot([], [])
+        color = probe.get_color()
+        probe.remove()
+    return mpl.colors.rgb2hex(mpl.colors.to_rgb(color))
+
+
+def marker_style(scatter_kws: dict | None, color: str, marker: Any, label: Any) -> dict:
+    """Keyword arguments of the markers, as seaborn's ``regplot`` completes ``scatter_kws``.
+
+    Parameters
+    ----------
+    scatter_kws : dict or None
+        The user's keyword arguments (not changed).
+    color : str
+    marker : matplotlib marker or None
+    label : str or None
+
+    Returns
+    -------
+    dict
+    """
+    kws = {} if scatter_kws is None else copy.copy(scatter_kws)
+    kws.setdefault("color", color)
+    if marker is not None:
+        kws["marker"] = marker
+    if label is not None:
+        kws["label"] = label
+    line_markers = ["1", "2", "3", "4", "+", "x", "|", "_"]
+    lw_key = "lines.linewidth" if kws.get("marker") in line_markers else "lines.markeredgewidth"
+    kws.setdefault("linewidths", mpl.rcParams[lw_key])
+    kws.setdefault("alpha", 0.8)
+    return kws
+
+
+def line_style(line_kws: dict | None, color: str, label: Any = None) -> dict:
+    """Keyword arguments of a fitted line, as seaborn's ``regplot`` completes ``line_kws``.
+
+    Parameters
+    ----------
+    line_kws : dict or None
+        The user's keyword arguments (not changed).
+    color : str
+    label : str, optional
+
+    Returns
+    -------
+    dict
+    """
+    kws = {} if line_kws is None else copy.copy(line_kws)
+    kws.setdefault("color", color)
+    lw = kws.pop("lw", mpl.rcParams["lines.linewidth"] * 1.5)
+    kws.setdefault("linewidth", lw)
+    if label is not None:
+        kws.setdefault("label", label)
+    return kws
+
+
+# -- regression marks ----------------------------------------------------------------------
+
+
+def draw_markers(
+    ax: Axes, rel: PointRelease, x: np.ndarray, y: np.ndarray, kws: dict[str, Any]
+) -> None:
+    """Draw released points (or grid cells, their area proportional to the count).
+
+    Parameters
+    ----------
+    ax : Axes
+    rel : PointRelease
+        Its ``sizes`` (the cell counts, or None for points) are used.
+    x, y : ndarray
+        The positions drawn: the release's, or the release's jittered.
+    kws : dict
+        Passed to :meth:`~matplotlib.axes.Axes.scatter` (``s`` is the median
+        area of cells).
+    """
+    kws = dict(kws)
+    if rel.sizes is not None:
+        if not rel.sizes.size:
+            return
+        base = kws.pop("s", np.square(mpl.rcParams["lines.markersize"]))
+        kws["s"] = base * rel.sizes / np.median(rel.sizes)
+    scatter_points(ax, x, y, **kws)
+
+
+def draw_estimates(
+    ax: Axes,
+    x: np.ndarray,
+    y: np.ndarray,
+    cis: list,
+    kws: dict[str, Any],
+    *,
+    scatter_kws: dict | None = None,
+) -> None:
+    """Draw released estimates of y per x value or bin, and their intervals, as seaborn does.
+
+    Parameters
+    ----------
+    ax : Axes
+    x, y : ndarray
+        The released estimates.
+    cis : list of (float, float) or None
+        The released interval of each estimate (None: no interval).
+    kws : dict
+        Keyword arguments of the markers (:func:`marker_style`).
+    scatter_kws : dict, optional
+        The user's ``scatter_kws`` (their ``alpha`` is kept, seaborn's default dropped).
+    """
+    kws = dict(kws)
+    user = scatter_kws or {}
+    ci_kws = {"color": kws["color"], "linewidth": mpl.rcParams["lines.linewidth"] * 1.75}
+    if "alpha" in user:
+        ci_kws["alpha"] = user["alpha"]
+    for xv, ci in zip(x, cis, strict=True):
+        if ci is not None:
+            ax.plot([xv, xv], ci, **ci_kws)
+    kws.setdefault("s", 50)
+    kws.pop("linewidths", None)
+    if "alpha" not in user:
+        kws.pop("alpha", None)
+    ax.scatter(x, y, **kws)
+
+
+def draw_fit(
+    ax: Axes,
+    line: tuple[np.ndarray, np.ndarray] | None,
+    band: tuple[np.ndarray, np.ndarray] | None,
+    color: Any,
+    kws: dict[str, Any],
+) -> None:
+    """Draw a released fitted line and its confidence band.
+
+    Parameters
+    ----------
+    ax : Axes
+    line : (ndarray, ndarray) or None
+        x and y of the line (None: nothing is drawn).
+    band : (ndarray, ndarray of shape (2, n)) or None
+        x, and the lower and upper ends, of the band.
+    color : colour
+        Of the band.
+    kws : dict
+        Keyword arguments of the line (:func:`line_style`).
+    """
+    if line is None:
+        return
+    ax.plot(line[0], line[1], **kws)
+    if band is not None:
+        ax.fill_between(band[0], *band[1], facecolor=color, alpha=0.15)
+
+
+def draw_zero_line(ax: Axes, xlim: tuple[float, float], zero: float) -> None:
+    """Draw the dotted line of a residual plot at `zero` across the safe x limits.
+
+    Parameters
+    ----------
+    ax : Axes
+    xlim : tuple of float
+    zero : float
+        Where the line is drawn (0, or 0 moved off a rare residual).
+    """
+    ax.plot(xlim, [zero, zero], ls=":", c=".2")
+
+
+# -- Q-Q plot ------------------------------------------------------------------------------
+
+
+def draw_qq(ax: Axes, release: Any, **plotkwargs: Any) -> Axes:
+    """Draw a released Q-Q plot: points, cells or curve, the reference line, safe axes.
+
+    The report is not attached (the caller does that, with
+    :func:`~safeplot.plots._common.finish`).
+
+    Parameters
+    ----------
+    ax : Axes
+    release : QQRelease
+    **plotkwargs
+        Passed to :meth:`~matplotlib.axes.Axes.plot` for the points, as
+        statsmodels does (colour and alpha only for cells and the curve).
+
+    Returns
+    -------
+    Axes
+    """
+    style = {
+        "marker": "o",
+        "markerfacecolor": "C0",
+        "markeredgecolor": "C0",
+        "linestyle": "none",
+    }
+    style.update(plotkwargs)
+    color = style.get("color", style.get("markerfacecolor", "C0"))
+    if release.kind == "points":
+        if is_large(np.size(release.x)):
+            style = {"rasterized": True, **style}  # the point layer only; text stays vector
+        ax.plot(release.x, release.y, **style)
+    elif release.kind == "cells":
+        if release.sizes is not None and release.sizes.size:
+            base = np.square(mpl.rcParams["lines.markersize"])
+            area = base * release.sizes / np.median(release.sizes)
+            ax.scatter(
+                release.x,
+                release.y,
+                s=area,
+                color=color,
+                alpha=style.get("alpha", 0.7),
+                linewidths=0,
+                label=style.get("label"),
+            )
+    else:
+        ax.plot(
+            release.x,
+            release.y,
+            color=color,
+            linewidth=2.0,
+            alpha=style.get("alpha"),
+            label=style.get("label"),
+        )
+    if release.line_x is not None:
+        ax.plot(release.line_x, release.line_y, color="r", linestyle="-")
+    set_safe_axis(ax, "x", release.xlim, release.xticks)
+    set_safe_axis(ax, "y", release.ylim, release.yticks)
+    ax.set_xlabel(release.xlabel)
+    ax.set_ylabel(release.ylabel)
+    return ax
