@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import sys
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -29,6 +30,9 @@ PACKAGE = pathlib.Path(safeplot.__file__).parent
 
 #: Most places outside methods/ and policy.py that may compare a method with a name.
 MAX_NAME_COMPARISONS = 2
+#: What a mark (safeplot/marks/) may import besides the standard library: no data handling.
+MARK_LIBRARIES = ("numpy", "pandas", "matplotlib", "seaborn")
+MARK_SAFEPLOT = ("safeplot.release", "safeplot.marks")
 
 
 def _sources() -> dict[str, ast.Module]:
@@ -101,6 +105,35 @@ def import_graph(sources: dict[str, ast.Module]) -> dict[str, set[str]]:
     return graph
 
 
+def mark_imports_outside(sources: dict[str, ast.Module]) -> list[str]:
+    """Return ``file:line: module`` of every import in marks/ of something a mark may not use."""
+    found = []
+    for rel, tree in sources.items():
+        if not rel.startswith("marks/"):
+            continue
+        module, is_package = _module_name(rel), rel.endswith("__init__.py")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _resolve(module, is_package, node)
+                # `from .. import audit` takes a module out of the package itself
+                targets = (
+                    [f"{base}.{a.name}" for a in node.names] if base == "safeplot" else [base]
+                )
+            else:
+                continue
+            for target in targets:
+                top = target.partition(".")[0]
+                if top == "safeplot":
+                    allowed = any(target == a or target.startswith(a + ".") for a in MARK_SAFEPLOT)
+                else:
+                    allowed = top in MARK_LIBRARIES or top in sys.stdlib_module_names
+                if not allowed:
+                    found.append(f"{rel}:{node.lineno}: {target}")
+    return found
+
+
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     """Return one import cycle (a list of modules) or None."""
     state: dict[str, int] = {}
@@ -111,7 +144,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt) :] + [nxt]
+                return [*stack[stack.index(nxt) :], nxt]
             if nxt not in state and (cycle := visit(nxt)):
                 return cycle
         stack.pop()
@@ -173,6 +206,33 @@ def test_no_plot_module_imports_a_private_name_of_another_plot_module():
     assert not found, "\n".join(found)
 
 
+def test_marks_import_no_data_handling_code():
+    """A mark draws a release: no anonymisation, method, source, validation or policy code."""
+    sources = _sources()
+    assert {"marks/points.py", "marks/boxes.py", "marks/bars.py", "marks/lines.py"} <= set(sources)
+    found = mark_imports_outside(sources)
+    assert not found, "\n".join(found)
+
+
+def test_the_mark_import_check_sees_data_handling_code():
+    tree = ast.parse(
+        "import numpy as np\n"
+        "from ..release import PointRelease\n"
+        "from ._axes import set_safe_axis\n"
+        "from ..anonymize.grids import hits_any\n"
+        "from .. import policy\n"
+        "from ..plots._common import attach_release\n"
+        "import scipy.stats\n"
+    )
+    assert mark_imports_outside({"marks/x.py": tree}) == [
+        "marks/x.py:4: safeplot.anonymize.grids",
+        "marks/x.py:5: safeplot.policy",
+        "marks/x.py:6: safeplot.plots._common",
+        "marks/x.py:7: scipy.stats",
+    ]
+    assert mark_imports_outside({"plots/x.py": tree}) == []
+
+
 def test_no_private_seaborn_or_statsmodels_api():
     found = []
     for rel, tree in _sources().items():
@@ -221,7 +281,9 @@ class BlockMeans(Method):
 @pytest.fixture
 def block_means():
     methods.register(BlockMeans())
-    with safeplot.policy(allowed_methods=[*safeplot.get_policy().allowed_methods, BlockMeans.name]):
+    with safeplot.policy(
+        allowed_methods=[*safeplot.get_policy().allowed_methods, BlockMeans.name]
+    ):
         yield BlockMeans.name
     methods._base._REGISTRY.pop(BlockMeans.name)
     safeplot.policy._known_methods.pop(BlockMeans.name)
