@@ -514,3 +514,52 @@ def test_catplot_count_axis_shows_no_rare_category(method, shape):
         return
     check(entry, None, f"catplot-count|{method}|{shape}")
     assert not scan_figure(g.figure, {"x": df["x"].to_numpy()}, count_axis="y")
+
+
+# -- shared axes from the releases -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(DRAW))
+def test_shared_axes_are_agreed_from_the_releases(monkeypatch, name):
+    """No record is read once a facet is released, and no limit is read back from matplotlib.
+
+    The rare values every shared axis avoids are found before the first facet
+    is drawn; the shared limits come from the limits each facet's release set.
+    Each facet's own plot function may do as it likes inside its call.
+    """
+    from matplotlib.axes import Axes
+
+    from safeplot.plots import facets
+
+    state = {"inside": False, "drawn": 0}
+    call, rare = facets._call, facets.rare_values
+
+    def spy_call(func, **kws):
+        state["inside"] = True
+        try:
+            return call(func, **kws)
+        finally:
+            state["inside"] = False
+            state["drawn"] += 1
+
+    def spy_rare(values, threshold):
+        assert state["drawn"] == 0, "records read after a facet was released"
+        return rare(values, threshold)
+
+    def guard(real):
+        def read(self, *args, **kwargs):
+            assert state["inside"] or not state["drawn"], "limits read back from matplotlib"
+            return real(self, *args, **kwargs)
+
+        return read
+
+    monkeypatch.setattr(facets, "_call", spy_call)
+    monkeypatch.setattr(facets, "rare_values", spy_rare)
+    for getter in ("get_xlim", "get_ylim"):
+        monkeypatch.setattr(Axes, getter, guard(getattr(Axes, getter)))
+    df = SHAPES["outliers"]
+    g = DRAW[name](df, "probabilistic")
+    assert state["drawn"] >= 2
+    monkeypatch.undo()
+    found = _scan(name, g, df)
+    assert not found, str(found)

@@ -16,9 +16,10 @@ same method and parameters, so each facet is released on its own:
 Facet levels are category labels shown in the panel titles: a facet with
 fewer than ``threshold`` records (``2k`` under the value methods that need
 ``k`` neighbours) is refused before anything is drawn. Shared axes get one
-set of limits and ticks at the end, spanning every facet's released range
-and equal to no rare raw value of any facet, so nothing drawn is clipped and
-no panel's limits point at another panel's outlier.
+set of limits and ticks at the end, spanning the limits every facet's release
+set and equal to no rare raw value of any facet (those are found before the
+first facet is drawn), so nothing drawn is clipped and no panel's limits
+point at another panel's outlier. Nothing is read back from matplotlib.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.ticker import Locator
 from seaborn import FacetGrid
 
 from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
@@ -280,20 +282,31 @@ def _warn_ax(kwargs: dict, function: str, kind: str) -> None:
 
 
 class _Axes:
-    """What each facet's calls drew: released limits and the rare raw values behind them."""
+    """The shared axes of a facet grid, agreed from the facets' releases.
+
+    Before any facet is drawn, the rare raw values of every facet's records
+    (and of every hue level's, where each level is a release of its own) are
+    found: no limit or tick of a shared axis may equal one, and a user limit
+    equal to one is refused then. Each facet's axes-level function releases
+    its records and draws the release; the limits that release gives the
+    facet's data axes are what :func:`~safeplot.marks._axes.set_safe_axis`
+    records on the Axes (``ax._safeplot_limits``). At the end each group of
+    shared axes gets one set of safe limits and ticks spanning those released
+    limits. Nothing is read back from matplotlib, and no record is looked at
+    once a facet has been released.
+    """
 
     def __init__(self, data_axes: dict[str, str], threshold: int, raw: bool) -> None:
         self.data_axes = data_axes  # "x"/"y" -> column of the raw values it shows
         self.threshold = threshold
         self.raw = raw
+        self.drawn: list[Axes] = []
         self.limits: dict[Axes, dict[str, list]] = {}
         self.rare: dict[Axes, dict[str, list]] = {}
 
-    def after(self, ax: Axes, sub: pd.DataFrame) -> None:
-        """Record the limits the call just set on `ax` and the rare values of its records."""
+    def release(self, ax: Axes, sub: pd.DataFrame) -> None:
+        """Note the rare values of the records one call will release on `ax` (before drawing)."""
         for axis, col in self.data_axes.items():
-            lim = ax.get_xlim() if axis == "x" else ax.get_ylim()
-            self.limits.setdefault(ax, {}).setdefault(axis, []).append(sorted(lim))
             self.add_rare(ax, axis, sub[col])
 
     def add_rare(self, ax: Axes, axis: str, values: pd.Series) -> None:
@@ -302,37 +315,89 @@ class _Axes:
         rare = rare_values(_numeric(values), self.threshold)
         self.rare.setdefault(ax, {}).setdefault(axis, []).append(rare)
 
+    def check_user(self, user: dict[str, Any]) -> None:
+        """Refuse user limits equal to a rare value of any facet, before anything is drawn."""
+        for axis in self.data_axes:
+            if user.get(axis) is None:
+                continue
+            pools = [r for per in self.rare.values() for r in per.get(axis, [])]
+            avoid = np.unique(np.concatenate(pools)) if pools else np.array([])
+            if hits_any([float(v) for v in user[axis]], avoid):
+                raise DisclosureError(
+                    f"{axis}lim in facet_kws has a limit equal to a value held by fewer "
+                    "than threshold records of a facet. Choose round limits clear of "
+                    "the data, or leave them out."
+                )
+
+    def before(self, ax: Axes) -> None:
+        """Forget the limits an earlier release put on `ax` (each call records its own)."""
+        ax.__dict__.pop("_safeplot_limits", None)
+
+    def after(self, ax: Axes) -> None:
+        """Keep the limits the release just drawn on `ax` gave its data axes."""
+        if ax not in self.drawn:
+            self.drawn.append(ax)
+        released = ax.__dict__.get("_safeplot_limits", {})
+        for axis in self.data_axes:
+            if axis in released:
+                lim = sorted(float(v) for v in released[axis])
+                self.limits.setdefault(ax, {}).setdefault(axis, []).append(lim)
+
     def finish(self, user: dict[str, Any]) -> None:
-        """Give every group of shared axes one set of safe limits and ticks."""
+        """Give every group of shared axes one set of safe limits and ticks.
+
+        An axis no release gave limits to (raw output) is left as matplotlib
+        shares it, unless the user set its limits.
+        """
         for axis in self.data_axes:
             done: set[Axes] = set()
-            for ax in self.limits:
+            for ax in self.drawn:
                 if ax in done:
                     continue
                 shared = ax.get_shared_x_axes() if axis == "x" else ax.get_shared_y_axes()
-                group = [a for a in shared.get_siblings(ax) if a in self.limits]
+                group = [a for a in shared.get_siblings(ax) if a in self.drawn]
                 done.update(group)
-                lims = np.array([lim for a in group for lim in self.limits[a][axis]])
+                lims = np.array(
+                    [lim for a in group for lim in self.limits.get(a, {}).get(axis, [])]
+                )
                 pools = [r for a in group for r in self.rare.get(a, {}).get(axis, [])]
                 avoid = np.unique(np.concatenate(pools)) if pools else np.array([])
-                if user.get(axis) is not None:
-                    lo, hi = (float(v) for v in user[axis])
-                    if hits_any([lo, hi], avoid):
-                        raise DisclosureError(
-                            f"{axis}lim in facet_kws has a limit equal to a value held by fewer "
-                            "than threshold records of a facet. Choose round limits clear of "
-                            "the data, or leave them out."
-                        )
-                    lim = (lo, hi)
-                else:
-                    lim = safe_limits(float(lims[:, 0].min()), float(lims[:, 1].max()), avoid, 0)
                 # fewer ticks on small panels, so labels of shared axes do not run together
                 size = ax.figure.get_size_inches()[0 if axis == "x" else 1]
                 size *= ax.get_position().width if axis == "x" else ax.get_position().height
                 n_target = int(np.clip(round(size * 1.8), 2, 5))
+                if user.get(axis) is not None:
+                    lim = tuple(float(v) for v in user[axis])
+                elif len(lims):
+                    lim = safe_limits(float(lims[:, 0].min()), float(lims[:, 1].max()), avoid, 0)
+                else:
+                    # no release fixed this axis (raw output): matplotlib's shared range, with
+                    # ticks placed as on the other grids
+                    for a in group:
+                        (a.xaxis if axis == "x" else a.yaxis).set_major_locator(
+                            _SafeTicks(avoid, n_target)
+                        )
+                    continue
                 ticks = safe_ticks(min(lim), max(lim), avoid=avoid, n_target=n_target)
                 for a in group:
                     set_safe_axis(a, axis, lim, ticks)
+
+
+class _SafeTicks(Locator):
+    """Ticks over an axis' range as matplotlib scales it, none equal to a value in `avoid`."""
+
+    def __init__(self, avoid: np.ndarray, n_target: int) -> None:
+        self.avoid = avoid
+        self.n_target = n_target
+
+    def __call__(self) -> np.ndarray:
+        return self.tick_values(*self.axis.get_view_interval())
+
+    def tick_values(self, vmin: float, vmax: float) -> np.ndarray:
+        lo, hi = sorted((float(vmin), float(vmax)))
+        if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
+            return np.array([])
+        return safe_ticks(lo, hi, avoid=self.avoid, n_target=self.n_target)
 
 
 def _is_number(label: str) -> bool:
@@ -408,13 +473,24 @@ def _draw(
     grid: FacetGrid,
     tracker: _Axes,
     draw_one: Callable[[Axes, pd.DataFrame], None],
+    user: dict[str, Any],
 ) -> None:
-    """Draw every non-empty facet with `draw_one` (which calls tracker.after)."""
+    """Release and draw every non-empty facet with `draw_one`.
+
+    The rare values of every facet are found (and user limits checked)
+    before the first facet is drawn.
+    """
+    for (i, j, _), sub in grid.facet_data():
+        if not sub.empty:
+            tracker.release(grid.facet_axis(i, j), sub)
+    tracker.check_user(user)
     for (i, j, _), sub in grid.facet_data():
         if sub.empty:
             continue
         ax = grid.facet_axis(i, j)
+        tracker.before(ax)
         draw_one(ax, sub)
+        tracker.after(ax)
 
 
 def facet_axes_variables(grid: FacetGrid, data: pd.DataFrame) -> dict:
@@ -717,11 +793,10 @@ def displot(
             annotate=annotate,
             **kws,
         )
-        tracker.after(ax, sub)
 
     with all_or_nothing():
         grid = _facet_grid(frame, names, levels, col_wrap, height, aspect, fkws)
-        _draw(grid, tracker, draw_one)
+        _draw(grid, tracker, draw_one, {"x": xlim, "y": ylim})
         xlabel, ylabel = _labels(grid)
         if legend and "hue" in names:
             _legend_from_facets(grid, names["hue"], hue_levels)
@@ -856,7 +931,8 @@ def relplot(
     'deterministic'
     >>> plt.close(g.figure)
     """
-    from .relational import _map_types, scatterplot
+    from .relational import map_types as _map_types
+    from .relational import scatterplot
 
     pol = get_policy()
     resolve_annotate(annotate, pol)
@@ -947,11 +1023,10 @@ def relplot(
             annotate=annotate,
             **kwargs,
         )
-        tracker.after(ax, sub)
 
     with all_or_nothing():
         grid = _facet_grid(frame, names, levels, col_wrap, height, aspect, fkws, dropna=False)
-        _draw(grid, tracker, draw_one)
+        _draw(grid, tracker, draw_one, {"x": xlim, "y": ylim})
         xlabel, ylabel = _labels(grid)
         if one_legend:
             titles = {names.get("hue"), names.get("style")} - {None}
@@ -1278,11 +1353,10 @@ def catplot(
             **extra,
             **kwargs,
         )
-        tracker.after(ax, sub)
 
     with all_or_nothing():
         grid = _facet_grid(frame, names, levels, col_wrap, height, aspect, fkws, dropna=False)
-        _draw(grid, tracker, draw_one)
+        _draw(grid, tracker, draw_one, {"x": xlim, "y": ylim})
         xlabel, ylabel = _labels(grid)
         if legend and "hue" in names and names["hue"] not in (names.get(cat_axis),):
             _legend_from_facets(grid, names["hue"], hue_levels)
@@ -1495,10 +1569,21 @@ def lmplot(
             palette=palette,
             hue_order=hue_levels,
         )
+        # the records of every release (each facet and hue level), and of every whole facet:
+        # values rare in a facet, not only within a hue level, are avoided as well
+        for (i, j, _), sub in grid.facet_data():
+            if not sub.empty:
+                tracker.release(grid.facet_axis(i, j), sub)
+        if "hue" in names and not m.raw:
+            for (i, j, _), sub in _facets_only(grid):
+                if not sub.empty:
+                    tracker.release(grid.facet_axis(i, j), sub)
+        tracker.check_user({"x": xlim, "y": ylim})
         for (i, j, h), sub in grid.facet_data():
             if sub.empty:
                 continue
             ax = grid.facet_axis(i, j)
+            tracker.before(ax)
             _call(
                 regplot,
                 data=sub,
@@ -1540,14 +1625,7 @@ def lmplot(
                 discretizer=discretizer,
                 annotate=annotate,
             )
-            tracker.after(ax, sub)
-        # values rare in a whole facet (not only within a hue level) are avoided as well
-        if "hue" in names and not m.raw:
-            for (i, j, _), sub in _facets_only(grid):
-                if not sub.empty:
-                    ax = grid.facet_axis(i, j)
-                    for axis in ("x", "y"):
-                        tracker.add_rare(ax, axis, sub[names[axis]])
+            tracker.after(ax)
         if legend and "hue" in names and names["hue"] not in (names.get("row"), names.get("col")):
             _legend_from_facets(grid, names["hue"], hue_levels)
         _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, names["x"], names["y"])
