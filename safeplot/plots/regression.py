@@ -42,9 +42,8 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from .._validate import clean_numeric, refuse_dask, to_pandas
-from ..anonymize.boxes import nudge_off
 from ..anonymize.confidential import lowess_trend
-from ..anonymize.grids import hit_mask, rare_values
+from ..anonymize.grids import rare_values
 from ..anonymize.statistics import round_sig, winsorize
 from ..errors import DisclosureError
 from ..marks.boxes import draw_boxes
@@ -60,7 +59,7 @@ from ..marks.lines import (
 )
 from ..methods import anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, PointRelease, release_kind
+from ..release import DisclosureReport, PointRelease, guard, release_kind
 from ._boxes import BoxScatterRelease
 from ._common import (
     axis_from_range,
@@ -97,18 +96,6 @@ SAMPLE = "Sample Quantiles"
 
 
 # -- small numeric helpers -----------------------------------------------------------------
-
-
-def _off_rare(values: np.ndarray, avoid: np.ndarray, span: float) -> np.ndarray:
-    """Move drawn numbers equal to a rare raw value by 1e-7 of `span` (invisible)."""
-    out = np.array(values, dtype=float, copy=True)
-    step = 1e-7 * (span if span > 0 else 1.0)
-    for _ in range(100):
-        hit = hit_mask(out, avoid)
-        if not hit.any():
-            break
-        out[hit] += step
-    return out
 
 
 def _union(*arrays: np.ndarray) -> np.ndarray:
@@ -411,8 +398,8 @@ def _qq_finish(kind, px, py, sizes, line, tq, sq, pp, report, avoid, coincident,
     ylo, yhi = _span(py)
     line_x = line_y = None
     if not raw_out:
-        px = _off_rare(px, avoid, xhi - xlo)
-        py = _off_rare(py, avoid, yhi - ylo)
+        px = guard.released_values(px, avoid, xhi - xlo)
+        py = guard.released_values(py, avoid, yhi - ylo)
     if line == "45":
         lo, hi = min(xlo, ylo), max(xhi, yhi)
         lim, ticks = _axis(lo, hi, avoid)
@@ -429,7 +416,7 @@ def _qq_finish(kind, px, py, sizes, line, tq, sq, pp, report, avoid, coincident,
         line_x = safe_points(xlo, xhi, 2, avoid) if not raw_out else np.array([xlo, xhi])
         line_y = intercept + slope * line_x
         if not raw_out:
-            line_y = _off_rare(line_y, avoid, yhi - ylo)
+            line_y = guard.released_values(line_y, avoid, yhi - ylo)
     xlim, xticks = _axis(*_span(px, line_x), avoid)
     ylim, yticks = _axis(*_span(py, line_y), avoid)
     return QQRelease(
@@ -1062,7 +1049,7 @@ def residplot(
         trend = lowess_trend(
             px, resid, threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_r
         )
-    zero = float(_off_rare(np.array([0.0]), rare_r, float(np.ptp(resid)))[0])
+    zero = float(guard.released_values(np.array([0.0]), rare_r, float(np.ptp(resid)))[0])
     ax = get_ax(ax)
     color = default_color(ax, color)
     if isinstance(rel, BoxScatterRelease):
@@ -1120,8 +1107,7 @@ def _release_estimates(
     if x_bins is not None:
         if np.isscalar(x_bins):
             bins = np.percentile(px, np.linspace(0, 100, int(x_bins) + 2)[1:-1])
-            bins = np.asarray(round_sig(bins, pol.sig_figs), dtype=float)
-            bins = nudge_off(bins, rare_x, np.ones_like(bins), pol.sig_figs)
+            bins = guard.released_statistics(bins, rare_x, sig=pol.sig_figs, policy=pol)
         else:
             bins = np.ravel(np.asarray(x_bins, dtype=float))
         bins = np.unique(bins)
@@ -1158,17 +1144,17 @@ def _release_estimates(
             f"Every x value or bin holds fewer than threshold={threshold} records: no estimate "
             "can be shown. Use x_bins=<a few bins> (or fewer bins), or drop x_estimator."
         )
-    span = float(np.ptp(py)) or 1.0
-    ys_arr = _off_rare(np.array(ys), rare_y, span)
+    # the group estimates are statistics of the records: rounded, and off rare outcomes
+    ys_arr = guard.released_statistics(np.array(ys, dtype=float), rare_y, policy=pol)
     out_cis = []
     for ci in cis:
         if ci is None:
             out_cis.append(None)
             continue
-        lo, hi = round_sig(np.array(ci), pol.sig_figs)
-        out_cis.append(tuple(nudge_off([lo, hi], rare_y, [-1.0, 1.0], pol.sig_figs)))
+        lo, hi = guard.released_statistics(ci, rare_y, directions=[-1.0, 1.0], policy=pol)
+        out_cis.append((float(lo), float(hi)))
     return _Estimates(
-        _off_rare(np.array(xs), rare_x, float(np.ptp(px)) or 1.0),
+        guard.released_values(np.array(xs), rare_x, float(np.ptp(px)) or 1.0),
         ys_arr,
         out_cis,
         len(xs),
@@ -1453,9 +1439,9 @@ def regplot(
                 seed=seed,
             )
             span = float(np.ptp(py)) or 1.0
-            line = (grid, _off_rare(yhat, rare_y, span))
+            line = (grid, guard.released_values(yhat, rare_y, span))
             if bands is not None:
-                band = (grid, _off_rare(bands, rare_y, span))
+                band = (grid, guard.released_values(bands, rare_y, span))
     # draw
     ax = get_ax(ax)
     color = default_color(ax, color)
@@ -1516,9 +1502,13 @@ def _jitter(rel, x_jitter, y_jitter, seed, rare_x, rare_y):
         return x, y
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     if x_jitter is not None:
-        x = _off_rare(x + rng.uniform(-x_jitter, x_jitter, x.size), rare_x, float(np.ptp(x)))
+        x = guard.released_values(
+            x + rng.uniform(-x_jitter, x_jitter, x.size), rare_x, float(np.ptp(x))
+        )
     if y_jitter is not None:
-        y = _off_rare(y + rng.uniform(-y_jitter, y_jitter, y.size), rare_y, float(np.ptp(y)))
+        y = guard.released_values(
+            y + rng.uniform(-y_jitter, y_jitter, y.size), rare_y, float(np.ptp(y))
+        )
     return x, y
 
 
