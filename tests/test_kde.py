@@ -1,5 +1,6 @@
 """kdeplot: the numbers each method feeds the density, the drawn curves, leaks, floors, errors."""
 
+import dataclasses
 import re
 import warnings
 
@@ -13,10 +14,10 @@ from scipy.stats import gaussian_kde
 
 import safeplot
 from safeplot import DisclosureError, audit
-from safeplot.anonymize import add_keyed_noise, safe_edges
+from safeplot.anonymize import add_keyed_noise, rare_values, round_sig, safe_edges
 from safeplot.demo import demo_policy
 from safeplot.plots._common import FOOTNOTE_GID
-from safeplot.plots.kde import draw_kde, kdeplot, release_kde
+from safeplot.plots.kde import KdeRelease, draw_kde, kdeplot, release_kde
 
 from .leakscan import scan_figure
 
@@ -87,6 +88,11 @@ def binned_release(values, bins=30, factor=1, threshold=3):
     return centres[shown], counts[shown]
 
 
+def rounded(values):
+    """Densities as released: three significant figures (the policy's)."""
+    return round_sig(np.asarray(values, dtype=float), 3)
+
+
 def curve(ax, i=0):
     line = ax.lines[i]
     return np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
@@ -108,7 +114,7 @@ def test_deterministic_releases_knn_centroids_and_draws_their_kde():
     ax = kdeplot(df, x="x", method="deterministic", k=3)
     xs, ys = curve(ax)
     kde = gaussian_kde(expected)
-    np.testing.assert_allclose(ys, kde(xs), rtol=1e-8)
+    np.testing.assert_allclose(ys, rounded(kde(xs)), rtol=1e-12)
     # seaborn's support: 3 bandwidths beyond the released extremes, 200 points
     bw = np.sqrt(kde.covariance[0, 0])
     assert xs.size == 200
@@ -131,7 +137,7 @@ def test_probabilistic_releases_keyed_noise_and_draws_its_kde():
     np.testing.assert_array_equal(rel.data["x"], noisy)
     ax = kdeplot(df, x="x", method="probabilistic", q=0.5)
     xs, ys = curve(ax)
-    np.testing.assert_allclose(ys, gaussian_kde(noisy)(xs), rtol=1e-8)
+    np.testing.assert_allclose(ys, rounded(gaussian_kde(noisy)(xs)), rtol=1e-12)
     # the noise is about q * SD
     assert 0.35 < np.std(noisy - df["x"]) / df["x"].std() < 0.65
 
@@ -140,11 +146,13 @@ def test_confidential_winsorises_and_rounds_the_range_outward():
     df = outlier_data()
     rel = release_kde(df["x"], method="confidential")
     w = winsorised(df["x"])
-    np.testing.assert_allclose(rel.data["x"], w, rtol=1e-12)
+    # the winsorised values are raw values: only the rounded density is released
+    assert rel.data.empty and list(rel.data.columns) == ["x"]
     ax = kdeplot(df, x="x", method="confidential")
     xs, ys = curve(ax)
+    np.testing.assert_array_equal(xs, rel.estimate.support[0])
     kde = gaussian_kde(w)
-    np.testing.assert_allclose(ys, kde(xs), rtol=1e-8)
+    np.testing.assert_allclose(ys, rounded(kde(xs)), rtol=1e-12)
     bw = np.sqrt(kde.covariance[0, 0])
     lo, hi = w.min() - 3 * bw, w.max() + 3 * bw
     unit = 10.0 ** (np.floor(np.log10(max(abs(lo), abs(hi)))) - 2)  # 3 significant figures
@@ -176,7 +184,7 @@ def test_binned_methods_feed_shown_bin_centres_weighted_by_counts(method, factor
     xs, ys = curve(ax)
     # frequency weights: each shown centre once per record it counts
     kde = gaussian_kde(np.repeat(centres, counts))
-    np.testing.assert_allclose(ys, kde(xs), rtol=1e-8)
+    np.testing.assert_allclose(ys, rounded(kde(xs)), rtol=1e-12)
     # the curve does not reach towards the suppressed outliers
     assert xs.max() < 200 and xs.min() > 0
 
@@ -241,8 +249,16 @@ def test_bivariate_value_methods_release_exactly(method):
     elif method == "probabilistic":
         np.testing.assert_array_equal(got, add_keyed_noise(xy, 0.25))
     else:
-        expected = np.column_stack([winsorised(xy[:, 0]), winsorised(xy[:, 1])])
-        np.testing.assert_allclose(got, expected, rtol=1e-12)
+        # the winsorised values are not released; the density of each level is theirs
+        assert got.size == 0
+        est = rel.estimate
+        for i, level in enumerate(rel.levels):
+            sel = (df["g"] == level).to_numpy()
+            w = np.column_stack([winsorised(xy[:, 0]), winsorised(xy[:, 1])])[sel]
+            xx, yy = np.meshgrid(est.support[i], est.support_y[i])
+            density = gaussian_kde(w.T)([xx.ravel(), yy.ravel()]).reshape(xx.shape)
+            share = sel.sum() / sel.size
+            np.testing.assert_allclose(est.density[i], rounded(density * share), rtol=1e-12)
     assert rel.grid is None and rel.bivariate
 
 
@@ -282,7 +298,29 @@ def test_cut_zero_ends_on_released_extremes():
 
 
 # ---------------------------------------------------------------------------------------
-# the guard on seaborn's grid and on contour vertices
+# the grid, and contours through rare values
+
+
+def pending(rel, avoid):
+    """The released values of `rel`, as a release estimated when drawn, clear of `avoid`."""
+    return KdeRelease(
+        data=rel.data,
+        labels=rel.labels,
+        levels=rel.levels,
+        method=rel.method,
+        grid=rel.grid,
+        scales=rel.scales,
+        sig=rel.sig,
+        report=rel.report,
+        avoid=avoid,
+    )
+
+
+def test_release_holds_no_rare_value():
+    df = outlier_data()
+    for rel in (release_kde(df["x"]), release_kde(df["x"], df["y"], method="deterministic")):
+        assert "avoid" not in {f.name for f in dataclasses.fields(rel)}
+        assert not rel.avoid
 
 
 def test_grid_points_on_a_rare_value_are_not_moved():
@@ -290,38 +328,39 @@ def test_grid_points_on_a_rare_value_are_not_moved():
     # a value sits there (DESIGN invariant 2), so it is drawn exactly as seaborn draws it
     df = smooth_data()
     rel = release_kde(df["x"], method="deterministic")
-    plain = plt.figure().gca()
-    draw_kde(plain, rel)
-    xs0, _ = curve(plain)
+    xs0 = rel.estimate.support[0]
     targets = xs0[[0, 57, 199]]
-    rel.avoid["x"] = np.sort(np.r_[rel.avoid["x"], targets])
     ax = plt.figure().gca()
-    draw_kde(ax, rel)
+    draw_kde(ax, pending(rel, {"x": np.sort(np.r_[rare_values(df["x"], 3), targets])}))
     xs, ys = curve(ax)
     np.testing.assert_array_equal(xs, xs0)
-    np.testing.assert_allclose(ys, gaussian_kde(rel.data["x"])(xs), rtol=1e-10)
+    np.testing.assert_allclose(ys, rounded(gaussian_kde(rel.data["x"])(xs)), rtol=1e-12)
     np.testing.assert_allclose(np.diff(xs), np.diff(xs)[0], rtol=1e-9)
 
 
-def test_contour_vertices_on_a_rare_value_are_moved():
+def test_contour_through_a_rare_value_moves_its_level():
     df = smooth_data()
     rel = release_kde(df["x"], df["y"], method="probabilistic")
+    est = rel.estimate
+    xs, z, level = est.support[0], est.density[0], est.contour_levels[0][3]
+    # a vertex on a horizontal grid line: its x is interpolated between two grid points
+    a, b = z[:, :-1], z[:, 1:]
+    j, i = np.argwhere((np.minimum(a, b) < level) & (level < np.maximum(a, b)))[0]
+    frac = (b[j, i] - level) / (b[j, i] - a[j, i])
+    vx = xs[i] * frac + xs[i + 1] * (1 - frac)
     plain = plt.figure().gca()
     draw_kde(plain, rel)
-    # a vertex on a horizontal grid line: its x is interpolated by matplotlib
-    from seaborn._statistics import KDE
-
-    _, ygrid = KDE().define_support(rel.data["x"], rel.data["y"])
-    verts = contour_sets(plain)[0].get_paths()[3].vertices
-    on_line = np.isin(verts[:, 1], ygrid) & ~np.isin(verts[:, 0], verts[:, 1])
-    vx = verts[np.flatnonzero(on_line)[0], 0]
-    rel.avoid["x"] = np.sort(np.r_[rel.avoid["x"], vx])
+    verts = np.concatenate([p.vertices for p in contour_sets(plain)[0].get_paths()])
+    assert np.isclose(verts[:, 0], vx, rtol=1e-12, atol=0).any()
+    rare = {"x": np.sort(np.r_[rare_values(df["x"], 3), vx]), "y": rare_values(df["y"], 3)}
     ax = plt.figure().gca()
-    draw_kde(ax, rel)
-    fig = ax.figure
-    assert not scan_figure(fig, {"x": np.r_[df["x"], vx], "y": df["y"]}, threshold=3)
-    moved = [p.vertices for p in contour_sets(ax)[0].get_paths() if p.vertices.size]
-    assert np.isclose(np.concatenate(moved)[:, 0], vx, rtol=1e-6, atol=0).any()
+    draw_kde(ax, pending(rel, rare))
+    assert not scan_figure(ax.figure, {"x": np.r_[df["x"], vx], "y": df["y"]}, threshold=3)
+    # that level moved one unit in its last (third) figure; the others stayed
+    (cs,) = contour_sets(ax)
+    unit = 10.0 ** (np.floor(np.log10(level)) - 2)
+    np.testing.assert_allclose(np.setdiff1d(cs.levels, est.contour_levels[0]), [level + unit])
+    assert np.setdiff1d(est.contour_levels[0], cs.levels).tolist() == [level]
 
 
 # ---------------------------------------------------------------------------------------
@@ -407,7 +446,8 @@ def test_log_scale_releases_on_the_log_scale():
     kdeplot(df, x="x", method="deterministic", log_scale=True, ax=ax)
     assert ax.get_xscale() == "log"
     xs, ys = curve(ax)
-    np.testing.assert_allclose(ys, gaussian_kde(np.log10(expected))(np.log10(xs)), rtol=1e-6)
+    density = gaussian_kde(np.log10(expected))(np.log10(xs))
+    np.testing.assert_allclose(ys, rounded(density), rtol=1e-12)
     assert not scan_figure(fig, {"x": df["x"].to_numpy()}, threshold=3)
 
 

@@ -1,43 +1,56 @@
 """Kernel density plots: ``kdeplot``.
 
 :func:`release_kde` turns one variable (a univariate density) or two (a
-bivariate density) into a :class:`KdeRelease`: exactly the numbers the
-density is estimated from under a method. :func:`draw_kde` draws a release
-and nothing else; :func:`kdeplot` is the seaborn-compatible function built on
-the two.
+bivariate density) into a :class:`KdeRelease`: the density itself, estimated by
+safeplot from what the method releases, evaluated on a regular grid and
+rounded, with the limits and ticks of the axes that show data. :func:`draw_kde`
+draws a release with matplotlib and nothing else; :func:`kdeplot` is the
+seaborn-compatible function built on the two.
 
-What the density is estimated from, per method:
+What the density is estimated from, by what the method releases:
 
-* ``"deterministic"``, ``"probabilistic"`` - the anonymised values (kNN
-  centroids, keyed noise); seaborn's own ``kdeplot`` draws their density.
-* ``"confidential"`` - the winsorised values (O'Keefe), evaluated over a
-  range whose ends are rounded outward to the policy's significant figures.
-* ``"suppress"``, ``"generalize"`` - univariate: the centres of the shown bins
-  of the suppressed histogram, weighted by their counts; bivariate: the
-  suppressed 30 x 30 density grid (15 x 15 generalised) itself, drawn as
-  contours.
+* methods that move values (``"deterministic"``, ``"probabilistic"``,
+  ``"microaggregation"``, ``"rounding"``) - the released values (kNN
+  centroids, keyed noise, group means, representatives);
+* O'Keefe's rules (``"confidential"``) - the winsorised values, evaluated over
+  a range whose ends are rounded outward to the policy's significant figures;
+  the winsorised values themselves are not part of the release;
+* counts only (``"suppress"``, ``"generalize"``) - univariate: the centres of
+  the shown bins of the suppressed histogram, weighted by their counts;
+  bivariate: the suppressed 30 x 30 density grid (15 x 15 generalised)
+  itself, contoured.
 
-The curve is evaluated on a regular grid of points (seaborn's *support*) whose
-ends depend only on released values (for ``"confidential"``, on a range rounded
-outward to the policy's significant figures). Such a grid is no data: it is drawn
-as seaborn draws it and never shifted to avoid a raw value, since the shift would
-itself say that a value sits there (DESIGN invariant 2). Contour vertices that
-matplotlib interpolates between grid points are computed from the density, so
-they are checked after drawing and any one equal to a rare raw value is moved by
-1e-7 of its value; a vertex on a grid line keeps the grid's coordinate.
+The estimate follows seaborn 0.13's rules: :class:`scipy.stats.gaussian_kde`
+with ``bw_method`` and ``bw_adjust``, a grid of ``gridsize`` points from
+``cut`` bandwidths below the smallest released value to ``cut`` above the
+largest (within ``clip``), ``common_norm``, ``common_grid``, ``cumulative``
+and ``multiple``; contour levels at seaborn's iso-proportions of the density
+(``levels``, ``thresh``). The density is rounded to the policy's significant
+figures, and a value equal to a rare raw value moves one unit in its last
+figure, as other statistics do.
+
+The grid is regular between released limits (for ``"confidential"``, limits
+rounded outward): it depends on no raw value, so it is drawn as seaborn draws
+it and never shifted to avoid one, since the shift would itself say that a
+value sits there (DESIGN invariant 2). The x coordinates of a curve are grid
+points. Contour lines pass between grid points where matplotlib interpolates
+them from the density at the release's levels; those positions are computed
+when the release is made, and a level whose contour would pass through a rare
+raw value moves one unit in its last figure until none does.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import textwrap
 import warnings
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import InitVar, dataclass, field, replace
 from numbers import Number
+from types import MappingProxyType
 from typing import Any
 
+import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -45,6 +58,7 @@ from matplotlib.ticker import FixedLocator, NullFormatter, StrMethodFormatter
 
 from .._validate import clean_numeric
 from ..anonymize import round_sig
+from ..anonymize.boxes import nudge_off
 from ..anonymize.grids import (
     histogram_counts,
     hit_mask,
@@ -57,14 +71,13 @@ from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, GridRelease
+from ..release import DisclosureReport, GridRelease, release_kind
 from ..sources.dask import DaskColumns, check_dask_method, is_dask_collection
 from ._common import (
     check_positive_int,
     finish,
     get_ax,
     make_report,
-    quiet_seaborn,
     safe_limits,
     set_safe_axis,
     takes_method_options,
@@ -72,7 +85,14 @@ from ._common import (
 from ._data import categorical_order, plot_data, wide_to_long
 from .grid import GRID_BINS, release_grid
 
-__all__ = ["KDE_METHODS", "KdeRelease", "draw_kde", "kdeplot", "release_kde"]
+__all__ = [
+    "KDE_METHODS",
+    "KdeEstimate",
+    "KdeRelease",
+    "draw_kde",
+    "kdeplot",
+    "release_kde",
+]
 
 #: What a kde plot can release: every family of method.
 _FAMILIES = ("raw", "counts", "rules", "values")
@@ -80,8 +100,32 @@ _FAMILIES = ("raw", "counts", "rules", "values")
 #: Methods a kde release supports (univariate and bivariate).
 KDE_METHODS = tuple(m.name for m in available_methods() if m.family in _FAMILIES)
 
-#: Relative nudge applied to a drawn coordinate that equals a rare raw value.
-_NUDGE = 1e-7
+#: Records up to which a binned density is fitted to one point per record; beyond, the
+#: counts weight the same estimate (:func:`_fit`).
+_EXPAND_MAX = 100_000
+
+#: Relative distance within which a contour vertex counts as on a rare value (ten times
+#: closer than a rare value is matched, so that matplotlib's own arithmetic cannot land on it).
+_VERTEX_RTOL = 1e-8
+
+#: Significant figures by which contour levels of a count grid are moved (the levels are
+#: counts; a move in the third figure would show in the drawing).
+_COUNT_LEVEL_SIG = 6
+
+#: The estimation parameters of a release, with seaborn's defaults.
+_ESTIMATE_DEFAULTS: dict[str, Any] = {
+    "bw_method": "scott",
+    "bw_adjust": 1,
+    "gridsize": 200,
+    "cut": 3,
+    "clip": None,
+    "cumulative": False,
+    "common_norm": True,
+    "common_grid": False,
+    "multiple": "layer",
+    "levels": 10,
+    "thresh": 0.05,
+}
 
 
 # --------------------------------------------------------------------------------------
@@ -148,42 +192,6 @@ def _resolve_scales(log_scale: Any, axes: tuple[str, ...], ax: Axes | None) -> d
     return scales
 
 
-# --------------------------------------------------------------------------------------
-# coordinates that must not equal a rare raw value
-
-
-def _nudged(
-    values: np.ndarray, avoid: np.ndarray, keep: np.ndarray | None = None
-) -> np.ndarray | None:
-    """`values` with every one equal to a value in `avoid` moved by 1e-7 (relative); None if none.
-
-    The move is relative to the value's magnitude (to the spread of `values`
-    for a zero), far below what a figure can show. Values exactly in `keep`
-    (coordinates of the regular grid the density was evaluated on) are left
-    as they are.
-    """
-    v = np.array(values, dtype=float)
-    free = None if keep is None or keep.size == 0 else ~np.isin(v, keep)
-    hit = hit_mask(v, avoid)
-    if free is not None:
-        hit &= free
-    if not hit.any():
-        return None
-    finite = v[np.isfinite(v)]
-    spread = float(finite.max() - finite.min()) if finite.size > 1 else 0.0
-    for _ in range(50):
-        scale = np.where(v[hit] != 0, np.abs(v[hit]), spread or 1.0)
-        v[hit] += _NUDGE * scale
-        hit = hit_mask(v, avoid)
-        if free is not None:
-            hit &= free
-        if not hit.any():
-            return v
-    raise RuntimeError(
-        "Could not move a drawn coordinate off the rare values."
-    )  # pragma: no cover
-
-
 def _round_range(
     lo: float, hi: float, sig: int, avoid: np.ndarray, scale: _Scale
 ) -> tuple[float, float]:
@@ -216,26 +224,94 @@ def _round_range(
 
 
 @dataclass
+class KdeEstimate:
+    """The density a kde release draws: evaluated on regular grids and rounded.
+
+    Each list runs over the hue levels of the release, in the order of
+    :attr:`KdeRelease.levels` (one entry without hue). A level with nothing
+    to draw has empty arrays, and a note saying why.
+
+    Attributes
+    ----------
+    kind : {"curve", "density", "counts"}
+        A univariate curve, the contours of a bivariate density, or the
+        contours of a suppressed grid of counts.
+    params : dict
+        The estimation parameters, under seaborn's names (``bw_method``,
+        ``bw_adjust``, ``gridsize``, ``cut``, ``clip``, ``cumulative``,
+        ``common_norm``, ``common_grid``, ``multiple``, ``levels``, ``thresh``).
+    support : list of ndarray
+        Univariate: the grid along the data axis; bivariate: the grid along x
+        (data units).
+    support_y : list of ndarray
+        Bivariate: the grid along y (data units); empty for a curve.
+    density : list of ndarray
+        Univariate: the curve over `support`, stacked or filled as `multiple`
+        says; bivariate: the density (or count) surface, of shape
+        ``(len(support_y), len(support))``.
+    baseline : list of ndarray
+        Univariate: where each filled area starts (0, or the curve below it).
+    contour_levels : list of ndarray
+        Bivariate: the densities (counts) the contours are drawn at.
+    colorbar_ticks : list of ndarray
+        Bivariate: ticks of a colour bar of each level's contours.
+    present : list of bool
+        Whether the release holds records of each level (seaborn's hue colours
+        of numeric levels span the levels present).
+    notes : list of str
+        Why a level has nothing drawn ("" where it has a density).
+    limits : dict
+        Axis -> limits of the axes that show data (``"data"`` and
+        ``"density"`` for a curve: the values' axis and the density axis,
+        ``"density_filled"`` the density axis of filled areas; ``"x"`` and
+        ``"y"`` for contours). Absent for the raw plot, which matplotlib scales.
+    ticks : dict
+        Axis -> tick positions, as `limits`.
+    """
+
+    kind: str
+    params: dict[str, Any]
+    support: list[np.ndarray]
+    support_y: list[np.ndarray]
+    density: list[np.ndarray]
+    baseline: list[np.ndarray]
+    contour_levels: list[np.ndarray]
+    colorbar_ticks: list[np.ndarray]
+    present: list[bool]
+    notes: list[str]
+    limits: dict[str, tuple[float, float]] = field(default_factory=dict)
+    ticks: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def shown(self) -> list[bool]:
+        """Whether each level has a density to draw."""
+        return [not note for note in self.notes]
+
+
+@release_kind("kde")
+@dataclass
 class KdeRelease:
-    """What a kde plot draws: the exact numbers its density is estimated from.
+    """What a kde plot draws: its density, estimated and rounded, and what it was made from.
 
     Attributes
     ----------
     data : DataFrame
-        One row per released point, with the columns ``"x"`` and/or ``"y"``
-        (released values in data units), ``"weights"`` (the shown count of a
-        bin or grid cell, for ``"suppress"``/``"generalize"``) and ``"hue"``
-        (the point's hue level) when used. Counts are frequency weights: the
-        density is that of each shown bin centre repeated count times, so
-        the bandwidth rule sees the number of records, not of bins.
+        The released numbers the density is estimated from: one row per
+        released point, with the columns ``"x"`` and/or ``"y"`` (released
+        values in data units), ``"weights"`` (the shown count of a bin or grid
+        cell, for methods that release counts) and ``"hue"`` (the point's hue
+        level) when used. Counts are frequency weights: the density is that
+        of each shown bin centre repeated count times, so the bandwidth rule
+        sees the number of records, not of bins. Under ``"confidential"`` the
+        winsorised values are raw values and are not released: no rows.
     labels : dict
         Role -> axis or legend label.
     levels : list or None
         Hue levels, in order.
     method : str
     grid : GridRelease or None
-        The suppressed density grid a bivariate ``"suppress"``/``"generalize"``
-        plot draws as contours (in the scale's units: log10 values on a log axis).
+        The suppressed density grid a bivariate plot of counts contours (in
+        the scale's units: log10 values on a log axis).
     scales : dict
         Role -> log base of the axis (None: linear). The density is
         estimated on that scale, so the release is made on it too.
@@ -243,9 +319,14 @@ class KdeRelease:
         ``"confidential"``: significant figures of the rounded range the
         density is evaluated over.
     report : DisclosureReport
-    avoid : dict
-        Role -> values no drawn coordinate may equal (the rare raw values).
-        Used by the drawing guard only; never drawn and not shown in the repr.
+    estimate : KdeEstimate or None
+        The density drawn. :func:`release_kde` always makes it.
+    avoid : mapping, optional
+        Only for a release assembled from values released elsewhere (the
+        panels of pair and joint plots), which :func:`draw_kde` estimates when
+        it draws: role -> the rare raw values the estimate keeps clear of. It
+        is no field of the release (never shown, copied or written), and a
+        release with an estimate holds none: its ``avoid`` is empty.
     """
 
     data: pd.DataFrame
@@ -256,7 +337,13 @@ class KdeRelease:
     scales: dict[str, float | None]
     sig: int | None
     report: DisclosureReport
-    avoid: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    estimate: KdeEstimate | None = None
+    avoid: InitVar[Mapping[str, Any]] = MappingProxyType({})
+
+    def __post_init__(self, avoid: Mapping[str, Any]) -> None:
+        if avoid and self.estimate is None:
+            # not a field: never shown, copied or written; the estimate consumes it
+            self.avoid = {r: np.asarray(v, dtype=float) for r, v in avoid.items()}
 
     @property
     def bivariate(self) -> bool:
@@ -287,8 +374,20 @@ def release_kde(
     n_dropped: int = 0,
     function: str = "kdeplot",
     policy: Policy | None = None,
+    weights: Any = None,
+    bw_method: Any = "scott",
+    bw_adjust: float = 1,
+    gridsize: int = 200,
+    cut: float = 3,
+    clip: Any = None,
+    cumulative: bool = False,
+    common_norm: bool = True,
+    common_grid: bool = False,
+    multiple: str = "layer",
+    levels: Any = 10,
+    thresh: float | None = 0.05,
 ) -> KdeRelease:
-    """Release what a kernel density plot of `x` (and/or `y`) is estimated from.
+    """Release the kernel density of `x` (and/or `y`), estimated from what the method releases.
 
     Parameters
     ----------
@@ -311,7 +410,7 @@ def release_kde(
     threshold : int, optional
         Minimum count of a shown bin or cell (default and floor: the policy's).
     factor : int, default 2
-        Coarsening of ``"generalize"``.
+        Coarsening of methods that widen bins (``"generalize"``).
     k, q : int, float
         Parameters of ``"deterministic"`` and ``"probabilistic"``.
     bins : int, default 30
@@ -325,10 +424,20 @@ def release_kde(
     function : str
         Calling function, for the report.
     policy : Policy, optional
+    weights : array-like, optional
+        A weight per record, for the raw plot only (``method="none"``).
+    bw_method, bw_adjust, gridsize, cut, clip, cumulative, common_norm, common_grid
+        How the density is estimated, as in :func:`kdeplot` (seaborn's rules).
+    multiple : {"layer", "stack", "fill"}
+        How univariate densities of several hue levels are combined.
+    levels, thresh
+        Bivariate: the contour levels, as in :func:`kdeplot`.
 
     Returns
     -------
     KdeRelease
+        With its :attr:`~KdeRelease.estimate`: the density, rounded, on its
+        grid, and the limits and ticks of the axes.
 
     See Also
     --------
@@ -341,6 +450,8 @@ def release_kde(
     >>> rel = release_kde(np.random.default_rng(0).normal(size=300), method="suppress")
     >>> bool((rel.data["weights"] >= 3).all())
     True
+    >>> rel.estimate.support[0].size, rel.estimate.params["cut"]
+    (200, 3)
     """
     pol = get_policy(policy)
     roles = tuple(r for r, v in (("x", x), ("y", y)) if v is not None)
@@ -352,11 +463,30 @@ def release_kde(
     threshold = pol.check_threshold(threshold)
     bins = check_positive_int("bins", bins)
     factor = check_positive_int("factor", factor)
+    params = _estimate_params(
+        bw_method=bw_method,
+        bw_adjust=bw_adjust,
+        gridsize=gridsize,
+        cut=cut,
+        clip=clip,
+        cumulative=cumulative,
+        common_norm=common_norm,
+        common_grid=common_grid,
+        multiple=multiple,
+        levels=levels,
+        thresh=thresh,
+    )
+    if weights is not None and not m.raw:
+        raise ValueError(
+            f"{function}: weights= gives each record a value of its own, which would be drawn "
+            "into the density unprotected. Leave weights out (the released counts weight "
+            "the binned methods), or use method='none' where the policy allows raw output."
+        )
     labels = {r: r for r in ("x", "y", "hue")} | dict(labels or {})
     if wide and (bivariate or hue is None):
         raise ValueError("wide=True needs one value variable and the column of each value as hue.")
     if any(is_dask_collection(v) for v in (x, y, hue)):  # counted out of core
-        return release_kde_dask(
+        pending = release_kde_dask(
             x,
             y,
             hue=hue,
@@ -373,6 +503,9 @@ def release_kde(
             function=function,
             policy=pol,
         )
+        rare = pending.avoid
+        _refuse_rare_clip(clip, rare, function)
+        return _estimated(pending, rare, params, pol)
 
     columns: dict[str, Any] = {r: v for r, v in (("x", x), ("y", y)) if v is not None}
     if hue is not None:
@@ -392,19 +525,27 @@ def release_kde(
     raw = clean.values
     n_dropped += clean.n_dropped
     hue_kept = frame["hue"][keep.to_numpy()].reset_index(drop=True) if hue is not None else None
-    levels: list | None = None
+    w = None
+    if weights is not None:
+        w = pd.to_numeric(_as_series(weights), errors="coerce").to_numpy(dtype=float)
+        if w.size != keep.size:
+            raise ValueError(f"{function}: weights= needs one weight per record.")
+        w = w[keep.to_numpy()]
+    hue_levels: list | None = None
     codes = np.zeros(raw.shape[0], dtype=int)
     if hue_kept is not None:
-        levels = categorical_order(hue_kept, hue_order)
-        lookup = {lev: i for i, lev in enumerate(levels)}
+        hue_levels = categorical_order(hue_kept, hue_order)
+        lookup = {lev: i for i, lev in enumerate(hue_levels)}
         codes = np.array([lookup.get(h, -1) for h in hue_kept], dtype=int)
         inside = codes >= 0
         if not inside.any():
             raise ValueError(
-                f"{function}: no record has a hue level in hue_order={list(levels)}. "
+                f"{function}: no record has a hue level in hue_order={list(hue_levels)}. "
                 "Check the level names."
             )
         raw, codes, hue_kept = raw[inside], codes[inside], hue_kept[inside].reset_index(drop=True)
+        if w is not None:
+            w = w[inside]
     scales = (
         _resolve_scales(log_scale, roles, None)
         if not isinstance(log_scale, dict)
@@ -416,25 +557,28 @@ def release_kde(
                 f"{function}: log_scale needs positive values, but {labels[r]!r} has values "
                 "<= 0. Drop them first or plot on a linear scale."
             )
-    groups = [np.flatnonzero(codes == i) for i in range(len(levels))] if levels else [None]
+    groups = [np.flatnonzero(codes == i) for i in range(len(hue_levels))] if hue_levels else [None]
     avoid = {}
     for j, r in enumerate(roles):
         parts = [rare_values(raw[:, j] if g is None else raw[g, j], threshold) for g in groups]
         avoid[r] = np.unique(np.concatenate(parts)) if parts else np.array([])
+    if not m.raw:
+        _refuse_rare_clip(clip, avoid, function)
     if wide:
         for i, g in enumerate(groups):
             if g.size and np.ptp(raw[g, 0]) == 0:
                 raise DisclosureError(
-                    f"Column {levels[i]!r} is constant: plotting it would show its one value "
-                    "exactly and it has no spread to anonymise. Drop it or choose another column."
+                    f"Column {hue_levels[i]!r} is constant: plotting it would show its one "
+                    "value exactly and it has no spread to anonymise. Drop it or choose another "
+                    "column."
                 )
     if m.rule_based:
-        _check_group_sizes(groups, levels, raw.shape[0], pol)
+        _check_group_sizes(groups, hue_levels, raw.shape[0], pol)
     t = np.column_stack([scales[r].fwd(raw[:, j]) for j, r in enumerate(roles)])
     names = tuple(labels[r] for r in roles)
     if bivariate and names[0] == names[1]:
         names = (names[0], f"{names[1]} (y)")
-    params: dict[str, Any] = {"threshold": threshold}
+    report_params: dict[str, Any] = {"threshold": threshold}
     details: dict[str, Any] = {}
     if any(s.log for s in scales.values()):
         details["log_scale"] = {r: s.base for r, s in scales.items() if s.log}
@@ -445,18 +589,19 @@ def release_kde(
     hue_values = hue_kept.to_numpy() if hue_kept is not None else None
 
     if m.raw:
-        params = {}
-        out = {r: raw[:, j] for j, r in enumerate(roles)}
-        released = pd.DataFrame(out)
+        report_params = {}
+        released = pd.DataFrame({r: raw[:, j] for j, r in enumerate(roles)})
         if hue_values is not None:
             released["hue"] = hue_kept
+        if w is not None:
+            released["weights"] = w
     elif m.counts_only and bivariate:
         grid = release_grid(
             t[:, 0],
             t[:, 1],
             names=names,
             hue=None if hue_values is None else codes,
-            hue_order=None if hue_values is None else list(range(len(levels))),
+            hue_order=None if hue_values is None else list(range(len(hue_levels))),
             method=method,
             bins=bins,
             threshold=threshold,
@@ -466,14 +611,14 @@ def release_kde(
             function=function,
             policy=pol,
         )
-        released = _grid_points(grid, scales, levels)
+        released = _grid_points(grid, scales, hue_levels)
         report = grid.report
         report.details.update(details)
     elif m.counts_only:
-        released, cells_suppressed, params, warn = _release_binned(
+        released, cells_suppressed, report_params, warn = _release_binned(
             t[:, 0],
             codes,
-            levels,
+            hue_levels,
             wide,
             method,
             bins,
@@ -490,10 +635,16 @@ def release_kde(
                 if g.size == 0:
                     continue
                 res = anonymize_values(
-                    t[g], method, names=[str(levels[i])], k=k, q=q, threshold=threshold, policy=pol
+                    t[g],
+                    method,
+                    names=[str(hue_levels[i])],
+                    k=k,
+                    q=q,
+                    threshold=threshold,
+                    policy=pol,
                 )
                 out_t[g] = res.values
-                params.update(res.params)
+                report_params.update(res.params)
                 details = _merge_details(details, res.details)
         else:
             # methods that group within strata form their groups within hue levels
@@ -503,16 +654,16 @@ def release_kde(
                 names=list(names),
                 k=k,
                 q=q,
-                strata=codes if levels else None,
+                strata=codes if hue_levels else None,
                 threshold=threshold,
                 policy=pol,
             )
             out_t = res.values
-            params.update(res.params)
+            report_params.update(res.params)
             details.update(res.details)
         if m.rule_based:
             sig = pol.sig_figs
-            params["sig"] = sig
+            report_params["sig"] = sig
         released = pd.DataFrame({r: scales[r].inv(out_t[:, j]) for j, r in enumerate(roles)})
         if hue_values is not None:
             released["hue"] = hue_kept
@@ -520,7 +671,7 @@ def release_kde(
         report = make_report(
             function,
             method,
-            params,
+            report_params,
             names,
             raw.shape[0],
             n_dropped,
@@ -529,17 +680,69 @@ def release_kde(
             details=details,
             warnings=warn,
         )
-    return KdeRelease(
+    release = KdeRelease(
         data=released,
         labels=labels,
-        levels=levels,
+        levels=hue_levels,
         method=method,
         grid=grid,
         scales={r: s.base for r, s in scales.items()},
         sig=sig,
         report=report,
-        avoid=avoid,
     )
+    release = _estimated(release, avoid, params, pol)
+    if m.rule_based:
+        # the winsorised values are raw values: only the rounded density is released
+        release.data = release.data.iloc[:0].reset_index(drop=True)
+    return release
+
+
+def _estimate_params(**given: Any) -> dict[str, Any]:
+    """Check the estimation parameters; return them as a release records them."""
+    params = {**_ESTIMATE_DEFAULTS, **given}
+    if params["multiple"] not in ("layer", "stack", "fill"):
+        raise ValueError(
+            f"The value for `multiple` must be one of ['layer', 'stack', 'fill'], "
+            f"but {params['multiple']!r} was passed."
+        )
+    params["gridsize"] = check_positive_int("gridsize", params["gridsize"])
+    if not isinstance(params["levels"], Number):
+        params["levels"] = [float(v) for v in np.asarray(params["levels"], dtype=float).ravel()]
+    clip = params["clip"]
+    if clip is not None:
+        params["clip"] = tuple(
+            tuple(c) if c is not None and not np.isscalar(c) else c for c in clip
+        )
+    return params
+
+
+def _recorded(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the estimation parameters as a release records them (a function by name)."""
+    out = dict(params)
+    if callable(out["bw_method"]):
+        out["bw_method"] = repr(out["bw_method"])
+    return out
+
+
+def _refuse_rare_clip(clip: Any, rare: Mapping[str, np.ndarray], function: str) -> None:
+    """Refuse a `clip` bound equal to a rare raw value: the curve would end on it.
+
+    Moving the bound a little instead would leave a tell-tale shift in a
+    vector file, pointing at the value it avoided.
+    """
+    if clip is None:
+        return
+    per_axis = (clip, clip) if clip[0] is None or np.isscalar(clip[0]) else clip
+    for role, bounds in zip(("x", "y"), per_axis, strict=False):
+        if bounds is None:
+            continue
+        avoid = np.sort(np.asarray(rare.get(role, []), dtype=float))
+        given = [float(b) for b in bounds if b is not None and np.isfinite(b)]
+        if given and hits_any(given, avoid):
+            raise DisclosureError(
+                f"{function}: a clip bound on {role} equals a value held by fewer than "
+                f"threshold records. Choose round numbers clear of the data's extremes."
+            )
 
 
 def _check_group_sizes(groups: list, levels: list | None, n: int, pol: Policy) -> None:
@@ -799,186 +1002,632 @@ def _grid_points(
 
 
 # --------------------------------------------------------------------------------------
-# drawing
+# the estimate
 
 
-@contextlib.contextmanager
-def _guarded_support(
-    release: KdeRelease, scales: dict[str, _Scale], drawn: dict[str, list[np.ndarray]]
-) -> Iterator[None]:
-    """Place seaborn's density grid on released limits while it draws `release`.
+def _estimated(
+    release: KdeRelease, rare: Mapping[str, Any], params: Mapping[str, Any], pol: Policy
+) -> KdeRelease:
+    """Return `release` with its density estimated from its released numbers, and no rare values.
 
-    seaborn evaluates each density on a grid from ``min - cut * bw`` to
-    ``max + cut * bw`` of the released values (within ``clip``). This
-    wraps the methods of :class:`seaborn._statistics.KDE` that build the grid
-    so that under ``"confidential"`` the grid spans a range rounded outward
-    to the policy's significant figures (within ``clip``). The grid is not
-    moved off rare raw values (it depends only on released limits; DESIGN
-    invariant 2); each grid, in data units, is appended to ``drawn[axis]``
-    so that the check of interpolated contour vertices leaves grid
-    coordinates alone.
+    `rare` holds, per axis, the rare raw values the estimate keeps clear of:
+    the ends of a range rounded outward, the curve values, the contour
+    levels and the vertices of their contours, and the axis limits and ticks.
+    The raw plot (``"none"``) is estimated as seaborn estimates it, unrounded.
     """
-    from seaborn._statistics import KDE
-
-    uni, bi = KDE._define_support_univariate, KDE._define_support_bivariate
-
-    def fix(grid: np.ndarray, axis: str, clip: Any) -> np.ndarray:
-        scale, avoid = scales[axis], release.avoid.get(axis, np.array([]))
-        grid = np.asarray(grid, dtype=float)
-        if release.sig is not None and grid.size > 1:
-            lo, hi = float(scale.inv(grid[0])), float(scale.inv(grid[-1]))
-            lo, hi = _round_range(lo, hi, release.sig, avoid, scale)
-            t_lo, t_hi = float(scale.fwd(lo)), float(scale.fwd(hi))
-            clip = (None, None) if clip is None else clip
-            if clip[0] is not None:
-                t_lo = max(t_lo, float(clip[0]))
-            if clip[1] is not None:
-                t_hi = min(t_hi, float(clip[1]))
-            grid = np.linspace(t_lo, t_hi, grid.size)
-        drawn.setdefault(axis, []).append(scale.inv(grid))
-        return grid
-
-    def univariate(self, x, weights):
-        return fix(uni(self, x, weights), release.data_axis, self.clip)
-
-    def bivariate(self, x1, x2, weights):
-        g1, g2 = bi(self, x1, x2, weights)
-        clip = self.clip
-        if clip[0] is None or np.isscalar(clip[0]):
-            clip = (clip, clip)
-        return fix(g1, "x", clip[0]), fix(g2, "y", clip[1])
-
-    KDE._define_support_univariate = univariate
-    KDE._define_support_bivariate = bivariate
-    try:
-        yield
-    finally:
-        KDE._define_support_univariate = uni
-        KDE._define_support_bivariate = bi
+    m = get_method(release.method)
+    rounded = not m.raw
+    sig = pol.sig_figs if release.sig is None else release.sig
+    roles = ("x", "y") if release.bivariate else (release.data_axis,)
+    avoid = {r: np.sort(np.asarray(rare.get(r, []), dtype=float).ravel()) for r in roles}
+    if not release.bivariate and not avoid[roles[0]].size and len(rare) == 1:
+        # a univariate release turned to be drawn along the other axis
+        avoid[roles[0]] = np.sort(np.asarray(next(iter(rare.values())), dtype=float).ravel())
+    if release.grid is not None:
+        est = _counts_estimate(release, params, avoid, rounded)
+    elif release.bivariate:
+        est = _surface_estimate(release, params, avoid, sig, rounded)
+    else:
+        est = _curve_estimate(release, params, avoid[roles[0]], sig, rounded)
+    return replace(release, estimate=est)
 
 
-#: Records up to which a binned density is drawn from one point per record; beyond, the
-#: counts weight the same estimate (:func:`_frequency_weights`).
-_EXPAND_MAX = 100_000
+def _fit(points: np.ndarray, params: Mapping[str, Any], counts: Any = None, weights: Any = None):
+    """Fit scipy's Gaussian kde to `points` (d, n), with seaborn's `bw_method` and `bw_adjust`.
 
-
-@contextlib.contextmanager
-def _frequency_weights() -> Iterator[None]:
-    """Make seaborn's kde read weights as frequency counts, as if each point were repeated.
-
-    scipy's ``gaussian_kde`` treats weights as analytic weights: its
-    bandwidth rule counts an effective number of points and its covariance
-    is the weighted one. Here the estimate is that of the data with each
-    bin centre repeated count times -- the covariance with ``fweights`` and
-    Scott's or Silverman's factor for the number of records, and the grid
-    of evaluation points from that fit -- without building those rows (a
-    count may describe millions of records). The density is the same
-    weighted sum of kernels.
+    `counts` are frequency weights: the estimate is that of each point
+    repeated count times (Scott's or Silverman's factor for the number of
+    records, the covariance of the repeated points). Up to :data:`_EXPAND_MAX`
+    records the points are repeated; beyond, the counts weight the same
+    estimate (a count may describe millions of records). `weights` are
+    seaborn's analytic weights (the raw plot's ``weights=``).
     """
-    from scipy import linalg
     from scipy.stats import gaussian_kde
-    from seaborn._statistics import KDE
 
-    fit = KDE._fit
-
-    def frequency_fit(self, fit_data, weights=None):
-        if weights is None:
-            return fit(self, fit_data, weights)
-        counts = np.asarray(weights, dtype=float)
-        kde = gaussian_kde(fit_data, bw_method=self.bw_method, weights=counts)
-        n, d = counts.sum(), kde.d
-        if self.bw_method in (None, "scott"):
-            factor = n ** (-1.0 / (d + 4))
-        elif self.bw_method == "silverman":
-            factor = (n * (d + 2) / 4.0) ** (-1.0 / (d + 4))
+    bw_method, bw_adjust = params["bw_method"], params["bw_adjust"]
+    if counts is not None:
+        counts = np.asarray(counts, dtype=float)
+        n = float(counts.sum())
+        if callable(bw_method) or n <= _EXPAND_MAX:
+            points = np.repeat(points, counts.astype(np.int64), axis=1)
         else:
-            factor = float(self.bw_method)
-        cov = np.atleast_2d(
-            np.cov(kde.dataset, rowvar=1, bias=False, fweights=counts.astype(np.int64))
-        )
-        kde._data_covariance = cov
-        kde._data_cho_cov = linalg.cholesky(cov, lower=True)
-        kde.set_bandwidth(factor * self.bw_adjust)
-        return kde
-
-    uni, bi = KDE._eval_univariate, KDE._eval_bivariate
-
-    def with_support(evaluate, *data, weights=None):
-        # seaborn places the grid from a fit without weights: here, from the weighted one
-        self = data[0]
-        if self.support is not None or weights is None:
-            return evaluate(*data, weights=weights)
-        self.support = self.define_support(*data[1:], weights=weights, cache=False)
-        try:
-            return evaluate(*data, weights=weights)
-        finally:
-            self.support = None
-
-    KDE._fit = frequency_fit
-    KDE._eval_univariate = lambda self, x, weights=None: with_support(
-        uni, self, x, weights=weights
-    )
-    KDE._eval_bivariate = lambda self, x1, x2, weights=None: with_support(
-        bi, self, x1, x2, weights=weights
-    )
-    try:
-        yield
-    finally:
-        KDE._fit, KDE._eval_univariate, KDE._eval_bivariate = fit, uni, bi
+            d = points.shape[0]
+            if bw_method in (None, "scott"):
+                factor = n ** (-1.0 / (d + 4))
+            elif bw_method == "silverman":
+                factor = (n * (d + 2) / 4.0) ** (-1.0 / (d + 4))
+            elif np.isscalar(bw_method) and not isinstance(bw_method, str):
+                factor = float(bw_method)
+            else:
+                raise ValueError(
+                    "`bw_method` should be 'scott', 'silverman', a scalar or a callable."
+                )
+            # scipy's covariance of weighted points is that of analytic weights; the covariance
+            # of the repeated points differs from it by this factor
+            share = counts / n
+            to_frequency = math.sqrt(n * (1.0 - float(np.sum(share**2))) / (n - 1.0))
+            return gaussian_kde(
+                points, bw_method=factor * bw_adjust * to_frequency, weights=counts
+            )
+    kde = gaussian_kde(points, bw_method=bw_method, weights=weights)
+    kde.set_bandwidth(kde.factor * bw_adjust)
+    return kde
 
 
-def _artist_ids(ax: Axes) -> set[int]:
-    return {id(a) for a in (*ax.lines, *ax.collections, *ax.patches)}
+def _grid_1d(
+    t: np.ndarray,
+    bw: float,
+    params: Mapping[str, Any],
+    clip: Any,
+    scale: _Scale,
+    range_sig: int | None,
+    avoid: np.ndarray,
+) -> np.ndarray:
+    """Return seaborn's evaluation grid of one axis (O'Keefe's rules: a range rounded outward).
 
-
-def _scrub(
-    ax: Axes,
-    before: set[int],
-    avoid: dict[str, np.ndarray],
-    grids: dict[str, list[np.ndarray]] | None = None,
-) -> int:
-    """Move any coordinate of a newly drawn artist that equals a rare raw value (1e-7 relative).
-
-    Contour vertices are interpolated by matplotlib between grid points; this
-    is the check that none lands on a rare raw value. Coordinates of the
-    evaluation grid (`grids`, per axis, in data units) are no data and are
-    left as they are. Returns the number of coordinates moved.
+    The grid runs from `cut` bandwidths below the smallest released value to
+    `cut` above the largest, within `clip`, in `gridsize` points. With
+    `range_sig` its ends are rounded outward to that many significant figures
+    (an end on a rare value one unit further) and `clip` applies within them.
     """
-    ax_x, ax_y = avoid.get("x", np.array([])), avoid.get("y", np.array([]))
-    grids = grids or {}
-    keep = {
-        a: np.unique(np.concatenate(grids[a])) if grids.get(a) else np.array([])
-        for a in ("x", "y")
-    }
-    moved = 0
-    for line in ax.lines:
-        if id(line) in before:
+    clip = (None, None) if clip is None else clip
+    cut, gridsize = params["cut"], params["gridsize"]
+    lo = max(float(t.min()) - bw * cut, -np.inf if clip[0] is None else float(clip[0]))
+    hi = min(float(t.max()) + bw * cut, np.inf if clip[1] is None else float(clip[1]))
+    grid = np.linspace(lo, hi, gridsize)
+    if range_sig is not None and grid.size > 1:
+        r_lo, r_hi = _round_range(
+            float(scale.inv(grid[0])), float(scale.inv(grid[-1])), range_sig, avoid, scale
+        )
+        t_lo, t_hi = float(scale.fwd(r_lo)), float(scale.fwd(r_hi))
+        if clip[0] is not None:
+            t_lo = max(t_lo, float(clip[0]))
+        if clip[1] is not None:
+            t_hi = min(t_hi, float(clip[1]))
+        grid = np.linspace(t_lo, t_hi, grid.size)
+    return grid
+
+
+def _level_rows(release: KdeRelease) -> list[pd.DataFrame]:
+    """Return the released rows of each hue level (all rows without hue)."""
+    d = release.data
+    if release.levels is None:
+        return [d]
+    hue = d["hue"]
+    return [d[(hue == level).to_numpy(dtype=bool)] for level in release.levels]
+
+
+def _numeric(levels: list) -> bool:
+    return all(isinstance(v, Number) and not isinstance(v, bool) for v in levels)
+
+
+def _stack_order(levels: list | None, present: list[bool]) -> list[int]:
+    """Return the indices of the levels in seaborn's order of hue levels (numbers sorted)."""
+    if levels is None:
+        return [0]
+    if _numeric(levels):
+        return sorted((i for i, p in enumerate(present) if p), key=lambda i: levels[i])
+    return list(range(len(levels)))
+
+
+_SINGULAR_1D = (
+    "Dataset has 0 variance; skipping density estimate. "
+    "Pass `warn_singular=False` to disable this warning."
+)
+_SINGULAR_2D = (
+    "KDE cannot be estimated (0 variance or perfect covariance). "
+    "Pass `warn_singular=False` to disable this warning."
+)
+
+
+def _curve_estimate(
+    release: KdeRelease,
+    params: Mapping[str, Any],
+    avoid: np.ndarray,
+    sig: int,
+    rounded: bool,
+) -> KdeEstimate:
+    """Estimate the univariate densities of a release, as seaborn's kdeplot does."""
+    axis = release.data_axis
+    scale = _Scale(release.scales.get(axis))
+    counts_only = get_method(release.method).counts_only
+    has_weights = "weights" in release.data.columns
+    frequency, analytic = has_weights and counts_only, has_weights and not counts_only
+    rows = _level_rows(release)
+    n_levels = len(rows)
+    has_hue = release.levels is not None
+    multiple = params["multiple"]
+    common_norm, common_grid = params["common_norm"], params["common_grid"]
+    if not (has_hue or analytic):
+        common_norm = False
+    if has_hue and multiple in ("stack", "fill"):
+        common_grid = True
+    range_sig = release.sig
+    obs = [scale.fwd(r[axis].to_numpy(dtype=float)) for r in rows]
+    weight = [r["weights"].to_numpy(dtype=float) if has_weights else None for r in rows]
+    present = [o.size > 0 for o in obs]
+    if has_weights and (frequency or common_norm):
+        whole = float(sum(w.sum() for w in weight))
+    else:
+        whole = float(sum(o.size for o in obs))
+
+    common = None
+    if (has_hue or analytic) and common_grid and any(present):
+        every = np.concatenate(obs)
+        every_counts = np.concatenate(weight) if frequency else None
+        kde = _fit(every[None, :], params, counts=every_counts)
+        bw = float(np.sqrt(np.squeeze(kde.covariance)))
+        common = _grid_1d(every, bw, params, params["clip"], scale, range_sig, avoid)
+
+    curves: list[np.ndarray | None] = [None] * n_levels
+    supports: list[np.ndarray] = [np.array([])] * n_levels
+    notes = [""] * n_levels
+    for i, t in enumerate(obs):
+        counts = weight[i] if frequency else None
+        if t.size == 0:
+            what = "" if not has_hue else f" of {release.levels[i]!r}"
+            notes[i] = (
+                f"Every bin{what} is below the threshold: no density can be drawn. "
+                "Pass `warn_singular=False` to disable this warning."
+                if counts_only
+                else f"No record{what} to estimate a density from."
+            )
             continue
-        for get, put, av, kp in (
-            (line.get_xdata, line.set_xdata, ax_x, keep["x"]),
-            (line.get_ydata, line.set_ydata, ax_y, keep["y"]),
+        if counts is not None:
+            n = float(counts.sum())
+            mean = float(np.sum(counts * t) / n) if n else 0.0
+            variance = float(np.sum(counts * (t - mean) ** 2) / (n - 1)) if n > 1 else 0.0
+        else:
+            n = float(t.size)
+            variance = float(np.var(t, ddof=1)) if t.size > 1 else 0.0
+        if n < 2 or math.isclose(np.nan_to_num(variance), 0):
+            notes[i] = _SINGULAR_1D
+            continue
+        try:
+            kde = _fit(t[None, :], params, counts=counts, weights=weight[i] if analytic else None)
+            if common is not None:
+                support = common
+            else:
+                # seaborn places the grid from a fit without analytic weights
+                fitted = _fit(t[None, :], params, counts=counts) if analytic else kde
+                bw = float(np.sqrt(np.squeeze(fitted.covariance)))
+                support = _grid_1d(t, bw, params, params["clip"], scale, range_sig, avoid)
+            if params["cumulative"]:
+                density = np.array([kde.integrate_box_1d(support[0], s) for s in support])
+            else:
+                density = kde(support)
+        except np.linalg.LinAlgError:
+            notes[i] = _SINGULAR_1D
+            continue
+        if common_norm:
+            part = float(weight[i].sum()) if has_weights else float(t.size)
+            density = density * (part / whole)
+        curves[i] = np.asarray(density, dtype=float)
+        supports[i] = scale.inv(support)
+
+    baselines = [np.zeros_like(c) if c is not None else np.array([]) for c in curves]
+    stacked = [i for i in _stack_order(release.levels, present) if curves[i] is not None]
+    probability = bool(params["cumulative"]) or multiple == "fill"
+    if has_hue and multiple in ("stack", "fill") and stacked:
+        # seaborn's order: the last level at the bottom
+        bottom_up = stacked[::-1]
+        block = np.vstack([curves[i] for i in bottom_up])
+        total = block.sum(axis=0)
+        block = np.cumsum(block, axis=0)
+        if multiple == "fill":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                block = block / total
+        if rounded:
+            block = np.vstack([_round_off(row, avoid, sig, probability) for row in block])
+        below = np.nan_to_num(np.vstack([np.zeros(block.shape[1]), block[:-1]]), nan=0.0)
+        for j, i in enumerate(bottom_up):
+            curves[i], baselines[i] = block[j], below[j]
+    elif rounded:
+        curves = [None if c is None else _round_off(c, avoid, sig, probability) for c in curves]
+
+    est = KdeEstimate(
+        kind="curve",
+        params=_recorded(params),
+        support=supports,
+        support_y=[np.array([]) for _ in range(n_levels)],
+        density=[np.array([]) if c is None else c for c in curves],
+        baseline=baselines,
+        contour_levels=[np.array([]) for _ in range(n_levels)],
+        colorbar_ticks=[np.array([]) for _ in range(n_levels)],
+        present=present,
+        notes=notes,
+    )
+    if rounded:
+        drawn = [s for s, note in zip(supports, notes, strict=True) if not note]
+        lo = min((float(s.min()) for s in drawn), default=math.nan)
+        hi = max((float(s.max()) for s in drawn), default=math.nan)
+        # seaborn draws multiple="fill" without margins along the data axis
+        _put_axis(
+            est, "data", *_data_axis(lo, hi, avoid, scale, 0.0 if multiple == "fill" else 0.05)
+        )
+        _density_axes(est, curves, baselines, multiple, axis, _all_rare(release, avoid))
+    return est
+
+
+def _all_rare(release: KdeRelease, avoid: Mapping[str, np.ndarray] | np.ndarray) -> np.ndarray:
+    """Every rare value of the release's variables, sorted (what a density may not equal)."""
+    parts = list(avoid.values()) if isinstance(avoid, Mapping) else [avoid]
+    parts = [np.asarray(p, dtype=float).ravel() for p in parts]
+    return np.unique(np.concatenate(parts)) if parts else np.array([])
+
+
+def _round_off(values: np.ndarray, avoid: np.ndarray, sig: int, probability: bool) -> np.ndarray:
+    """Round to `sig` significant figures; a value equal to a rare raw value moves one unit.
+
+    The move is away from zero, except for a probability at 1 or above
+    (cumulative or filled curves), which moves down. Zero (the density far
+    from the data, the baseline of a fill) is no statistic and stays.
+    """
+    r = np.asarray(round_sig(np.asarray(values, dtype=float), sig), dtype=float)
+    hit = hit_mask(r, avoid) & np.isfinite(r) & (r != 0)
+    if hit.any():
+        down = (r[hit] >= 1) if probability else np.zeros(int(hit.sum()), dtype=bool)
+        r[hit] = nudge_off(r[hit], avoid, np.where(down | (r[hit] < 0), -1.0, 1.0), sig)
+    return r
+
+
+def _put_axis(est: KdeEstimate, name: str, lim: Any, ticks: Any) -> None:
+    if lim is not None:
+        est.limits[name] = (float(lim[0]), float(lim[1]))
+    if ticks is not None:
+        est.ticks[name] = np.asarray(ticks, dtype=float)
+
+
+def _data_axis(
+    lo: float, hi: float, avoid: np.ndarray, scale: _Scale, margin: float
+) -> tuple[tuple[float, float] | None, np.ndarray | None]:
+    """Safe limits and ticks of an axis showing released values in [lo, hi] (`margin` of it)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        # nothing drawn: ticks for the empty axis' (0, 1)
+        return None, None if scale.log else safe_ticks(0.0, 1.0, avoid=avoid)
+    if hi <= lo:
+        return None, None
+    if scale.log:
+        return _log_axis(lo, hi, avoid, scale, pad=margin)
+    lim = safe_limits(lo, hi, avoid, margin=margin)
+    return lim, safe_ticks(lim[0], lim[1], avoid=avoid)
+
+
+def _density_axes(
+    est: KdeEstimate,
+    curves: list,
+    baselines: list,
+    multiple: str,
+    data_axis: str,
+    avoid: np.ndarray,
+) -> None:
+    """Ticks of the density axis, on the view matplotlib gives a fresh Axes.
+
+    The view starts at 0 (seaborn's sticky edge) and ends a margin above the
+    highest curve; lines start their margin from their lowest value, filled
+    areas from their baseline. A fill of proportions spans (0, 1).
+    """
+    margin = mpl.rcParams["axes.ymargin" if data_axis == "x" else "axes.xmargin"]
+    drawn = [c for c in curves if c is not None and np.isfinite(c).any()]
+    if multiple == "fill" or not drawn:
+        views = {"density": (0.0, 1.0), "density_filled": (0.0, 1.0)}
+    else:
+        top = max(float(np.nanmax(c)) for c in drawn)
+        low = min(float(np.nanmin(c)) for c in drawn)
+        floor = min(
+            [0.0] + [float(np.nanmin(b)) for b in baselines if b.size and np.isfinite(b).any()]
+        )
+        views = {
+            "density": (max(low - margin * (top - low), 0.0), top + margin * (top - low)),
+            "density_filled": (max(floor, 0.0), top + margin * (top - floor)),
+        }
+    for name, (lo, hi) in views.items():
+        if hi > lo:
+            est.limits[name] = (lo, hi)
+            est.ticks[name] = safe_ticks(lo, hi, avoid=avoid)
+
+
+def _surface_estimate(
+    release: KdeRelease,
+    params: Mapping[str, Any],
+    avoid: Mapping[str, np.ndarray],
+    sig: int,
+    rounded: bool,
+) -> KdeEstimate:
+    """Estimate the bivariate densities of a release and their contour levels, as seaborn does."""
+    scales = {r: _Scale(release.scales.get(r)) for r in ("x", "y")}
+    has_weights = "weights" in release.data.columns
+    frequency = has_weights and get_method(release.method).counts_only
+    analytic = has_weights and not frequency
+    rows = _level_rows(release)
+    n_levels = len(rows)
+    has_hue = release.levels is not None
+    common_norm = params["common_norm"] and (has_hue or analytic)
+    clip = params["clip"] if params["clip"] is not None else (None, None)
+    if clip[0] is None or np.isscalar(clip[0]):
+        clip = (clip, clip)
+    n_all = sum(len(r) for r in rows)
+    present = [len(r) > 0 for r in rows]
+    xs: list[np.ndarray] = [np.array([])] * n_levels
+    ys: list[np.ndarray] = [np.array([])] * n_levels
+    surfaces: list[np.ndarray | None] = [None] * n_levels
+    notes = [""] * n_levels
+    for i, r in enumerate(rows):
+        if not len(r):
+            what = "" if not has_hue else f" of {release.levels[i]!r}"
+            notes[i] = f"No record{what} to estimate a density from."
+            continue
+        x, y = (scales[a].fwd(r[a].to_numpy(dtype=float)) for a in ("x", "y"))
+        counts = r["weights"].to_numpy(dtype=float) if frequency else None
+        w = r["weights"].to_numpy(dtype=float) if analytic else None
+        min_variance = min(float(np.var(v, ddof=1)) if v.size > 1 else 0.0 for v in (x, y))
+        if math.isclose(np.nan_to_num(min_variance), 0):
+            notes[i] = _SINGULAR_2D
+            continue
+        try:
+            kde = _fit(np.vstack([x, y]), params, counts=counts, weights=w)
+            # seaborn places the grid from a fit without analytic weights
+            fitted = _fit(np.vstack([x, y]), params, counts=counts) if analytic else kde
+            bw = np.sqrt(np.diag(fitted.covariance)).ravel()
+            gx = _grid_1d(x, float(bw[0]), params, clip[0], scales["x"], release.sig, avoid["x"])
+            gy = _grid_1d(y, float(bw[1]), params, clip[1], scales["y"], release.sig, avoid["y"])
+            if params["cumulative"]:
+                p0 = (gx.min(), gy.min())
+                density = np.array([[kde.integrate_box(p0, (xi, yj)) for xi in gx] for yj in gy])
+            else:
+                xx, yy = np.meshgrid(gx, gy)
+                density = kde([xx.ravel(), yy.ravel()]).reshape(xx.shape)
+        except np.linalg.LinAlgError:
+            notes[i] = _SINGULAR_2D
+            continue
+        if common_norm:
+            density = density * (len(r) / n_all)
+        if rounded:
+            density = np.asarray(round_sig(density, sig), dtype=float)
+        surfaces[i] = density
+        xs[i], ys[i] = scales["x"].inv(gx), scales["y"].inv(gy)
+    est = _contoured("density", params, xs, ys, surfaces, present, notes, has_hue and common_norm)
+    if rounded:
+        _guard_contours(est, avoid, sig, _all_rare(release, avoid))
+        for a, grids in (("x", xs), ("y", ys)):
+            drawn = [g for g, note in zip(grids, notes, strict=True) if not note]
+            lo = min((float(g.min()) for g in drawn), default=math.nan)
+            hi = max((float(g.max()) for g in drawn), default=math.nan)
+            _put_axis(est, a, *_data_axis(lo, hi, avoid[a], scales[a], 0.05))
+    return est
+
+
+def _counts_estimate(
+    release: KdeRelease,
+    params: Mapping[str, Any],
+    avoid: Mapping[str, np.ndarray],
+    rounded: bool,
+) -> KdeEstimate:
+    """Contour a suppressed grid of counts (suppressed cells as 0) at seaborn's levels.
+
+    The surface is the counts on the cell centres, in a ring of empty cells
+    so that contours close as a density's do; cumulative: the cumulative
+    counts at the upper edges of the cells, 0 at the lower edges. `clip`
+    keeps the cells whose centres lie within it. The bandwidth, grid size
+    and cut do not apply: the grid is the estimate.
+    """
+    grid = release.grid
+    scales = {r: _Scale(release.scales.get(r)) for r in ("x", "y")}
+    counts = np.nan_to_num(grid.counts)
+    wx, wy = grid.xedges[1] - grid.xedges[0], grid.yedges[1] - grid.yedges[0]
+    if params["cumulative"]:
+        gx, gy = grid.xedges, grid.yedges
+        z = np.pad(counts.cumsum(axis=1).cumsum(axis=2), ((0, 0), (1, 0), (1, 0)))
+        half = (0.0, 0.0)
+    else:
+        gx = np.r_[grid.xcentres[0] - wx, grid.xcentres, grid.xcentres[-1] + wx]
+        gy = np.r_[grid.ycentres[0] - wy, grid.ycentres, grid.ycentres[-1] + wy]
+        z = np.pad(counts, ((0, 0), (1, 1), (1, 1)))
+        half = (wx / 2, wy / 2)
+    clip = params["clip"]
+    if clip is not None:
+        cx, cy = (clip, clip) if clip[0] is None or np.isscalar(clip[0]) else clip
+        cx, cy = cx or (None, None), cy or (None, None)
+        keep_x = (gx >= (-np.inf if cx[0] is None else cx[0])) & (
+            gx <= (np.inf if cx[1] is None else cx[1])
+        )
+        keep_y = (gy >= (-np.inf if cy[0] is None else cy[0])) & (
+            gy <= (np.inf if cy[1] is None else cy[1])
+        )
+        gx, gy, z = gx[keep_x], gy[keep_y], z[:, keep_x][:, :, keep_y]
+    if gx.size < 2 or gy.size < 2:
+        raise ValueError(
+            "clip leaves fewer than two grid cells along an axis: widen clip, or use more bins."
+        )
+    has_hue = release.levels is not None
+    n_levels = z.shape[0]
+    xd, yd = scales["x"].inv(gx), scales["y"].inv(gy)
+    surfaces: list[np.ndarray | None] = []
+    notes = []
+    for i in range(n_levels):
+        if z[i].any():
+            surfaces.append(z[i].T.astype(float))
+            notes.append("")
+        else:
+            what = f" for {release.levels[i]!r}" if has_hue else ""
+            surfaces.append(None)
+            notes.append(
+                f"No grid cell{what} reaches the threshold: no contour can be drawn. "
+                "Pass `warn_singular=False` to disable this warning."
+            )
+    est = _contoured(
+        "counts",
+        params,
+        [xd] * n_levels,
+        [yd] * n_levels,
+        surfaces,
+        [True] * n_levels,
+        notes,
+        has_hue and params["common_norm"],
+    )
+    # a filled plot of one level fills up to the highest count
+    if rounded:
+        _guard_contours(est, avoid, _COUNT_LEVEL_SIG, _all_rare(release, avoid))
+        extent = {
+            "x": scales["x"].inv([gx[0] - half[0], gx[-1] + half[0]]),
+            "y": scales["y"].inv([gy[0] - half[1], gy[-1] + half[1]]),
+        }
+        for a in ("x", "y"):
+            lo, hi = (float(v) for v in extent[a])
+            _put_axis(est, a, *_data_axis(lo, hi, avoid[a], scales[a], 0.0))
+    return est
+
+
+def _quantile_to_level(data: Any, quantile: Any) -> np.ndarray:
+    """Return data levels at iso-proportions of mass (seaborn's rule)."""
+    isoprop = np.asarray(quantile)
+    values = np.ravel(data)
+    sorted_values = np.sort(values)[::-1]
+    normalized_values = np.cumsum(sorted_values) / values.sum()
+    idx = np.searchsorted(normalized_values, 1 - isoprop)
+    return np.take(sorted_values, idx, mode="clip")
+
+
+def _contoured(
+    kind: str,
+    params: Mapping[str, Any],
+    xs: list[np.ndarray],
+    ys: list[np.ndarray],
+    surfaces: list[np.ndarray | None],
+    present: list[bool],
+    notes: list[str],
+    common: bool,
+) -> KdeEstimate:
+    """Return an estimate of contours: seaborn's iso-proportion levels of each surface."""
+    thresh = 0 if params["thresh"] is None else params["thresh"]
+    levels = params["levels"]
+    if isinstance(levels, Number):
+        iso = np.linspace(thresh, 1, levels)
+    else:
+        iso = np.asarray(levels, dtype=float)
+        if iso.size == 0 or iso.min() < 0 or iso.max() > 1:
+            raise ValueError("levels must be in [0, 1]")
+    shown = [i for i, s in enumerate(surfaces) if s is not None]
+    if common and shown:
+        at = _quantile_to_level([surfaces[i] for i in shown], iso)
+        draw = {i: at for i in shown}
+    else:
+        draw = {i: _quantile_to_level(surfaces[i], iso) for i in shown}
+    n = len(surfaces)
+    return KdeEstimate(
+        kind=kind,
+        params=_recorded(params),
+        support=[xs[i] if i in draw else np.array([]) for i in range(n)],
+        support_y=[ys[i] if i in draw else np.array([]) for i in range(n)],
+        density=[surfaces[i] if i in draw else np.array([]) for i in range(n)],
+        baseline=[np.array([]) for _ in range(n)],
+        contour_levels=[np.unique(draw[i]) if i in draw else np.array([]) for i in range(n)],
+        colorbar_ticks=[np.array([]) for _ in range(n)],
+        present=present,
+        notes=notes,
+    )
+
+
+def _guard_contours(
+    est: KdeEstimate, avoid: Mapping[str, np.ndarray], sig: int, avoid_all: np.ndarray
+) -> None:
+    """Move contour levels until no level and no contour vertex equals a rare raw value.
+
+    matplotlib draws the contour of a level through the points where it
+    interpolates the level linearly between neighbouring grid points: a
+    vertex on a grid line has the grid's coordinate along that line (no
+    data) and an interpolated one across it. Those are computed here; a
+    level whose contour would pass through a rare value (or which is one)
+    moves one unit in its `sig`-th significant figure until none does.
+    Then the ticks of each level's colour bar.
+    """
+    shown = [i for i, note in enumerate(est.notes) if not note]
+    levels = {i: est.contour_levels[i].copy() for i in shown}
+    for value in np.unique(np.concatenate([levels[i] for i in shown])) if shown else []:
+        users = [i for i in shown if (levels[i] == value).any()]
+        surfaces = [(est.support[i], est.support_y[i], est.density[i]) for i in users]
+        new = float(value)
+        for _ in range(1000):
+            if not _level_hits(new, surfaces, avoid["x"], avoid["y"], avoid_all):
+                break
+            new = _next_level(new, sig)
+        else:  # pragma: no cover - a thousand units on rare values
+            raise DisclosureError("Could not place contour levels clear of the rare values.")
+        if new != value:
+            for i in users:
+                levels[i][levels[i] == value] = new
+    for i in shown:
+        lv = np.unique(levels[i])
+        est.contour_levels[i] = lv
+        top = float(np.max(est.density[i]))
+        if lv.size >= 2:
+            lo, hi = float(lv[0]), float(lv[-1])
+        elif est.kind == "counts" and lv.size == 1:
+            # a filled plot of one level fills from it up to the highest count
+            lo = float(lv[0])
+            hi = top if top > lo else lo * 1.001
+        else:
+            continue
+        if hi > lo:
+            est.colorbar_ticks[i] = safe_ticks(lo, hi, avoid=avoid_all)
+
+
+def _level_hits(
+    level: float,
+    surfaces: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    rare_x: np.ndarray,
+    rare_y: np.ndarray,
+    avoid_all: np.ndarray,
+) -> bool:
+    """Whether a contour level, or a vertex of its contour on any surface, is a rare value."""
+    if level != 0 and hits_any([level], avoid_all):
+        return True
+    for xs, ys, z in surfaces:
+        # across grid columns (x interpolated, y on a grid line), then across grid rows
+        for za, zb, lo_c, hi_c, rare, along in (
+            (z[:, :-1], z[:, 1:], xs[:-1], xs[1:], rare_x, 1),
+            (z[:-1, :], z[1:, :], ys[:-1], ys[1:], rare_y, 0),
         ):
-            values = np.asarray(get(), dtype=float)
-            new = _nudged(values, av, kp)
-            if new is not None:
-                moved += int((new != values).sum())
-                put(new)
-    for coll in ax.collections:
-        if id(coll) in before or not coll.get_transform().contains_branch(ax.transData):
-            continue
-        for path in coll.get_paths():
-            verts = path.vertices
-            if not verts.size:
+            if not rare.size:
                 continue
-            for j, av, kp in ((0, ax_x, keep["x"]), (1, ax_y, keep["y"])):
-                new = _nudged(verts[:, j], av, kp)
-                if new is not None:
-                    moved += int((new != verts[:, j]).sum())
-                    if not verts.flags.writeable:  # pragma: no cover - read-only paths
-                        verts = verts.copy()
-                        path._vertices = verts
-                    verts[:, j] = new
-    return moved
+            jj, ii = np.nonzero((np.minimum(za, zb) < level) & (level < np.maximum(za, zb)))
+            if not ii.size:
+                continue
+            a, b = za[jj, ii], zb[jj, ii]
+            frac = (b - level) / (b - a)
+            k = ii if along == 1 else jj
+            vertex = lo_c[k] * frac + hi_c[k] * (1.0 - frac)
+            if hit_mask(vertex, rare, _VERTEX_RTOL).any():
+                return True
+    return False
+
+
+def _next_level(value: float, sig: int) -> float:
+    """`value` one unit up in its `sig`-th significant figure."""
+    if value == 0:
+        return value
+    unit = 10.0 ** (math.floor(math.log10(abs(value))) - sig + 1)
+    return float(round_sig(value + unit, sig))
 
 
 def _log_axis(
@@ -1014,238 +1663,8 @@ def _log_axis(
     return (lim[0], lim[1]), ticks[~hit_mask(ticks, avoid)]
 
 
-def _set_data_axis(
-    ax: Axes,
-    which: str,
-    lo: float,
-    hi: float,
-    avoid: np.ndarray,
-    scale: _Scale,
-    *,
-    lim: tuple[float, float] | None = None,
-    ticks: np.ndarray | None = None,
-    margin: float = 0.05,
-) -> None:
-    """Fix an axis showing released values to safe limits and ticks (`margin` of the range)."""
-    if lim is None or ticks is None:
-        if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
-            _set_density_ticks(ax, which, avoid)
-            return
-        if scale.log:
-            lim, ticks = _log_axis(lo, hi, avoid, scale, pad=margin)
-        else:
-            lim = safe_limits(lo, hi, avoid, margin=margin)
-            ticks = safe_ticks(lim[0], lim[1], avoid=avoid)
-    set_safe_axis(ax, which, lim, ticks)
-    if scale.log:
-        axis = ax.xaxis if which == "x" else ax.yaxis
-        axis.set_major_formatter(StrMethodFormatter("{x:g}"))
-        axis.set_minor_formatter(NullFormatter())
-
-
-def _set_density_ticks(ax: Axes, which: str, avoid: np.ndarray) -> None:
-    """Put the ticks of an axis that shows densities (not data) on numbers that are no rare value.
-
-    Tick labels are text, and every number written in a released figure must
-    differ from a rare raw value, whatever it means.
-    """
-    axis = ax.xaxis if which == "x" else ax.yaxis
-    if axis.get_scale() != "linear":
-        return
-    lo, hi = sorted(ax.get_xlim() if which == "x" else ax.get_ylim())
-    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
-        return
-    axis.set_major_locator(FixedLocator(safe_ticks(lo, hi, avoid=avoid)))
-
-
-def _safe_colorbars(ax: Axes, before: set[int], avoid: np.ndarray) -> None:
-    """Put the ticks of colour bars of new contours on numbers that are no rare value."""
-    for coll in ax.collections:
-        cb = getattr(coll, "colorbar", None)
-        if id(coll) in before or cb is None:
-            continue
-        lo, hi = cb.norm.vmin, cb.norm.vmax
-        if (
-            lo is not None
-            and hi is not None
-            and math.isfinite(lo)
-            and math.isfinite(hi)
-            and hi > lo
-        ):
-            cb.set_ticks(safe_ticks(float(lo), float(hi), avoid=avoid))
-            cb.minorticks_off()
-
-
-def _bounds(ax: Axes, which: str) -> tuple[float, float]:
-    lim = ax.dataLim
-    lo, hi = (lim.x0, lim.x1) if which == "x" else (lim.y0, lim.y1)
-    return (
-        (float(lo), float(hi)) if math.isfinite(lo) and math.isfinite(hi) else (math.nan, math.nan)
-    )
-
-
-def _quantile_to_level(data: Any, quantile: Any) -> np.ndarray:
-    """Return data levels at iso-proportions of mass (seaborn's rule, applied to counts)."""
-    isoprop = np.asarray(quantile)
-    values = np.ravel(data)
-    sorted_values = np.sort(values)[::-1]
-    normalized_values = np.cumsum(sorted_values) / values.sum()
-    idx = np.searchsorted(normalized_values, 1 - isoprop)
-    return np.take(sorted_values, idx, mode="clip")
-
-
-def _draw_grid_contours(
-    ax: Axes,
-    release: KdeRelease,
-    scales: dict[str, _Scale],
-    *,
-    palette,
-    hue_norm,
-    color,
-    fill,
-    common_norm,
-    cumulative,
-    levels,
-    thresh,
-    clip,
-    legend,
-    cbar,
-    cbar_ax,
-    cbar_kws,
-    warn_singular,
-    log_scale,
-    kwargs,
-) -> dict[str, tuple[float, float]]:
-    """Draw contours of a suppressed density grid (shown counts; suppressed cells as 0).
-
-    Returns the extent of the drawn grid per axis (data units), for the axis limits.
-    """
-    from seaborn.distributions import _DistributionPlotter
-    from seaborn.palettes import color_palette
-    from seaborn.utils import _default_color
-
-    grid = release.grid
-    counts = np.nan_to_num(grid.counts)
-    wx, wy = grid.xedges[1] - grid.xedges[0], grid.yedges[1] - grid.yedges[0]
-    if cumulative:
-        # cumulative counts at the upper edge of each cell; 0 at the lower edges
-        xs, ys = grid.xedges, grid.yedges
-        z = np.pad(counts.cumsum(axis=1).cumsum(axis=2), ((0, 0), (1, 0), (1, 0)))
-        half = (0.0, 0.0)
-    else:
-        # a ring of empty cells around the grid, so contours close as a density's do
-        xs = np.r_[grid.xcentres[0] - wx, grid.xcentres, grid.xcentres[-1] + wx]
-        ys = np.r_[grid.ycentres[0] - wy, grid.ycentres, grid.ycentres[-1] + wy]
-        z = np.pad(counts, ((0, 0), (1, 1), (1, 1)))
-        half = (wx / 2, wy / 2)
-    if clip is not None:
-        cx, cy = (clip, clip) if clip[0] is None or np.isscalar(clip[0]) else clip
-        cx, cy = cx or (None, None), cy or (None, None)
-        keep_x = (xs >= (-np.inf if cx[0] is None else cx[0])) & (
-            xs <= (np.inf if cx[1] is None else cx[1])
-        )
-        keep_y = (ys >= (-np.inf if cy[0] is None else cy[0])) & (
-            ys <= (np.inf if cy[1] is None else cy[1])
-        )
-        xs, ys, z = xs[keep_x], ys[keep_y], z[:, keep_x][:, :, keep_y]
-    if xs.size < 2 or ys.size < 2:
-        raise ValueError(
-            "clip leaves fewer than two grid cells along an axis: widen clip, or use more bins."
-        )
-    xd, yd = scales["x"].inv(xs), scales["y"].inv(ys)
-    extent = {
-        "x": tuple(scales["x"].inv([xs[0] - half[0], xs[-1] + half[0]])),
-        "y": tuple(scales["y"].inv([ys[0] - half[1], ys[-1] + half[1]])),
-    }
-
-    # a seaborn plotter for hue colours, legend and labels; it needs the hue levels
-    # only (one row each, no coordinates: nothing is drawn from it)
-    variables = {"x": "x", "y": "y"}
-    has_hue = release.levels is not None
-    n_rows = len(release.levels) if has_hue else 1
-    frame = pd.DataFrame({"x": np.full(n_rows, np.nan), "y": np.full(n_rows, np.nan)})
-    if has_hue:
-        frame["hue"] = _like_levels(pd.Series(release.levels), release.levels)
-        variables["hue"] = "hue"
-    frame = frame.rename(columns={r: release.labels[r] or r for r in variables})
-    variables = {r: release.labels[r] or r for r in variables}
-    if len(set(variables.values())) < len(variables):
-        frame.columns = list(variables)
-        variables = {r: r for r in variables}
-    plotter = _DistributionPlotter(data=frame, variables=variables)
-    plotter.map_hue(palette=palette, order=release.levels, norm=hue_norm)
-    plotter._attach(ax, allowed_types=["numeric"], log_scale=log_scale)
-
-    contour_kws = dict(kwargs)
-    contour_kws.pop("label", None)
-    color = _default_color(
-        ax.fill_between if fill else ax.plot, "hue" if has_hue else None, color, contour_kws
-    )
-    if thresh is None:
-        thresh = 0
-    if isinstance(levels, Number):
-        iso = np.linspace(thresh, 1, int(levels))
-    else:
-        iso = np.asarray(levels, dtype=float)
-        if iso.min() < 0 or iso.max() > 1:
-            raise ValueError("levels must be in [0, 1]")
-    shown = [i for i in range(z.shape[0]) if z[i].any()]
-    if has_hue and common_norm and shown:
-        common = _quantile_to_level([z[i] for i in shown], iso)
-        draw_levels = {i: common for i in shown}
-    else:
-        draw_levels = {i: _quantile_to_level(z[i], iso) for i in shown}
-    for i in range(z.shape[0]):
-        if i not in draw_levels and warn_singular:
-            what = f" for {release.levels[i]!r}" if has_hue else ""
-            warnings.warn(
-                f"No grid cell{what} reaches the threshold: no contour can be drawn. "
-                "Pass `warn_singular=False` to disable this warning.",
-                UserWarning,
-                stacklevel=4,
-            )
-    if has_hue:
-        for param in ("cmap", "colors"):
-            if param in contour_kws:
-                warnings.warn(
-                    f"{param} parameter ignored when using hue mapping.", UserWarning, stacklevel=4
-                )
-                contour_kws.pop(param)
-    else:
-        given = set(contour_kws) & {"cmap", "colors"}
-        if fill and not given:
-            contour_kws["cmap"] = plotter._cmap_from_color(color)
-        if not fill and not given:
-            contour_kws["colors"] = [color]
-        cmap = contour_kws.pop("cmap", None)
-        if isinstance(cmap, str):
-            cmap = color_palette(cmap, as_cmap=True)
-        if cmap is not None:
-            contour_kws["cmap"] = cmap
-    for i in shown:
-        if has_hue:
-            c = plotter._hue_map(release.levels[i])
-            if fill:
-                contour_kws["cmap"] = plotter._cmap_from_color(c)
-            else:
-                contour_kws["colors"] = [c]
-        lv = np.unique(draw_levels[i])
-        if fill and lv.size < 2:
-            top = z[i].max()
-            lv = np.array([lv[0], top]) if top > lv[0] else np.array([lv[0], lv[0] * 1.001])
-        func = ax.contourf if fill else ax.contour
-        cset = func(xd, yd, z[i].T, levels=lv, **contour_kws)
-        if cbar:
-            ax.figure.colorbar(cset, cbar_ax, ax, **({} if cbar_kws is None else cbar_kws))
-    plotter._add_axis_labels(ax)
-    if has_hue and legend:
-        from functools import partial
-
-        import matplotlib as mpl
-
-        artist = partial(mpl.patches.Patch) if fill else partial(mpl.lines.Line2D, [], [])
-        plotter._add_legend(ax, artist, fill, False, "layer", 1, {}, {})
-    return extent
+# --------------------------------------------------------------------------------------
+# drawing
 
 
 def draw_kde(
@@ -1277,11 +1696,12 @@ def draw_kde(
 ) -> Axes:
     """Draw a kde release on `ax`.
 
-    Only the release reaches seaborn and matplotlib: the released values
-    (seaborn estimates and draws their density, on a guarded grid), or the
-    suppressed grid (drawn as contours). Axes showing data get limits and
-    ticks on safe numbers. The report is not attached here (see
-    :func:`safeplot.plots._common.finish`).
+    Only the release's estimate reaches matplotlib: its curves
+    (``Axes.plot``, ``Axes.fill_between``) or the contours of its density
+    or count surface (``Axes.contour``, ``Axes.contourf``) at its levels,
+    coloured as seaborn colours them. Axes showing data get the release's
+    limits and ticks (widened to what the Axes already shows). The report
+    is not attached here (see :func:`safeplot.plots._common.finish`).
 
     Parameters
     ----------
@@ -1289,10 +1709,18 @@ def draw_kde(
         Where to draw.
     release : KdeRelease
         What to draw, from :func:`release_kde`.
-    palette, hue_norm, color, fill, multiple, common_norm, common_grid, cumulative
+    palette, hue_norm, color, fill
         As in :func:`kdeplot`.
-    bw_method, bw_adjust, warn_singular, log_scale, levels, thresh, gridsize, cut, clip
-        As in :func:`kdeplot`.
+    multiple, common_norm, common_grid, cumulative, bw_method, bw_adjust
+        How the density was estimated: the release's own. Left at their
+        defaults they take the release's values; given otherwise, they must
+        equal them (a release cannot be estimated again without its data).
+    levels, thresh, gridsize, cut, clip
+        As `multiple`: the release's own.
+    warn_singular : bool, default True
+        Warn of each hue level with nothing to draw.
+    log_scale
+        Not needed: the release's axes are drawn on the scales it was made on.
     legend, cbar, cbar_ax, cbar_kws
         As in :func:`kdeplot`.
     **kwargs
@@ -1301,6 +1729,11 @@ def draw_kde(
     Returns
     -------
     Axes
+
+    Raises
+    ------
+    ValueError
+        An estimation parameter other than the release's.
 
     See Also
     --------
@@ -1318,119 +1751,436 @@ def draw_kde(
     1
     >>> plt.close("all")
     """
-    import seaborn as sns
-
-    roles = ("x", "y") if release.bivariate else (release.data_axis,)
-    scales = {r: _Scale(release.scales.get(r)) for r in roles}
-    if log_scale is None and any(s.log for s in scales.values()):
-        log_scale = tuple(scales[r].base if r in scales else False for r in ("x", "y"))
-    before = _artist_ids(ax)
-    m = get_method(release.method)
-    d = release.data
-    extent = None
-    grids: dict[str, list[np.ndarray]] = {}
-    if release.grid is not None:
-        with quiet_seaborn():
-            extent = _draw_grid_contours(
-                ax,
-                release,
-                scales,
-                palette=palette,
-                hue_norm=hue_norm,
-                color=color,
-                fill=fill,
-                common_norm=common_norm,
-                cumulative=cumulative,
-                levels=levels,
-                thresh=thresh,
-                clip=clip,
-                legend=legend,
-                cbar=cbar,
-                cbar_ax=cbar_ax,
-                cbar_kws=cbar_kws,
-                warn_singular=warn_singular,
-                log_scale=log_scale,
-                kwargs=kwargs,
-            )
+    given = {
+        "bw_method": bw_method,
+        "bw_adjust": bw_adjust,
+        "gridsize": gridsize,
+        "cut": cut,
+        "clip": clip,
+        "cumulative": cumulative,
+        "common_norm": common_norm,
+        "common_grid": common_grid,
+        "multiple": multiple,
+        "levels": levels,
+        "thresh": thresh,
+    }
+    if release.estimate is None:
+        # assembled from values released elsewhere: estimated now, clear of its rare values
+        params = _estimate_params(**given)
+        release = _estimated(release, release.avoid, params, get_policy())
     else:
-        frequency = contextlib.nullcontext()
-        if "weights" in d.columns and m.counts_only:
-            if d["weights"].sum() > _EXPAND_MAX and not callable(bw_method) and not common_grid:
-                # many records (e.g. counted out of core): the same estimate from the counts
-                frequency = _frequency_weights()
-            else:
-                # frequency weights: each shown bin centre once per record it counts, so the
-                # bandwidth rule sees the number of records (scipy's weights would count bins)
-                d = d.loc[d.index.repeat(d["weights"].to_numpy().astype(np.int64))]
-                d = d.drop(columns="weights").reset_index(drop=True)
-        vectors: dict[str, Any] = {}
-        for r in roles:
-            vectors[r] = pd.Series(d[r].to_numpy(), name=release.labels.get(r, r))
-        if release.levels is not None:
-            vectors["hue"] = pd.Series(
-                _like_levels(d["hue"], release.levels).to_numpy(),
-                name=release.labels.get("hue", "hue"),
-            )
-        if "weights" in d.columns:
-            vectors["weights"] = pd.Series(d["weights"].to_numpy(), name="weights")
-        if warn_singular and m.counts_only:
-            present = set(d["hue"]) if release.levels is not None and not d.empty else set()
-            for level in release.levels if release.levels is not None else [None]:
-                if (level is None and d.empty) or (level is not None and level not in present):
-                    what = "" if level is None else f" of {level!r}"
-                    warnings.warn(
-                        f"Every bin{what} is below the threshold: no density can be drawn. "
-                        "Pass `warn_singular=False` to disable this warning.",
-                        UserWarning,
-                        stacklevel=3,
-                    )
-        guard = contextlib.nullcontext() if m.raw else _guarded_support(release, scales, grids)
-        with quiet_seaborn(), guard, frequency:
-            sns.kdeplot(
-                **vectors,
-                palette=palette,
-                hue_order=release.levels,
-                hue_norm=hue_norm,
-                color=color,
-                fill=fill,
-                multiple=multiple,
-                common_norm=common_norm,
-                common_grid=common_grid,
-                cumulative=cumulative,
-                bw_method=bw_method,
-                bw_adjust=bw_adjust,
-                warn_singular=warn_singular,
-                log_scale=log_scale,
-                levels=levels,
-                thresh=thresh,
-                gridsize=gridsize,
-                cut=cut,
-                clip=clip,
-                legend=legend,
-                cbar=cbar,
-                cbar_ax=cbar_ax,
-                cbar_kws=cbar_kws,
-                ax=ax,
-                **kwargs,
-            )
-    if m.raw:
-        return ax
-    _scrub(ax, before, release.avoid, grids)
-    avoid_all = np.unique(np.concatenate([release.avoid[r] for r in roles]))
-    _safe_colorbars(ax, before, avoid_all)
+        _check_estimate(release.estimate, given)
+    est = release.estimate
+    multiple = est.params["multiple"]
+    fresh = not ax.has_data()
+    before = None if fresh else {w: (_view(ax, w), _fixed_ticks(ax, w)) for w in ("x", "y")}
+    roles = ("x", "y") if release.bivariate else (release.data_axis,)
     for r in roles:
-        lo, hi = _bounds(ax, r)
-        if extent is not None:
-            # the grid's outer edges (with its ring of empty cells), and anything drawn before
-            lo, hi = np.nanmin([lo, extent[r][0]]), np.nanmax([hi, extent[r][1]])
-            _set_data_axis(ax, r, lo, hi, release.avoid[r], scales[r], margin=0.0)
-        else:
-            # seaborn draws multiple="fill" without margins along the data axis
-            margin = 0.0 if multiple == "fill" and not release.bivariate else 0.05
-            _set_data_axis(ax, r, lo, hi, release.avoid[r], scales[r], margin=margin)
-    if not release.bivariate:
-        _set_density_ticks(ax, "y" if release.data_axis == "x" else "x", avoid_all)
+        base = release.scales.get(r)
+        if base is not None:
+            (ax.set_xscale if r == "x" else ax.set_yscale)("log", base=base)
+    has_hue = release.levels is not None
+    color = None if has_hue else _default_color(ax, fill, color, kwargs)
+    order, lookup = _hue_map(release, est, palette, hue_norm) if has_hue else ([None], {})
+    if warn_singular:
+        for note in est.notes:
+            if note and not note.startswith(_ABSENT):
+                warnings.warn(note, UserWarning, stacklevel=3)
+    if est.kind == "curve":
+        filled = _draw_curves(ax, release, order, lookup, color, fill, multiple, legend, kwargs)
+    else:
+        filled = bool(fill)
+        _draw_contours(
+            ax, release, order, lookup, color, fill, cbar, cbar_ax, cbar_kws, legend, kwargs
+        )
+    if get_method(release.method).raw:
+        return ax
+    for r in roles:
+        name = r if release.bivariate else "data"
+        _set_data_axis(
+            ax,
+            r,
+            est.limits.get(name),
+            est.ticks.get(name),
+            _Scale(release.scales.get(r)),
+            None if before is None else before[r],
+        )
+    if not release.bivariate and fresh:
+        other = "y" if release.data_axis == "x" else "x"
+        ticks = est.ticks.get("density_filled" if filled else "density")
+        axis = ax.xaxis if other == "x" else ax.yaxis
+        if ticks is not None and axis.get_scale() == "linear":
+            lo, hi = sorted(_view(ax, other))
+            tol = 1e-9 * max(abs(lo), abs(hi), 1e-300)
+            axis.set_major_locator(FixedLocator(ticks[(ticks >= lo - tol) & (ticks <= hi + tol)]))
     return ax
+
+
+#: The note of a hue level without records (no warning: seaborn skips such a level).
+_ABSENT = "No record"
+
+
+def _check_estimate(est: KdeEstimate, given: Mapping[str, Any]) -> None:
+    """Refuse estimation parameters, given to draw a release, other than its own."""
+    asked = _recorded(_estimate_params(**given))
+    for key, value in asked.items():
+        if _same(value, _recorded(_ESTIMATE_DEFAULTS)[key]) or _same(value, est.params.get(key)):
+            continue
+        raise ValueError(
+            f"draw_kde: the density of this release was estimated with "
+            f"{key}={est.params.get(key)!r}, not {value!r}, and cannot be estimated again "
+            f"without its data. Pass {key}= to release_kde (kdeplot does)."
+        )
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(u, v) for u, v in zip(a, b, strict=True))
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def _view(ax: Axes, which: str) -> tuple[float, float]:
+    return ax.get_xlim() if which == "x" else ax.get_ylim()
+
+
+def _fixed_ticks(ax: Axes, which: str) -> np.ndarray | None:
+    """Return the ticks of an axis fixed to released numbers (a plot drawn before), else None."""
+    locator = (ax.xaxis if which == "x" else ax.yaxis).get_major_locator()
+    if isinstance(locator, FixedLocator):
+        return np.asarray(locator.locs, dtype=float)
+    return None
+
+
+def _set_data_axis(
+    ax: Axes,
+    which: str,
+    lim: tuple[float, float] | None,
+    ticks: np.ndarray | None,
+    scale: _Scale,
+    before: tuple[tuple[float, float], np.ndarray | None] | None,
+) -> None:
+    """Fix an axis showing released values to the release's limits and ticks.
+
+    On an Axes that showed something before (`before`: its view and its
+    fixed ticks), the limits widen to that view and its ticks are kept.
+    """
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    if lim is None:
+        if ticks is not None and before is None and axis.get_scale() == "linear":
+            axis.set_major_locator(FixedLocator(ticks))
+        return
+    if before is not None:
+        (a, b), old = before
+        lim = (min(lim[0], a, b), max(lim[1], a, b))
+        if old is not None:
+            ticks = np.union1d(ticks, old[(old >= lim[0]) & (old <= lim[1])])
+    set_safe_axis(ax, which, lim, ticks)
+    if scale.log:
+        axis.set_major_formatter(StrMethodFormatter("{x:g}"))
+        axis.set_minor_formatter(NullFormatter())
+
+
+def _default_color(ax: Axes, fill: bool | None, color: Any, kws: Mapping[str, Any]) -> Any:
+    """Return the colour of a plot without hue: `color`, else the next of the Axes' cycle."""
+    from matplotlib.cbook import normalize_kwargs
+    from matplotlib.colors import to_rgb
+
+    if color is not None:
+        return color
+    kws = dict(kws)
+    kws.pop("label", None)
+    if fill:
+        kws = normalize_kwargs(kws, mpl.collections.PolyCollection)
+        scout = ax.fill_between([], [], **kws)
+        color = to_rgb(scout.get_facecolor()[0])
+    else:
+        given = normalize_kwargs(kws, mpl.lines.Line2D).get("color")
+        (scout,) = ax.plot([], [], scalex=False, scaley=False, color=given)
+        color = scout.get_color()
+    scout.remove()
+    return color
+
+
+def _hue_map(
+    release: KdeRelease, est: KdeEstimate, palette: Any, norm: Any
+) -> tuple[list, dict[Any, Any]]:
+    """Return the hue levels in seaborn's order and their colours, as seaborn maps them.
+
+    Numeric levels take a colour map (default ``"ch:"``) normalised over the
+    levels present, unless the palette is qualitative, a list or a dict;
+    other levels take the palette's colours in order (default: the colour
+    cycle, or husl for more levels than it has).
+    """
+    from seaborn.palettes import QUAL_PALETTES, color_palette
+
+    levels = list(release.levels)
+    data_levels = [lev for lev, p in zip(levels, est.present, strict=True) if p]
+    if isinstance(palette, np.ndarray):
+        warnings.warn(
+            "Numpy array is not a supported type for `palette`. Please convert your palette "
+            "to a list. This will become an error in v0.14",
+            stacklevel=4,
+        )
+        palette = palette.tolist()
+    if isinstance(palette, str) and palette in QUAL_PALETTES:
+        numeric = False
+    elif norm is not None:
+        numeric = True
+    elif isinstance(palette, (dict, list)):
+        numeric = False
+    else:
+        numeric = _numeric(levels)
+    if numeric:
+        if isinstance(palette, dict):
+            order = sorted(palette)
+            return order, {lev: palette[lev] for lev in order}
+        order = sorted(set(data_levels))
+        if isinstance(palette, mpl.colors.Colormap):
+            cmap = palette
+        else:
+            cmap = color_palette("ch:" if palette is None else palette, as_cmap=True)
+        if norm is None:
+            norm = mpl.colors.Normalize()
+        elif isinstance(norm, tuple):
+            norm = mpl.colors.Normalize(*norm)
+        elif not isinstance(norm, mpl.colors.Normalize):
+            raise ValueError("``hue_norm`` must be None, tuple, or Normalize object.")
+        if not norm.scaled() and data_levels:
+            norm(np.asarray(data_levels, dtype=float))
+        return order, dict(zip(order, cmap(norm(np.asarray(order, dtype=float))), strict=True))
+    if isinstance(palette, dict):
+        missing = set(levels) - set(palette)
+        if any(missing):
+            raise ValueError(f"The palette dictionary is missing keys: {missing}")
+        return levels, dict(palette)
+    n = len(levels)
+    if palette is None:
+        cycle = mpl.rcParams["axes.prop_cycle"].by_key().get("color", [".15"])
+        colors = color_palette(None, n) if n <= len(cycle) else color_palette("husl", n)
+    elif isinstance(palette, list):
+        colors = list(palette)
+        if len(colors) < n:
+            warnings.warn(
+                f"The palette list has fewer values ({len(colors)}) than needed ({n}) and will "
+                "cycle, which may produce an uninterpretable plot.",
+                UserWarning,
+                stacklevel=4,
+            )
+            colors = [colors[i % len(colors)] for i in range(n)]
+        elif len(colors) > n:
+            warnings.warn(
+                f"The palette list has more values ({len(colors)}) than needed ({n}), which may "
+                "not be intended.",
+                UserWarning,
+                stacklevel=4,
+            )
+            colors = colors[:n]
+    else:
+        colors = color_palette(palette, n)
+    return levels, dict(zip(levels, colors, strict=True))
+
+
+def _level_index(release: KdeRelease, level: Any) -> int | None:
+    """Return the position of a hue level in the release (None: a palette's level only)."""
+    if level is None:
+        return 0
+    for i, lev in enumerate(release.levels):
+        if lev == level:
+            return i
+    return None
+
+
+def _cmap_from_color(color: Any) -> mpl.colors.Colormap:
+    """Return a sequential colour map from a seed colour (seaborn's, in husl space)."""
+    from matplotlib.colors import to_rgba
+    from seaborn.external import husl
+
+    r, g, b, _ = to_rgba(color)
+    h, s, _ = husl.rgb_to_husl(r, g, b)
+    xx = np.linspace(-1, 1, int(1.15 * 256))[:256]
+    ramp = np.zeros((256, 3))
+    ramp[:, 0] = h
+    ramp[:, 1] = s * np.cos(xx)
+    ramp[:, 2] = np.linspace(35, 80, 256)
+    colors = np.clip([husl.husl_to_rgb(*hsl) for hsl in ramp], 0, 1)
+    return mpl.colors.ListedColormap(colors[::-1])
+
+
+def _artist_kws(
+    kws: Mapping[str, Any], fill: bool, multiple: str, color: Any, alpha: float
+) -> dict[str, Any]:
+    """Colours of a filled area or a line, as seaborn gives them."""
+    from matplotlib.cbook import normalize_kwargs
+    from matplotlib.colors import to_rgba
+
+    kws = dict(kws)
+    if fill:
+        kws = normalize_kwargs(kws, mpl.collections.PolyCollection)
+        kws.setdefault("facecolor", to_rgba(color, alpha))
+        if multiple in ("stack", "fill"):
+            kws.setdefault("edgecolor", mpl.rcParams["patch.edgecolor"])
+        else:
+            kws.setdefault("edgecolor", to_rgba(color, 1))
+    else:
+        kws["color"] = to_rgba(color, alpha)
+    return kws
+
+
+def _draw_curves(
+    ax: Axes,
+    release: KdeRelease,
+    order: list,
+    lookup: Mapping[Any, Any],
+    color: Any,
+    fill: bool | None,
+    multiple: str,
+    legend: bool,
+    kwargs: Mapping[str, Any],
+) -> bool:
+    """Draw the univariate curves (last hue level first, as seaborn); return whether filled."""
+    from matplotlib.cbook import normalize_kwargs
+
+    est = release.estimate
+    has_hue = release.levels is not None
+    if fill is None:
+        fill = multiple in ("stack", "fill")
+    plot_kws = normalize_kwargs(
+        dict(kwargs), mpl.collections.PolyCollection if fill else mpl.lines.Line2D
+    )
+    alpha = plot_kws.pop("alpha", (0.25 if multiple == "layer" else 0.75) if fill else 1)
+    sticky_density = (0, 1) if multiple == "fill" else (0, np.inf)
+    shown = [s for s, ok in zip(est.support, est.shown, strict=True) if ok]
+    sticky_support = (
+        [min(float(s.min()) for s in shown), max(float(s.max()) for s in shown)]
+        if multiple == "fill" and shown
+        else []
+    )
+    for key in reversed(order):
+        i = _level_index(release, key)
+        if i is None or not est.shown[i]:
+            continue
+        kws = _artist_kws(plot_kws, fill, multiple, lookup[key] if has_hue else color, alpha)
+        support, density, base = est.support[i], est.density[i], est.baseline[i]
+        if release.data_axis == "x":
+            if fill:
+                artist = ax.fill_between(support, base, density, **kws)
+            else:
+                (artist,) = ax.plot(support, density, **kws)
+            artist.sticky_edges.x[:] = sticky_support
+            artist.sticky_edges.y[:] = sticky_density
+        else:
+            if fill:
+                artist = ax.fill_betweenx(support, base, density, **kws)
+            else:
+                (artist,) = ax.plot(density, support, **kws)
+            artist.sticky_edges.x[:] = sticky_density
+            artist.sticky_edges.y[:] = sticky_support
+    _axis_labels(ax, release)
+    if has_hue and legend:
+        _legend(ax, release, order, lookup, fill, multiple, alpha, plot_kws)
+    return bool(fill)
+
+
+def _draw_contours(
+    ax: Axes,
+    release: KdeRelease,
+    order: list,
+    lookup: Mapping[Any, Any],
+    color: Any,
+    fill: bool | None,
+    cbar: bool,
+    cbar_ax: Axes | None,
+    cbar_kws: dict | None,
+    legend: bool,
+    kwargs: Mapping[str, Any],
+) -> None:
+    """Draw the contours of each hue level's surface at its levels (seaborn's colours)."""
+    from seaborn.palettes import color_palette
+
+    est = release.estimate
+    has_hue = release.levels is not None
+    contour_kws = dict(kwargs)
+    if has_hue:
+        for param in ("cmap", "colors"):
+            if param in contour_kws:
+                warnings.warn(
+                    f"{param} parameter ignored when using hue mapping.", UserWarning, stacklevel=4
+                )
+                contour_kws.pop(param)
+    else:
+        coloring_given = set(contour_kws) & {"cmap", "colors"}
+        if fill and not coloring_given:
+            contour_kws["cmap"] = _cmap_from_color(color)
+        if not fill and not coloring_given:
+            contour_kws["colors"] = [color]
+        cmap = contour_kws.pop("cmap", None)
+        if isinstance(cmap, str):
+            cmap = color_palette(cmap, as_cmap=True)
+        if cmap is not None:
+            contour_kws["cmap"] = cmap
+    for key in order:
+        i = _level_index(release, key)
+        if has_hue:
+            if fill:
+                contour_kws["cmap"] = _cmap_from_color(lookup[key])
+            else:
+                contour_kws["colors"] = [lookup[key]]
+        if i is None or not est.shown[i]:
+            continue
+        contour_kws.pop("label", None)
+        lv = est.contour_levels[i]
+        if fill and est.kind == "counts" and lv.size < 2:
+            # one level of counts: filled up to the highest count
+            top = float(np.max(est.density[i]))
+            lv = np.array([lv[0], top]) if top > lv[0] else np.array([lv[0], lv[0] * 1.001])
+        func = ax.contourf if fill else ax.contour
+        cset = func(est.support[i], est.support_y[i], est.density[i], levels=lv, **contour_kws)
+        if cbar:
+            bar = ax.figure.colorbar(cset, cbar_ax, ax, **({} if cbar_kws is None else cbar_kws))
+            if est.colorbar_ticks[i].size and np.size(lv) >= 2:
+                bar.set_ticks(est.colorbar_ticks[i])
+                bar.minorticks_off()
+    _axis_labels(ax, release)
+    if has_hue and legend:
+        _legend(ax, release, order, lookup, bool(fill), "layer", 1, {})
+
+
+def _axis_labels(ax: Axes, release: KdeRelease) -> None:
+    """Label the axes with the variables' names (and "Density"), unless labelled (seaborn)."""
+    if release.bivariate:
+        names = {"x": release.labels.get("x"), "y": release.labels.get("y")}
+    else:
+        other = "y" if release.data_axis == "x" else "x"
+        names = {release.data_axis: release.labels.get(release.data_axis), other: "Density"}
+    if not ax.get_xlabel():
+        visible = any(t.get_visible() for t in ax.get_xticklabels())
+        ax.set_xlabel(names["x"], visible=visible)
+    if not ax.get_ylabel():
+        visible = any(t.get_visible() for t in ax.get_yticklabels())
+        ax.set_ylabel(names["y"], visible=visible)
+
+
+def _legend(
+    ax: Axes,
+    release: KdeRelease,
+    order: list,
+    lookup: Mapping[Any, Any],
+    fill: bool,
+    multiple: str,
+    alpha: float,
+    artist_kws: Mapping[str, Any],
+) -> None:
+    """Add a legend entry per hue level, as seaborn does (patches when filled, else lines)."""
+    handles = []
+    for level in order:
+        kws = _artist_kws(artist_kws, fill, multiple, lookup[level], alpha)
+        if "facecolor" in kws:
+            kws.pop("color", None)
+        handles.append(mpl.patches.Patch(**kws) if fill else mpl.lines.Line2D([], [], **kws))
+    ax.legend(handles, order, title=release.labels.get("hue", "hue"))
 
 
 # --------------------------------------------------------------------------------------
@@ -1663,7 +2413,7 @@ def kdeplot(
 
     - ``"deterministic"``: each value is replaced by the centroid of its k
       nearest neighbours (within its hue level), rescaled to the original
-      mean and SD; seaborn's kdeplot draws the density of the centroids.
+      mean and SD; the density of the centroids is drawn.
     - ``"probabilistic"``: keyed noise N(0, (q SD)^2) is added to every
       value; the density of the noisy values is drawn.
     - ``"confidential"`` (O'Keefe): values beyond mean +/- 2.6 SD are
@@ -1688,17 +2438,26 @@ def kdeplot(
       `thresh`, `fill`, `color`/`cmap`, `hue`, `common_norm`, `cumulative`
       and `clip` apply; `bw_method`, `bw_adjust`, `gridsize` and `cut` do
       not (the grid is the estimate).
-    - ``"deterministic"`` / ``"probabilistic"``: seaborn's bivariate kde of
-      the anonymised points (kNN centroids of (x, y) within hue levels; keyed
+    - ``"deterministic"`` / ``"probabilistic"``: the bivariate kde of the
+      anonymised points (kNN centroids of (x, y) within hue levels; keyed
       noise).
     - ``"confidential"``: contours of the kde of the winsorised data over a
       range rounded outward on both axes.
 
-    In every case the axes showing data get limits and ticks on safe
-    numbers, no drawn coordinate equals a value held by fewer than
-    `threshold` records, and the grid is evaluated on points moved off such
-    values. With hue and ``"deterministic"`` every level needs at least k
-    records.
+    ``"microaggregation"`` and ``"rounding"`` release group means and
+    representative values, whose density is drawn as the others'.
+
+    **The release.** safeplot estimates the density before anything is
+    drawn, with seaborn's rules (:class:`scipy.stats.gaussian_kde`), on a
+    regular grid between released limits, and rounds it to the policy's
+    significant figures; a value equal to a value held by fewer than
+    `threshold` records moves one unit in its last figure. The grid depends
+    on no raw value and is never moved. Contour levels are chosen with the
+    release, and a level whose contour would pass through such a value
+    moves the same way. Axes showing data get limits and ticks on safe
+    numbers. Methods that group within strata (``"deterministic"``,
+    ``"microaggregation"``) form their groups within hue levels: with hue
+    every level needs at least k records.
 
     Examples
     --------
@@ -1796,10 +2555,19 @@ def kdeplot(
         log_scale=scales,
         function="kdeplot",
         policy=pol,
+        weights=None if weights is None else pdata.frame["weights"],
+        bw_method=bw_method,
+        bw_adjust=bw_adjust,
+        gridsize=gridsize,
+        cut=cut,
+        clip=clip,
+        cumulative=cumulative,
+        common_norm=common_norm,
+        common_grid=common_grid,
+        multiple=multiple,
+        levels=levels,
+        thresh=thresh,
     )
-    if m.raw and weights is not None:
-        release = _with_raw_weights(release, pdata)
-    _refuse_rare_clip(clip, release)
     ax = get_ax(ax)
     draw_kde(
         ax,
@@ -1828,37 +2596,3 @@ def kdeplot(
         **kwargs,
     )
     return finish(ax, release.report, annotate=annotate, policy=pol)
-
-
-def _refuse_rare_clip(clip: Any, release: KdeRelease) -> None:
-    """Refuse a `clip` bound equal to a rare raw value: the curve would end on it.
-
-    Moving the bound a little instead would leave a tell-tale shift in a
-    vector file, pointing at the value it avoided.
-    """
-    if clip is None or get_method(release.report.method).raw:
-        return
-    per_axis = (clip, clip) if clip[0] is None or np.isscalar(clip[0]) else clip
-    for role, bounds in zip(("x", "y"), per_axis, strict=False):
-        avoid = np.sort(np.asarray(release.avoid.get(role, []), dtype=float))
-        given = [float(b) for b in bounds if b is not None and np.isfinite(b)]
-        if given and hits_any(given, avoid):
-            raise DisclosureError(
-                f"kdeplot: a clip bound on {role} equals a value held by fewer than "
-                f"threshold records. Choose round numbers clear of the data's extremes."
-            )
-
-
-def _with_raw_weights(release: KdeRelease, pdata) -> KdeRelease:
-    """Raw output only: the records with their weights (rows as the release kept them)."""
-    frame = pdata.frame
-    cols = [r for r in ("x", "y") if r in frame.columns]
-    keep = frame[cols].apply(pd.to_numeric, errors="coerce").notna().all(axis=1)
-    if "hue" in frame.columns:
-        keep &= frame["hue"].notna()
-    w = pd.to_numeric(frame["weights"], errors="coerce")[keep.to_numpy()].to_numpy()
-    if release.levels is not None:
-        inside = frame["hue"][keep.to_numpy()].isin(release.levels).to_numpy()
-        w = w[inside]
-    release.data["weights"] = w
-    return release
