@@ -30,6 +30,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Number
 from typing import Any
 
 import matplotlib as mpl
@@ -1960,12 +1961,34 @@ def _on_y(rel: KdeRelease) -> KdeRelease:
     return rel
 
 
+def _cell_points(grid: GridRelease, levels: list | None) -> pd.DataFrame:
+    """Return the shown cells of a grid as points (cell centres) weighted by their counts.
+
+    The hue column holds the levels with the dtype seaborn needs to see them
+    as the levels (numbers as numbers, anything else as a categorical).
+    """
+    parts = []
+    for i, counts in enumerate(grid.counts):
+        c = np.nan_to_num(counts)
+        ix, iy = np.nonzero(c > 0)
+        part = pd.DataFrame({"x": grid.xcentres[ix], "y": grid.ycentres[iy], "weights": c[ix, iy]})
+        if levels is not None:
+            part["hue"] = levels[i]
+        parts.append(part)
+    points = pd.concat(parts, ignore_index=True)
+    if levels is not None and not points.empty:
+        if all(isinstance(v, Number) and not isinstance(v, bool) for v in levels):
+            dtype = float if any(isinstance(v, float) for v in levels) else "int64"
+            points["hue"] = points["hue"].astype(dtype)
+        else:
+            points["hue"] = pd.Categorical(points["hue"], categories=levels)
+    return points
+
+
 def _grid_kde(inp: _Input, grid: GridRelease, method: str, names: list[str]) -> KdeRelease:
     """Wrap a suppressed density grid as a kde release (drawn as contours)."""
-    from .kde import _grid_points, _Scale
-
     return KdeRelease(
-        data=_grid_points(grid, {"x": _Scale(), "y": _Scale()}, inp.levels),
+        data=_cell_points(grid, inp.levels),
         labels={"x": names[0], "y": names[1], "hue": inp.hue_name or "hue"},
         levels=inp.levels,
         method=method,
