@@ -970,6 +970,14 @@ REFUSALS: list[Refusal] = [
         "strata of fewer than k records cannot be hidden among k neighbours",
     ),
     Refusal(
+        "kdeplot",
+        "microaggregation",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "at least 2\\*k_min=6 are needed",
+        "groups are formed within hue levels, and a level of fewer than 2k records has no two",
+    ),
+    Refusal(
         "lmplot",
         "(generalize|suppress)",
         "strata_near_k",
