@@ -12,6 +12,7 @@ from matplotlib.patches import PathPatch, Rectangle
 import safeplot
 from safeplot import DisclosureError, audit
 from safeplot.anonymize.grids import histogram_counts, rare_values
+from safeplot.anonymize.statistics import round_sig
 from safeplot.datasets import simulate
 from safeplot.methods import anonymize_values
 from safeplot.plots._common import FOOTNOTE_GID
@@ -207,6 +208,21 @@ def test_reg_line_stays_inside_the_released_range():
     pts = _offsets(ax)
     xs = ax.lines[0].get_xdata()
     assert xs.min() >= pts[:, 0].min() - 1e-9 and xs.max() <= pts[:, 0].max() + 1e-9
+
+
+def test_reg_line_gives_back_only_rounded_coefficients():
+    """Two points of the fitted line give its slope and intercept: both are rounded (inv. 4)."""
+    df = _d1()
+    g = pairplot(df, vars=["x", "y"], kind="reg", method="deterministic")
+    line = g.axes[1, 0].lines[0]
+    xs, ys = line.get_xdata(), line.get_ydata()
+    slope = (ys[-1] - ys[0]) / (xs[-1] - xs[0])
+    intercept = ys[0] - slope * xs[0]
+    exact_slope, exact_intercept = np.polyfit(df["x"], df["y"], 1)
+    assert slope == pytest.approx(float(round_sig(exact_slope, 3)), rel=1e-4)
+    assert intercept == pytest.approx(float(round_sig(exact_intercept, 3)), rel=1e-4)
+    assert abs(slope - exact_slope) > 1e-6 * abs(exact_slope)
+    plt.close("all")
 
 
 def test_pairplot_reports_audit_and_note():

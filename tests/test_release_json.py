@@ -328,9 +328,8 @@ def _():
         names=("bill_length_mm", "flipper_length_mm"),
         method="suppress",
     )
-    inp = type("Input", (), {"levels": rel.levels})
     palette = dict(zip(rel.levels, ["C0", "C1", "C2"], strict=True))
-    return rel, lambda ax, r: axisgrid._draw_mesh(ax, r, inp, palette, None, {}), None
+    return rel, lambda ax, r: axisgrid._draw_mesh(ax, r, rel.levels, palette, None, {}), None
 
 
 @case("scatter", "hue")

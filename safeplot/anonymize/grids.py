@@ -701,7 +701,8 @@ def rule_bin_count(
             f"bins={rule!r} is not a binning rule; use an int or one of 'auto', 'fd', 'doane', "
             "'scott', 'stone', 'rice', 'sturges', 'sqrt'."
         )
-    return int(min(max(math.ceil(count), 1), MAX_BINS))
+    # a spread of a few denormal numbers gives an infinite count: capped like any other
+    return int(max(math.ceil(min(count, MAX_BINS)), 1))
 
 
 def _rule_bin_count(x: np.ndarray, rule: str) -> int:

@@ -48,7 +48,7 @@ from ..marks._large import distinct_rows, is_large, mark_shared
 from ..marks.boxes import draw_boxes as _draw_boxes
 from ..methods import AnonymizedValues, anonymize_values, get_method
 from ..policy import METHODS, Policy, get_policy
-from ..release import DisclosureReport, GridRelease, HistogramRelease
+from ..release import DisclosureReport, GridRelease, HistogramRelease, guard
 from ._boxes import BoxScatterRelease
 from ._boxes import refuse_per_point as _refuse_per_point
 from ._boxes import release_boxes as _release_boxes
@@ -266,23 +266,19 @@ def _fit_line(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Fit a least-squares line to the raw data; evaluate it in the released x range only.
 
-    The slope and intercept are aggregates; the line is drawn on a grid of
-    x between the released extremes (never the raw ones), its y values moved
-    off rare raw values of y.
+    The slope and intercept are statistics of the records: the guard rounds
+    them to the policy's significant figures (DESIGN invariant 4), so two
+    points of the drawn line give back only rounded coefficients. The line
+    is drawn on a grid of x between the released extremes (never the raw
+    ones), its y values moved off rare raw values of y.
     """
     x, y = inp.col(xv), inp.col(yv)
     if sel is not None:
         x, y = x[sel], y[sel]
-    slope, intercept = np.polyfit(x, y, 1)
+    slope, intercept = guard.released_statistics(np.polyfit(x, y, 1))
     xs = safe_points(xrange[0], xrange[1], 100, inp.rare[xv])
     ys = intercept + slope * xs
-    span = float(np.ptp(ys)) or 1.0
-    for _ in range(100):
-        hit = hit_mask(ys, inp.rare[yv])
-        if not hit.any():
-            break
-        ys[hit] += 1e-6 * span
-    return xs, ys
+    return xs, guard.released_values(ys, inp.rare[yv], float(np.ptp(ys)))
 
 
 def _with_fits(inp: _Input, panel: _Panel, kind: str) -> _Panel:
