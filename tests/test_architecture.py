@@ -263,7 +263,8 @@ class BlockMeans(Method):
     groups_within_strata = True
     block = 5
 
-    def anonymize(self, x, *, strata=None, threshold, rare=None, **_):
+    def anonymize(self, x, context):
+        strata = context.strata
         codes = np.zeros(len(x), dtype=int) if strata is None else np.asarray(strata)
         out = np.empty_like(x)
         for code in np.unique(codes):
@@ -275,7 +276,8 @@ class BlockMeans(Method):
             for i, start in enumerate(starts):
                 stop = starts[i + 1] if i + 1 < len(starts) else len(order)
                 out[order[start:stop]] = x[order[start:stop]].mean(axis=0)
-        return AnonymizedValues(off_rare_values(out, x, threshold, rare), {"block": self.block})
+        released = off_rare_values(out, x, context.threshold, context.rare)
+        return AnonymizedValues(released, {"block": self.block})
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import finite_array
@@ -34,6 +35,7 @@ from ..policy import Policy, get_policy
 from ._base import (
     AnonymizedValues,
     Method,
+    ValueContext,
     available_methods,
     check_family,
     get_method,
@@ -60,6 +62,7 @@ __all__ = [
     "Probabilistic",
     "Rounding",
     "Suppress",
+    "ValueContext",
     "anonymize_values",
     "available_methods",
     "check_family",
@@ -202,13 +205,15 @@ def anonymize_values(
     options.update({n: v for n, v in own.items() if n in options})
     return m.anonymize(
         x,
-        k=own.get("k", k),
-        q=own.get("q", q),
-        metric=metric,
-        names=list(names) if names else None,
-        strata=None if strata is None or not m.groups_within_strata else strata,
-        threshold=threshold,
-        policy=pol,
-        options=MappingProxyType(options),
-        rare=_rare,
+        ValueContext(
+            threshold=threshold,
+            policy=pol,
+            options=MappingProxyType(options),
+            k=own.get("k", k),
+            q=own.get("q", q),
+            metric=metric,
+            names=list(names) if names else None,
+            strata=None if strata is None or not m.groups_within_strata else np.asarray(strata),
+            rare=_rare,
+        ),
     )

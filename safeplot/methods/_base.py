@@ -20,6 +20,7 @@ from ..policy import Policy, get_policy
 __all__ = [
     "AnonymizedValues",
     "Method",
+    "ValueContext",
     "available_methods",
     "check_family",
     "get_method",
@@ -48,6 +49,43 @@ class AnonymizedValues:
     params: dict[str, Any]
     details: dict[str, Any] = field(default_factory=dict)
     coincident: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class ValueContext:
+    """What a value method is given besides the values: the call's parameters and the policy.
+
+    Attributes
+    ----------
+    threshold : int
+        Records a raw value needs not to be rare; no released value may equal a rarer one.
+    policy : Policy
+        The policy whose floors apply.
+    options : Mapping
+        ``algorithm``, ``c`` and ``discretizer`` in force.
+    k : int
+        Records per centroid or group.
+    q : float
+        Noise SD as a fraction of each variable's SD.
+    metric : str
+        Neighbour distance.
+    names : list of str or None
+        Variable names (they seed the keyed noise).
+    strata : ndarray or None
+        Category per record, given only to methods that group within strata.
+    rare : list or None
+        The rare raw values of each column, when the caller has them.
+    """
+
+    threshold: int
+    policy: Policy
+    options: Mapping[str, Any]
+    k: int = 3
+    q: float = 0.25
+    metric: str = "euclidean"
+    names: list[str] | None = None
+    strata: np.ndarray | None = None
+    rare: list[Any] | None = None
 
 
 class Method:
@@ -184,21 +222,13 @@ class Method:
 
     # -- what the method does ------------------------------------------------------
 
-    def anonymize(
-        self,
-        x: np.ndarray,
-        *,
-        k: int = 3,
-        q: float = 0.25,
-        metric: str = "euclidean",
-        names: list[str] | None = None,
-        strata: np.ndarray | None = None,
-        threshold: int,
-        policy: Policy,
-        options: Mapping[str, Any],
-        rare: list[Any] | None = None,
-    ) -> AnonymizedValues:
-        """Return released values for the complete, finite records `x` (n, p)."""
+    def anonymize(self, x: np.ndarray, context: ValueContext) -> AnonymizedValues:
+        """Return released values for the complete, finite records `x` (n, p).
+
+        `context` holds the call's parameters (``k``, ``q``, ...), the strata
+        when the method groups within them, the threshold and policy, and the
+        rare raw values of each column when the caller has listed them.
+        """
         raise ValueError(
             f"method={self.name!r} does not release individual values; value methods are "
             f"{[m.name for m in available_methods() if m.moves_values]}."

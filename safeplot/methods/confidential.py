@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ..anonymize.statistics import winsorize
-from ..policy import Policy, get_policy
-from ._base import AnonymizedValues, Method, register
+from ._base import AnonymizedValues, Method, ValueContext, register
 
 __all__ = ["Confidential"]
 
@@ -29,22 +25,9 @@ class Confidential(Method):
     moves_values = True
     rule_based = True
 
-    def anonymize(
-        self,
-        x: np.ndarray,
-        *,
-        k: int = 3,
-        q: float = 0.25,
-        metric: str = "euclidean",
-        names: list[str] | None = None,
-        strata: np.ndarray | None = None,
-        threshold: int,
-        policy: Policy | None,
-        options: Mapping[str, Any],
-        rare: list[Any] | None = None,
-    ) -> AnonymizedValues:
+    def anonymize(self, x: np.ndarray, context: ValueContext) -> AnonymizedValues:
         """Return `x` winsorised at the policy's ``winsor_sd``."""
-        pol = get_policy(policy)
+        pol = context.policy
         res = winsorize(x, policy=pol)
         return AnonymizedValues(
             res.values,

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ..anonymize.deterministic import knn_centroids
-from ..policy import Policy, get_policy
-from ._base import AnonymizedValues, Method, register
+from ._base import AnonymizedValues, Method, ValueContext, register
 
 __all__ = ["Deterministic"]
 
@@ -21,8 +17,10 @@ class Deterministic(Method):
     --------
     >>> import numpy as np
     >>> x = np.random.default_rng(0).normal(size=(20, 2))
-    >>> Deterministic().anonymize(x, k=3, threshold=3, policy=None, options={}).params
-    {'k': 3, 'metric': 'euclidean'}
+    >>> from safeplot import get_policy
+    >>> context = ValueContext(threshold=3, policy=get_policy(), options={}, k=4)
+    >>> Deterministic().anonymize(x, context).params
+    {'k': 4, 'metric': 'euclidean'}
     """
 
     name = "deterministic"
@@ -34,26 +32,14 @@ class Deterministic(Method):
     marks_coincident = True
     param_names = ("k",)
 
-    def anonymize(
-        self,
-        x: np.ndarray,
-        *,
-        k: int = 3,
-        q: float = 0.25,
-        metric: str = "euclidean",
-        names: list[str] | None = None,
-        strata: np.ndarray | None = None,
-        threshold: int,
-        policy: Policy | None,
-        options: Mapping[str, Any],
-        rare: list[Any] | None = None,
-    ) -> AnonymizedValues:
+    def anonymize(self, x: np.ndarray, context: ValueContext) -> AnonymizedValues:
         """Return the kNN centroids of `x`, searched within each stratum."""
-        res = knn_centroids(x, k, metric=metric, strata=strata, policy=policy)
+        c = context
+        res = knn_centroids(x, c.k, metric=c.metric, strata=c.strata, policy=c.policy)
         return AnonymizedValues(
             res.values,
             {"k": res.k, "metric": res.metric},
-            {"coincident_centroids": get_policy(policy).round_count(res.n_coincident)},
+            {"coincident_centroids": c.policy.round_count(res.n_coincident)},
             res.coincident,
         )
 

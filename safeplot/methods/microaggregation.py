@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ..anonymize import off_rare_values
 from ..anonymize.microaggregation import microaggregate
-from ..policy import Policy, get_policy
-from ._base import AnonymizedValues, Method, register
+from ._base import AnonymizedValues, Method, ValueContext, register
 
 __all__ = ["Microaggregation"]
 
@@ -32,34 +28,21 @@ class Microaggregation(Method):
     uses_k = True
     param_names = ("k", "algorithm")
 
-    def anonymize(
-        self,
-        x: np.ndarray,
-        *,
-        k: int = 3,
-        q: float = 0.25,
-        metric: str = "euclidean",
-        names: list[str] | None = None,
-        strata: np.ndarray | None = None,
-        threshold: int,
-        policy: Policy | None,
-        options: Mapping[str, Any],
-        rare: list[Any] | None = None,
-    ) -> AnonymizedValues:
+    def anonymize(self, x: np.ndarray, context: ValueContext) -> AnonymizedValues:
         """Return the group means of `x`, groups formed within each stratum."""
-        pol = get_policy(policy)
-        algorithm = options["algorithm"]
-        codes = np.zeros(x.shape[0], dtype=int) if strata is None else np.asarray(strata)
+        c, pol = context, context.policy
+        algorithm = c.options["algorithm"]
+        codes = np.zeros(x.shape[0], dtype=int) if c.strata is None else np.asarray(c.strata)
         out = np.empty_like(x)
         n_groups = 0
         for code in np.unique(codes):
             rows = codes == code
-            mres = microaggregate(x[rows], k, algorithm, policy=pol)
+            mres = microaggregate(x[rows], c.k, algorithm, policy=pol)
             out[rows] = mres.values
             n_groups += mres.n_groups
         return AnonymizedValues(
-            off_rare_values(out, x, threshold, rare),
-            {"k": int(k), "algorithm": algorithm},
+            off_rare_values(out, x, c.threshold, c.rare),
+            {"k": int(c.k), "algorithm": algorithm},
             {"groups": pol.round_count(n_groups)},
         )
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ..anonymize import off_rare_values
 from ..anonymize.discretize import discretize
-from ..policy import Policy, get_policy
-from ._base import AnonymizedValues, Method, register
+from ._base import AnonymizedValues, Method, ValueContext, register
 
 __all__ = ["Rounding"]
 
@@ -30,26 +26,16 @@ class Rounding(Method):
     moves_values = True
     param_names = ("c", "discretizer")
 
-    def anonymize(
-        self,
-        x: np.ndarray,
-        *,
-        k: int = 3,
-        q: float = 0.25,
-        metric: str = "euclidean",
-        names: list[str] | None = None,
-        strata: np.ndarray | None = None,
-        threshold: int,
-        policy: Policy | None,
-        options: Mapping[str, Any],
-        rare: list[Any] | None = None,
-    ) -> AnonymizedValues:
+    def anonymize(self, x: np.ndarray, context: ValueContext) -> AnonymizedValues:
         """Return `x` rounded; each variable as a whole (levels share representatives)."""
-        pol = get_policy(policy)
+        options, pol = context.options, context.policy
         dres = discretize(x, options["c"], options["discretizer"], policy=pol)
         return AnonymizedValues(
             off_rare_values(
-                np.asarray(dres.values, dtype=float).reshape(x.shape), x, threshold, rare
+                np.asarray(dres.values, dtype=float).reshape(x.shape),
+                x,
+                context.threshold,
+                context.rare,
             ),
             {"c": options["c"], "discretizer": dres.discretizer},
             {"small_intervals_merged": pol.round_count(dres.small_intervals)},
