@@ -12,11 +12,8 @@ left out.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
-from numbers import Number
 from typing import Any
 
 import numpy as np
@@ -27,6 +24,7 @@ from numpy.typing import ArrayLike
 from .._validate import clean_numeric
 from ..anonymize.boxes import BoxSummary
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
+from ..marks._style import variable_type
 from ..policy import Policy
 from ..release import guard
 from ._common import safe_limits, set_safe_axis
@@ -55,38 +53,6 @@ __all__ = [
 
 
 # -- orientation -------------------------------------------------------------------------
-
-
-def _variable_type(vector: Any) -> str:
-    """Return "numeric", "datetime" or "categorical", as seaborn 0.13 types a variable.
-
-    A pandas categorical is categorical; all-missing data and 0/1 data
-    (booleans included) are numeric; then the dtype decides, and failing
-    that, the entries (all numbers: numeric; all dates: datetime).
-    """
-    vector = pd.Series(vector)
-    if isinstance(vector.dtype, pd.CategoricalDtype):
-        return "categorical"
-    if pd.isna(vector).all():
-        return "numeric"
-    vector = vector.dropna()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", category=(FutureWarning, DeprecationWarning))
-        try:
-            binary = bool(np.isin(vector, [0, 1]).all())
-        except TypeError:
-            binary = False
-    if binary:
-        return "numeric"
-    if pd.api.types.is_numeric_dtype(vector):
-        return "numeric"
-    if pd.api.types.is_datetime64_dtype(vector):
-        return "datetime"
-    if all(isinstance(v, Number) for v in vector):
-        return "numeric"
-    if all(isinstance(v, (datetime, np.datetime64)) for v in vector):
-        return "datetime"
-    return "categorical"
 
 
 def orient_axis(orient: str | None) -> str | None:
@@ -153,7 +119,7 @@ def infer_orient(x: Any, y: Any, orient: str | None = None) -> str:
     given = orient_axis(orient)
     if given is not None:
         return given
-    x_type, y_type = _variable_type(x), _variable_type(y)
+    x_type, y_type = variable_type(x), variable_type(y)
     if x_type != "categorical" and y_type == "categorical":
         return "y"
     if x_type != "numeric" and y_type == "numeric":

@@ -28,8 +28,6 @@ import importlib
 import inspect
 import warnings
 from collections.abc import Callable, Iterator
-from datetime import datetime
-from numbers import Number
 from typing import Any
 
 import numpy as np
@@ -42,6 +40,7 @@ from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
 from ..errors import DisclosureError, UnsafePlotError
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
+from ._categories import infer_orient
 from ._common import all_or_nothing, resolve_annotate, safe_limits, set_safe_axis
 from ._data import categorical_order, plot_data
 
@@ -1047,63 +1046,19 @@ def relplot(
 # -- catplot -----------------------------------------------------------------------------
 
 
-def _variable_type(values: pd.Series) -> str:
-    """Return "numeric", "datetime" or "categorical", as seaborn types a variable.
-
-    A categorical dtype is categorical; numbers (booleans included, and all
-    missing) are numeric; datetimes are datetime; anything else (strings,
-    mixed objects) is categorical.
-    """
-    if isinstance(values.dtype, pd.CategoricalDtype):
-        return "categorical"
-    values = values.dropna()
-    if values.empty or pd.api.types.is_numeric_dtype(values):
-        return "numeric"
-    if pd.api.types.is_datetime64_any_dtype(values):
-        return "datetime"
-    if all(isinstance(v, Number) for v in values):
-        return "numeric"
-    if all(isinstance(v, (datetime, np.datetime64)) for v in values):
-        return "datetime"
-    return "categorical"
-
-
-def _infer_orient(x: pd.Series | None, y: pd.Series | None, orient: str | None) -> str:
-    """Return "x" (categories along x, values on y) or "y", by seaborn's rules.
-
-    With one variable, the other axis holds the values. An explicit `orient`
-    ("v"/"x" or "h"/"y") is honoured; otherwise a categorical y with a
-    non-categorical x, or a numeric x with a non-numeric y, gives "y".
-    """
-    if x is None:
-        return "x"
-    if y is None:
-        return "y"
-    if orient is not None:
-        if str(orient).startswith("v") or orient == "x":
-            return "x"
-        if str(orient).startswith("h") or orient == "y":
-            return "y"
-        raise ValueError(
-            f"`orient` must start with 'v' or 'h' or be None, but {orient!r} was passed."
-        )
-    x_type, y_type = _variable_type(x), _variable_type(y)
-    if x_type != "categorical" and y_type == "categorical":
-        return "y"
-    if x_type != "numeric" and y_type == "numeric":
-        return "x"
-    if x_type == "numeric" and y_type != "numeric":
-        return "y"
-    return "x"
-
-
 def _cat_orient(frame: pd.DataFrame, names: dict, orient: str | None, kind: str) -> str:
-    """'x' (categories along x, values on y) or 'y', by seaborn's rules."""
+    """'x' (categories along x, values on y) or 'y', by seaborn's rules.
+
+    With one variable, the other axis holds the values; with both, an
+    explicit `orient` or the variables' types decide (:func:`infer_orient`).
+    """
     if kind == "count":
         return "y" if "x" not in names else "x"
-    xs = frame[names["x"]] if "x" in names else None
-    ys = frame[names["y"]] if "y" in names else None
-    return _infer_orient(xs, ys, orient)
+    if "x" not in names:
+        return "x"
+    if "y" not in names:
+        return "y"
+    return infer_orient(frame[names["x"]], frame[names["y"]], orient)
 
 
 def catplot(
