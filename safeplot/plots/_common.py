@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +13,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from .. import audit
-from ..anonymize.grids import MATCH_RTOL, as_sorted, hits_any, safe_ticks
+from ..anonymize.grids import MATCH_RTOL, as_sorted, hit_mask, hits_any, safe_ticks
 from ..errors import DisclosureError
 from ..marks._axes import quiet_seaborn, set_safe_axis
 from ..methods import Method, get_method, method_options
@@ -36,6 +37,7 @@ __all__ = [
     "quiet_seaborn",
     "refuse_if_nothing_shown",
     "resolve_annotate",
+    "round_range_out",
     "safe_limits",
     "safe_points",
     "set_safe_axis",
@@ -285,6 +287,57 @@ def safe_limits(
         while hits_any([limits[i]], avoid):
             limits[i] += sign * 1e-6 * span
     return float(limits[0]), float(limits[1])
+
+
+def round_range_out(
+    lo: float, hi: float, sig: int, avoid: np.ndarray, log: bool = False
+) -> tuple[float, float]:
+    """Round a range outward to `sig` significant figures of its larger end, off rare values.
+
+    The ends of a density's grid under ``"confidential"``: an end that equals
+    a rare value moves one more unit outward.
+
+    Parameters
+    ----------
+    lo, hi : float
+        The range.
+    sig : int
+        Significant figures, counted on the larger absolute end.
+    avoid : ndarray
+        Rare values no end may equal.
+    log : bool, default False
+        A log axis: a positive lower end is never rounded or moved to zero or below.
+
+    Returns
+    -------
+    tuple of float
+        The rounded ends; `lo` and `hi` unchanged when neither is finite and nonzero.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round_range_out(0.123, 4.56, 2, np.array([]))
+    (0.1, 4.6)
+    >>> round_range_out(0.123, 4.56, 2, np.array([4.6]))
+    (0.1, 4.7)
+    """
+    top = max(abs(lo), abs(hi))
+    if not (math.isfinite(top) and top > 0):
+        return lo, hi
+    exponent = math.floor(math.log10(top)) - sig + 1
+    unit = 10.0**exponent
+    decimals = max(0, -exponent)
+    m_lo, m_hi = math.floor(lo / unit), math.ceil(hi / unit)
+    if log:
+        m_lo = max(m_lo, 1) if lo > 0 else m_lo
+    r_lo, r_hi = round(m_lo * unit, decimals), round(m_hi * unit, decimals)
+    while hit_mask(np.array([r_lo]), avoid).any() and not (log and m_lo <= 1):
+        m_lo -= 1
+        r_lo = round(m_lo * unit, decimals)
+    while hit_mask(np.array([r_hi]), avoid).any():
+        m_hi += 1
+        r_hi = round(m_hi * unit, decimals)
+    return float(r_lo), float(r_hi)
 
 
 def axis_from_range(

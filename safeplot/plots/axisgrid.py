@@ -42,7 +42,7 @@ from matplotlib.ticker import Locator
 
 from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize.confidential import lowess_trend
-from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
+from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..errors import DisclosureError
 from ..marks._large import distinct_rows, is_large, mark_shared
 from ..marks.boxes import draw_boxes as _draw_boxes
@@ -62,6 +62,7 @@ from ._common import (
     method_note,
     quiet_seaborn,
     resolve_annotate,
+    round_range_out,
     safe_points,
     set_safe_axis,
     takes_method_options,
@@ -497,30 +498,6 @@ def _union(*spans: tuple[float, float]) -> tuple[float, float]:
     return min(s[0] for s in spans), max(s[1] for s in spans)
 
 
-def _rounded_out(lo: float, hi: float, sig: int, avoid: np.ndarray) -> tuple[float, float]:
-    """Round a range outward to `sig` significant figures of its larger end, off rare values.
-
-    The rule kde's drawing guard applies to the ends of a density's grid under
-    ``"confidential"`` (linear axes): an end on a rare value moves one more
-    unit outward.
-    """
-    top = max(abs(lo), abs(hi))
-    if not (math.isfinite(top) and top > 0):
-        return lo, hi
-    exponent = math.floor(math.log10(top)) - sig + 1
-    unit = 10.0**exponent
-    decimals = max(0, -exponent)
-    m_lo, m_hi = math.floor(lo / unit), math.ceil(hi / unit)
-    r_lo, r_hi = round(m_lo * unit, decimals), round(m_hi * unit, decimals)
-    while hit_mask(np.array([r_lo]), avoid).any():
-        m_lo -= 1
-        r_lo = round(m_lo * unit, decimals)
-    while hit_mask(np.array([r_hi]), avoid).any():
-        m_hi += 1
-        r_hi = round(m_hi * unit, decimals)
-    return float(r_lo), float(r_hi)
-
-
 def _density_support(
     values: list[np.ndarray], weights: np.ndarray | None, kws: dict
 ) -> list[tuple[float, float]] | None:
@@ -623,7 +600,7 @@ def _kde_extent(rel: KdeRelease, which: str, kws: dict) -> tuple[float, float]:
         if gridsize < 2:
             hi = lo
         elif rel.sig is not None:
-            lo, hi = _rounded_out(lo, hi, rel.sig, rel.avoid.get(which, np.array([])))
+            lo, hi = round_range_out(lo, hi, rel.sig, rel.avoid.get(which, np.array([])))
             clip = kws.get("clip")
             if clip is not None:
                 c = clip if (clip[0] is None or np.isscalar(clip[0])) else clip[j]

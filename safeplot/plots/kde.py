@@ -78,6 +78,7 @@ from ._common import (
     finish,
     get_ax,
     make_report,
+    round_range_out,
     safe_limits,
     set_safe_axis,
     takes_method_options,
@@ -190,33 +191,6 @@ def _resolve_scales(log_scale: Any, axes: tuple[str, ...], ax: Axes | None) -> d
                 scale = _Scale(float(axis.get_transform().base))
         scales[a] = scale
     return scales
-
-
-def _round_range(
-    lo: float, hi: float, sig: int, avoid: np.ndarray, scale: _Scale
-) -> tuple[float, float]:
-    """Round a range outward to `sig` significant figures of its larger end, off rare values.
-
-    An end that equals a rare value moves one more unit outward. On a log
-    scale an end is never moved to zero or below.
-    """
-    top = max(abs(lo), abs(hi))
-    if not (math.isfinite(top) and top > 0):
-        return lo, hi
-    exponent = math.floor(math.log10(top)) - sig + 1
-    unit = 10.0**exponent
-    decimals = max(0, -exponent)
-    m_lo, m_hi = math.floor(lo / unit), math.ceil(hi / unit)
-    if scale.log:
-        m_lo = max(m_lo, 1) if lo > 0 else m_lo
-    r_lo, r_hi = round(m_lo * unit, decimals), round(m_hi * unit, decimals)
-    while hit_mask(np.array([r_lo]), avoid).any() and not (scale.log and m_lo <= 1):
-        m_lo -= 1
-        r_lo = round(m_lo * unit, decimals)
-    while hit_mask(np.array([r_hi]), avoid).any():
-        m_hi += 1
-        r_hi = round(m_hi * unit, decimals)
-    return float(r_lo), float(r_hi)
 
 
 # --------------------------------------------------------------------------------------
@@ -1096,8 +1070,12 @@ def _grid_1d(
     hi = min(float(t.max()) + bw * cut, np.inf if clip[1] is None else float(clip[1]))
     grid = np.linspace(lo, hi, gridsize)
     if range_sig is not None and grid.size > 1:
-        r_lo, r_hi = _round_range(
-            float(scale.inv(grid[0])), float(scale.inv(grid[-1])), range_sig, avoid, scale
+        r_lo, r_hi = round_range_out(
+            float(scale.inv(grid[0])),
+            float(scale.inv(grid[-1])),
+            range_sig,
+            avoid,
+            log=scale.log,
         )
         t_lo, t_hi = float(scale.fwd(r_lo)), float(scale.fwd(r_hi))
         if clip[0] is not None:
