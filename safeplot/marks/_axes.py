@@ -1,4 +1,4 @@
-"""Axes a mark draws on: released limits and ticks, and seaborn called quietly."""
+"""Axes a mark draws on: released limits and ticks, notes under them, seaborn called quietly."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
-__all__ = ["quiet_seaborn", "set_safe_axis"]
+__all__ = ["note_below", "quiet_seaborn", "set_safe_axis"]
 
 
 def set_safe_axis(ax: Axes, which: str, lim: tuple[float, float], ticks: np.ndarray) -> None:
@@ -54,6 +54,33 @@ def _exact_decimals(ticks: np.ndarray) -> int | None:
         if np.allclose(np.round(ticks, d), ticks, rtol=1e-12, atol=1e-12 * max(finite.max(), 1)):
             return d
     return None
+
+
+def note_below(ax: Axes, text: str, gid: str) -> None:
+    """Write a small grey note under the x-axis label, from the left edge of `ax`.
+
+    For what a figure leaves out or merges, clear of the marks and legends.
+
+    Parameters
+    ----------
+    ax : Axes
+    text : str
+        The note (may span several lines).
+    gid : str
+        The annotation's gid, by which tests and later drawing find it.
+    """
+    ax.annotate(
+        text,
+        xy=(0.0, 0.0),
+        xycoords=("axes fraction", ax.xaxis.label),
+        xytext=(0, -2),
+        textcoords="offset points",
+        ha="left",
+        va="top",
+        fontsize="xx-small",
+        color="0.3",
+        gid=gid,
+    )
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
-from ._axes import set_safe_axis
+from ._axes import note_below, set_safe_axis
 
 __all__ = [
     "MERGE_NOTE_GID",
@@ -160,18 +160,7 @@ def draw_parallel_boxes(
         ax.legend(handles=handles, title=title or None)
     if rel.notes:
         # below the x-axis label, clear of the boxes
-        ax.annotate(
-            note_title + "\n" + "\n".join(rel.notes),
-            xy=(0.0, 0.0),
-            xycoords=("axes fraction", ax.xaxis.label),
-            xytext=(0, -2),
-            textcoords="offset points",
-            ha="left",
-            va="top",
-            fontsize="xx-small",
-            color="0.3",
-            gid=MERGE_NOTE_GID,
-        )
+        note_below(ax, note_title + "\n" + "\n".join(rel.notes), MERGE_NOTE_GID)
 
 
 def draw_boxes(

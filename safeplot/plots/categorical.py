@@ -35,6 +35,7 @@ from ..anonymize.grids import rare_values, safe_edges, union_sorted
 from ..anonymize.suppression import GridSuppression, suppress_records
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
+from ..marks._axes import note_below
 from ..methods import Method, anonymize_values, available_methods, check_family, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
@@ -675,18 +676,11 @@ def _draw_boxplot(
         if native and lay.cat_numeric:
             safe_category_axis(ax, lay, rel.avoid_categories)
     if rel.omitted:
-        ax.annotate(
+        note_below(
+            ax,
             "Not drawn (median equals a quartile: many records share one value): "
             + "; ".join(rel.omitted),
-            xy=(0.0, 0.0),
-            xycoords=("axes fraction", ax.xaxis.label),
-            xytext=(0, -2),
-            textcoords="offset points",
-            ha="left",
-            va="top",
-            fontsize="xx-small",
-            color="0.3",
-            gid=OMITTED_GID,
+            OMITTED_GID,
         )
 
 
