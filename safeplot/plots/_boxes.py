@@ -35,6 +35,7 @@ __all__ = [
     "BoxScatterRelease",
     "ParallelCore",
     "box_positions",
+    "level_sizes",
     "parallel_core",
     "refuse_per_point",
     "release_boxes",
@@ -180,6 +181,44 @@ class ParallelCore:
     n_winsorized: int
 
 
+def level_sizes(
+    codes: np.ndarray, levels: list, threshold: int, *, role: str = "hue", error_prefix: str = ""
+) -> np.ndarray:
+    """Count the records per level; refuse a level too small for box plots of its own.
+
+    Parameters
+    ----------
+    codes : ndarray of int
+        Level of each record (-1: in no level).
+    levels : list
+        The levels `codes` index.
+    threshold : int
+        Fewest records in a box.
+    role, error_prefix : str
+        Words of the refusal of a small level.
+
+    Returns
+    -------
+    ndarray of int
+        Records per level (0 for a level with none).
+
+    Raises
+    ------
+    DisclosureError
+        A level with fewer than ``max(threshold, 3)`` records, but some.
+    """
+    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
+    need = max(threshold, 3)
+    small = [lev for lev, n in zip(levels, sizes, strict=True) if 0 < n < need]
+    if small:
+        raise DisclosureError(
+            f"{error_prefix}{role} level(s) {small} have fewer than {need} records: a box plot of "
+            f"a level needs at least threshold={threshold} (and 3). Merge small levels or drop "
+            f"{role}."
+        )
+    return sizes
+
+
 def parallel_core(
     x: np.ndarray,
     y: np.ndarray,
@@ -243,15 +282,7 @@ def parallel_core(
     rare_x, rare_y = (
         (rare_values(x, threshold), rare_values(y, threshold)) if rare is None else rare
     )
-    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
-    need = max(threshold, 3)
-    small = [lev for lev, s in zip(levels, sizes, strict=True) if 0 < s < need]
-    if small:
-        raise DisclosureError(
-            f"{error_prefix}{role} level(s) {small} have fewer than {need} records: a box plot of "
-            f"a level needs at least threshold={threshold} (and 3). Merge small levels or drop "
-            f"{role}."
-        )
+    sizes = level_sizes(codes, levels, threshold, role=role, error_prefix=error_prefix)
     present = [i for i, s in enumerate(sizes) if s > 0]
     # common interval edges, over each level's winsorised x
     wx = np.concatenate([winsorize(x[codes == i], winsor_sd, policy=pol).values for i in present])

@@ -55,7 +55,7 @@ from ..marks.boxes import draw_parallel_boxes as _draw_parallel_boxes
 from ..methods import Method, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
-from ._boxes import box_positions
+from ._boxes import box_positions, level_sizes
 from ._boxes import parallel_core as _parallel_core
 from ._categories import released_box
 from ._common import (
@@ -468,15 +468,7 @@ def release_ordinal_boxes(
     threshold = pol.check_threshold(threshold)
     winsor_sd = pol.check_winsor_sd(winsor_sd)
     sig = pol.check_sig_figs(sig)
-    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
-    need = max(threshold, 3)
-    small = [lev for lev, n in zip(levels, sizes, strict=True) if 0 < n < need]
-    if small:
-        raise DisclosureError(
-            f"{function}: hue level(s) {small} have fewer than {need} records: a box plot of "
-            f"a level needs at least threshold={threshold} (and 3). Merge small levels or drop "
-            "hue."
-        )
+    level_sizes(codes, levels, threshold, error_prefix=f"{function}: ")
     rare_y = rare_values(y, threshold)
     boxes = [
         ordinal_boxes(
