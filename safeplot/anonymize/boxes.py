@@ -36,7 +36,7 @@ from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 from .grids import histogram_counts, move_off, safe_edges
-from .statistics import round_sig, winsorize
+from .statistics import round_sig, sig_unit, winsorize
 from .suppression import coarsen_counts, coarsen_edges
 
 __all__ = ["BoxSummary", "confidential_box", "grid_box", "nudge_off"]
@@ -89,14 +89,14 @@ class BoxSummary:
         }
 
 
-def _unit(value: float, sig: int) -> float:
-    """One unit in the last of `sig` significant figures of `value`."""
-    if value == 0:
-        return 10.0 ** (-sig)
-    return 10.0 ** (np.floor(np.log10(abs(value))) - sig + 1)
-
-
-def nudge_off(values: ArrayLike, avoid: ArrayLike, directions: ArrayLike, sig: int) -> np.ndarray:
+def nudge_off(
+    values: ArrayLike,
+    avoid: ArrayLike,
+    directions: ArrayLike,
+    sig: int,
+    *,
+    keep: ArrayLike | None = None,
+) -> np.ndarray:
     """Move each value equal to one in `avoid` by one unit in its last significant figure.
 
     Parameters
@@ -109,6 +109,9 @@ def nudge_off(values: ArrayLike, avoid: ArrayLike, directions: ArrayLike, sig: i
         Direction to move each value (outward: -1 for lower statistics).
     sig : int
         Significant figures the values were rounded to.
+    keep : array-like, optional
+        Values left where they are (e.g. 0, the baseline of a density, which
+        is no statistic).
 
     Returns
     -------
@@ -123,8 +126,9 @@ def nudge_off(values: ArrayLike, avoid: ArrayLike, directions: ArrayLike, sig: i
     return move_off(
         values,
         avoid,
-        lambda v: np.array([_unit(x, sig) for x in v]),
+        lambda v: sig_unit(v, sig),
         directions=directions,
+        keep=keep,
         settle=lambda v: np.asarray(round_sig(v, sig), dtype=float),
     )
 

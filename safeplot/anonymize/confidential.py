@@ -43,7 +43,7 @@ from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 from .boxes import BoxSummary, confidential_box, nudge_off
 from .grids import move_off, nice_step, rare_values, safe_edges, safe_ticks
-from .statistics import round_sig, winsorize
+from .statistics import round_sig, sig_unit, winsorize
 
 __all__ = [
     "LOWESS_EXACT_MAX",
@@ -722,13 +722,6 @@ def search_division(
     return Division(first[0], first[1], False, tuple(tried))
 
 
-def _sig_unit(value: float, sig: int) -> float:
-    """One unit in the last of `sig` significant figures of `value`."""
-    if value == 0:
-        return 10.0 ** (-sig)
-    return 10.0 ** (math.floor(math.log10(abs(value))) - sig + 1)
-
-
 def _round_inward(lo: float, hi: float, sig: int) -> tuple[float, float]:
     """Round `lo` up and `hi` down to `sig` significant figures (a range strictly inside).
 
@@ -737,7 +730,7 @@ def _round_inward(lo: float, hi: float, sig: int) -> tuple[float, float]:
     >>> _round_inward(0.28731, 9.8765, 3)
     (0.288, 9.87)
     """
-    ulo, uhi = _sig_unit(lo, sig), _sig_unit(hi, sig)
+    ulo, uhi = sig_unit(lo, sig), sig_unit(hi, sig)
     new_lo = float(round_sig(math.ceil(lo / ulo) * ulo, sig + 1))
     new_hi = float(round_sig(math.floor(hi / uhi) * uhi, sig + 1))
     return new_lo, new_hi

@@ -33,7 +33,7 @@ from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 
-__all__ = ["WinsorResult", "round_sig", "safe_quantiles", "winsorize"]
+__all__ = ["WinsorResult", "round_sig", "safe_quantiles", "sig_unit", "winsorize"]
 
 # _POW10[e] is the float64 nearest to 10**e (int -> float conversion is
 # correctly rounded, unlike repeated multiplication).
@@ -143,6 +143,23 @@ def winsorize(
     if arr.ndim == 1:
         lower, upper = float(lower), float(upper)
     return WinsorResult(out, lower, upper, int(moved.sum()), sd)
+
+
+def sig_unit(x: ArrayLike, sig: int) -> float | np.ndarray:
+    """One unit in the last of `sig` significant figures of each value (``10**-sig`` for 0).
+
+    The step by which a rounded statistic moves off a rare raw value and
+    stays rounded.
+
+    Examples
+    --------
+    >>> sig_unit(45.6, 3), sig_unit([0.0123, 0.0], 2).tolist()
+    (0.1, [0.001, 0.01])
+    """
+    arr = np.asarray(x, dtype=float)
+    mag = np.floor(np.log10(np.abs(np.where(arr == 0, 1.0, arr))))
+    out = np.where(arr == 0, 10.0 ** (-sig), 10.0 ** (mag - sig + 1))
+    return float(out) if out.ndim == 0 else out
 
 
 def round_sig(

@@ -58,7 +58,6 @@ from matplotlib.ticker import FixedLocator, NullFormatter, StrMethodFormatter
 
 from .._validate import clean_numeric
 from ..anonymize import round_sig
-from ..anonymize.boxes import nudge_off
 from ..anonymize.grids import (
     histogram_counts,
     hit_mask,
@@ -71,7 +70,7 @@ from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, GridRelease, release_kind
+from ..release import DisclosureReport, GridRelease, guard, release_kind
 from ..sources.dask import DaskColumns, check_dask_method, is_dask_collection
 from ._common import (
     check_positive_int,
@@ -1002,7 +1001,7 @@ def _estimated(
     elif release.bivariate:
         est = _surface_estimate(release, params, avoid, sig, rounded)
     else:
-        est = _curve_estimate(release, params, avoid[roles[0]], sig, rounded)
+        est = _curve_estimate(release, params, avoid[roles[0]], sig, rounded, pol)
     return replace(release, estimate=est)
 
 
@@ -1124,6 +1123,7 @@ def _curve_estimate(
     avoid: np.ndarray,
     sig: int,
     rounded: bool,
+    pol: Policy,
 ) -> KdeEstimate:
     """Estimate the univariate densities of a release, as seaborn's kdeplot does."""
     axis = release.data_axis
@@ -1216,12 +1216,14 @@ def _curve_estimate(
             with np.errstate(divide="ignore", invalid="ignore"):
                 block = block / total
         if rounded:
-            block = np.vstack([_round_off(row, avoid, sig, probability) for row in block])
+            block = np.vstack([_round_off(row, avoid, sig, probability, pol) for row in block])
         below = np.nan_to_num(np.vstack([np.zeros(block.shape[1]), block[:-1]]), nan=0.0)
         for j, i in enumerate(bottom_up):
             curves[i], baselines[i] = block[j], below[j]
     elif rounded:
-        curves = [None if c is None else _round_off(c, avoid, sig, probability) for c in curves]
+        curves = [
+            None if c is None else _round_off(c, avoid, sig, probability, pol) for c in curves
+        ]
 
     est = KdeEstimate(
         kind="curve",
@@ -1254,7 +1256,9 @@ def _all_rare(release: KdeRelease, avoid: Mapping[str, np.ndarray] | np.ndarray)
     return np.unique(np.concatenate(parts)) if parts else np.array([])
 
 
-def _round_off(values: np.ndarray, avoid: np.ndarray, sig: int, probability: bool) -> np.ndarray:
+def _round_off(
+    values: np.ndarray, avoid: np.ndarray, sig: int, probability: bool, pol: Policy
+) -> np.ndarray:
     """Round to `sig` significant figures; a value equal to a rare raw value moves one unit.
 
     The move is away from zero, except for a probability at 1 or above
@@ -1262,11 +1266,10 @@ def _round_off(values: np.ndarray, avoid: np.ndarray, sig: int, probability: boo
     from the data, the baseline of a fill) is no statistic and stays.
     """
     r = np.asarray(round_sig(np.asarray(values, dtype=float), sig), dtype=float)
-    hit = hit_mask(r, avoid) & np.isfinite(r) & (r != 0)
-    if hit.any():
-        down = (r[hit] >= 1) if probability else np.zeros(int(hit.sum()), dtype=bool)
-        r[hit] = nudge_off(r[hit], avoid, np.where(down | (r[hit] < 0), -1.0, 1.0), sig)
-    return r
+    down = ((r >= 1) & probability) | (r < 0)
+    return guard.released_statistics(
+        values, avoid, sig=sig, directions=np.where(down, -1.0, 1.0), keep=(0.0,), policy=pol
+    )
 
 
 def _put_axis(est: KdeEstimate, name: str, lim: Any, ticks: Any) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..anonymize.boxes import nudge_off
 from ..anonymize.grids import move_off
 from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
@@ -72,18 +73,13 @@ def released_values(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.nda
     return move_off(values, avoid, VALUE_STEP * (float(scale) or 1.0))
 
 
-def _unit(values: np.ndarray, sig: int) -> np.ndarray:
-    """One unit in the last of `sig` significant figures of each value."""
-    mag = np.where(values == 0, 0.0, np.floor(np.log10(np.abs(np.where(values == 0, 1, values)))))
-    return np.where(values == 0, 10.0 ** (-sig), 10.0 ** (mag - sig + 1))
-
-
 def released_statistics(
     values: ArrayLike,
     avoid: ArrayLike = (),
     *,
     sig: int | None = None,
     directions: ArrayLike = 1.0,
+    keep: ArrayLike | None = None,
     policy: Policy | None = None,
 ) -> np.ndarray:
     """Return statistics rounded to significant figures and kept off rare raw values.
@@ -100,6 +96,9 @@ def released_statistics(
     directions : array-like of {-1, +1}, default 1
         Which way a statistic that hits a rare value moves (outward for the
         lower statistics of a box).
+    keep : array-like, optional
+        Rounded values that stay even on a rare value (0, the baseline of a
+        density far from the data, is no statistic).
     policy : Policy, optional
         The policy in force (default: the current one).
 
@@ -115,13 +114,7 @@ def released_statistics(
     pol = get_policy(policy)
     sig = pol.check_sig_figs(sig)
     rounded = np.asarray(round_sig(np.asarray(values, dtype=float), sig), dtype=float)
-    return move_off(
-        rounded,
-        avoid,
-        lambda v: _unit(v, sig),
-        directions=directions,
-        settle=lambda v: np.asarray(round_sig(v, sig), dtype=float),
-    )
+    return nudge_off(rounded, avoid, directions, sig, keep=keep)
 
 
 def released_counts(
