@@ -2,7 +2,7 @@
 
 Each method is a :class:`Method` object that declares what it can release
 (individual values, counts, rule-based summaries), whether it groups within
-strata, its floors, and how it applies. The plot functions ask the method,
+strata, the fewest records a group needs, and how it applies. The plot functions ask the method,
 never its name, so a new method is one module here (plus its floor in the
 policy when it has a new one)::
 
@@ -40,7 +40,6 @@ from ._base import (
     check_family,
     get_method,
     register,
-    resolve_method,
 )
 from .confidential import Confidential
 from .deterministic import Deterministic
@@ -69,7 +68,6 @@ __all__ = [
     "get_method",
     "method_options",
     "register",
-    "resolve_method",
 ]
 
 #: Defaults of the parameters of microaggregation and rounding.

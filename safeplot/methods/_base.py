@@ -25,7 +25,6 @@ __all__ = [
     "check_family",
     "get_method",
     "register",
-    "resolve_method",
 ]
 
 
@@ -89,13 +88,13 @@ class ValueContext:
 
 
 class Method:
-    """A disclosure-control method: what it releases, its floors, and how it applies.
+    """A disclosure-control method: what it releases, and how it applies.
 
-    Subclasses set the class attributes below and implement
-    :meth:`anonymize` (methods that move values) or
-    :meth:`release_counts` (methods that release counts), then
-    :func:`register` an instance. Parameters are given to the constructor,
-    as in scikit-learn, and checked against the policy by :meth:`validate`.
+    Subclasses set the class attributes below, implement :meth:`anonymize`
+    when they move values (the plots suppress or coarsen counts themselves
+    for methods of counts), and :func:`register` an instance. Parameters are
+    given to the constructor, as in scikit-learn; a plot unpacks them into
+    its own keywords, where the policy's floors are checked.
 
     Attributes
     ----------
@@ -198,20 +197,6 @@ class Method:
         raise TypeError(f"{type(self).__name__} declares no capability (see Method).")
 
     # -- what the policy asks ------------------------------------------------------
-
-    def validate(self, policy: Policy | None = None, **params: Any) -> dict[str, Any]:
-        """Check parameters against the policy's floors; return them as used.
-
-        `params` are the plot's own keywords (``k=``, ``q=``, ...); the
-        constructor's parameters take their place when given.
-        """
-        pol = get_policy(policy)
-        used = {k: v for k, v in {**params, **self._params}.items() if k in self.param_names}
-        if self.uses_k and "k" in used:
-            used["k"] = pol.check_k(used["k"])
-        if self.adds_noise and "q" in used:
-            used["q"] = pol.check_q(used["q"])
-        return used
 
     def min_group_size(self, policy: Policy | None = None, k: int | None = None) -> int:
         """Return the fewest records a group (hue level, facet) needs to be shown."""
@@ -341,28 +326,3 @@ def check_family(method: str | Method, families: tuple[str, ...], what: str) -> 
             f"use one of {available}."
         )
     return m
-
-
-def resolve_method(
-    method: str | Method | None, kind: str | None = None, policy: Policy | None = None
-) -> Method:
-    """Return the method a call uses, refused when the policy does not allow it.
-
-    Parameters
-    ----------
-    method : str, Method or None
-        A name, a method object, or None for the policy's default for `kind`.
-    kind : str, optional
-        Plot kind ("hist", "scatter", ...) that picks the default.
-    policy : Policy, optional
-        The policy in force (default: the current one).
-
-    Examples
-    --------
-    >>> resolve_method(None, "hist").name
-    'suppress'
-    """
-    pol = get_policy(policy)
-    obj = method if isinstance(method, Method) else None
-    name = pol.check_method(obj.name if obj is not None else method, kind)
-    return obj if obj is not None else get_method(name)
