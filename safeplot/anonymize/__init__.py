@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from .deterministic import DeterministicResult, knn_centroids
 from .discretize import DISCRETIZERS, DiscretizeResult, discretize, fd_bins
@@ -29,6 +28,7 @@ from .grids import (
     histogram_counts,
     move_off,
     nice_step,
+    off_rare,
     rare_values,
     safe_edges,
     safe_ticks,
@@ -103,31 +103,3 @@ def _given_rare(rare: list[Any] | None, j: int, raw: np.ndarray, threshold: int)
     if isinstance(given, RareValues) and given.describes(raw[:, j], threshold):
         return given
     return rare_values(raw[:, j], threshold)
-
-
-def off_rare(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.ndarray:
-    """Move each value equal to one in `avoid` up by ``1e-6 * scale`` until none is.
-
-    The step of :func:`~safeplot.anonymize.grids.move_off`, the one nudger,
-    for released values.
-
-    Parameters
-    ----------
-    values : array-like
-        Released values.
-    avoid : array-like
-        Values none may equal (relative 1e-9), e.g. :func:`rare_values` of the raw data.
-    scale : float
-        The spread of the variable (its SD); 0 moves by 1e-6.
-
-    Returns
-    -------
-    ndarray
-        A new float array: `values`, those on a value of `avoid` moved.
-
-    Examples
-    --------
-    >>> off_rare([1.0, 2.0, 3.0], avoid=[2.0], scale=1.0)
-    array([1.      , 2.000001, 3.      ])
-    """
-    return move_off(values, avoid, 1e-6 * (float(scale) or 1.0))

@@ -42,7 +42,7 @@ from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 from .boxes import BoxSummary, confidential_box, nudge_off
-from .grids import move_off, nice_step, rare_values, safe_edges, safe_ticks
+from .grids import nice_step, off_rare, rare_values, safe_edges, safe_ticks
 from .statistics import round_sig, sig_unit, winsorize
 
 __all__ = [
@@ -736,11 +736,6 @@ def _round_inward(lo: float, hi: float, sig: int) -> tuple[float, float]:
     return new_lo, new_hi
 
 
-def _nudge_tiny(values: np.ndarray, avoid: np.ndarray, span: float) -> np.ndarray:
-    """Move values that equal one in `avoid` by 1e-6 of `span` (invisible in a figure)."""
-    return move_off(values, avoid, 1e-6 * (span if span > 0 else 1.0))
-
-
 def _tricube(d: np.ndarray) -> np.ndarray:
     return np.where(d < 1, (1 - np.minimum(d, 1) ** 3) ** 3, 0.0)
 
@@ -944,5 +939,5 @@ def lowess_trend(
     ends = np.clip(np.asarray(round_sig(ys[[0, -1]], sig), dtype=float), clo, chi)
     ends = nudge_off(ends, avoid_y, np.where(ends < mid, 1.0, -1.0), sig)
     ys[[0, -1]] = ends
-    ys[1:-1] = _nudge_tiny(ys[1:-1], avoid_y, chi - clo)
+    ys[1:-1] = off_rare(ys[1:-1], avoid_y, chi - clo)
     return xs, ys

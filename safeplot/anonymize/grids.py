@@ -32,6 +32,7 @@ __all__ = [
     "hits_any",
     "move_off",
     "nice_step",
+    "off_rare",
     "rare_values",
     "safe_edges",
     "safe_ticks",
@@ -480,6 +481,34 @@ def move_off(
         f"Could not move {moved.size} released number(s) off the rare raw values in "
         f"{max_steps} steps; use a coarser setting (fewer significant figures or bins)."
     )
+
+
+def off_rare(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.ndarray:
+    """Move each value equal to one in `avoid` up by ``1e-6 * scale`` until none is.
+
+    The step of :func:`move_off`, the one nudger,
+    for released values.
+
+    Parameters
+    ----------
+    values : array-like
+        Released values.
+    avoid : array-like
+        Values none may equal (relative 1e-9), e.g. :func:`rare_values` of the raw data.
+    scale : float
+        The spread of the variable (its SD); 0 moves by 1e-6.
+
+    Returns
+    -------
+    ndarray
+        A new float array: `values`, those on a value of `avoid` moved.
+
+    Examples
+    --------
+    >>> off_rare([1.0, 2.0, 3.0], avoid=[2.0], scale=1.0)
+    array([1.      , 2.000001, 3.      ])
+    """
+    return move_off(values, avoid, 1e-6 * (float(scale) or 1.0))
 
 
 def safe_edges(

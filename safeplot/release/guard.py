@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..anonymize.boxes import nudge_off
-from ..anonymize.grids import move_off
+from ..anonymize.grids import off_rare
 from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
@@ -43,9 +43,6 @@ __all__ = [
     "released_values",
     "set_ledger",
 ]
-
-#: A released value is moved by this fraction of its variable's spread (invisible).
-VALUE_STEP = 1e-6
 
 
 def released_values(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.ndarray:
@@ -70,7 +67,7 @@ def released_values(values: ArrayLike, avoid: ArrayLike, scale: float) -> np.nda
     >>> released_values([1.0, 2.0], avoid=[2.0], scale=1.0)
     array([1.      , 2.000001])
     """
-    return move_off(values, avoid, VALUE_STEP * (float(scale) or 1.0))
+    return off_rare(values, avoid, scale)
 
 
 def released_statistics(
