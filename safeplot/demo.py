@@ -191,7 +191,7 @@ def grid_contourplot(
     import numpy as np
     from matplotlib.ticker import MaxNLocator
 
-    from .plots._common import finish, get_ax, set_safe_axis
+    from .plots._common import axes_for, finish, set_safe_axis
     from .plots.grid import release_grid
     from .policy import get_policy
 
@@ -210,7 +210,7 @@ def grid_contourplot(
         function="grid_contourplot",
         policy=pol,
     )
-    ax = get_ax(ax)
+    ax = axes_for(ax, rel.report, rel)
     counts = np.nan_to_num(rel.total)
     wx, wy = np.diff(rel.xedges[:2])[0], np.diff(rel.yedges[:2])[0]
     xs = np.r_[rel.xcentres[0] - wx, rel.xcentres, rel.xcentres[-1] + wx]

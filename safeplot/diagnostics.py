@@ -636,13 +636,13 @@ class _SafeFitResults:
         return panels, pol
 
     def _single(self, which: str, ax, method, k, q, threshold, factor, metric, annotate, policy):
-        from .plots._common import finish, get_ax
+        from .plots._common import axes_for, finish
 
         function = f"plot_{which}"
         (panel,), pol = self._releases(
             (which,), method, k, q, threshold, factor, metric, function, policy
         )
-        ax = get_ax(ax)
+        ax = axes_for(ax, panel.report, panel)
         _draw_panel(ax, panel)
         return finish(ax, panel.report, annotate=annotate, policy=pol)
 
@@ -1089,6 +1089,8 @@ class _SafeFitResults:
             panels, pol = self._releases(
                 PANELS, method, k, q, threshold, factor, metric, "plot_diagnostics", policy
             )
+        for panel in panels:  # every panel reaches the ledger before any is drawn
+            guard.admit(panel.report.function, panel.report, panel)
         if fig is None:
             fig = plt.figure(figsize=figsize, layout="constrained")
         axes = fig.subplots(2, 2).ravel()

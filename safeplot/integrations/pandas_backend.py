@@ -61,7 +61,7 @@ from ..plots.matrix import MARKER, is_safe_matrix
 from ..plots.relational import scatter as _sp_scatter
 from ..plots.relational import scatterplot as _sp_scatterplot
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, release_kind
+from ..release import DisclosureReport, guard, release_kind
 
 __all__ = [
     "BAR_METHODS",
@@ -1102,6 +1102,7 @@ def _hexbin(data, call: _Call, kw: dict[str, Any]) -> Any:
         "y": rare_values(raw[:, 1], call.threshold),
     }
     _check_limits(call, rare)
+    guard.admit(rel.report.function, rel.report, rel)
     ax = _new_axes(call, 1, default="box")[0, 0]
     cmap = call.colormap if call.colormap is not None else kw.pop("cmap", "BuGn")
     if call.alpha is not None:
@@ -1339,6 +1340,7 @@ def _bar(data, call: _Call, kw: dict[str, Any]) -> Any:
         function=f"plot.{call.kind}",
         policy=call.pol,
     )
+    guard.admit(rel.report.function, rel.report, rel)
     n = rel.table.shape[1] if call.subplots else 1
     axes = _new_axes(call, n, default="vertical", series=isinstance(data, pd.Series))
     flat = list(axes.ravel()[:n])

@@ -69,6 +69,7 @@ from ..plots.distributions import hist as _safe_hist
 from ..plots.grid import GRID_BINS, release_grid
 from ..plots.relational import scatter as _safe_scatter
 from ..policy import get_policy
+from ..release import guard
 from . import provenance as _provenance  # noqa: F401 (installs the savefig hook)
 
 __all__ = ["REFUSED", "SafeAxes", "drawing_release", "is_drawing_release", "register"]
@@ -681,6 +682,7 @@ label, data
             show_fliers = False
         elif sym is not None:
             kws["flierprops"] = {"marker": sym, **(kws["flierprops"] or {})}
+        guard.admit(rel.report.function, rel.report, rel)
         with drawing_release():
             artists = super().bxp(
                 stats,
@@ -868,6 +870,7 @@ label, data
             h[h < cmin] = np.nan
         if cmax is not None:
             h[h > cmax] = np.nan
+        guard.admit(rel.report.function, rel.report, rel)
         with drawing_release():
             mesh = super().pcolormesh(rel.xedges, rel.yedges, h.T, **kwargs)
         set_safe_axis(self, "x", rel.xlim, rel.xticks)
@@ -1045,6 +1048,7 @@ label, data
         span = (x1 - x0, y1 - y0)
         style = {k_: given[k_] for k_ in ("bins", "cmap", "norm", "vmin", "vmax", "alpha")}
         style.update(linewidths=linewidths, edgecolors=edgecolors, colorizer=colorizer)
+        guard.admit(rel.report.function, rel.report, rel)
         for attempt in range(50):
             shift = attempt * 1e-6
             ext = (x0 - shift * span[0], x1, y0 - shift * span[1], y1)
@@ -1087,9 +1091,10 @@ label, data
         x, y = (_resolve(data, v) for v in xy)
         n = int(np.size(np.asarray(x, dtype=float)))
         names = (str(getattr(x, "name", None) or "x"), str(getattr(y, "name", None) or "y"))
+        report = make_report(function, "none", {}, names, n, 0, pol)
+        guard.admit(function, report)
         with drawing_release():
             out = draw(*args, **kwargs)
-        report = make_report(function, "none", {}, names, n, 0, pol)
         finish(self, report, annotate=annotate, policy=pol)
         return out
 

@@ -18,12 +18,13 @@ from ..errors import DisclosureError
 from ..marks._axes import quiet_seaborn, set_safe_axis
 from ..methods import Method, get_method, method_options
 from ..policy import Policy
-from ..release import DisclosureReport
+from ..release import DisclosureReport, guard
 
 __all__ = [
     "FOOTNOTE_GID",
     "all_or_nothing",
     "attach_release",
+    "axes_for",
     "axis_from_range",
     "check_methods",
     "check_positive_int",
@@ -173,6 +174,17 @@ def check_methods(method: str, available: tuple[str, ...], what: str) -> str:
     if method not in available:
         raise not_available(method, what, available)
     return method
+
+
+def axes_for(ax: Axes | None, report: DisclosureReport, released: Any = None) -> Axes:
+    """Hand a release to the ledger, then return the Axes to draw it on.
+
+    Every plot calls this once its release is complete and before it draws
+    anything (:func:`safeplot.release.guard.admit`): a release the ledger
+    refuses leaves no Axes touched and no figure made.
+    """
+    guard.admit(report.function, report, released)
+    return get_ax(ax)
 
 
 def get_ax(ax: Axes | None) -> Axes:

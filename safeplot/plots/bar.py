@@ -50,8 +50,8 @@ from ._categories import (
     stable_palette,
 )
 from ._common import (
+    axes_for,
     finish,
-    get_ax,
     make_report,
     quiet_seaborn,
     safe_limits,
@@ -824,7 +824,7 @@ def barplot(
     )
     lay = rel.layout
     refuse_native_other(native_scale, rel.other, lay, "barplot")
-    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
     style = dict(
         color=color,
         palette=palette,

@@ -58,10 +58,10 @@ from ._categories import (
     stable_palette,
 )
 from ._common import (
+    axes_for,
     axis_from_range,
     check_positive_int,
     finish,
-    get_ax,
     make_report,
     nothing_shown,
     quiet_seaborn,
@@ -944,7 +944,7 @@ def boxplot(
         bins=bins,
         policy=pol,
     )
-    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
     seaborn_kws = dict(
         color=color,
         palette=palette,
@@ -1385,7 +1385,7 @@ def countplot(
     _, count_log = log_axes(log_scale, lay, native_scale)
     count_base = log_base(count_log)
     refuse_native_other(native_scale, rel.other, lay, "countplot")
-    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
     style = dict(
         color=color,
         palette=palette,

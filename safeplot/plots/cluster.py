@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import DisclosureError
 from ..methods import get_method
 from ..policy import get_policy
+from ..release import guard
 from ._common import finish, make_report, quiet_seaborn
 from .matrix import MARKER, is_safe_matrix, matrix_report, refuse_raw_matrix
 
@@ -152,6 +153,7 @@ def clustermap(
         )
     import seaborn as sns
 
+    guard.admit(report.function, report, data)
     with quiet_seaborn(), warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=PendingDeprecationWarning, module="seaborn")
         grid = sns.clustermap(

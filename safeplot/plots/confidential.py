@@ -59,9 +59,9 @@ from ._boxes import box_positions, level_sizes
 from ._boxes import parallel_core as _parallel_core
 from ._categories import released_box
 from ._common import (
+    axes_for,
     axis_from_range,
     finish,
-    get_ax,
     make_report,
     set_safe_axis,
 )
@@ -927,7 +927,7 @@ def parallelboxplot(
     )
     all_levels = categorical_order(frame["hue"].dropna(), hue_order) if pdata.has("hue") else []
     return _finish_parallel(
-        get_ax(ax),
+        axes_for(ax, rel.report, rel),
         rel,
         pdata,
         all_levels,
@@ -1091,7 +1091,7 @@ def _ordinal_parallelboxplot(
         policy=pol,
     )
     return _finish_parallel(
-        get_ax(ax),
+        axes_for(ax, rel.report, rel),
         rel,
         pdata,
         hue_levels,
@@ -1443,7 +1443,7 @@ def correspondenceplot(
     )
     colors = _level_colors(names, palette)
     marks = list(markers) if markers is not None else ["o", "s", "^", "D", "v", "P", "X"]
-    ax = get_ax(ax)
+    ax = axes_for(ax, rel.report, rel)
     if not hits_any([0.0], rel.avoid):  # the origin lines, drawn over the safe limits
         ax.plot(rel.xlim, [0.0, 0.0], color="0.8", linewidth=0.8, zorder=0)
         ax.plot([0.0, 0.0], rel.ylim, color="0.8", linewidth=0.8, zorder=0)

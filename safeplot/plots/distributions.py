@@ -30,13 +30,13 @@ from ..errors import DisclosureError
 from ..marks import bars
 from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
-from ..release import HistogramRelease
+from ..release import HistogramRelease, guard
 from ..sources.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
 from ._common import (
     attach_release,
+    axes_for,
     check_positive_int,
     finish,
-    get_ax,
     make_report,
     nothing_shown,
     quiet_seaborn,
@@ -154,6 +154,7 @@ def draw_histogram(
     Axes
         With the release's report on ``ax.safeplot_report`` (and in the audit log).
     """
+    guard.admit(release.report.function, release.report, release)
     bars.draw_histogram(ax, release, color=color, label=label)
     attach_release(ax, release.report, released=release)
     return ax
@@ -701,7 +702,6 @@ def histplot(
     )
     for rel, level in zip(releases, levels, strict=True):
         rel.level = level
-    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
     edges = releases[0].edges
     widths = np.diff(edges)
     if stat == "count" and not np.allclose(widths, widths[0], rtol=1e-9):
@@ -709,6 +709,12 @@ def histplot(
         releases[0].report.warnings.append(
             "Unequal bins: bars show frequency density (count per unit width)."
         )
+    report = releases[0].report
+    for rel in releases[1:]:
+        report = report.merge(rel.report)
+    report.n = pol.round_count(n_clean)
+    report.details["stat"] = stat
+    ax = axes_for(ax, report, releases)  # only now: a refused release leaves no figure
     var = name if name not in ("", _COUNT) else orient
     hue_col = (labels.get("hue") or "hue") if has_hue else None
     if hue_col == var:
@@ -750,11 +756,6 @@ def histplot(
     rel0 = releases[0]
     set_safe_axis(ax, orient, rel0.xlim, rel0.xticks)
     (ax.set_xlabel if orient == "x" else ax.set_ylabel)(labels.get(orient, ""))
-    report = rel0.report
-    for rel in releases[1:]:
-        report = report.merge(rel.report)
-    report.n = pol.round_count(n_clean)
-    report.details["stat"] = stat
     return finish(ax, report, annotate=annotate, policy=pol, released=releases)
 
 
@@ -814,7 +815,7 @@ def _bivariate_histplot(
         function="histplot",
         policy=policy,
     )
-    ax = get_ax(ax)
+    ax = axes_for(ax, grid.report, grid)
     rows = []
     for level, counts in zip(grid.levels, grid.counts, strict=True):
         ix, iy = np.nonzero(np.nan_to_num(counts) > 0)
@@ -952,7 +953,7 @@ def hist(
         function="hist",
         policy=pol,
     )[0]
-    ax = get_ax(ax)
+    ax = axes_for(ax, rel.report, rel)
     shown = np.nan_to_num(rel.counts)
     centres = (rel.edges[:-1] + rel.edges[1:]) / 2
     keep = shown > 0

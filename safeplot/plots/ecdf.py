@@ -33,9 +33,9 @@ from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
 from ._categories import log_axis, log_base
 from ._common import (
+    axes_for,
     axis_from_range,
     finish,
-    get_ax,
     make_report,
     quiet_seaborn,
     set_safe_axis,
@@ -502,7 +502,7 @@ def ecdfplot(
         q=q,
         policy=pol,
     )
-    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
     import seaborn as sns
 
     style = dict(

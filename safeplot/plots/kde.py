@@ -73,9 +73,9 @@ from ..policy import Policy, get_policy
 from ..release import DisclosureReport, GridRelease, guard, release_kind
 from ..sources.dask import DaskColumns, check_dask_method, is_dask_collection
 from ._common import (
+    axes_for,
     check_positive_int,
     finish,
-    get_ax,
     make_report,
     round_range_out,
     safe_limits,
@@ -2549,7 +2549,7 @@ def kdeplot(
         levels=levels,
         thresh=thresh,
     )
-    ax = get_ax(ax)
+    ax = axes_for(ax, release.report, release)
     draw_kde(
         ax,
         release,

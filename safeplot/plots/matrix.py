@@ -42,8 +42,8 @@ from ..policy import get_policy
 from ..release import DisclosureReport, GridRelease, guard
 from ..sources.dask import DaskColumns, is_dask_collection
 from ._common import (
+    axes_for,
     finish,
-    get_ax,
     make_report,
     quiet_seaborn,
     set_safe_axis,
@@ -616,7 +616,7 @@ def _grid_heatmap(
     elif not raw:
         avoid = None  # the rare values of x and y, looked for near the colour bar's ticks
 
-    ax = get_ax(ax)
+    ax = axes_for(ax, rel.report, rel)
     kws = dict(kwargs)
     kws.setdefault("linewidths", linewidths)
     kws.setdefault("edgecolor", linecolor)
@@ -1003,7 +1003,7 @@ def heatmap(
         )
     import seaborn as sns
 
-    ax = get_ax(ax)
+    ax = axes_for(ax, report, data)
     with quiet_seaborn(), warnings.catch_warnings():
         # seaborn 0.13 recentres colour maps with Colormap.set_bad, pending deprecation
         warnings.filterwarnings("ignore", category=PendingDeprecationWarning, module="seaborn")

@@ -51,6 +51,7 @@ from ..methods import available_methods, check_family
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
 from ._common import (
+    axes_for,
     axis_from_range,
     finish,
     get_ax,
@@ -508,6 +509,7 @@ def ppplot(
         name=_data_name(data, "Sample"),
         policy=pol,
     )
+    guard.admit(rel.report.function, rel.report, rel)
     if ax is None:
         fig, ax = plt.subplots()
     else:
@@ -973,7 +975,7 @@ def biplot(
         sig=sig,
         policy=pol,
     )
-    ax = get_ax(ax)
+    ax = axes_for(ax, rel.report, rel)
     if rel.scale:
         ax.add_patch(Circle((0, 0), 1.0, fill=False, edgecolor="0.8", linewidth=0.8, zorder=0))
     if not hits_any([0.0], rel.avoid):  # the origin lines, drawn over the safe limits

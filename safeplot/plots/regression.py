@@ -62,9 +62,9 @@ from ..policy import Policy, get_policy
 from ..release import DisclosureReport, PointRelease, guard, release_kind
 from ._boxes import BoxScatterRelease
 from ._common import (
+    axes_for,
     axis_from_range,
     finish,
-    get_ax,
     make_report,
     quiet_seaborn,
     safe_points,
@@ -597,6 +597,7 @@ def qqplot(
         function="qqplot",
         policy=pol,
     )
+    guard.admit("qqplot", rel.report, rel)
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -1005,7 +1006,10 @@ def residplot(
     if m.raw:
         import seaborn as sns
 
-        ax = get_ax(ax)
+        report = make_report(
+            "residplot", method, {}, (fd.xname, rname), px.size, fd.n_dropped, pol
+        )
+        ax = axes_for(ax, report)
         frame = pd.DataFrame({fd.xname: fd.x, fd.yname: fd.y})
         with quiet_seaborn():
             sns.residplot(
@@ -1023,9 +1027,6 @@ def residplot(
                 line_kws=line_kws,
                 ax=ax,
             )
-        report = make_report(
-            "residplot", method, {}, (fd.xname, rname), px.size, fd.n_dropped, pol
-        )
         return finish(ax, report, annotate=annotate, policy=pol)
     threshold = pol.check_threshold(threshold)
     rare_x = _union(rare_values(px, threshold), rare_values(fd.x, threshold))
@@ -1050,7 +1051,9 @@ def residplot(
             px, resid, threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_r
         )
     zero = float(guard.released_values(np.array([0.0]), rare_r, float(np.ptp(resid)))[0])
-    ax = get_ax(ax)
+    if lowess:
+        rel.report.params["lowess"] = True
+    ax = axes_for(ax, rel.report, {"release": rel, "trend": trend, "zero": zero})
     color = default_color(ax, color)
     if isinstance(rel, BoxScatterRelease):
         rel = _extend_box_limits(rel, [np.array([zero])], rare_r)
@@ -1068,8 +1071,6 @@ def residplot(
         set_safe_axis(ax, "y", ylim, yticks)
     ax.set_xlabel(fd.xname)
     ax.set_ylabel(fd.yname)
-    if lowess:
-        rel.report.params["lowess"] = True
     return finish(ax, rel.report, annotate=annotate, policy=pol)
 
 
@@ -1442,8 +1443,19 @@ def regplot(
             line = (grid, guard.released_values(yhat, rare_y, span))
             if bands is not None:
                 band = (grid, guard.released_values(bands, rare_y, span))
+    fit_params = {"order": order} if order > 1 else {}
+    for name, flag in (
+        ("logistic", logistic),
+        ("lowess", lowess),
+        ("robust", robust),
+        ("logx", logx),
+    ):
+        if flag:
+            fit_params[name] = True
+    report.params.update(fit_params)
+    released = {"release": rel, "line": line, "band": band, "estimates": estimates}
     # draw
-    ax = get_ax(ax)
+    ax = axes_for(ax, report, released)
     color = default_color(ax, color)
     skws = marker_style(scatter_kws, color, marker, label if scatter else None)
     lkws = line_style(line_kws, color, None if scatter else label)
@@ -1482,16 +1494,6 @@ def regplot(
         set_safe_axis(ax, "y", rel.ylim, rel.yticks)
     ax.set_xlabel(fd.xname)
     ax.set_ylabel(fd.yname)
-    fit_params = {"order": order} if order > 1 else {}
-    for name, flag in (
-        ("logistic", logistic),
-        ("lowess", lowess),
-        ("robust", robust),
-        ("logx", logx),
-    ):
-        if flag:
-            fit_params[name] = True
-    report.params.update(fit_params)
     return finish(ax, report, annotate=annotate, policy=pol)
 
 
@@ -1516,7 +1518,9 @@ def _raw_regplot(fd: _FitData, args: dict[str, Any], pol: Policy) -> Axes:
     """Draw seaborn's own regplot on the complete rows (raw output, policy permitting)."""
     import seaborn as sns
 
-    ax = get_ax(args["ax"])
+    names = (fd.xname, fd.yname)
+    report = make_report("regplot", args["method"], {}, names, fd.x.size, fd.n_dropped, pol)
+    ax = axes_for(args["ax"], report)
     frame = pd.DataFrame({fd.xname: fd.x, fd.yname: fd.y})
     keys = [
         "x_estimator",
@@ -1552,6 +1556,4 @@ def _raw_regplot(fd: _FitData, args: dict[str, Any], pol: Policy) -> Axes:
             ax=ax,
             **{key: args[key] for key in keys},
         )
-    names = (fd.xname, fd.yname)
-    report = make_report("regplot", args["method"], {}, names, fd.x.size, fd.n_dropped, pol)
     return finish(ax, report, annotate=args["annotate"], policy=pol)

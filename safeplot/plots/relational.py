@@ -44,15 +44,15 @@ from ..marks.boxes import MERGE_NOTE_GID, draw_boxes
 from ..marks.points import BRIEF_TICKS, draw_semantic
 from ..methods import anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, PointRelease, release_kind
+from ..release import DisclosureReport, PointRelease, guard, release_kind
 from ._boxes import BoxScatterRelease, box_positions, refuse_per_point, release_boxes
 from ._common import (
     attach_release,
+    axes_for,
     axis_from_range,
     check_positive_int,
     finish,
     finite_range,
-    get_ax,
     make_report,
     set_safe_axis,
     takes_method_options,
@@ -284,6 +284,7 @@ def draw_scatter(
     Axes
         With the release's report on ``ax.safeplot_report`` (and in the audit log).
     """
+    guard.admit(release.report.function, release.report, release)
     _points.draw_scatter(ax, release, color=color, mark_coincident=mark_coincident, s=s)
     if isinstance(release, BoxScatterRelease):
         attach_release(ax, release.report)
@@ -922,7 +923,7 @@ def scatterplot(
         pol=pol,
         function="scatterplot",
     )
-    ax = get_ax(ax)
+    ax = axes_for(ax, rel.report, rel)
     if isinstance(rel, BoxScatterRelease):
         all_levels = rel.levels
         if pdata.has("hue"):
@@ -1134,7 +1135,7 @@ def scatter(
             function="scatter",
             policy=pol,
         )
-        ax = get_ax(ax)
+        ax = axes_for(ax, rel.report, rel)
         if rel.sizes is not None:
             base = np.square(mpl.rcParams["lines.markersize"]) if s is None else s
             area = base * rel.sizes / np.median(rel.sizes) if rel.sizes.size else []
@@ -1148,7 +1149,7 @@ def scatter(
     else:
         if m.raw:
             report = make_report("scatter", method, {}, names, raw.shape[0], clean.n_dropped, pol)
-            ax = get_ax(ax)
+            ax = axes_for(ax, report)
             coll = ax.scatter(raw[:, 0], raw[:, 1], s=s, c=raw[:, 2], **kws)
             lims = None
         else:
@@ -1170,7 +1171,7 @@ def scatter(
             xlim, xticks = axis_from_range(*finite_range(out.values[:, 0]), rare[0])
             ylim, yticks = axis_from_range(*finite_range(out.values[:, 1]), rare[1])
             lims = (xlim, xticks, ylim, yticks)
-            ax = get_ax(ax)
+            ax = axes_for(ax, report, out.values)
             coll = scatter_points(
                 ax, out.values[:, 0], out.values[:, 1], s=s, c=out.values[:, 2], **kws
             )

@@ -13,8 +13,11 @@ passes one of these functions on its way into a release:
   release is refused (a last line behind each method's suppression);
 - :func:`from_menu` — parameters that decide which records a statistic
   depends on come from a fixed menu (DESIGN invariant 5);
-- :func:`record` — each release is handed to the session's ledger, when one
-  is installed (:func:`set_ledger`), which may refuse it.
+- :func:`admit` — each release is handed to the session's ledger, when one
+  is installed (:func:`set_ledger`), *before* anything of it is drawn: the
+  ledger may refuse it, and a refused release leaves the Axes untouched.
+  Releases that are not drawn (tables, model summaries) reach the ledger
+  when they are logged (:func:`record`).
 
 Numbers that depend only on released, safe limits (ticks from a standard
 locator, edges of a regular grid) are not data and do not pass here: they are
@@ -23,6 +26,8 @@ drawn as seaborn draws them (DESIGN invariant 2).
 
 from __future__ import annotations
 
+import contextlib
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -36,6 +41,7 @@ from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 
 __all__ = [
+    "admit",
     "from_menu",
     "record",
     "released_counts",
@@ -170,14 +176,16 @@ def from_menu(name: str, value: Any, menu: Sequence[Any], *, what: str = "") -> 
 
 
 _LEDGER: list[Callable[[str, Any, Any], None]] = []
+#: Reports the ledger has seen, by id (weakly: an id is unique while its report lives).
+_ADMITTED: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 
 
 def set_ledger(ledger: Callable[[str, Any, Any], None] | None) -> None:
     """Install the session's release ledger (None removes it).
 
-    The ledger is called as ``ledger(function, report, release)`` for each
-    release before it is drawn; it may raise
-    :class:`~safeplot.errors.DisclosureError` to refuse a release that
+    The ledger is called as ``ledger(function, report, release)`` once for
+    each release, before anything of it is drawn (:func:`admit`); it may
+    raise :class:`~safeplot.errors.DisclosureError` to refuse a release that
     combines with earlier ones into a disclosure (DESIGN invariant 6).
     """
     _LEDGER.clear()
@@ -185,7 +193,46 @@ def set_ledger(ledger: Callable[[str, Any, Any], None] | None) -> None:
         _LEDGER.append(ledger)
 
 
-def record(function: str, report: Any, release: Any = None) -> None:
-    """Hand a release to the ledger, if one is installed (else nothing happens)."""
+def admit(function: str, report: Any, release: Any = None) -> Any:
+    """Hand a release to the ledger before it is drawn; return the release.
+
+    Every plot calls this between building its release and drawing it, so a
+    ledger that refuses (by raising) stops the figure before any artist
+    exists. The audit log's :func:`record` later skips a report admitted
+    here, so the ledger sees each release once.
+
+    Parameters
+    ----------
+    function : str
+        The public function making the release.
+    report : DisclosureReport
+        The release's report (what the audit log will hold).
+    release : object, optional
+        The release itself, as the mark will draw it.
+
+    Returns
+    -------
+    object
+        `release`, unchanged.
+
+    Examples
+    --------
+    >>> from safeplot.release import DisclosureReport
+    >>> report = DisclosureReport("histplot", "suppress", {"threshold": 3}, ("age",))
+    >>> admit("histplot", report, release=None) is None
+    True
+    """
+    if report is not None and id(report) in _ADMITTED:
+        return release
     for ledger in _LEDGER:
         ledger(function, report, release)
+    if report is not None:
+        # a report that is not weakly referable may reach the ledger again when logged
+        with contextlib.suppress(TypeError):
+            _ADMITTED[id(report)] = report
+    return release
+
+
+def record(function: str, report: Any, release: Any = None) -> None:
+    """Hand a logged release to the ledger, unless :func:`admit` already did."""
+    admit(function, report, release)
