@@ -35,8 +35,10 @@ from .plots.matrix import heatmap, is_safe_matrix
 from .plots.okeefe import biplot, ppplot
 from .plots.regression import qqplot, regplot, residplot
 from .plots.relational import scatter, scatterplot
+from .plots.survival import kmplot
 from .policy import Policy, get_policy, load_policy, set_policy
 from .summaries import chi2_contingency, corr, crosstab, describe
+from .survival import safe_coxph
 
 __all__ = [
     "DisclosureError",
@@ -70,6 +72,7 @@ __all__ = [
     "is_safe_matrix",
     "jointplot",
     "kdeplot",
+    "kmplot",
     "lmplot",
     "load_dataset",
     "load_policy",
@@ -83,6 +86,7 @@ __all__ = [
     "regplot",
     "relplot",
     "residplot",
+    "safe_coxph",
     "safe_glm",
     "safe_logit",
     "safe_ols",

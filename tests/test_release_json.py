@@ -362,6 +362,18 @@ def _():
     return rel, None, replay
 
 
+@case("survival", "hue-at-risk")
+def _():
+    from lifelines.datasets import load_rossi
+
+    from safeplot.marks.survival import draw_survival
+    from safeplot.plots.survival import release_survival
+
+    rel = release_survival(load_rossi(), duration="week", event="arrest", hue="fin")
+    assert np.isnan(rel.table[0]).any()  # a count below the threshold: NaN through the JSON
+    return rel, lambda ax, r: draw_survival(ax, r, at_risk_counts=True), None
+
+
 @case("parallel_boxes", "confidential")
 def _():
     def run():

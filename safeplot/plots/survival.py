@@ -1,0 +1,745 @@
+"""Kaplan-Meier survival curves under disclosure control.
+
+A raw Kaplan-Meier curve discloses a great deal: each step is one event
+time, each drop with the number at risk gives the number of events there
+(often one), the last step is the longest follow-up, and the at-risk table
+under the axes lists exact small counts. :func:`kmplot` releases the curve
+first (:func:`release_survival`) and draws only the release:
+
+- ``"suppress"``/``"generalize"``: the events are grouped on a safe time
+  grid so that each drop of the curve holds at least ``threshold`` events
+  (``"generalize"`` starts from a grid ``factor`` times coarser); the curve
+  heights are the Kaplan-Meier estimate (lifelines) at the grid times,
+  rounded; the curve stops at the last grid time before the end of
+  follow-up at which at least ``threshold`` records remain at risk;
+- ``"deterministic"``/``"probabilistic"``: the durations are anonymised
+  within each event status and hue level (kNN centroids, keyed noise)
+  first, then grouped as above;
+- ``"confidential"`` (O'Keefe): the durations are winsorised, and the
+  grouped curve is drawn as a smooth line through its rounded heights, with
+  no step at any individual time.
+
+Counts (at risk, censored, events) are rounded by the policy and those below
+the threshold are not shown; confidence bands come from the released counts
+only (Greenwood's formula on the released table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from scipy import stats
+
+from .._validate import clean_numeric
+from ..anonymize import winsorize
+from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
+from ..errors import DisclosureError
+from ..marks.survival import draw_survival
+from ..methods import anonymize_values, available_methods, check_family
+from ..policy import Policy, get_policy
+from ..release import DisclosureReport, guard, release_kind
+from ._common import finish, get_ax, make_report, safe_limits, takes_method_options
+from ._data import categorical_order, plot_data
+
+__all__ = [
+    "ALPHA_MENU",
+    "BINS_MENU",
+    "SURVIVAL_METHODS",
+    "SurvivalRelease",
+    "kmplot",
+    "lifelines_module",
+    "release_survival",
+]
+
+#: Families of methods (:attr:`~safeplot.methods.Method.family`) a survival curve releases.
+_SURVIVAL_FAMILIES = ("counts", "values", "rules")
+#: Methods :func:`kmplot` supports.
+SURVIVAL_METHODS = tuple(
+    m.name
+    for m in available_methods()
+    if m.family in _SURVIVAL_FAMILIES
+    and (m.family != "values" or m.groups_within_strata or m.adds_noise)
+)
+#: Levels of the confidence bands (1 - alpha) a release may use.
+ALPHA_MENU = (0.01, 0.05, 0.1)
+#: Numbers of intervals of the fine time grid (before grouping) a release may use.
+BINS_MENU = (10, 20, 30, 40, 50)
+_STOP_NOTE = (
+    "Curves end before the last follow-up: where fewer records than the threshold "
+    "remain at risk, or at the end of the safe time grid."
+)
+
+
+def lifelines_module() -> Any:
+    """Import lifelines, or say which extra installs it.
+
+    Returns
+    -------
+    module
+        The :mod:`lifelines` package.
+
+    Raises
+    ------
+    ImportError
+        When lifelines is not installed, naming ``pip install "safeplot[survival]"``.
+    """
+    try:
+        import lifelines
+    except ImportError as err:  # pragma: no cover - lifelines is a test dependency
+        raise ImportError(
+            "Survival curves and Cox models need lifelines, which is optional: "
+            'install it with pip install "safeplot[survival]".'
+        ) from err
+    return lifelines
+
+
+@release_kind("survival")
+@dataclass
+class SurvivalRelease:
+    """A released Kaplan-Meier curve per hue level, with its at-risk table.
+
+    Attributes
+    ----------
+    method : str
+    levels : list
+        The hue levels (``[None]`` without hue).
+    times : list of ndarray
+        Per level, the curve's times: its start, the grid time of each drop,
+        and the time it stops.
+    survival : list of ndarray
+        Per level, the rounded survival probability from each of `times` on
+        (1 at the start; the last value repeats the one before).
+    lower, upper : list of ndarray
+        Per level, the rounded confidence band at `times` (Greenwood on the
+        released counts, log-log scale).
+    at_risk, observed : list of ndarray
+        Per level and drop (``times[1:-1]``): the records at risk at the
+        start of the drop's interval and the events in it, rounded.
+    table_times : ndarray
+        The times of the at-risk table (the axis ticks the curves reach).
+    table : list of ndarray
+        Per level, shape ``(3, len(table_times))``: records at risk at each
+        table time, and censored and events up to it, rounded; NaN where
+        not shown (below the threshold, or past the level's curve).
+    time_lim : tuple of float
+    time_ticks : ndarray
+    smooth : bool
+        Draw a line through the heights rather than steps (``"confidential"``).
+    alpha : float
+        The bands have coverage ``1 - alpha``.
+    report : DisclosureReport
+    names : dict
+        Labels of the duration and hue variables.
+    """
+
+    method: str
+    levels: list[Any]
+    times: list[np.ndarray]
+    survival: list[np.ndarray]
+    lower: list[np.ndarray]
+    upper: list[np.ndarray]
+    at_risk: list[np.ndarray]
+    observed: list[np.ndarray]
+    table_times: np.ndarray
+    table: list[np.ndarray]
+    time_lim: tuple[float, float]
+    time_ticks: np.ndarray
+    smooth: bool
+    alpha: float
+    report: DisclosureReport
+    names: dict[str, str | None] = field(default_factory=dict)
+
+    def curve(self, level: Any = None) -> pd.DataFrame:
+        """Return one level's released curve: time, survival and band, one row per point.
+
+        Examples
+        --------
+        >>> from lifelines.datasets import load_rossi
+        >>> rel = release_survival(load_rossi(), duration="week", event="arrest")
+        >>> rel.curve().iloc[:3].to_dict("list")["survival"]
+        [1.0, 0.991, 0.972]
+        """
+        i = self.levels.index(level)
+        return pd.DataFrame(
+            {
+                "time": self.times[i],
+                "survival": self.survival[i],
+                "lower": self.lower[i],
+                "upper": self.upper[i],
+            }
+        )
+
+    def frame(self) -> pd.DataFrame:
+        """Return every level's released curve as one table (the audit log keeps it).
+
+        Examples
+        --------
+        >>> from lifelines.datasets import load_rossi
+        >>> rel = release_survival(load_rossi(), duration="week", event="arrest", hue="fin")
+        >>> list(rel.frame().columns)
+        ['level', 'time', 'survival', 'lower', 'upper']
+        """
+        parts = []
+        for lev in self.levels:
+            part = self.curve(lev)
+            part.insert(0, "level", "" if lev is None else str(lev))
+            parts.append(part)
+        return pd.concat(parts, ignore_index=True)
+
+    def at(self, times: Any, level: Any = None, *, interpolate: bool = False) -> np.ndarray:
+        """Return the released survival at `times` (NaN past the end of the curve).
+
+        The released curve read at other times: a step function (or, for a
+        smooth curve, the line) through the released points; no record is
+        read. With ``interpolate=True``, the line through the released points
+        (a drop holds the events of the interval before it, so the line runs
+        through the interval where the step function waits for its end).
+
+        Examples
+        --------
+        >>> from lifelines.datasets import load_rossi
+        >>> rel = release_survival(load_rossi(), duration="week", event="arrest")
+        >>> rel.at([10, 20]).tolist()
+        [0.972, 0.924]
+        """
+        i = self.levels.index(level)
+        t = np.atleast_1d(np.asarray(times, dtype=float))
+        ts, s = self.times[i], self.survival[i]
+        if self.smooth or interpolate:
+            out = np.interp(t, ts, s)
+        else:
+            idx = np.searchsorted(ts, t, side="right") - 1
+            out = s[np.clip(idx, 0, s.size - 1)]
+        out = np.where((t < ts[0]) | (t > ts[-1]), np.nan, out)
+        return out.astype(float)
+
+    def median(self, level: Any = None) -> float:
+        """Return the released median survival time: the first released time with S <= 0.5.
+
+        NaN when the released curve does not reach 0.5 (lifelines gives inf
+        there; the released curve stops early, so "not reached" is all it says).
+
+        Examples
+        --------
+        >>> from lifelines.datasets import load_lung
+        >>> rel = release_survival(load_lung(), duration="time", event="status")
+        >>> rel.median()
+        312.5
+        """
+        i = self.levels.index(level)
+        s, ts = self.survival[i][:-1], self.times[i][:-1]
+        hit = np.flatnonzero(s <= 0.5)
+        return float(ts[hit[0]]) if hit.size else float("nan")
+
+
+# -- the stat: grouped Kaplan-Meier on a safe grid --------------------------------------------
+
+
+def _events_by_interval(d: np.ndarray, e: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Events in each right-closed interval ``(edges[i], edges[i + 1]]``."""
+    idx = np.searchsorted(edges, d[e], side="left") - 1
+    idx = idx[(idx >= 0) & (idx < edges.size - 1)]
+    return np.bincount(idx, minlength=edges.size - 1)
+
+
+def _stop_index(d: np.ndarray, edges: np.ndarray, start: float, end: float, threshold: int) -> int:
+    """Index of the last edge after `start`, before `end`, with `threshold` records at risk."""
+    ok = [
+        j
+        for j in range(edges.size)
+        if start < edges[j] < end and int(np.sum(d >= edges[j])) >= threshold
+    ]
+    return ok[-1] if ok else -1
+
+
+def _steps(events: np.ndarray, stop: int, threshold: int) -> tuple[list[int], list[int], int]:
+    """Group consecutive intervals until each holds `threshold` events.
+
+    Returns the edge index of each drop, the events of each drop, and the
+    events after the last drop up to the stop (fewer than `threshold`).
+    """
+    drops, counts, acc = [], [], 0
+    for i in range(stop):
+        acc += int(events[i])
+        if acc >= threshold:
+            drops.append(i + 1)
+            counts.append(acc)
+            acc = 0
+    return drops, counts, acc
+
+
+def _greenwood(
+    s: np.ndarray, n: np.ndarray, d: np.ndarray, alpha: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Greenwood's band on the log-log scale (lifelines' default), from released counts."""
+    z = stats.norm.ppf(1 - alpha / 2)
+    n = np.maximum(n, d + 1.0)
+    var = np.cumsum(d / (n * (n - d)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.log(s)
+        half = z * np.sqrt(var) / logs
+        lower = np.exp(-np.exp(np.log(-logs) - half))
+        upper = np.exp(-np.exp(np.log(-logs) + half))
+    lower = np.where(s >= 1, 1.0, np.where(s <= 0, 0.0, lower))
+    upper = np.where(s >= 1, 1.0, np.where(s <= 0, 0.0, upper))
+    return np.minimum(lower, upper), np.maximum(lower, upper)
+
+
+def _released_count(n: float, threshold: int, pol: Policy) -> float:
+    """Return a count as released: rounded by the policy, NaN below the threshold (0 stays 0)."""
+    n = int(n)
+    if n == 0:
+        return 0.0
+    if n < threshold:
+        return float("nan")
+    return float(pol.round_count(n))
+
+
+def _check_inputs(duration: np.ndarray, event_raw: pd.Series, function: str) -> np.ndarray:
+    """Validate durations (non-negative) and events (binary); return events as booleans."""
+    if (duration < 0).any():
+        raise ValueError(
+            f"{function}: durations must be zero or positive, but {int((duration < 0).sum())} "
+            "are negative. Check how durations were computed (end - start) and drop or correct "
+            "those rows."
+        )
+    ev = event_raw
+    if pd.api.types.is_bool_dtype(ev.dtype):
+        return ev.to_numpy(dtype=bool)
+    num = pd.to_numeric(ev, errors="coerce")
+    bad = ev.notna() & (num.isna() | ~num.isin([0, 1]))
+    if bad.any():
+        shown = list(pd.unique(ev[bad]))[:3]
+        raise ValueError(
+            f"{function}: the event indicator must be 0/1 or True/False (1 = event observed, "
+            f"0 = censored), but it holds other values such as {shown}. Recode it first."
+        )
+    return num.to_numpy(dtype=float) == 1
+
+
+def release_survival(
+    data: Any = None,
+    *,
+    duration: Any = None,
+    event: Any = None,
+    hue: Any = None,
+    hue_order: Sequence[Any] | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    bins: int = 40,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    alpha: float = 0.05,
+    policy: Policy | None = None,
+    function: str = "kmplot",
+) -> SurvivalRelease:
+    """Release Kaplan-Meier curves under a disclosure-control method.
+
+    Parameters
+    ----------
+    data, duration, event, hue, hue_order
+        As in :func:`kmplot`.
+    method : str, optional
+        Default: the policy's method for binned plots (``"suppress"``).
+    threshold : int, optional
+        Fewest events per drop and records at risk (default and floor: the
+        policy's).
+    bins : int, default 40
+        Intervals of the fine time grid (at most; the grid's step is the
+        next round number), from :data:`BINS_MENU`.
+    factor : int, default 2
+        ``"generalize"``: the grid is `factor` times coarser.
+    k, q
+        Parameters of ``"deterministic"`` and ``"probabilistic"``.
+    alpha : float, default 0.05
+        Bands of coverage ``1 - alpha``, from :data:`ALPHA_MENU`.
+    policy : Policy, optional
+        The policy in force (default: :func:`safeplot.get_policy`).
+    function : str
+        The public function, for messages and the report.
+
+    Returns
+    -------
+    SurvivalRelease
+
+    Raises
+    ------
+    DisclosureError
+        A parameter below a policy floor; a hue level with fewer than
+        `threshold` records or events; no events; constant durations.
+    ValueError
+        Negative durations, an event indicator that is not binary, missing
+        arguments, a `bins` or `alpha` not on its menu.
+
+    Examples
+    --------
+    >>> from lifelines.datasets import load_rossi
+    >>> rel = release_survival(load_rossi(), duration="week", event="arrest", hue="fin")
+    >>> rel.levels, rel.method
+    ([0, 1], 'suppress')
+    """
+    lifelines = lifelines_module()
+    pol = get_policy(policy)
+    m = check_family(pol.check_method(method, "hist"), _SURVIVAL_FAMILIES, "survival curves")
+    if m.family == "values" and not (m.groups_within_strata or m.adds_noise):
+        raise ValueError(
+            f"method={m.name!r} is not available for survival curves; use one of "
+            f"{list(SURVIVAL_METHODS)}."
+        )
+    method = m.name
+    threshold = pol.check_threshold(threshold)
+    if m.uses_k:
+        pol.check_k(k)
+    if m.adds_noise:
+        pol.check_q(q)
+    bins = guard.from_menu("bins", bins, BINS_MENU, what="the time grid")
+    alpha = guard.from_menu("alpha", alpha, ALPHA_MENU, what="confidence bands")
+    if m.coarsens:
+        if isinstance(factor, bool) or not isinstance(factor, (int, np.integer)) or factor < 1:
+            raise ValueError(f"factor must be a positive integer, got {factor!r}.")
+        bins = max(2, bins // int(factor))
+    if duration is None or event is None:
+        raise ValueError(
+            f"{function}: give duration= (time to event or censoring) and event= (1 if the "
+            "event was observed, 0 if censored), as column names of data or as vectors."
+        )
+    pdata = plot_data(data, {"x": duration, "e": event, "hue": hue}, function=function)
+    frame = pdata.frame
+    name = pdata.label("x")
+    # validation only: clear errors for text, booleans, dates, inf, all-missing, constant
+    clean_numeric(pd.DataFrame({name: frame["x"]}))
+    missing = frame.isna().any(axis=1).to_numpy()
+    raw_d = pd.to_numeric(frame["x"], errors="coerce").to_numpy(dtype=float)
+    keep = ~missing
+    if not keep.any():
+        raise ValueError(f"{function}: no records to plot (every row has a missing value).")
+    ev = _check_inputs(raw_d[keep], frame["e"][keep], function)
+    levels: list[Any] = [None]
+    codes = np.zeros(raw_d.size, dtype=int)
+    if "hue" in frame:
+        levels = categorical_order(frame["hue"], hue_order)
+        lookup = {lev: i for i, lev in enumerate(levels)}
+        codes = frame["hue"].map(lambda v: lookup.get(v, -1)).to_numpy(dtype=int)
+    n_dropped = int(missing.sum())
+    keep_codes = codes[keep] >= 0
+    d, codes, e = raw_d[keep][keep_codes], codes[keep][keep_codes], ev[keep_codes]
+    if d.size == 0:
+        raise ValueError(f"{function}: no records to plot (no row is in hue_order).")
+    sizes = np.bincount(codes, minlength=len(levels))
+    n_events = np.bincount(codes[e], minlength=len(levels))
+    if not e.any():
+        raise DisclosureError(
+            f"{function}: no event is observed (every record is censored): the curve would be "
+            "flat and its end would show the longest follow-up. There is nothing to estimate."
+        )
+    small = [
+        repr(levels[i]) for i in range(len(levels)) if sizes[i] > 0 and n_events[i] < threshold
+    ]
+    if small:
+        raise DisclosureError(
+            f"{function}: hue level(s) {', '.join(small)} have fewer than threshold={threshold} "
+            "events; no drop of their curve could hold threshold events, and the level would be "
+            "named in the legend. Merge them with other levels or leave them out (hue_order=)."
+        )
+    levels = [lev for i, lev in enumerate(levels) if sizes[i] > 0]
+    remap = np.cumsum(sizes > 0) - 1
+    codes = remap[codes]
+    rare = rare_values(d, threshold)
+    per_level = [rare_values(d[codes == i], threshold) for i in range(len(levels))]
+    avoid = np.unique(np.concatenate([rare, *per_level]))
+    raw_end = float(d.max())
+    params: dict[str, Any] = {"threshold": threshold, "bins": bins, "alpha": alpha}
+    details: dict[str, Any] = {}
+    warnings: list[str] = []
+    work = d.copy()
+    if m.rule_based:
+        params.update(winsor_sd=pol.winsor_sd, sig=pol.sig_figs)
+        n_wins = 0
+        for i in range(len(levels)):
+            w = winsorize(d[codes == i], policy=pol)
+            work[codes == i] = np.maximum(w.values, 0.0)
+            n_wins += w.n_winsorized
+        details["values_winsorised"] = pol.round_count(n_wins)
+    elif m.moves_values:
+        strata = codes * 2 + e.astype(int)
+        counts = np.bincount(strata, minlength=2 * len(levels))
+        fewest = m.min_group_size(pol, k)
+        thin = [
+            f"{levels[s // 2]!r} ({'events' if s % 2 else 'censored'})"
+            for s in np.flatnonzero((counts > 0) & (counts < fewest))
+        ]
+        if thin:
+            raise DisclosureError(
+                f"{function}: method={method!r} anonymises durations within each event status "
+                f"and hue level, which needs at least {fewest} records in each; "
+                f"{', '.join(thin)} have fewer. Use method='suppress', or merge hue levels."
+            )
+        # a stratum whose durations are all equal (everyone censored at the end of the
+        # study) holds one value shared by at least `fewest` records: nothing to anonymise
+        spread = np.array([np.ptp(d[strata == s]) if counts[s] else 0.0 for s in strata])
+        moved = spread > 0
+        if moved.any():
+            out = anonymize_values(
+                d[moved],
+                method,
+                names=[name],
+                k=k,
+                q=q,
+                strata=strata[moved],
+                threshold=threshold,
+                policy=pol,
+            )
+            params.update(out.params)
+            details.update(out.details)
+            work[moved] = np.maximum(out.values[:, 0], 0.0)
+    # the fine grid: regular, strictly beyond the durations, no edge on a rare raw value
+    edges = safe_edges(np.r_[work, 0.0], bins=bins, avoid=avoid)
+    zero_ok = not hits_any([0.0], avoid)
+    start = 0.0 if zero_ok and (work >= 0).all() else float(edges[0])
+    edges = edges[edges >= start] if start != 0.0 else np.r_[0.0, edges[edges > 0]]
+    end = min(raw_end, float(work.max()))
+    times, surv, lower, upper, at_risk, observed = [], [], [], [], [], []
+    stops = []
+    leftover = 0
+    for i in range(len(levels)):
+        di, ei = work[codes == i], e[codes == i]
+        stop = _stop_index(di, edges, start, min(end, float(di.max())), threshold)
+        if stop < 0:
+            raise DisclosureError(
+                f"{function}: hue level {levels[i]!r} has fewer than threshold={threshold} "
+                "records at risk at every time of the grid; its curve cannot be shown."
+            )
+        ev_int = _events_by_interval(di, ei, edges)
+        drops, counts, rest = _steps(ev_int, stop, threshold)
+        leftover += rest
+        kmf = lifelines.KaplanMeierFitter().fit(di, ei.astype(int))
+        t_drop = edges[drops]
+        s_drop = kmf.predict(t_drop).to_numpy(dtype=float) if drops else np.array([])
+        s_drop = guard.released_statistics(s_drop, policy=pol)
+        prev = np.r_[start, t_drop[:-1]] if drops else np.array([])
+        n_start = np.array([_released_count(np.sum(di > p), threshold, pol) for p in prev])
+        d_rel = np.array([float(pol.round_count(c)) for c in counts])
+        lo, hi = _greenwood(s_drop, np.nan_to_num(n_start), d_rel, alpha)
+        lo = guard.released_statistics(lo, policy=pol)
+        hi = guard.released_statistics(hi, policy=pol)
+        t_stop = float(edges[stop])
+        times.append(np.r_[start, t_drop, t_stop])
+        last = s_drop[-1] if drops else 1.0
+        surv.append(np.r_[1.0, s_drop, last])
+        lower.append(np.r_[1.0, lo, lo[-1] if drops else 1.0])
+        upper.append(np.r_[1.0, hi, hi[-1] if drops else 1.0])
+        at_risk.append(n_start)
+        observed.append(d_rel)
+        stops.append(t_stop)
+    t_max = max(stops)
+    lim = safe_limits(start, t_max, avoid, margin=0.02)
+    if lim[1] >= raw_end:
+        lim = (lim[0], t_max)
+    ticks = safe_ticks(lim[0], lim[1], avoid=avoid)
+    table_times = ticks[(ticks >= start) & (ticks <= t_max)]
+    table = []
+    for i in range(len(levels)):
+        di, ei = work[codes == i], e[codes == i]
+        rows = np.full((3, table_times.size), np.nan)
+        for j, t in enumerate(table_times):
+            if t > stops[i]:
+                continue
+            rows[0, j] = _released_count(np.sum(di >= t), threshold, pol)
+            rows[1, j] = _released_count(np.sum((di <= t) & ~ei), threshold, pol)
+            rows[2, j] = _released_count(np.sum((di <= t) & ei), threshold, pol)
+        table.append(rows)
+    warnings.append(_STOP_NOTE)
+    if leftover:
+        warnings.append(
+            "Events after the last drop of a curve (fewer than the threshold) are not drawn."
+        )
+    names = {
+        "duration": name,
+        "event": pdata.label("e"),
+        "hue": pdata.label("hue") if "hue" in frame else None,
+    }
+    report = make_report(
+        function,
+        method,
+        params,
+        tuple(v for v in names.values() if v),
+        d.size,
+        n_dropped,
+        pol,
+        details=details,
+        warnings=warnings,
+    )
+    return SurvivalRelease(
+        method,
+        levels,
+        times,
+        surv,
+        lower,
+        upper,
+        at_risk,
+        observed,
+        table_times,
+        table,
+        lim,
+        ticks,
+        m.rule_based,
+        alpha,
+        report,
+        names,
+    )
+
+
+@takes_method_options
+def kmplot(
+    data: Any = None,
+    *,
+    duration: Any = None,
+    event: Any = None,
+    hue: Any = None,
+    hue_order: Sequence[Any] | None = None,
+    palette: Any = None,
+    ci_show: bool = True,
+    ci: float = 0.95,
+    at_risk_counts: bool = False,
+    legend: bool = True,
+    ax: Axes | None = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    bins: int = 40,
+    factor: int = 2,
+    k: int = 3,
+    q: float = 0.25,
+    annotate: bool | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Plot Kaplan-Meier survival curves that show no event time, small count or longest follow-up.
+
+    seaborn-style: long-form `data` with a duration and an event column,
+    one curve per `hue` level, a legend, optional bands and at-risk table.
+    The curves are released first (:func:`release_survival`) and only the
+    release is drawn.
+
+    Parameters
+    ----------
+    data : DataFrame, mapping or None
+        Long-form data with the columns named by `duration`, `event`, `hue`.
+    duration : name of a column in `data`, or a vector
+        Time to the event or to censoring (zero or positive).
+    event : name of a column in `data`, or a vector
+        1 (or True) when the event was observed, 0 (False) when censored.
+    hue : name of a column in `data`, or a vector, optional
+        One curve per level; each needs `threshold` events.
+    hue_order : list, optional
+        Levels to show, in order.
+    palette : palette name, list or dict, optional
+        Colours of the levels, as in seaborn.
+    ci_show : bool, default True
+        Draw the confidence bands.
+    ci : {0.99, 0.95, 0.9}, default 0.95
+        Coverage of the bands (a menu: alpha = 1 - ci).
+    at_risk_counts : bool, default False
+        Add the at-risk table under the axes (rounded counts; "-" where a
+        count is below the threshold or past the curve).
+    legend : bool, default True
+        Add a legend of the hue levels.
+    ax : Axes, optional
+        Axes to draw on (default: the current Axes).
+    method : str, optional
+        Disclosure-control method (see Notes); default ``"suppress"``.
+    threshold : int, optional
+        Fewest events per drop and records at risk. Default and floor: the policy's.
+    bins : int, default 40
+        Most intervals of the fine time grid before grouping (10, 20, 30, 40
+        or 50); its step is the next round number.
+    factor : int, default 2
+        ``"generalize"``: a grid `factor` times coarser.
+    k, q
+        Parameters of ``"deterministic"`` and ``"probabilistic"``.
+    annotate : bool, optional
+        Add the method note (default: the policy's setting).
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.plot` (line width, style).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The Axes drawn on, with the release's report as ``.safeplot_report``.
+
+    Raises
+    ------
+    DisclosureError
+        A parameter below a policy floor, a hue level with fewer than
+        `threshold` events, no events at all.
+    ValueError
+        Negative or non-numeric durations, a non-binary event, `ci` or
+        `bins` off their menus.
+
+    See Also
+    --------
+    release_survival : The released curves alone.
+    safeplot.survival.KaplanMeierFitter : The lifelines-style front end.
+    ecdfplot : ``complementary=True`` draws a survival curve without censoring.
+
+    Notes
+    -----
+    ``"suppress"`` (default)
+        Events are grouped on a regular time grid (its edges on no rare
+        duration) so that every drop holds at least `threshold` events; the
+        heights are lifelines' Kaplan-Meier estimate at the drops, rounded
+        to the policy's significant figures. A curve stops at the last grid
+        time before the end of follow-up with at least `threshold` records
+        at risk.
+    ``"generalize"``
+        As ``"suppress"`` on a grid `factor` times coarser.
+    ``"deterministic"``, ``"probabilistic"``
+        Durations anonymised within each event status and hue level (kNN
+        centroids of `k`, keyed noise of `q`), then grouped as above.
+    ``"confidential"``
+        O'Keefe: durations winsorised at mean +/- 2.6 SD per level, the
+        grouped curve drawn as a smooth line through its rounded heights.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from lifelines.datasets import load_rossi
+    >>> fig, ax = plt.subplots()
+    >>> ax = kmplot(load_rossi(), duration="week", event="arrest", hue="fin", ax=ax)
+    >>> ax.safeplot_report.method
+    'suppress'
+    """
+    ci_menu = tuple(round(1 - a, 2) for a in ALPHA_MENU)
+    level = guard.from_menu("ci", ci, ci_menu, what="confidence bands")
+    alpha = ALPHA_MENU[ci_menu.index(level)]
+    pol = get_policy()
+    rel = release_survival(
+        data,
+        duration=duration,
+        event=event,
+        hue=hue,
+        hue_order=hue_order,
+        method=method,
+        threshold=threshold,
+        bins=bins,
+        factor=factor,
+        k=k,
+        q=q,
+        alpha=alpha,
+        policy=pol,
+    )
+    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    draw_survival(
+        ax,
+        rel,
+        palette=palette,
+        ci_show=ci_show,
+        at_risk_counts=at_risk_counts,
+        legend=legend,
+        **kwargs,
+    )
+    return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel.frame())

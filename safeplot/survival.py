@@ -1,0 +1,868 @@
+"""Survival analysis for lifelines users, releasing only safe numbers.
+
+The names and arguments follow :mod:`lifelines`, so that code written for
+lifelines needs little change:
+
+- :class:`KaplanMeierFitter`: ``fit(durations, event_observed, label=)``,
+  ``survival_function_``, ``confidence_interval_``,
+  ``median_survival_time_``, ``event_table`` and
+  ``plot_survival_function(ax=, ci_show=, at_risk_counts=)``, each from the
+  released curve of :func:`safeplot.plots.survival.release_survival` (drops
+  of at least ``threshold`` events on a safe time grid, rounded heights,
+  rounded counts, no longest follow-up);
+- :func:`survival_table`: median survival and survival at fixed times per
+  group, read from the released curves;
+- :func:`safe_coxph`: a Cox model (lifelines' ``CoxPHFitter``) whose
+  coefficients, hazard ratios, intervals and concordance are rounded, with
+  the regression checks of :func:`safeplot.safe_ols`;
+- :func:`logrank_test`: lifelines' log-rank test, statistic and p-value
+  rounded.
+
+Every release carries a :class:`~safeplot.release.DisclosureReport` and is
+recorded in the session audit log. lifelines is an optional dependency:
+``pip install "safeplot[survival]"``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from . import audit
+from ._validate import to_pandas
+from .diagnostics import MIN_DF_RESID, ReleaseRefused
+from .errors import DisclosureError
+from .marks.survival import draw_survival
+from .plots._common import finish, get_ax, make_report
+from .plots.survival import (
+    ALPHA_MENU,
+    SurvivalRelease,
+    kmplot,
+    lifelines_module,
+    release_survival,
+)
+from .policy import Policy, get_policy
+from .release import DisclosureReport, guard
+
+__all__ = [
+    "ALPHA_MENU",
+    "KaplanMeierFitter",
+    "LogRankResult",
+    "SafeCoxPHResults",
+    "kmplot",
+    "logrank_test",
+    "safe_coxph",
+    "survival_table",
+]
+
+
+def _vector(values: Any, what: str) -> pd.Series:
+    if values is None:
+        raise ValueError(f"{what} is required.")
+    series = values if isinstance(values, pd.Series) else pd.Series(np.asarray(values))
+    return series.reset_index(drop=True)
+
+
+class KaplanMeierFitter:
+    """lifelines' ``KaplanMeierFitter``, releasing a disclosure-controlled curve.
+
+    Parameters
+    ----------
+    alpha : {0.01, 0.05, 0.1}, default 0.05
+        The bands have coverage ``1 - alpha`` (a menu, so that no level can
+        be stepped to find where a rounded band end changes).
+    label : str, optional
+        Name of the estimate (default ``"KM_estimate"``).
+    method : str, optional
+        Disclosure-control method (see :func:`safeplot.kmplot`); default
+        ``"suppress"``.
+    threshold : int, optional
+        Fewest events per drop and records at risk (default and floor: the policy's).
+    policy : Policy, optional
+        The policy in force.
+
+    Examples
+    --------
+    >>> from lifelines.datasets import load_rossi
+    >>> rossi = load_rossi()
+    >>> kmf = KaplanMeierFitter().fit(rossi["week"], rossi["arrest"], label="all")
+    >>> kmf.survival_function_.iloc[:3]  # doctest: +NORMALIZE_WHITESPACE
+              all
+    timeline
+    0.0       1.000
+    4.5       0.991
+    8.5       0.972
+    >>> kmf.median_survival_time_
+    inf
+    """
+
+    def __init__(
+        self,
+        alpha: float = 0.05,
+        label: str | None = None,
+        *,
+        method: str | None = None,
+        threshold: int | None = None,
+        policy: Policy | None = None,
+    ) -> None:
+        self.alpha = guard.from_menu("alpha", alpha, ALPHA_MENU, what="confidence bands")
+        self.label = label or "KM_estimate"
+        self.method = method
+        self.threshold = threshold
+        self.policy = policy
+        self._release: SurvivalRelease | None = None
+
+    def __repr__(self) -> str:
+        state = "fitted" if self._release is not None else "unfitted"
+        return f"<safeplot.survival.KaplanMeierFitter: {state}, label={self.label!r}>"
+
+    def fit(
+        self,
+        durations: Any,
+        event_observed: Any = None,
+        timeline: Any = None,
+        entry: Any = None,
+        label: str | None = None,
+        alpha: float | None = None,
+        weights: Any = None,
+        *,
+        method: str | None = None,
+        threshold: int | None = None,
+        bins: int = 40,
+        factor: int = 2,
+        k: int = 3,
+        q: float = 0.25,
+    ) -> KaplanMeierFitter:
+        """Release the Kaplan-Meier curve of `durations` (see :func:`safeplot.kmplot`).
+
+        Parameters
+        ----------
+        durations : array-like
+            Time to the event or to censoring (zero or positive).
+        event_observed : array-like, optional
+            1/True for an observed event, 0/False for censoring (default:
+            every event observed).
+        timeline : optional
+            Not supported: the curve is released at safe times only.
+        entry, weights : optional
+            Not supported (late entry and weights would let single records
+            shape the curve); give None.
+        label : str, optional
+            Name of the estimate.
+        alpha : {0.01, 0.05, 0.1}, optional
+            Band coverage ``1 - alpha`` (default: the fitter's).
+        method, threshold, bins, factor, k, q
+            As in :func:`safeplot.kmplot`.
+
+        Returns
+        -------
+        KaplanMeierFitter
+            self, fitted.
+
+        Raises
+        ------
+        DisclosureError
+            Fewer than `threshold` events, no events.
+        ValueError
+            Negative durations, a non-binary event indicator, unsupported arguments.
+        """
+        for name, value in (("timeline", timeline), ("entry", entry), ("weights", weights)):
+            if value is not None:
+                raise ValueError(
+                    f"KaplanMeierFitter.fit: {name}= is not supported under disclosure control; "
+                    "the curve is released on a safe time grid from unweighted records."
+                )
+        d = _vector(durations, "KaplanMeierFitter.fit: durations")
+        e = (
+            pd.Series(np.ones(len(d), dtype=int))
+            if event_observed is None
+            else _vector(event_observed, "event_observed")
+        )
+        if len(e) != len(d):
+            raise ValueError(
+                f"KaplanMeierFitter.fit: durations has {len(d)} values but event_observed "
+                f"has {len(e)}; they must describe the same records."
+            )
+        if label is not None:
+            self.label = label
+        if alpha is not None:
+            self.alpha = guard.from_menu("alpha", alpha, ALPHA_MENU, what="confidence bands")
+        pol = get_policy(self.policy)
+        name = str(getattr(durations, "name", None) or "duration")
+        rel = release_survival(
+            pd.DataFrame({name: d, "event": e}),
+            duration=name,
+            event="event",
+            method=method or self.method,
+            threshold=threshold or self.threshold,
+            bins=bins,
+            factor=factor,
+            k=k,
+            q=q,
+            alpha=self.alpha,
+            policy=pol,
+            function="KaplanMeierFitter",
+        )
+        audit.record(rel.report, figure=None, released=rel.frame())
+        self._release = rel
+        return self
+
+    @property
+    def release(self) -> SurvivalRelease:
+        """The released curve behind every attribute."""
+        if self._release is None:
+            raise ValueError("This KaplanMeierFitter is not fitted yet; call fit() first.")
+        return self._release
+
+    @property
+    def survival_function_(self) -> pd.DataFrame:
+        """The released survival curve, indexed by ``timeline`` (the safe grid times)."""
+        rel = self.release
+        index = pd.Index(rel.times[0][:-1], name="timeline")
+        return pd.DataFrame({self.label: rel.survival[0][:-1]}, index=index)
+
+    @property
+    def confidence_interval_(self) -> pd.DataFrame:
+        """The released band: columns ``<label>_lower_<level>`` and ``<label>_upper_<level>``."""
+        rel = self.release
+        level = f"{1 - self.alpha:g}"
+        index = pd.Index(rel.times[0][:-1], name="timeline")
+        return pd.DataFrame(
+            {
+                f"{self.label}_lower_{level}": rel.lower[0][:-1],
+                f"{self.label}_upper_{level}": rel.upper[0][:-1],
+            },
+            index=index,
+        )
+
+    @property
+    def median_survival_time_(self) -> float:
+        """The released median: the first released time at which the curve is 0.5 or below.
+
+        ``inf`` when the released curve stays above 0.5, as lifelines reports it.
+        """
+        med = self.release.median()
+        return float("inf") if np.isnan(med) else med
+
+    @property
+    def event_table(self) -> pd.DataFrame:
+        """Per drop of the released curve: records at risk, events, and censored, rounded.
+
+        ``at_risk`` is the count at the start of the drop's interval,
+        ``observed`` the events in it and ``censored`` the records leaving
+        it otherwise (from the released counts; NaN below the threshold).
+        """
+        rel = self.release
+        pol = get_policy(self.policy)
+        threshold = pol.check_threshold(self.threshold)
+        n, d = rel.at_risk[0], rel.observed[0]
+        nxt = np.r_[n[1:], np.nan]
+        censored = np.maximum(n - d - nxt, 0.0)
+        censored[(censored > 0) & (censored < threshold)] = np.nan
+        return pd.DataFrame(
+            {"at_risk": n, "observed": d, "censored": censored},
+            index=pd.Index(rel.times[0][1:-1], name="event_at"),
+        )
+
+    def predict(self, times: Any) -> pd.Series:
+        """Return the released curve read at `times` (NaN beyond its end)."""
+        t = np.atleast_1d(np.asarray(times, dtype=float))
+        return pd.Series(self.release.at(t), index=t, name=self.label)
+
+    survival_function_at_times = predict
+
+    def plot_survival_function(
+        self,
+        ax: Axes | None = None,
+        ci_show: bool = True,
+        at_risk_counts: bool = False,
+        *,
+        annotate: bool | None = None,
+        **kwargs: Any,
+    ) -> Axes:
+        """Draw the released curve (as lifelines' method of the same name).
+
+        Parameters
+        ----------
+        ax : Axes, optional
+        ci_show : bool, default True
+            Draw the band.
+        at_risk_counts : bool, default False
+            Add the released at-risk table under the axes.
+        annotate : bool, optional
+            Add the method note (default: the policy's setting).
+        **kwargs
+            Passed to :meth:`matplotlib.axes.Axes.plot`.
+
+        Returns
+        -------
+        Axes
+
+        Examples
+        --------
+        >>> from lifelines.datasets import load_rossi
+        >>> rossi = load_rossi()
+        >>> kmf = KaplanMeierFitter().fit(rossi["week"], rossi["arrest"])
+        >>> ax = kmf.plot_survival_function(at_risk_counts=True)
+        >>> ax.safeplot_report.function
+        'KaplanMeierFitter'
+        """
+        rel = self.release
+        ax = get_ax(ax)
+        draw_survival(
+            ax, rel, ci_show=ci_show, at_risk_counts=at_risk_counts, legend=False, **kwargs
+        )
+        ax.lines[-1].set_label(self.label)
+        return finish(
+            ax, rel.report, annotate=annotate, policy=get_policy(self.policy), released=rel.frame()
+        )
+
+    plot = plot_survival_function
+
+
+def survival_table(
+    data: Any = None,
+    *,
+    duration: Any = None,
+    event: Any = None,
+    hue: Any = None,
+    times: Sequence[float] = (),
+    method: str | None = None,
+    threshold: int | None = None,
+    policy: Policy | None = None,
+) -> pd.DataFrame:
+    """Median survival and survival at fixed times per group, from the released curves.
+
+    Each number is read from the released curve of its group
+    (:func:`safeplot.plots.survival.release_survival`), by linear
+    interpolation between its released points: every drop holds at least
+    `threshold` events, heights are rounded, and a time past the end of the
+    released curve (where fewer than `threshold` remain at risk) gets NaN.
+    No record is read again, so the times cannot be used to probe where
+    individual events lie.
+
+    Parameters
+    ----------
+    data, duration, event, hue
+        As in :func:`safeplot.kmplot`.
+    times : sequence of float
+        Times at which to give the survival probability.
+    method, threshold, policy
+        As in :func:`safeplot.kmplot`.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: ``n`` (at risk at the start) and ``events`` (in
+        the drawn drops), rounded; ``median`` (NaN when the released curve
+        stays above 0.5); ``S(t)`` per time.
+
+    Examples
+    --------
+    >>> from lifelines.datasets import load_lung
+    >>> lung = load_lung()
+    >>> survival_table(lung, duration="time", event="status", hue="sex", times=[180, 365])
+    ... # doctest: +NORMALIZE_WHITESPACE
+           n  events  median  S(180)  S(365)
+    sex
+    1    140     110   271.0   0.673   0.352
+    2     90      60   401.0   0.828   0.540
+    """
+    pol = get_policy(policy)
+    rel = release_survival(
+        data,
+        duration=duration,
+        event=event,
+        hue=hue,
+        method=method,
+        threshold=threshold,
+        policy=pol,
+        function="survival_table",
+    )
+    rows = []
+    for i, lev in enumerate(rel.levels):
+        row: dict[str, Any] = {
+            "n": rel.at_risk[i][0] if rel.at_risk[i].size else np.nan,
+            "events": float(pol.round_count(int(np.sum(rel.observed[i])))),
+            "median": _median(rel, i),
+        }
+        for t in times:
+            read = rel.at([t], lev, interpolate=True)
+            row[f"S({t:g})"] = float(guard.released_statistics(read, policy=pol)[0])
+        rows.append(row)
+    index = pd.Index(rel.levels, name=rel.names.get("hue")) if rel.levels != [None] else None
+    out = pd.DataFrame(rows, index=index)
+    if out["n"].notna().all():
+        out["n"] = out["n"].astype(int)
+    out["events"] = out["events"].astype(int)
+    audit.record(rel.report, figure=None, released=out.reset_index())
+    return out
+
+
+# -- Cox models --------------------------------------------------------------------------------
+
+
+def _median(rel: SurvivalRelease, i: int) -> float:
+    """Return where the line through a level's released points crosses 0.5 (NaN if it does not)."""
+    t, s = rel.times[i], rel.survival[i]
+    below = np.flatnonzero(s <= 0.5)
+    if not below.size or below[0] == 0:
+        return float("nan")
+    j = below[0]
+    frac = (s[j - 1] - 0.5) / (s[j - 1] - s[j])
+    return float(guard.released_statistics([t[j - 1] + frac * (t[j] - t[j - 1])])[0])
+
+
+class SafeCoxPHResults:
+    """A Cox proportional-hazards model released safely: rounded statistics only.
+
+    Attributes
+    ----------
+    params_ : Series
+        Coefficients (log hazard ratios), rounded.
+    hazard_ratios_ : Series
+        ``exp(coef)``, rounded.
+    standard_errors_ : Series
+    confidence_intervals_ : DataFrame
+        Interval ends of the coefficients at ``1 - alpha``.
+    concordance_index_ : float
+    log_likelihood_ratio_test : tuple of float
+        Statistic and p-value, rounded.
+    nobs, events : int or str
+        Records and events used, rounded by the policy.
+    alpha : float
+    report : DisclosureReport
+    """
+
+    _public = (
+        "params_",
+        "hazard_ratios_",
+        "standard_errors_",
+        "confidence_intervals_",
+        "concordance_index_",
+        "log_likelihood_ratio_test",
+        "nobs",
+        "events",
+        "alpha",
+        "summary",
+        "report",
+        "print_summary",
+    )
+
+    def __init__(self, summary: pd.DataFrame, info: dict[str, Any], report: DisclosureReport):
+        object.__setattr__(self, "_summary", summary)
+        object.__setattr__(self, "_info", info)
+        object.__setattr__(self, "report", report)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("SafeCoxPHResults is read-only.")
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raw = {
+            "baseline_hazard_",
+            "baseline_survival_",
+            "baseline_cumulative_hazard_",
+            "predict_survival_function",
+            "predict_partial_hazard",
+            "compute_residuals",
+            "durations",
+            "event_observed",
+            "weights",
+        }
+        if name in raw:
+            raise ReleaseRefused(
+                f"SafeCoxPHResults.{name} is not released: baseline hazards, predictions and "
+                "residuals follow individual records' times. Use safeplot.kmplot for curves."
+            )
+        raise AttributeError(
+            f"SafeCoxPHResults has no attribute {name!r}; it releases {list(self._public)}."
+        )
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """The coefficient table as lifelines prints it (rounded)."""
+        return self._summary.copy()
+
+    @property
+    def params_(self) -> pd.Series:
+        """Coefficients (log hazard ratios), rounded."""
+        return self._summary["coef"].rename("coef")
+
+    @property
+    def hazard_ratios_(self) -> pd.Series:
+        """Hazard ratios ``exp(coef)``, rounded."""
+        return self._summary["exp(coef)"].rename("exp(coef)")
+
+    @property
+    def standard_errors_(self) -> pd.Series:
+        """Standard errors of the coefficients, rounded."""
+        return self._summary["se(coef)"].rename("se(coef)")
+
+    @property
+    def confidence_intervals_(self) -> pd.DataFrame:
+        """Interval ends of the coefficients, rounded."""
+        cols = [c for c in self._summary.columns if c.startswith("coef ") and "%" in c]
+        return self._summary[cols].copy()
+
+    @property
+    def concordance_index_(self) -> float:
+        """Harrell's concordance index, rounded."""
+        return self._info["concordance"]
+
+    @property
+    def log_likelihood_ratio_test(self) -> tuple[float, float]:
+        """Likelihood-ratio test of all coefficients: statistic and p-value, rounded."""
+        return self._info["llr_statistic"], self._info["llr_pvalue"]
+
+    @property
+    def nobs(self) -> int | str:
+        """Records used, rounded by the policy."""
+        return self._info["nobs"]
+
+    @property
+    def events(self) -> int | str:
+        """Events observed, rounded by the policy."""
+        return self._info["events"]
+
+    @property
+    def alpha(self) -> float:
+        """The intervals have coverage ``1 - alpha``."""
+        return self._info["alpha"]
+
+    def print_summary(self) -> None:
+        """Print the rounded summary."""
+        print(str(self))
+
+    def __str__(self) -> str:
+        head = (
+            f"<safeplot.survival.SafeCoxPHResults: n={self.nobs}, events={self.events}, "
+            f"concordance={self.concordance_index_:g}>"
+        )
+        return head + "\n" + self._summary.to_string()
+
+    __repr__ = __str__
+
+
+def _check_cox(
+    design: pd.DataFrame,
+    event: np.ndarray,
+    strata: pd.DataFrame | None,
+    pol: Policy,
+    threshold: int,
+) -> None:
+    """Refuse Cox models with too few records, events per category or degrees of freedom."""
+    n, p = design.shape
+    n_events = int(event.sum())
+    if n_events < threshold:
+        raise DisclosureError(
+            f"safe_coxph: fewer than threshold={threshold} events; a model of so few events "
+            "describes the individuals who had them."
+        )
+    if n - p < MIN_DF_RESID or n_events - p < MIN_DF_RESID:
+        raise DisclosureError(
+            f"safe_coxph: {p} coefficients for {pol.describe_count(n)} records and "
+            f"{pol.describe_count(n_events)} events leaves fewer than {MIN_DF_RESID} residual "
+            "degrees of freedom (records or events per coefficient): the output comes close to "
+            "the data themselves. Use fewer terms or more records."
+        )
+    thin = []
+    for col in design.columns:
+        values = design[col].to_numpy(dtype=float)
+        if not np.isin(values, (0.0, 1.0)).all():
+            continue
+        for level in (0.0, 1.0):
+            here = values == level
+            if here.sum() > 0 and (event[here].sum() < threshold or here.sum() < threshold):
+                thin.append(f"{col}={level:g}")
+    if thin:
+        raise DisclosureError(
+            f"safe_coxph: the categories {thin} have fewer than threshold={threshold} events "
+            "(or records); their hazard ratio would describe those few individuals. Merge "
+            "small categories or drop the term."
+        )
+    if strata is not None:
+        for key, rows in strata.groupby(list(strata.columns), observed=True).groups.items():
+            if event[np.asarray(rows)].sum() < threshold:
+                raise DisclosureError(
+                    f"safe_coxph: a stratum ({key!r}) has fewer than threshold={threshold} "
+                    "events. Merge strata."
+                )
+
+
+def safe_coxph(
+    formula: str | None = None,
+    data: Any = None,
+    *,
+    duration_col: str | None = None,
+    event_col: str | None = None,
+    strata: str | list[str] | None = None,
+    alpha: float = 0.05,
+    threshold: int | None = None,
+    policy: Policy | None = None,
+) -> SafeCoxPHResults:
+    """Fit a Cox proportional-hazards model (lifelines) and release rounded statistics.
+
+    Parameters
+    ----------
+    formula : str, optional
+        Right-hand side of the model, as lifelines takes it (``"fin + age +
+        C(race)"``); default: every column of `data` other than the
+        duration, event and strata columns.
+    data : DataFrame
+        The records.
+    duration_col, event_col : str
+        Columns of the durations and of the event indicator (0/1).
+    strata : str or list of str, optional
+        Columns to stratify the baseline hazard by.
+    alpha : {0.01, 0.05, 0.1}, default 0.05
+        Intervals of coverage ``1 - alpha`` (from a menu).
+    threshold : int, optional
+        Fewest events per category and stratum (default and floor: the policy's).
+    policy : Policy, optional
+        The policy that rounds the statistics.
+
+    Returns
+    -------
+    SafeCoxPHResults
+
+    Raises
+    ------
+    DisclosureError
+        Fewer than 10 residual degrees of freedom (records or events per
+        coefficient), a 0/1 category or a stratum with fewer than
+        `threshold` events or records.
+    ValueError
+        Missing columns, negative durations, a non-binary event, an `alpha`
+        off the menu.
+
+    Examples
+    --------
+    >>> from lifelines.datasets import load_rossi
+    >>> fit = safe_coxph(data=load_rossi(), duration_col="week", event_col="arrest")
+    >>> float(fit.hazard_ratios_["fin"]), fit.nobs, fit.events
+    (0.684, 430, 115)
+    """
+    lifelines = lifelines_module()
+    pol = get_policy(policy)
+    threshold = pol.check_threshold(threshold)
+    alpha = guard.from_menu("alpha", alpha, ALPHA_MENU, what="Cox model intervals")
+    frame = to_pandas(data, function="safe_coxph")
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError("safe_coxph: data must be a DataFrame.")
+    if duration_col is None or event_col is None:
+        raise ValueError("safe_coxph: give duration_col= and event_col= (column names of data).")
+    strata_cols = [strata] if isinstance(strata, str) else list(strata or [])
+    missing = [c for c in [duration_col, event_col, *strata_cols] if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"safe_coxph: column(s) {missing} are not in data (columns: {list(frame.columns)})."
+        )
+    n_rows = len(frame)
+    frame = frame.dropna()
+    n_dropped = n_rows - len(frame)
+    if frame.empty:
+        raise ValueError("safe_coxph: no complete records (every row has a missing value).")
+    from .plots.survival import _check_inputs
+
+    dur = pd.to_numeric(frame[duration_col], errors="coerce")
+    if dur.isna().any():
+        raise ValueError(f"safe_coxph: {duration_col!r} must hold numbers (durations).")
+    event = _check_inputs(dur.to_numpy(float), frame[event_col], "safe_coxph")
+    frame = frame.assign(**{event_col: event.astype(int)})
+    fitter = lifelines.CoxPHFitter(alpha=alpha, strata=strata_cols or None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fitter.fit(frame, duration_col=duration_col, event_col=event_col, formula=formula)
+        except Exception as err:  # lifelines' convergence and design errors
+            raise ValueError(
+                f"safe_coxph: the model could not be fitted ({type(err).__name__}: "
+                f"{str(err).splitlines()[0] if str(err) else ''}). Check the formula and "
+                "drop terms that are constant or collinear."
+            ) from err
+    xcols = list(fitter.params_.index)
+    design_frame = _design(fitter, frame, xcols, formula, duration_col, event_col, strata_cols)
+    _check_cox(
+        design_frame,
+        event,
+        frame[strata_cols] if strata_cols else None,
+        pol,
+        threshold,
+    )
+    s = fitter.summary
+    level = f"{100 * (1 - alpha):g}%"
+    cols = {
+        "coef": s["coef"],
+        "exp(coef)": s["exp(coef)"],
+        "se(coef)": s["se(coef)"],
+        f"coef lower {level}": s[f"coef lower {level}"],
+        f"coef upper {level}": s[f"coef upper {level}"],
+        f"exp(coef) lower {level}": s[f"exp(coef) lower {level}"],
+        f"exp(coef) upper {level}": s[f"exp(coef) upper {level}"],
+        "z": s["z"],
+        "p": s["p"],
+    }
+    summary = pd.DataFrame(
+        {k: guard.released_statistics(v.to_numpy(float), policy=pol) for k, v in cols.items()},
+        index=pd.Index([str(i) for i in s.index], name="covariate"),
+    )
+    llr = fitter.log_likelihood_ratio_test()
+    stat = guard.released_statistics(
+        [fitter.concordance_index_, llr.test_statistic, llr.p_value], policy=pol
+    )
+    info = {
+        "concordance": float(stat[0]),
+        "llr_statistic": float(stat[1]),
+        "llr_pvalue": float(stat[2]),
+        "nobs": pol.round_count(len(frame)),
+        "events": pol.round_count(int(event.sum())),
+        "alpha": alpha,
+    }
+    report = make_report(
+        "safe_coxph",
+        "confidential",
+        {"threshold": threshold, "alpha": alpha, "sig": pol.sig_figs, "strata": strata_cols},
+        (duration_col, event_col, *xcols),
+        len(frame),
+        n_dropped,
+        pol,
+        details={"events": info["events"], "concordance": info["concordance"]},
+    )
+    audit.record(report, figure=None, released=summary)
+    return SafeCoxPHResults(summary, info, report)
+
+
+def _design(
+    fitter: Any,
+    frame: pd.DataFrame,
+    xcols: list[str],
+    formula: str | None,
+    duration_col: str,
+    event_col: str,
+    strata_cols: list[str],
+) -> pd.DataFrame:
+    """Return the model's design matrix, for the checks (lifelines keeps it only normalised)."""
+    if formula is None:
+        return frame[xcols].astype(float).reset_index(drop=True)
+    from formulaic import model_matrix
+
+    mm = model_matrix(formula, frame)
+    return pd.DataFrame(
+        {c: np.asarray(mm[c], dtype=float) for c in xcols if c in mm.columns}
+    ).reset_index(drop=True)
+
+
+class LogRankResult:
+    """A released log-rank test: statistic and p-value rounded, with its report.
+
+    Attributes
+    ----------
+    test_statistic : float
+    p_value : float
+    degrees_of_freedom : int
+    report : DisclosureReport
+    """
+
+    def __init__(self, statistic: float, p_value: float, dof: int, report: DisclosureReport):
+        self.test_statistic = statistic
+        self.p_value = p_value
+        self.degrees_of_freedom = dof
+        self.report = report
+
+    def __repr__(self) -> str:
+        return (
+            f"<safeplot.survival.LogRankResult: test_statistic={self.test_statistic:g}, "
+            f"p_value={self.p_value:g}>"
+        )
+
+
+def logrank_test(
+    durations_A: Any,
+    durations_B: Any,
+    event_observed_A: Any = None,
+    event_observed_B: Any = None,
+    *,
+    threshold: int | None = None,
+    policy: Policy | None = None,
+) -> LogRankResult:
+    """Compare two survival curves with lifelines' log-rank test, released rounded.
+
+    Parameters
+    ----------
+    durations_A, durations_B : array-like
+        Durations of the two groups.
+    event_observed_A, event_observed_B : array-like, optional
+        Event indicators (default: every event observed).
+    threshold : int, optional
+        Fewest events per group (default and floor: the policy's).
+    policy : Policy, optional
+
+    Returns
+    -------
+    LogRankResult
+
+    Raises
+    ------
+    DisclosureError
+        A group with fewer than `threshold` events.
+    ValueError
+        Negative durations or a non-binary event indicator.
+
+    Examples
+    --------
+    >>> from lifelines.datasets import load_rossi
+    >>> r = load_rossi()
+    >>> a, b = r[r.fin == 1], r[r.fin == 0]
+    >>> res = logrank_test(a.week, b.week, a.arrest, b.arrest)
+    >>> res.test_statistic, res.p_value
+    (3.84, 0.0501)
+    """
+    lifelines_module()
+    from lifelines.statistics import logrank_test as _logrank
+
+    from .plots.survival import _check_inputs
+
+    pol = get_policy(policy)
+    threshold = pol.check_threshold(threshold)
+    groups = []
+    for dur, ev, name in (
+        (durations_A, event_observed_A, "A"),
+        (durations_B, event_observed_B, "B"),
+    ):
+        d = pd.to_numeric(_vector(dur, f"durations_{name}"), errors="coerce")
+        e = pd.Series(np.ones(len(d), dtype=int)) if ev is None else _vector(ev, f"event_{name}")
+        keep = d.notna() & e.notna()
+        d, e = d[keep].to_numpy(float), e[keep]
+        if d.size == 0:
+            raise ValueError(f"logrank_test: group {name} has no complete records.")
+        e = _check_inputs(d, e.reset_index(drop=True), "logrank_test")
+        if e.sum() < threshold:
+            raise DisclosureError(
+                f"logrank_test: group {name} has fewer than threshold={threshold} events; the "
+                "test would describe those few individuals."
+            )
+        groups.append((d, e))
+    with warnings.catch_warnings():
+        # lifelines' own pandas calls, nothing the caller can change
+        warnings.simplefilter("ignore")
+        res = _logrank(groups[0][0], groups[1][0], groups[0][1], groups[1][1])
+    stat = guard.released_statistics([res.test_statistic, res.p_value], policy=pol)
+    report = make_report(
+        "logrank_test",
+        "confidential",
+        {"threshold": threshold, "sig": pol.sig_figs},
+        ("durations_A", "durations_B"),
+        groups[0][0].size + groups[1][0].size,
+        0,
+        pol,
+        details={"statistic": float(stat[0]), "pvalue": float(stat[1])},
+    )
+    audit.record(report, figure=None)
+    return LogRankResult(float(stat[0]), float(stat[1]), 1, report)
