@@ -23,6 +23,7 @@ from safeplot import DisclosureError, methods
 from safeplot.anonymize import off_rare_values
 from safeplot.datasets import simulate
 from safeplot.methods import AnonymizedValues, Method, Microaggregation
+from safeplot.plots.axisgrid import pair_axes_variables
 
 from .leakscan import scan_figure
 
@@ -386,3 +387,16 @@ def test_method_objects_compare_and_print_by_their_parameters():
     assert Microaggregation(k=5).set_params(k=7).get_params() == {"k": 7}
     with pytest.raises(TypeError, match="unknown parameter"):
         Microaggregation(q=0.5)
+
+
+def test_a_new_method_draws_pair_and_joint_grids(block_means, frame):
+    raw = {"x": frame["x"].to_numpy(), "y": frame["y"].to_numpy()}
+    grid = safeplot.pairplot(frame[["x", "y"]], method=block_means)
+    reported = [a.safeplot_report.method for a in grid.axes.flat if hasattr(a, "safeplot_report")]
+    assert reported and set(reported) == {block_means}
+    assert not scan_figure(grid.figure, raw, per_axes=pair_axes_variables(grid, frame))
+    plt.close("all")
+    joint = safeplot.jointplot(data=frame, x="x", y="y", method=block_means)
+    assert joint.ax_joint.safeplot_report.method == block_means
+    assert not scan_figure(joint.figure, raw, per_axes=pair_axes_variables(joint, frame))
+    plt.close("all")

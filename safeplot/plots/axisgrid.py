@@ -46,8 +46,14 @@ from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..errors import DisclosureError
 from ..marks._large import distinct_rows, is_large, mark_shared
 from ..marks.boxes import draw_boxes as _draw_boxes
-from ..methods import AnonymizedValues, anonymize_values, get_method
-from ..policy import METHODS, Policy, get_policy
+from ..methods import (
+    AnonymizedValues,
+    anonymize_values,
+    available_methods,
+    check_family,
+    get_method,
+)
+from ..policy import Policy, get_policy
 from ..release import DisclosureReport, GridRelease, HistogramRelease, guard
 from ._boxes import BoxScatterRelease
 from ._boxes import refuse_per_point as _refuse_per_point
@@ -56,7 +62,6 @@ from ._common import (
     FOOTNOTE_GID,
     attach_release,
     axis_from_range,
-    check_methods,
     check_positive_int,
     make_report,
     method_note,
@@ -82,9 +87,11 @@ __all__ = [
     "pairplot",
 ]
 
+#: Families of methods (:attr:`~safeplot.methods.Method.family`) the panel grids release.
+_GRID_FAMILIES = ("counts", "values", "rules", "raw")
 #: Methods of :func:`pairplot` and :func:`jointplot`.
-PAIR_METHODS = METHODS
-JOINT_METHODS = METHODS
+PAIR_METHODS = tuple(m.name for m in available_methods() if m.family in _GRID_FAMILIES)
+JOINT_METHODS = PAIR_METHODS
 #: Off-diagonal kinds of :func:`pairplot` (seaborn's).
 PAIR_KINDS = ("scatter", "kde", "hist", "reg")
 _DIAG_KINDS = ("auto", "hist", "kde", None)
@@ -1279,7 +1286,7 @@ def pairplot(
         raise TypeError(f"'data' must be pandas DataFrame object, not: {type(data)}")
     pol = get_policy()
     method = pol.check_method(method, "scatter")
-    check_methods(method, PAIR_METHODS, "pairplot")
+    check_family(method, _GRID_FAMILIES, "pairplot")
     m = get_method(method)
     show_note = resolve_annotate(annotate, pol)
     if kind not in PAIR_KINDS:
@@ -1694,7 +1701,7 @@ def jointplot(
         )
     pol = get_policy()
     method = pol.check_method(method, "scatter")
-    check_methods(method, JOINT_METHODS, "jointplot")
+    check_family(method, _GRID_FAMILIES, "jointplot")
     m = get_method(method)
     show_note = resolve_annotate(annotate, pol)
     if kind not in JOINT_KINDS:
