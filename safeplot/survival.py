@@ -588,11 +588,14 @@ def _check_cox(
             "small categories or drop the term."
         )
     if strata is not None:
-        for key, rows in strata.groupby(list(strata.columns), observed=True).groups.items():
-            if event[np.asarray(rows)].sum() < threshold:
+        keys = pd.Series(list(map(tuple, strata.to_numpy())))
+        for key in pd.unique(keys):
+            rows = (keys == key).to_numpy()
+            if event[rows].sum() < threshold or rows.sum() < threshold:
                 raise DisclosureError(
                     f"safe_coxph: a stratum ({key!r}) has fewer than threshold={threshold} "
-                    "events. Merge strata."
+                    "events (or records); its baseline would describe those few individuals. "
+                    "Merge strata."
                 )
 
 
@@ -676,6 +679,8 @@ def safe_coxph(
         raise ValueError(f"safe_coxph: {duration_col!r} must hold numbers (durations).")
     event = _check_inputs(dur.to_numpy(float), frame[event_col], "safe_coxph")
     frame = frame.assign(**{event_col: event.astype(int)})
+    design = _design(frame, formula, [duration_col, event_col, *strata_cols])
+    _check_cox(design, event, frame[strata_cols] if strata_cols else None, pol, threshold)
     fitter = lifelines.CoxPHFitter(alpha=alpha, strata=strata_cols or None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -688,14 +693,6 @@ def safe_coxph(
                 "drop terms that are constant or collinear."
             ) from err
     xcols = list(fitter.params_.index)
-    design_frame = _design(fitter, frame, xcols, formula, duration_col, event_col, strata_cols)
-    _check_cox(
-        design_frame,
-        event,
-        frame[strata_cols] if strata_cols else None,
-        pol,
-        threshold,
-    )
     s = fitter.summary
     level = f"{100 * (1 - alpha):g}%"
     cols = {
@@ -739,24 +736,28 @@ def safe_coxph(
     return SafeCoxPHResults(summary, info, report)
 
 
-def _design(
-    fitter: Any,
-    frame: pd.DataFrame,
-    xcols: list[str],
-    formula: str | None,
-    duration_col: str,
-    event_col: str,
-    strata_cols: list[str],
-) -> pd.DataFrame:
-    """Return the model's design matrix, for the checks (lifelines keeps it only normalised)."""
+def _design(frame: pd.DataFrame, formula: str | None, outcome: list[str]) -> pd.DataFrame:
+    """Return the model's design matrix (as lifelines builds it), for the checks before fitting."""
     if formula is None:
-        return frame[xcols].astype(float).reset_index(drop=True)
+        rest = frame.drop(columns=outcome)
+        text = [c for c in rest.columns if not pd.api.types.is_numeric_dtype(rest[c])]
+        if text:
+            raise ValueError(
+                f"safe_coxph: column(s) {text} are not numeric; without a formula every other "
+                "column is a covariate. Give a formula such as 'age + C(group)'."
+            )
+        return rest.astype(float).reset_index(drop=True)
     from formulaic import model_matrix
 
-    mm = model_matrix(formula, frame)
-    return pd.DataFrame(
-        {c: np.asarray(mm[c], dtype=float) for c in xcols if c in mm.columns}
-    ).reset_index(drop=True)
+    try:
+        mm = model_matrix(formula, frame)
+    except Exception as err:  # formulaic's parsing and name errors
+        raise ValueError(
+            f"safe_coxph: the formula {formula!r} could not be read ({type(err).__name__}: "
+            f"{err}). Name columns of data (columns: {list(frame.columns)})."
+        ) from err
+    cols = [c for c in mm.columns if c != "Intercept"]
+    return pd.DataFrame({c: np.asarray(mm[c], dtype=float) for c in cols})
 
 
 class LogRankResult:
