@@ -34,7 +34,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from . import audit
-from ._validate import to_pandas
+from ._validate import clean_numeric, refuse_dask, to_pandas
 from .diagnostics import MIN_DF_RESID, ReleaseRefused
 from .errors import DisclosureError
 from .marks.survival import draw_survival
@@ -656,6 +656,7 @@ def safe_coxph(
     pol = get_policy(policy)
     threshold = pol.check_threshold(threshold)
     alpha = guard.from_menu("alpha", alpha, ALPHA_MENU, what="Cox model intervals")
+    refuse_dask(data, "safe_coxph")
     frame = to_pandas(data, function="safe_coxph")
     if not isinstance(frame, pd.DataFrame):
         raise TypeError("safe_coxph: data must be a DataFrame.")
@@ -674,9 +675,9 @@ def safe_coxph(
         raise ValueError("safe_coxph: no complete records (every row has a missing value).")
     from .plots.survival import _check_inputs
 
+    # clear errors for text, booleans, dates, inf, huge and constant durations
+    clean_numeric(pd.DataFrame({duration_col: frame[duration_col]}))
     dur = pd.to_numeric(frame[duration_col], errors="coerce")
-    if dur.isna().any():
-        raise ValueError(f"safe_coxph: {duration_col!r} must hold numbers (durations).")
     event = _check_inputs(dur.to_numpy(float), frame[event_col], "safe_coxph")
     frame = frame.assign(**{event_col: event.astype(int)})
     design = _design(frame, formula, [duration_col, event_col, *strata_cols])

@@ -310,6 +310,13 @@ PARAM_CALLS: dict[str, Callable] = {
     ),
     "barplot": lambda df, ax, **kw: safeplot.barplot(data=df, x="g", y="x", ax=ax, **kw),
     "ecdfplot": lambda df, ax, **kw: safeplot.ecdfplot(data=df, x="x", ax=ax, **kw),
+    "kmplot": lambda df, ax, **kw: safeplot.kmplot(
+        data=df.assign(e=(df["y"] > df["y"].mean()).astype(int)),
+        duration="x",
+        event="e",
+        ax=ax,
+        **kw,
+    ),
     "pairplot": lambda df, ax, **kw: safeplot.pairplot(df, vars=["x", "y"], **kw),
     "jointplot": lambda df, ax, **kw: safeplot.jointplot(data=df, x="x", y="y", **kw),
     "displot": lambda df, ax, **kw: safeplot.displot(df, x="x", height=2, **kw),
@@ -402,6 +409,13 @@ TABLE_CALLS: dict[str, Callable[[pd.DataFrame], Any]] = {
     "safe_ols": _ols("ols"),
     "safe_glm": _ols("glm"),
     "safe_logit": _ols("logit"),
+    # x is the duration, y a covariate and the event indicator (y above its mean)
+    "safe_coxph": lambda df: safeplot.safe_coxph(
+        "y",
+        data=df.assign(e=(df["y"] > df["y"].mean()).astype(int)),
+        duration_col="x",
+        event_col="e",
+    ),
     "anonymize_values-deterministic": lambda df: sp_methods.anonymize_values(
         _xy_array(df), "deterministic"
     ),

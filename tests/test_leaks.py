@@ -36,6 +36,7 @@ from safeplot.plots.facets import facet_axes_variables
 from safeplot.plots.grid import GRID_METHODS
 from safeplot.plots.kde import KDE_METHODS
 from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
+from safeplot.plots.survival import SURVIVAL_METHODS
 from safeplot.policy import METHODS
 
 from .leakscan import scan_figure
@@ -165,6 +166,11 @@ def _diagnostics_axes(fig, df):
 
 def _safe(methods):
     return tuple(m for m in methods if m != "none")
+
+
+def _with_events(df):
+    """The frame with an event indicator e: 1 for the records with y above its mean."""
+    return df.assign(e=(df["y"] > df["y"].mean()).astype(int))
 
 
 def _column(df, name):
@@ -596,6 +602,17 @@ CASES += [
         _safe(ECDF_METHODS),
         lambda df: {"y": df["x"].to_numpy()},
         {"count_axis": None},
+    ),
+    Case(
+        # x is the duration; the event indicator is made from y (bad inputs change x only)
+        "kmplot",
+        lambda df, m, ax: safeplot.kmplot(
+            data=_with_events(df), duration="x", event="e", hue="g", method=m, ax=ax
+        ),
+        _safe(SURVIVAL_METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("kmplot",),
     ),
 ]
 
@@ -1089,6 +1106,22 @@ REFUSALS: list[Refusal] = [
         "hue level\\(s\\) .* have fewer than",
         "hue levels of 1 or 2 records would be named in the legend",
     ),
+    Refusal(
+        "kmplot",
+        ".*",
+        "outliers",
+        ValueError,
+        "durations must be zero or positive",
+        "x is the duration, and the planted outlier -97.113 is a negative duration",
+    ),
+    Refusal(
+        "kmplot",
+        ".*",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "hue level\\(s\\) .* have fewer than threshold=3\\s+events",
+        "a hue level with fewer than threshold events has no drop to show and would be named",
+    ),
 ]
 
 
@@ -1142,6 +1175,8 @@ def test_the_scanner_catches_the_raw_version(case):
         pytest.skip("raw means and intervals are rarely data values: test_bar flags a raw one")
     if case.name == "pandas-bar":
         pytest.skip("value_counts are counts, not values: test_pandas_backend checks them")
+    if case.name == "kmplot":
+        pytest.skip("durations cannot be negative, as in the outlier data: test_survival flags")
     if case.name in ("correspondenceplot", "heatmap-corr", "biplot", "ppplot", "ppplot-other"):
         pytest.skip("coordinates and coefficients are no data values: checked in their own tests")
     if case.name.startswith("kdeplot") or case.name in ("pandas-kde", "displot-kde"):

@@ -411,3 +411,10 @@ def test_release_json_round_trip_and_audit():
     assert back.levels == rel.levels
     for a, b in zip(rel.table, back.table, strict=True):
         assert np.array_equal(a, b, equal_nan=True)
+
+
+def test_the_scanner_flags_a_raw_lifelines_curve():
+    """The scans above are not vacuous: lifelines' own plot of rossi shows rare weeks."""
+    fig, ax = plt.subplots()
+    RawKMF().fit(ROSSI["week"], ROSSI["arrest"]).plot_survival_function(ax=ax)
+    assert scan_figure(fig, {"x": ROSSI["week"].to_numpy(float)}, count_axis=None)

@@ -35,7 +35,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from scipy import stats
 
-from .._validate import clean_numeric
+from .._validate import clean_numeric, refuse_dask
 from ..anonymize import winsorize
 from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
 from ..errors import DisclosureError
@@ -385,6 +385,8 @@ def release_survival(
     ([0, 1], 'suppress')
     """
     lifelines = lifelines_module()
+    for given in (data, duration, event, hue):
+        refuse_dask(given, function)
     pol = get_policy(policy)
     m = check_family(pol.check_method(method, "hist"), _SURVIVAL_FAMILIES, "survival curves")
     if m.family == "values" and not (m.groups_within_strata or m.adds_noise):
@@ -471,14 +473,17 @@ def release_survival(
         counts = np.bincount(strata, minlength=2 * len(levels))
         fewest = m.min_group_size(pol, k)
         thin = [
-            f"{levels[s // 2]!r} ({'events' if s % 2 else 'censored'})"
+            ("" if levels[s // 2] is None else f"{levels[s // 2]!r}: ")
+            + ("events" if s % 2 else "censored")
             for s in np.flatnonzero((counts > 0) & (counts < fewest))
         ]
         if thin:
+            group = f"k={k} and " if m.uses_k else ""
             raise DisclosureError(
                 f"{function}: method={method!r} anonymises durations within each event status "
-                f"and hue level, which needs at least {fewest} records in each; "
-                f"{', '.join(thin)} have fewer. Use method='suppress', or merge hue levels."
+                f"and hue level, which needs at least {fewest} records in each ({group}"
+                f"threshold={threshold}); {', '.join(thin)} have fewer. Use a smaller k, "
+                "method='suppress', or merge hue levels."
             )
         # a stratum whose durations are all equal (everyone censored at the end of the
         # study) holds one value shared by at least `fewest` records: nothing to anonymise
@@ -520,7 +525,7 @@ def release_survival(
         leftover += rest
         kmf = lifelines.KaplanMeierFitter().fit(di, ei.astype(int))
         t_drop = edges[drops]
-        s_drop = kmf.predict(t_drop).to_numpy(dtype=float) if drops else np.array([])
+        s_drop = kmf.survival_function_at_times(t_drop).to_numpy(dtype=float)
         s_drop = guard.released_statistics(s_drop, policy=pol)
         prev = np.r_[start, t_drop[:-1]] if drops else np.array([])
         n_start = np.array([_released_count(np.sum(di > p), threshold, pol) for p in prev])
