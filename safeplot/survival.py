@@ -358,9 +358,9 @@ def survival_table(
     Returns
     -------
     DataFrame
-        One row per group: ``n`` (at risk at the start) and ``events`` (in
-        the drawn drops), rounded; ``median`` (NaN when the released curve
-        stays above 0.5); ``S(t)`` per time.
+        One row per group: ``n`` (records) and ``events``, rounded by the
+        policy; ``median`` (NaN when the released curve stays above 0.5);
+        ``S(t)`` per time.
 
     Examples
     --------
@@ -371,7 +371,7 @@ def survival_table(
            n  events  median  S(180)  S(365)
     sex
     1    140     110   271.0   0.673   0.352
-    2     90      60   401.0   0.828   0.540
+    2     90      55   401.0   0.828   0.540
     """
     pol = get_policy(policy)
     rel = release_survival(
@@ -387,8 +387,8 @@ def survival_table(
     rows = []
     for i, lev in enumerate(rel.levels):
         row: dict[str, Any] = {
-            "n": rel.at_risk[i][0] if rel.at_risk[i].size else np.nan,
-            "events": float(pol.round_count(int(np.sum(rel.observed[i])))),
+            "n": rel.totals[i][0],
+            "events": rel.totals[i][1],
             "median": _median(rel, i),
         }
         for t in times:

@@ -18,13 +18,15 @@ from matplotlib.axes import Axes
 from ._axes import note_below, set_safe_axis
 from .lines import default_color
 
-__all__ = ["AT_RISK_GID", "STOP_NOTE_GID", "draw_at_risk_table", "draw_survival"]
+__all__ = ["AT_RISK_GID", "STOP_NOTE", "STOP_NOTE_GID", "draw_at_risk_table", "draw_survival"]
 
 #: gid of the Axes holding the at-risk table.
 AT_RISK_GID = "safeplot-at-risk"
 #: gid of the note saying where the curves stop.
 STOP_NOTE_GID = "safeplot-survival-stop"
 _ROWS = ("At risk", "Censored", "Events")
+#: The note under the axes (the report says why in full).
+STOP_NOTE = "Curves stop before the last follow-up."
 _Y_TICKS = np.array([0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
 
 
@@ -164,5 +166,5 @@ def draw_survival(
     if at_risk_counts:
         draw_at_risk_table(ax, release, colours)
     else:
-        note_below(ax, release.report.warnings[0], STOP_NOTE_GID)
+        note_below(ax, STOP_NOTE, STOP_NOTE_GID)
     return ax

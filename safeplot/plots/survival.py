@@ -135,6 +135,8 @@ class SurvivalRelease:
     report : DisclosureReport
     names : dict
         Labels of the duration and hue variables.
+    totals : list of ndarray
+        Per level, the records and the events, rounded by the policy.
     """
 
     method: str
@@ -153,6 +155,7 @@ class SurvivalRelease:
     alpha: float
     report: DisclosureReport
     names: dict[str, str | None] = field(default_factory=dict)
+    totals: list[np.ndarray] = field(default_factory=list)
 
     def curve(self, level: Any = None) -> pd.DataFrame:
         """Return one level's released curve: time, survival and band, one row per point.
@@ -450,6 +453,7 @@ def release_survival(
             "named in the legend. Merge them with other levels or leave them out (hue_order=)."
         )
     levels = [lev for i, lev in enumerate(levels) if sizes[i] > 0]
+    sizes_kept, events_kept = sizes[sizes > 0], n_events[sizes > 0]
     remap = np.cumsum(sizes > 0) - 1
     codes = remap[codes]
     rare = rare_values(d, threshold)
@@ -597,6 +601,15 @@ def release_survival(
         alpha,
         report,
         names,
+        [
+            np.array(
+                [
+                    _released_count(sizes_kept[i], threshold, pol),
+                    _released_count(events_kept[i], threshold, pol),
+                ]
+            )
+            for i in range(len(levels))
+        ],
     )
 
 
