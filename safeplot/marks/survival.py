@@ -30,11 +30,19 @@ STOP_NOTE = "Curves stop before the last follow-up."
 _Y_TICKS = np.array([0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
 
 
-def _colours(ax: Axes, levels: list[Any], palette: Any) -> list[str]:
+def _colours(ax: Axes, levels: list[Any], palette: Any, color: Any) -> list[Any]:
+    """One colour per level, as seaborn picks them: `color`, else the palette or the cycle."""
     if levels == [None]:
-        return [default_color(ax, palette if isinstance(palette, str) and palette else None)]
+        if color is None and palette is not None and not isinstance(palette, dict):
+            color = sns.color_palette(palette, 1)[0]
+        return [default_color(ax, color)]
     if isinstance(palette, dict):
+        missing = [lev for lev in levels if lev not in palette]
+        if missing:
+            raise ValueError(f"The palette dict has no colour for the level(s) {missing}.")
         return [palette[lev] for lev in levels]
+    if palette is None and color is not None:
+        return list(sns.light_palette(color, len(levels) + 1, reverse=True))[: len(levels)]
     return list(sns.color_palette(palette, len(levels)))
 
 
@@ -134,7 +142,7 @@ def draw_survival(
     -------
     Axes
     """
-    colours = _colours(ax, release.levels, palette)
+    colours = _colours(ax, release.levels, palette, kwargs.pop("color", kwargs.pop("c", None)))
     style = {"drawstyle": "default" if release.smooth else "steps-post", **kwargs}
     for lev, t, s, lo, hi, colour in zip(
         release.levels,
@@ -163,8 +171,6 @@ def draw_survival(
     ax.set_ylabel("Survival probability")
     if legend and release.levels != [None]:
         ax.legend(title=release.names.get("hue"), loc="lower left", frameon=False)
-    if at_risk_counts:
-        draw_at_risk_table(ax, release, colours)
-    else:
-        note_below(ax, STOP_NOTE, STOP_NOTE_GID)
+    below = draw_at_risk_table(ax, release, colours) if at_risk_counts else ax
+    note_below(below, STOP_NOTE, STOP_NOTE_GID)
     return ax
