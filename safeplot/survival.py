@@ -38,7 +38,7 @@ from ._validate import clean_numeric, refuse_dask, to_pandas
 from .diagnostics import MIN_DF_RESID, ReleaseRefused
 from .errors import DisclosureError
 from .marks.survival import draw_survival
-from .plots._common import finish, get_ax, make_report
+from .plots._common import axes_for, finish, make_report
 from .plots.survival import (
     ALPHA_MENU,
     SurvivalRelease,
@@ -313,7 +313,7 @@ class KaplanMeierFitter:
         'KaplanMeierFitter'
         """
         rel = self.release
-        ax = get_ax(ax)
+        ax = axes_for(ax, rel.report, rel)
         draw_survival(
             ax, rel, ci_show=ci_show, at_risk_counts=at_risk_counts, legend=False, **kwargs
         )

@@ -43,7 +43,7 @@ from ..marks.survival import draw_survival
 from ..methods import anonymize_values, available_methods, check_family
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
-from ._common import finish, get_ax, make_report, safe_limits, takes_method_options
+from ._common import axes_for, finish, make_report, safe_limits, takes_method_options
 from ._data import categorical_order, plot_data
 
 __all__ = [
@@ -750,7 +750,7 @@ def kmplot(
         alpha=alpha,
         policy=pol,
     )
-    ax = get_ax(ax)  # only now: a refused release leaves no figure behind
+    ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
     draw_survival(
         ax,
         rel,
