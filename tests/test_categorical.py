@@ -520,7 +520,7 @@ def test_small_groups_are_refused_by_name(outliers):
     for method in SAFE_BOX:
         _refused(
             lambda method=method: boxplot(df, x="g", y="y", method=method),
-            r"1 group\(s\) have fewer than threshold=3 records: g='d'.*Merge small levels",
+            r"1 group\(s\) have fewer than 3 records \(threshold=3\): g='d'.*Merge small levels",
         )
     df.loc[df.index[-1], "h"] = "v"
     _refused(
@@ -536,7 +536,7 @@ def test_deterministic_needs_k_records_per_group(outliers):
     df = pd.concat([outliers, pd.DataFrame({"g": ["d"] * 4, "h": "u", "y": [40.0, 45, 50, 55]})])
     _refused(
         lambda: boxplot(df, x="g", y="y", method="deterministic", k=5),
-        r"fewer than k=5 records: g='d'",
+        r"fewer than 5 records \(k=5\): g='d'",
     )
 
 

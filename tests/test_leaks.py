@@ -807,7 +807,7 @@ REFUSALS: list[Refusal] = [
         "(generalize|suppress)",
         "(strata_near_k|tiny_groups)",
         DisclosureError,
-        "group\\(s\\) (have|keep) fewer than threshold=3 records",
+        "group\\(s\\) (have|keep) fewer than (threshold=)?3 records",
         "a box of fewer than threshold records would show their values",
     ),
     Refusal(
@@ -815,7 +815,7 @@ REFUSALS: list[Refusal] = [
         "(confidential|deterministic|microaggregation|probabilistic|rounding)",
         "tiny_groups",
         DisclosureError,
-        "group\\(s\\) (have|keep) fewer than threshold=3 records",
+        "group\\(s\\) (have|keep) fewer than (threshold=)?3 records",
         "a box of fewer than threshold records would show their values",
     ),
     Refusal(
@@ -823,7 +823,7 @@ REFUSALS: list[Refusal] = [
         "confidential",
         "ties",
         DisclosureError,
-        "group\\(s\\) (have|keep) fewer than threshold=3 records",
+        "group\\(s\\) (have|keep) fewer than (threshold=)?3 records",
         "a box of fewer than threshold records would show their values",
     ),
     Refusal(
@@ -847,7 +847,7 @@ REFUSALS: list[Refusal] = [
         "(generalize|suppress)",
         "strata_near_k",
         DisclosureError,
-        "group\\(s\\) (have|keep) fewer than threshold=3 records",
+        "group\\(s\\) (have|keep) fewer than (threshold=)?3 records",
         "a box of fewer than threshold records would show their values",
     ),
     Refusal(
@@ -935,8 +935,8 @@ REFUSALS: list[Refusal] = [
         "microaggregation",
         "strata_near_k",
         DisclosureError,
-        "Only about \\d+ complete records: at least 2\\*k_min=6",
-        "a group of about 5 records is below 2 k_min, too few to microaggregate on its own",
+        "needs at least 6 records \\(2k=6\\) in every hue level; .* have fewer",
+        "a level of about 5 records holds no two groups of k, and is named in the refusal",
     ),
     Refusal(
         "ecdfplot",
@@ -959,8 +959,8 @@ REFUSALS: list[Refusal] = [
         "microaggregation",
         "strata_near_k",
         DisclosureError,
-        "Only about \\d+ complete records: at least 2\\*k_min=6",
-        "a group of about 5 records is below 2 k_min, too few to microaggregate on its own",
+        "hue level\\(s\\) .* have fewer than 6 records \\(2k=6\\)",
+        "a level of about 5 records holds no two groups of k, and is named in the refusal",
     ),
     Refusal(
         "histplot-hue-stack-kde",

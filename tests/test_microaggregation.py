@@ -4,6 +4,7 @@ import itertools
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -887,3 +888,39 @@ def test_blocked_mdav_progress_counts_every_record(monkeypatch):
     assert bar.kwargs["total"] == n and "blocked MDAV" in bar.kwargs["desc"]
     # each block's rounds are counted; its last one or two groups (< 3k records) are not
     assert n - 16 * 3 * k < bar.done < n and bar.closed
+
+
+@pytest.mark.parametrize("plot", ["scatterplot", "histplot", "boxplot", "ecdfplot", "barplot"])
+def test_a_hue_level_too_small_for_two_groups_is_named(plot):
+    """A level between max(threshold, k) and 2k records fails in the plot, by its name.
+
+    Microaggregation within a level needs two groups of k; a level of 7 records at
+    k=4 would otherwise fail deep in the algorithm with no word of which level.
+    """
+    import safeplot
+
+    rng = np.random.default_rng(7)
+    n_big = 60
+    df = pd.DataFrame(
+        {
+            "x": np.r_[rng.normal(0, 1, n_big), rng.normal(0, 1, 7)],
+            "y": np.r_[rng.normal(0, 1, n_big), rng.normal(0, 1, 7)],
+            "g": ["big"] * n_big + ["seven"] * 7,
+        }
+    )
+    call = {
+        "scatterplot": lambda: safeplot.scatterplot(
+            data=df, x="x", y="y", hue="g", method="microaggregation", k=4
+        ),
+        "histplot": lambda: safeplot.histplot(
+            data=df, x="x", hue="g", method="microaggregation", k=4
+        ),
+        "boxplot": lambda: safeplot.boxplot(data=df, x="g", y="x", method="microaggregation", k=4),
+        "ecdfplot": lambda: safeplot.ecdfplot(
+            data=df, x="x", hue="g", method="microaggregation", k=4
+        ),
+        "barplot": lambda: safeplot.barplot(data=df, x="g", y="x", method="microaggregation", k=4),
+    }[plot]
+    with pytest.raises(DisclosureError) as err:
+        call()
+    assert "seven" in str(err.value) and "2k=8" in str(err.value), str(err.value)

@@ -447,7 +447,7 @@ def test_a_hue_level_smaller_than_k_is_named():
     df = small_frame()
     df.loc[0, "g"] = "tiny"
     before = plt.get_fignums()
-    with pytest.raises(DisclosureError, match=r"hue level 'tiny' has fewer than k=3.*Merge"):
+    with pytest.raises(DisclosureError, match=r"hue level 'tiny' has fewer than 3 records \(k=3\).*Merge"):
         scatterplot(data=df, x="x", y="y", hue="g")
     assert plt.get_fignums() == before
     with pytest.raises(

@@ -200,10 +200,23 @@ class Method:
 
     def min_group_size(self, policy: Policy | None = None, k: int | None = None) -> int:
         """Return the fewest records a group (hue level, facet) needs to be shown."""
+        return self.group_floor(policy, k)[0]
+
+    def group_floor(self, policy: Policy | None = None, k: int | None = None) -> tuple[int, str]:
+        """Return the fewest records a group needs, and the rule that sets it, for messages.
+
+        Examples
+        --------
+        >>> from safeplot.methods import get_method
+        >>> get_method("deterministic").group_floor(k=5)
+        (5, 'k=5')
+        >>> get_method("microaggregation").group_floor(k=4)
+        (8, '2k=8')
+        """
         threshold = get_policy(policy).threshold
-        if self.uses_k and self.groups_within_strata and k is not None:
-            return max(threshold, int(k))
-        return threshold
+        if self.uses_k and self.groups_within_strata and k is not None and int(k) >= threshold:
+            return int(k), f"k={int(k)}"
+        return threshold, f"threshold={threshold}"
 
     # -- what the method does ------------------------------------------------------
 

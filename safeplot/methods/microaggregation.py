@@ -6,6 +6,7 @@ import numpy as np
 
 from ..anonymize import off_rare_values
 from ..anonymize.microaggregation import microaggregate
+from ..policy import Policy
 from ._base import AnonymizedValues, Method, ValueContext, register
 
 __all__ = ["Microaggregation"]
@@ -27,6 +28,13 @@ class Microaggregation(Method):
     groups_within_strata = True
     uses_k = True
     param_names = ("k", "algorithm")
+
+    def group_floor(self, policy: Policy | None = None, k: int | None = None) -> tuple[int, str]:
+        """Return 2k when above the base floor: with fewer, one group would hold every record."""
+        need, why = super().group_floor(policy, k)
+        if k is not None and 2 * int(k) > need:
+            return 2 * int(k), f"2k={2 * int(k)}"
+        return need, why
 
     def anonymize(self, x: np.ndarray, context: ValueContext) -> AnonymizedValues:
         """Return the group means of `x`, groups formed within each stratum."""

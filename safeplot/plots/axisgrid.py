@@ -170,10 +170,9 @@ def _prepare(
         raw, codes = raw[inside], codes[inside]
         if not m.raw:
             sizes = np.bincount(codes, minlength=len(levels))
-            need = m.min_group_size(pol, k)
+            need, what = m.group_floor(pol, k)
             small = [levels[i] for i in np.flatnonzero((sizes > 0) & (sizes < need))]
             if small:
-                what = f"k={k}" if need > threshold else "threshold"
                 raise DisclosureError(
                     f"{function}: hue level(s) {small} have fewer than {need} records "
                     f"({what}): their records cannot be released on their own, and their "

@@ -416,12 +416,13 @@ def release_barplot(
     if m.moves_values:
         if m.groups_within_strata:
             # groups are formed within each bar's records: a shown bar needs enough for one
-            fewest = m.min_group_size(pol, k)
+            fewest, why = m.group_floor(pol, k)
             small = [describe(g) for g in present if shown[g] and sizes[g] < fewest]
             if small:
                 raise DisclosureError(
-                    f"barplot: method={method!r} with k={k} needs at least k records in every "
-                    f"group; {'; '.join(small)} have fewer. Use a smaller k or merge groups."
+                    f"barplot: method={method!r} with k={k} needs at least {fewest} records "
+                    f"({why}) in every group; {'; '.join(small)} have fewer. Use a smaller k or "
+                    "merge groups."
                 )
             in_shown = shown[codes]
         else:

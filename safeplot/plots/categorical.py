@@ -209,7 +209,8 @@ def _refuse_small(
             f"; and {len(small) - 10} more" if len(small) > 10 else ""
         )
         raise DisclosureError(
-            f"{layout.function}: {len(small)} group(s) have fewer than {why} records: {shown}. "
+            f"{layout.function}: {len(small)} group(s) have fewer than {minimum} records "
+            f"({why}): {shown}. "
             "A box of so few records would show their values. Merge small levels into broader "
             "ones (recode the variable), or leave the groups out (filter the data, or give "
             "order=/hue_order= without them)."
@@ -381,7 +382,7 @@ def release_boxplot(
     if m.moves_values and not m.rule_based:
         if m.groups_within_strata:
             # groups are formed within each box, so each box needs enough records for one
-            _refuse_small(layout, sizes, pairs, m.min_group_size(pol, k), f"k={k}")
+            _refuse_small(layout, sizes, pairs, *m.group_floor(pol, k))
         out = anonymize_values(
             values,
             method,

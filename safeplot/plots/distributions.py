@@ -300,11 +300,18 @@ def release_histograms(
             if counts_from is None
             else counts_from.level_sizes
         )
-        small = [str(level_names[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
+        # a method that groups records within each level needs enough of them for its groups
+        need, why = (
+            m.group_floor(pol, k)
+            if m.groups_within_strata and released is None
+            else (threshold, f"threshold={threshold}")
+        )
+        need = max(need, threshold)
+        small = [str(level_names[i]) for i in np.flatnonzero((sizes > 0) & (sizes < need))]
         if small:
             raise DisclosureError(
                 f"{function}: hue level(s) {', '.join(repr(s) for s in small)} have fewer than "
-                f"threshold={threshold} records; their names would appear in the legend with "
+                f"{need} records ({why}); their names would appear in the legend with "
                 "nothing drawn. Merge them with other levels or leave them out."
             )
     if released is not None:

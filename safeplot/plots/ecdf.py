@@ -303,12 +303,12 @@ def release_ecdf(
     else:
         if m.groups_within_strata:
             # groups are formed within each hue level: a level needs enough records for one
-            fewest = m.min_group_size(pol, k)
+            fewest, why = m.group_floor(pol, k)
             thin = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < fewest))]
             if thin:
                 raise DisclosureError(
-                    f"ecdfplot: method={method!r} with k={k} needs at least k records in every "
-                    f"hue level; {', '.join(thin)} have fewer."
+                    f"ecdfplot: method={method!r} with k={k} needs at least {fewest} records "
+                    f"({why}) in every hue level; {', '.join(thin)} have fewer."
                 )
         out = anonymize_values(
             work, method, names=[name], k=k, q=q, strata=codes, threshold=threshold, policy=pol

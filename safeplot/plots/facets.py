@@ -253,8 +253,7 @@ def _hue_minimum(m: Method, threshold: int, k: int, pol: Policy) -> tuple[int | 
     """Return the fewest records a hue level within a facet needs (None: no check), and why."""
     if m.raw:
         return None, ""
-    need = m.min_group_size(pol, k)
-    return need, f"k={k}" if need > threshold else f"threshold={threshold}"
+    return m.group_floor(pol, k)
 
 
 def _facet_kws(facet_kws: dict | None, function: str) -> tuple[dict, Any, Any]:

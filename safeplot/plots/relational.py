@@ -578,14 +578,15 @@ def _semantic_release(
     # a categorical level is a stratum: methods that group records group them within it
     strata = clean.strata if categorical else None
     if strata is not None and m.groups_within_strata:
-        need = m.min_group_size(pol, k)
+        need, fewer = m.group_floor(pol, k)
         small = [clean.strata_labels[i] for i in np.flatnonzero(np.bincount(strata) < need)]
         if small:
             roles = " or ".join(f"{r}=" for r in categorical)
-            fewer = f"k={k}" if need == k else f"threshold={need}"
-            smaller_k = f", or use a smaller k (not below k_min={pol.k_min})" if need == k else ""
+            by_k = fewer.startswith(("k=", "2k="))
+            smaller_k = f", or use a smaller k (not below k_min={pol.k_min})" if by_k else ""
             raise DisclosureError(
-                f"{_describe_level(small[0], categorical)} has fewer than {fewer} records, "
+                f"{_describe_level(small[0], categorical)} has fewer than {need} records "
+                f"({fewer}), "
                 f"so its points cannot each be hidden in a group of {need} records of the same "
                 f"level ({len(small)} level(s) too small). Merge small levels or drop "
                 f"{roles}{smaller_k}."
