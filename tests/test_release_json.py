@@ -675,3 +675,63 @@ def test_release_kind_names_are_unique():
         release_kind("histogram")(Other)
     with pytest.raises(TypeError, match="dataclass"):
         release_kind("not_a_dataclass")(int)
+
+
+# -- the counts a box release carries leave rounded -----------------------------------------
+
+
+def _box_counts(tree: Any, found: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """Every ``n`` and ``n_winsorized`` in a release's JSON dictionary."""
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            if key in ("n", "n_winsorized") and isinstance(value, (int, float)):
+                found.append((key, value))
+            else:
+                _box_counts(value, found)
+    elif isinstance(tree, list):
+        for value in tree:
+            _box_counts(value, found)
+    return found
+
+
+@pytest.mark.parametrize(
+    "release",
+    [
+        lambda df: categorical.release_boxplot(df, x="g", y="x", method="confidential"),
+        lambda df: categorical.release_boxplot(df, x="g", y="x", method="suppress"),
+        lambda df: confidential.release_parallelboxes(
+            df["x"].to_numpy(),
+            df["y"].to_numpy(),
+            pd.Categorical(df["g"]).codes.astype(int),
+            ["a", "b", "c"],
+        ),
+        lambda df: relational.release_scatter(
+            df["x"].to_numpy(), df["y"].to_numpy(), names=("x", "y"), method="confidential"
+        ),
+    ],
+    ids=["boxplot-confidential", "boxplot-suppress", "parallelboxes", "scatter-confidential"],
+)
+def test_box_releases_carry_rounded_counts_and_a_winsorised_flag(release):
+    """A box's exact record count and its number of winsorised values stay behind.
+
+    The JSON of a release may leave the secure environment (a remote client
+    draws it), so it holds the counts a report shows: records per box rounded
+    to the policy's base, and whether values were winsorised, not how many.
+    """
+    rng = np.random.default_rng(11)
+    n = 301
+    df = pd.DataFrame(
+        {
+            "x": np.r_[rng.normal(50, 10, n - 1), 190.0],  # one far value: winsorised
+            "y": rng.normal(0, 1, n),
+            "g": rng.choice(["a", "b", "c"], n),
+        }
+    )
+    counts = _box_counts(safeplot.release.to_dict(release(df)), [])
+    assert any(key == "n" for key, _ in counts), counts
+    base = safeplot.get_policy().round_n_to
+    for key, value in counts:
+        if key == "n":
+            assert value % base == 0, counts
+        else:
+            assert value in (0, 1), counts

@@ -29,6 +29,7 @@ from ..anonymize.statistics import winsorize
 from ..errors import DisclosureError
 from ..policy import Policy
 from ..release import DisclosureReport, release_kind
+from ._categories import released_parallel
 from ._common import axis_from_range, make_report
 
 __all__ = [
@@ -297,6 +298,8 @@ def parallel_core(
         boxes.append(parallel_boxes(x[sel], y[sel], edges=edges, **stats, **avoid))
         if trend:
             trends.append(lowess_trend(x[sel], y[sel], frac=frac, **stats, **avoid))
+    n_winsorized = sum(pb.n_winsorized for pb in boxes)  # exact: for the report only
+    boxes = released_parallel(boxes, rare_y, pol, sig)
     positions, width = box_positions(
         [pb.centres for pb in boxes], float(edges[1] - edges[0]), rare_x, share
     )
@@ -325,7 +328,7 @@ def parallel_core(
         yticks,
         notes,
         warnings,
-        sum(pb.n_winsorized for pb in boxes),
+        n_winsorized,
     )
 
 

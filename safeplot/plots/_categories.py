@@ -45,6 +45,7 @@ __all__ = [
     "rare_categories",
     "refuse_native_other",
     "released_box",
+    "released_parallel",
     "resolve",
     "round_counts",
     "safe_category_axis",
@@ -483,14 +484,18 @@ BOX_DIRECTIONS = (-1.0, -1.0, 1.0, 1.0, 1.0)
 def released_box(
     box: BoxSummary, avoid: ArrayLike, policy: Policy, sig: int | None = None
 ) -> BoxSummary:
-    """Return `box` with its five numbers passed through the guard on their way to a release.
+    """Return `box` with its numbers passed through the guard on their way to a release.
 
     The whisker ends, quartiles and median are statistics of the box's
     records: :func:`~safeplot.release.guard.released_statistics` rounds them
     to the policy's significant figures and moves one that equals a rare raw
     value outward by one unit in its last figure. Outliers drawn at the
     centres of grid cells are not data (DESIGN invariant 2) and stay as
-    they are.
+    they are. The counts the summary carries leave as a report gives them:
+    the records behind the box rounded by the policy (``round_n_to``), and
+    whether any value was winsorised (1) or not (0), not how many: a
+    release is plain data that may be written out (JSON) and read by
+    anyone who reads the figure.
 
     Parameters
     ----------
@@ -517,7 +522,33 @@ def released_box(
         med=float(five[2]),
         q3=float(five[3]),
         whishi=float(five[4]),
+        n=_rounded_count(box.n, policy),
+        n_winsorized=int(box.n_winsorized > 0),
     )
+
+
+def _rounded_count(n: int, policy: Policy) -> int:
+    """Return the policy's rounded count as a number (0 for a count below the threshold)."""
+    rounded = policy.round_count(n)
+    return rounded if isinstance(rounded, int) else 0
+
+
+def released_parallel(
+    parallel: Sequence[Any], avoid: ArrayLike, policy: Policy, sig: int | None = None
+) -> list[Any]:
+    """Return parallel boxes (:class:`~safeplot.anonymize.ParallelBoxes`) as released.
+
+    Each box passes :func:`released_box`, and the count of winsorised values
+    of a level becomes a flag, as in a single box.
+    """
+    return [
+        replace(
+            pb,
+            boxes=tuple(released_box(b, avoid, policy, sig) for b in pb.boxes),
+            n_winsorized=int(pb.n_winsorized > 0),
+        )
+        for pb in parallel
+    ]
 
 
 def merge_small(table: np.ndarray, threshold: int) -> np.ndarray:

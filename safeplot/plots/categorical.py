@@ -403,19 +403,17 @@ def release_boxplot(
         drawn = np.concatenate(released)
     else:
         if m.rule_based:
-            boxes = [
-                released_box(
-                    confidential_box(
-                        values[codes == g],
-                        avoid=avoid[g],
-                        policy=pol,
-                        what=layout.describe(*pairs[g]),
-                    ),
-                    avoid[g],
-                    pol,
+            summaries = [
+                confidential_box(
+                    values[codes == g],
+                    avoid=avoid[g],
+                    policy=pol,
+                    what=layout.describe(*pairs[g]),
                 )
                 for g in range(len(pairs))
             ]
+            winsorised = [b.n_winsorized for b in summaries]  # exact: for the report only
+            boxes = [released_box(b, avoid[g], pol) for g, b in enumerate(summaries)]
             flat = [g for g, b in enumerate(boxes) if b.med in (b.q1, b.q3)]
             if flat:
                 omitted = [layout.describe(*pairs[g]) for g in flat]
@@ -429,6 +427,7 @@ def release_boxplot(
                     )
                 keep = [g for g in range(len(pairs)) if g not in flat]
                 boxes = [boxes[g] for g in keep]
+                winsorised = [winsorised[g] for g in keep]
                 groups = [groups[g] for g in keep]
                 pairs = [pairs[g] for g in keep]
                 warnings.append(
@@ -439,10 +438,9 @@ def release_boxplot(
                     + "."
                 )
                 details["boxes_omitted"] = omitted
-            n_wins = sum(b.n_winsorized for b in boxes)
             params.update(winsor_sd=pol.winsor_sd, sig=pol.sig_figs)
-            details["values_winsorised"] = pol.round_count(n_wins)
-            details["boxes_winsorised"] = sum(b.n_winsorized > 0 for b in boxes)
+            details["values_winsorised"] = pol.round_count(sum(winsorised))
+            details["boxes_winsorised"] = sum(w > 0 for w in winsorised)
         else:
             fac = factor if m.coarsens else 1
             joint = _joint_grid(layout, rows, codes, pairs, avoid, bins, fac, threshold)

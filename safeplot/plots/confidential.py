@@ -25,7 +25,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -57,7 +57,7 @@ from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
 from ._boxes import box_positions, level_sizes
 from ._boxes import parallel_core as _parallel_core
-from ._categories import released_box
+from ._categories import released_parallel
 from ._common import (
     axes_for,
     axis_from_range,
@@ -285,7 +285,7 @@ def release_parallelboxes(
         "left empty (O'Keefe): ",
     )
     edges = core.edges
-    boxes = _released_boxes(core.boxes, rare[1], sig, pol)
+    boxes = core.boxes  # released by the core
     params = {"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig}
     details = {
         "values_winsorised": pol.round_count(core.n_winsorized),
@@ -322,16 +322,6 @@ def release_parallelboxes(
         report,
         core.notes,
     )
-
-
-def _released_boxes(
-    parallel: list[ParallelBoxes], avoid: np.ndarray, sig: int, pol: Policy
-) -> list[ParallelBoxes]:
-    """Each box's five numbers through the guard (rounded, off the rare values of y)."""
-    return [
-        replace(pb, boxes=tuple(released_box(b, avoid, pol, sig) for b in pb.boxes))
-        for pb in parallel
-    ]
 
 
 def _levels_big_enough(codes: np.ndarray, levels: list, threshold: int) -> bool:
@@ -483,7 +473,8 @@ def release_ordinal_boxes(
         )
         for i in present
     ]
-    boxes = _released_boxes(boxes, rare_y, sig, pol)
+    n_wins = sum(pb.n_winsorized for pb in boxes)
+    boxes = released_parallel(boxes, rare_y, pol, sig)
     positions, box_width = box_positions(
         [pb.centres for pb in boxes], 1.0, np.array([]), float(width)
     )
@@ -511,7 +502,6 @@ def release_ordinal_boxes(
         warnings.append(
             f"{unnamed} level(s) held by fewer than threshold records are not named on the axis."
         )
-    n_wins = sum(pb.n_winsorized for pb in boxes)
     report = make_report(
         function,
         "confidential",
