@@ -170,6 +170,14 @@ class KaplanMeierFitter:
             Fewer than `threshold` events, no events.
         ValueError
             Negative durations, a non-binary event indicator, unsupported arguments.
+
+        Examples
+        --------
+        >>> from lifelines.datasets import load_lung
+        >>> lung = load_lung()
+        >>> kmf = KaplanMeierFitter().fit(lung["time"], lung["status"], method="generalize")
+        >>> kmf.release.method, kmf.median_survival_time_
+        ('generalize', 312.5)
         """
         for name, value in (("timeline", timeline), ("entry", entry), ("weights", weights)):
             if value is not None:
@@ -270,7 +278,15 @@ class KaplanMeierFitter:
         )
 
     def predict(self, times: Any) -> pd.Series:
-        """Return the released curve read at `times` (NaN beyond its end)."""
+        """Return the released curve read at `times` (NaN beyond its end).
+
+        Examples
+        --------
+        >>> from lifelines.datasets import load_rossi
+        >>> rossi = load_rossi()
+        >>> KaplanMeierFitter().fit(rossi["week"], rossi["arrest"]).predict([10, 60]).tolist()
+        [0.972, nan]
+        """
         t = np.atleast_1d(np.asarray(times, dtype=float))
         return pd.Series(self.release.at(t), index=t, name=self.label)
 

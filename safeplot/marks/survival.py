@@ -70,6 +70,18 @@ def draw_at_risk_table(ax: Axes, release: Any, colours: list[Any]) -> Axes:
     -------
     Axes
         The table's Axes (gid :data:`AT_RISK_GID`).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from lifelines.datasets import load_rossi
+    >>> from safeplot.plots.survival import release_survival
+    >>> rel = release_survival(load_rossi(), duration="week", event="arrest")
+    >>> fig, ax = plt.subplots()
+    >>> _ = draw_survival(ax, rel)
+    >>> table = draw_at_risk_table(ax, rel, ["C0"])
+    >>> table.get_xticklabels()[0].get_text().splitlines()
+    ['430', '0', '–']
     """
     table_ax = ax.twiny()
     table_ax.set_gid(AT_RISK_GID)
@@ -141,6 +153,17 @@ def draw_survival(
     Returns
     -------
     Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from lifelines.datasets import load_rossi
+    >>> from safeplot.plots.survival import release_survival
+    >>> rel = release_survival(load_rossi(), duration="week", event="arrest", hue="fin")
+    >>> fig, ax = plt.subplots()
+    >>> ax = draw_survival(ax, rel, palette="deep")
+    >>> [line.get_label() for line in ax.lines]
+    ['0', '1']
     """
     colours = _colours(ax, release.levels, palette, kwargs.pop("color", kwargs.pop("c", None)))
     style = {"drawstyle": "default" if release.smooth else "steps-post", **kwargs}

@@ -87,6 +87,11 @@ def lifelines_module() -> Any:
     ------
     ImportError
         When lifelines is not installed, naming ``pip install "safeplot[survival]"``.
+
+    Examples
+    --------
+    >>> lifelines_module().__name__
+    'lifelines'
     """
     try:
         import lifelines
