@@ -85,6 +85,14 @@ fit = safeplot.safe_coxph(
 print(fit.summary[["coef", "exp(coef)", "exp(coef) lower 95%", "exp(coef) upper 95%", "p"]])
 print("concordance", fit.concordance_index_, "records", fit.nobs, "arrests", fit.events)
 
+# %%
+# The model's curves for a few numbers of prior convictions, the other
+# covariates at their means: evaluated only at the released curve's drop
+# times, rounded.
+
+fig, ax = plt.subplots(figsize=(6, 4.5), layout="constrained")
+fit.plot_partial_effects_on_outcome("prio", [0, 5, 10, 15], palette="flare", ax=ax)
+
 aid, none = rossi[rossi.fin == 1], rossi[rossi.fin == 0]
 print(safeplot.survival.logrank_test(aid.week, none.week, aid.arrest, none.arrest))
 plt.show()

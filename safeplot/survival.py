@@ -468,12 +468,20 @@ class SafeCoxPHResults:
         "summary",
         "report",
         "print_summary",
+        "plot_partial_effects_on_outcome",
     )
 
-    def __init__(self, summary: pd.DataFrame, info: dict[str, Any], report: DisclosureReport):
+    def __init__(
+        self,
+        summary: pd.DataFrame,
+        info: dict[str, Any],
+        report: DisclosureReport,
+        model: dict[str, Any] | None = None,
+    ):
         object.__setattr__(self, "_summary", summary)
         object.__setattr__(self, "_info", info)
         object.__setattr__(self, "report", report)
+        object.__setattr__(self, "_model", model or {})
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("SafeCoxPHResults is read-only.")
@@ -551,6 +559,145 @@ class SafeCoxPHResults:
     def alpha(self) -> float:
         """The intervals have coverage ``1 - alpha``."""
         return self._info["alpha"]
+
+    def plot_partial_effects_on_outcome(
+        self,
+        covariates: str,
+        values: Sequence[Any],
+        *,
+        plot_baseline: bool = True,
+        ax: Axes | None = None,
+        palette: Any = None,
+        annotate: bool | None = None,
+        **kwargs: Any,
+    ) -> Axes:
+        """Draw the model's survival curves for chosen values of one covariate, released safely.
+
+        As lifelines' method of the same name: the other covariates are held
+        at their means (the most common level for a category) and the
+        predicted survival is drawn for each value. The curves are evaluated
+        only at the drop times of the model data's released Kaplan-Meier
+        curve (:func:`safeplot.plots.survival.release_survival`: each step
+        holds at least ``threshold`` events, none at a rare duration, the
+        last before the end of follow-up) and rounded; nothing is drawn at an
+        individual event time.
+
+        Parameters
+        ----------
+        covariates : str
+            The covariate (a column of the data) to vary.
+        values : sequence
+            Its values, one curve each.
+        plot_baseline : bool, default True
+            Add the curve at the means of all covariates.
+        ax : Axes, optional
+        palette : palette name, list or dict, optional
+        annotate : bool, optional
+            Add the method note (default: the policy's setting).
+        **kwargs
+            Passed to :meth:`matplotlib.axes.Axes.plot`.
+
+        Returns
+        -------
+        Axes
+
+        Raises
+        ------
+        ValueError
+            A covariate that is not a column of the model's data, no values,
+            or a stratified model (whose baselines differ by stratum).
+
+        Examples
+        --------
+        >>> from lifelines.datasets import load_rossi
+        >>> fit = safe_coxph(data=load_rossi(), duration_col="week", event_col="arrest")
+        >>> ax = fit.plot_partial_effects_on_outcome("prio", [0, 5, 10])
+        >>> [line.get_label() for line in ax.lines]
+        ['prio=0', 'prio=5', 'prio=10', 'baseline']
+        """
+        model = self._model
+        frame = model["frame"]
+        if model["strata"]:
+            raise ValueError(
+                "plot_partial_effects_on_outcome: the model is stratified, and each stratum "
+                "has its own baseline; fit one model per stratum, or without strata."
+            )
+        if not isinstance(covariates, str) or covariates not in frame.columns:
+            raise ValueError(
+                f"plot_partial_effects_on_outcome: covariates must name one column of the "
+                f"model's data, got {covariates!r} (columns: {list(frame.columns)})."
+            )
+        values = list(values)
+        if not values:
+            raise ValueError("plot_partial_effects_on_outcome: give at least one value.")
+        pol = model["policy"]
+        grid = release_survival(
+            frame,
+            duration=model["duration"],
+            event=model["event"],
+            method="suppress",
+            threshold=model["threshold"],
+            policy=pol,
+            function="safe_coxph",
+        )
+        times = grid.times[0]
+        centre = {}
+        for col in frame.columns:
+            if col in (model["duration"], model["event"]):
+                continue
+            column = frame[col]
+            numeric = pd.api.types.is_numeric_dtype(column)
+            centre[col] = column.mean() if numeric else column.mode().iloc[0]
+        rows = [dict(centre, **{covariates: v}) for v in values]
+        labels = [f"{covariates}={v}" for v in values]
+        if plot_baseline:
+            rows.append(dict(centre))
+            labels.append("baseline")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            predicted = model["fitter"].predict_survival_function(pd.DataFrame(rows), times=times)
+        curves = [
+            guard.released_statistics(predicted[c].to_numpy(float), policy=pol)
+            for c in predicted.columns
+        ]
+        # as the KM curve: from 1 at the start, flat from the last drop to the stop (the events
+        # after the last drop are fewer than the threshold)
+        curves = [np.r_[1.0, c[1:-1], c[-2]] if c.size > 2 else np.ones(c.size) for c in curves]
+        report = make_report(
+            "safe_coxph",
+            "suppress",
+            {**grid.report.params, "covariate": covariates, "values": [str(v) for v in values]},
+            (model["duration"], model["event"], covariates),
+            len(frame),
+            0,
+            pol,
+            warnings=list(grid.report.warnings),
+        )
+        empty = np.array([])
+        rel = SurvivalRelease(
+            "suppress",
+            labels,
+            [times] * len(curves),
+            curves,
+            curves,
+            curves,
+            [empty] * len(curves),
+            [empty] * len(curves),
+            empty,
+            [np.zeros((3, 0))] * len(curves),
+            grid.time_lim,
+            grid.time_ticks,
+            False,
+            grid.alpha,
+            report,
+            {"duration": model["duration"], "event": model["event"], "hue": None},
+        )
+        ax = axes_for(ax, report, rel)
+        draw_survival(ax, rel, palette=palette, ci_show=False, legend=True, **kwargs)
+        if plot_baseline:
+            ax.lines[-1].set(color="0.3", linestyle="--")
+            ax.legend(loc="lower left", frameon=False)
+        return finish(ax, report, annotate=annotate, policy=pol, released=rel.frame())
 
     def print_summary(self) -> None:
         """Print the rounded summary."""
@@ -750,7 +897,16 @@ def safe_coxph(
         details={"events": info["events"], "concordance": info["concordance"]},
     )
     audit.record(report, figure=None, released=summary)
-    return SafeCoxPHResults(summary, info, report)
+    model = {
+        "fitter": fitter,
+        "frame": frame,
+        "duration": duration_col,
+        "event": event_col,
+        "strata": strata_cols,
+        "threshold": threshold,
+        "policy": pol,
+    }
+    return SafeCoxPHResults(summary, info, report, model)
 
 
 def _design(frame: pd.DataFrame, formula: str | None, outcome: list[str]) -> pd.DataFrame:

@@ -418,3 +418,41 @@ def test_the_scanner_flags_a_raw_lifelines_curve():
     fig, ax = plt.subplots()
     RawKMF().fit(ROSSI["week"], ROSSI["arrest"]).plot_survival_function(ax=ax)
     assert scan_figure(fig, {"x": ROSSI["week"].to_numpy(float)}, count_axis=None)
+
+
+PARTIAL = {
+    "rossi": (RAW_ROSSI, "week", "arrest", "prio", [0, 5, 10]),
+    "lung": (load_lung()[["time", "status", "age"]], "time", "status", "age", [50, 60, 70]),
+}
+
+
+@pytest.mark.parametrize("name", list(PARTIAL))
+def test_cox_partial_effects_are_drawn_like_released_curves(name):
+    df, dur, ev, cov, values = PARTIAL[name]
+    fit = safe_coxph(data=df, duration_col=dur, event_col=ev)
+    fig, ax = plt.subplots()
+    fit.plot_partial_effects_on_outcome(cov, values, ax=ax)
+    km = release_survival(df, duration=dur, event=ev)
+    d = df[dur].to_numpy(float)
+    events = int(df[ev].sum())
+    labels = [f"{cov}={v}" for v in values] + ["baseline"]
+    assert [line.get_label() for line in ax.lines] == labels
+    for x, y in _curves(ax):
+        # the drops of the released KM curve only: at least threshold events each, no rare week
+        assert np.array_equal(x, km.times[0])
+        assert set(_drops(x, y)) <= set(km.times[0][1:-1])
+        assert _drops(x, y).size <= events / THRESHOLD
+        assert np.array_equal(y, round_sig(y, 3))
+    assert (_all_x_numbers(fig) < d.max()).all()
+    # the legend names the values the call chose (prio=5), which are no durations
+    ax.get_legend().remove()
+    assert not scan_figure(fig, {"x": d}, count_axis=None)
+    assert ax.safeplot_report.function == "safe_coxph"
+    assert audit.entries()[-1].function == "safe_coxph"
+    strat = safe_coxph(
+        "age", data=RAW_ROSSI, duration_col="week", event_col="arrest", strata="fin"
+    )
+    with pytest.raises(ValueError, match="stratified"):
+        strat.plot_partial_effects_on_outcome("age", [20, 30])
+    with pytest.raises(ValueError, match="one column"):
+        fit.plot_partial_effects_on_outcome("height", [1])
