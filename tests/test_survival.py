@@ -456,3 +456,9 @@ def test_cox_partial_effects_are_drawn_like_released_curves(name):
         strat.plot_partial_effects_on_outcome("age", [20, 30])
     with pytest.raises(ValueError, match="one column"):
         fit.plot_partial_effects_on_outcome("height", [1])
+
+
+def test_the_curves_axes_stays_current_after_the_table():
+    ax = safeplot.kmplot(ROSSI, duration="week", event="arrest", at_risk_counts=True)
+    assert plt.gca() is ax
+    assert [a.get_gid() for a in ax.figure.axes] == [None, AT_RISK_GID]

@@ -119,6 +119,7 @@ def draw_at_risk_table(ax: Axes, release: Any, colours: list[Any]) -> Axes:
         fontsize="small",
     )
     label.set_gid(AT_RISK_GID)
+    ax.figure.sca(ax)  # the curves' Axes stays the current one (plt.title and the like)
     return table_ax
 
 
