@@ -13,10 +13,11 @@ import safeplot
 from safeplot import DisclosureError, UnsafePlotError, audit
 from safeplot.demo import demo_policy
 from safeplot.integrations import pandas_backend as pb
-from safeplot.integrations.pandas_backend import hexagon_counts, release_bar_counts, release_hexbin
+from safeplot.integrations.pandas_backend import release_bar_counts
 from safeplot.plots._common import FOOTNOTE_GID
 from safeplot.plots.categorical import boxplot
 from safeplot.plots.distributions import histplot
+from safeplot.plots.hexbin import hexagon_counts, release_hexbin
 from safeplot.plots.kde import kdeplot
 from safeplot.plots.matrix import crosstab
 from safeplot.plots.relational import scatter, scatterplot

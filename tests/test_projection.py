@@ -13,6 +13,7 @@ from matplotlib.projections import get_projection_class
 import safeplot
 from safeplot import audit
 from safeplot.errors import DisclosureError, UnsafePlotError
+from safeplot.integrations import pandas_backend
 from safeplot.integrations.projection import (
     REFUSED,
     SafeAxes,
@@ -21,6 +22,7 @@ from safeplot.integrations.projection import (
 )
 from safeplot.plots._common import FOOTNOTE_GID
 from safeplot.plots.grid import release_grid
+from safeplot.plots.hexbin import release_hexbin
 
 from .leakscan import scan_figure
 from .refusals import Refusal, check, drawing_cells, expected
@@ -233,15 +235,21 @@ def test_hist2d_cmin_density_and_refusals():
         ax3.hist2d(df["x"], df["y"], bins=[np.arange(5.0), np.arange(5.0)])
 
 
-def test_hexbin_counts_are_sums_of_released_cells():
+def test_hexbin_is_the_one_hexbin_release_of_the_pandas_backend():
+    """SafeAxes.hexbin and df.plot.hexbin() draw the same release: the same hexagons."""
     df = SHAPES["outliers"]
     _, ax = safe_axes()
     hexes = ax.hexbin(df["x"], df["y"], gridsize=10, method="suppress")
-    counts = np.asarray(hexes.get_array())
-    rel = release_grid(df["x"], df["y"], names=("x", "y"), method="suppress", bins=20)
-    assert counts.sum() == np.nansum(rel.total)
-    assert (counts >= 3).all()
-    assert counts.sum() < len(df)  # the outliers' cells are suppressed
+    rel = release_hexbin(df["x"], df["y"], names=("x", "y"), gridsize=10, method="suppress")
+    np.testing.assert_array_equal(np.asarray(hexes.get_array()), rel.counts)
+    np.testing.assert_allclose(np.asarray(hexes.get_offsets()), np.c_[rel.x, rel.y])
+    _, ax2 = plt.subplots()
+    pandas_backend.plot(df, kind="hexbin", x="x", y="y", gridsize=10, ax=ax2, colorbar=False)
+    other = ax2.collections[0]
+    np.testing.assert_array_equal(np.asarray(other.get_array()), rel.counts)
+    assert (rel.counts >= 3).all()
+    assert rel.counts.sum() < len(df)  # the outliers' hexagons are suppressed
+    assert ax.safeplot_report.function == "hexbin"
 
 
 def test_hexbin_refusals():

@@ -30,12 +30,12 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from .._validate import clean_numeric
-from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
+from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..anonymize.suppression import suppress
 from ..errors import DisclosureError, UnsafePlotError
+from ..marks.hexbin import draw_hexbin
 from ..methods import (
     Method,
-    anonymize_values,
     available_methods,
     check_family,
     get_method,
@@ -44,7 +44,6 @@ from ..methods import (
 from ..plots._categories import merge_small as _merge_small
 from ..plots._categories import round_counts as _round_counts
 from ..plots._common import (
-    axis_from_range,
     check_positive_int,
     finish,
     make_report,
@@ -55,7 +54,7 @@ from ..plots._common import (
 )
 from ..plots.categorical import boxplot as _sp_boxplot
 from ..plots.distributions import histplot as _sp_histplot
-from ..plots.grid import GRID_BINS
+from ..plots.hexbin import HexbinRelease, release_hexbin
 from ..plots.kde import kdeplot as _sp_kdeplot
 from ..plots.matrix import MARKER, is_safe_matrix
 from ..plots.relational import scatter as _sp_scatter
@@ -68,16 +67,13 @@ __all__ = [
     "SAFE_KINDS",
     "UNSAFE_KINDS",
     "BarRelease",
-    "HexbinRelease",
     "boxplot",
     "boxplot_frame",
     "boxplot_frame_groupby",
-    "hexagon_counts",
     "hist_frame",
     "hist_series",
     "plot",
     "release_bar_counts",
-    "release_hexbin",
 ]
 
 #: Kinds this backend draws safely.
@@ -802,249 +798,6 @@ def _colourbar(ax: Axes, coll: Any, raw_c: pd.Series, clean: Any, call: _Call, n
 # -- hexbin ---------------------------------------------------------------------------------
 
 
-@release_kind("hexbin")
-@dataclass
-class HexbinRelease:
-    """A released hexagonal binning: the hexagons shown and their counts.
-
-    Attributes
-    ----------
-    x, y : ndarray
-        Centres of the hexagons shown (every count at least the threshold).
-    counts : ndarray
-        Count of each hexagon shown.
-    gridsize : (int, int)
-        Hexagons across x and rows along y, as matplotlib's ``gridsize``.
-    extent : (float, float, float, float)
-        The hexagon grid's extent, on a rounded grid strictly beyond the data.
-    xlim, ylim : tuple of float
-        Axis limits around the hexagons shown.
-    xticks, yticks : ndarray
-        Tick positions, none on a rare raw value.
-    report : DisclosureReport
-    """
-
-    x: np.ndarray
-    y: np.ndarray
-    counts: np.ndarray
-    gridsize: tuple[int, int]
-    extent: tuple[float, float, float, float]
-    xlim: tuple[float, float]
-    ylim: tuple[float, float]
-    xticks: np.ndarray
-    yticks: np.ndarray
-    report: DisclosureReport
-
-
-def hexagon_counts(
-    x: np.ndarray,
-    y: np.ndarray,
-    gridsize: tuple[int, int],
-    extent: tuple[float, float, float, float],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Count points per hexagon exactly as :meth:`matplotlib.axes.Axes.hexbin` does.
-
-    Parameters
-    ----------
-    x, y : ndarray
-        The points.
-    gridsize : (int, int)
-        Hexagons across x and along y.
-    extent : (float, float, float, float)
-        ``(xmin, xmax, ymin, ymax)`` of the grid.
-
-    Returns
-    -------
-    cx, cy, counts : ndarray
-        Every hexagon's centre and count (zeros included), in matplotlib's order.
-
-    Examples
-    --------
-    >>> cx, cy, n = hexagon_counts(np.array([0.1, 0.2, 3.9]), np.array([0.1, 0.1, 3.9]),
-    ...                            (2, 2), (0.0, 4.0, 0.0, 4.0))
-    >>> int(n.sum()), int(n.max())
-    (3, 2)
-    """
-    nx, ny = (int(v) for v in gridsize)
-    xmin, xmax, ymin, ymax = (float(v) for v in extent)
-    padding = 1.0e-9 * (xmax - xmin)  # matplotlib's, so the hexagons are the same
-    xmin, xmax = xmin - padding, xmax + padding
-    sx, sy = (xmax - xmin) / nx, (ymax - ymin) / ny
-    ix, iy = (np.asarray(x, float) - xmin) / sx, (np.asarray(y, float) - ymin) / sy
-    ix1, iy1 = np.round(ix).astype(int), np.round(iy).astype(int)
-    ix2, iy2 = np.floor(ix).astype(int), np.floor(iy).astype(int)
-    nx1, ny1 = nx + 1, ny + 1
-    i1 = np.where((ix1 >= 0) & (ix1 < nx1) & (iy1 >= 0) & (iy1 < ny1), ix1 * ny1 + iy1 + 1, 0)
-    i2 = np.where((ix2 >= 0) & (ix2 < nx) & (iy2 >= 0) & (iy2 < ny), ix2 * ny + iy2 + 1, 0)
-    d1 = (ix - ix1) ** 2 + 3.0 * (iy - iy1) ** 2
-    d2 = (ix - ix2 - 0.5) ** 2 + 3.0 * (iy - iy2 - 0.5) ** 2
-    near1 = d1 < d2
-    counts = np.concatenate(
-        [
-            np.bincount(i1[near1], minlength=1 + nx1 * ny1)[1:],
-            np.bincount(i2[~near1], minlength=1 + nx * ny)[1:],
-        ]
-    )
-    cx = np.concatenate([np.repeat(np.arange(nx1), ny1), np.repeat(np.arange(nx) + 0.5, ny)])
-    cy = np.concatenate([np.tile(np.arange(ny1), nx1), np.tile(np.arange(ny), nx) + 0.5])
-    return cx * sx + xmin, cy * sy + ymin, counts.astype(np.int64)
-
-
-def _grid_shape(gridsize: Any) -> tuple[int, int]:
-    if gridsize is None:
-        gridsize = GRID_BINS
-    if np.ndim(gridsize) == 0:
-        nx = check_positive_int("gridsize", gridsize)
-        return nx, max(1, int(nx / math.sqrt(3)))
-    nx, ny = gridsize
-    return check_positive_int("gridsize", nx), check_positive_int("gridsize", ny)
-
-
-def release_hexbin(
-    x: Any,
-    y: Any,
-    *,
-    names: tuple[str, str] = ("x", "y"),
-    gridsize: int | tuple[int, int] | None = None,
-    method: str | None = None,
-    threshold: int | None = None,
-    factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
-    policy: Policy | None = None,
-) -> HexbinRelease:
-    """Release the hexagon counts of (x, y): hexagons with a count in (0, threshold) removed.
-
-    Parameters
-    ----------
-    x, y : array-like
-        Raw values; rows with a missing value are dropped and reported.
-    names : tuple of str
-        Variable names (report, keyed noise).
-    gridsize : int or (int, int), optional
-        Hexagons across x (and rows along y), as in matplotlib; default 30
-        (the density grid of Avraam et al.), not matplotlib's 100.
-    method : str, optional
-        ``"suppress"`` (the policy's default for binned plots),
-        ``"generalize"`` (``gridsize`` divided by `factor`, then suppression),
-        a value method (``"deterministic"``, ``"probabilistic"``,
-        ``"confidential"``, ``"microaggregation"``, ``"rounding"``: the
-        released values are binned, then suppressed), or ``"none"``.
-    threshold : int, optional
-        Fewest records in a shown hexagon (default and floor: the policy's).
-    factor : int, default 2
-        Coarsening of ``"generalize"``.
-    k, q : int, float
-        Parameters of ``"deterministic"`` / ``"probabilistic"``.
-    policy : Policy, optional
-        The policy in force.
-
-    Returns
-    -------
-    HexbinRelease
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> xy = np.random.default_rng(0).normal(size=(2, 500))
-    >>> rel = release_hexbin(*xy, gridsize=10)
-    >>> bool((rel.counts >= 3).all()), int(rel.counts.sum()) <= 500
-    (True, True)
-    """
-    pol = get_policy(policy)
-    method = pol.check_method(method, "heatmap")
-    m = get_method(method)
-    if names[0] == names[1]:
-        names = (f"{names[0]} (x)", f"{names[1]} (y)")
-    clean = clean_numeric({names[0]: x, names[1]: y})
-    raw = clean.values
-    nx, ny = _grid_shape(gridsize)
-    params: dict[str, Any] = {"gridsize": [nx, ny]}
-    details: dict[str, Any] = {}
-    if m.raw:
-        xmin, xmax = mpl.transforms._nonsingular(raw[:, 0].min(), raw[:, 0].max(), expander=0.1)
-        ymin, ymax = mpl.transforms._nonsingular(raw[:, 1].min(), raw[:, 1].max(), expander=0.1)
-        extent = (float(xmin), float(xmax), float(ymin), float(ymax))
-        cx, cy, counts = hexagon_counts(raw[:, 0], raw[:, 1], (nx, ny), extent)
-        keep = counts > 0
-        report = make_report("hexbin", method, params, names, clean.n, clean.n_dropped, pol)
-        return HexbinRelease(
-            cx[keep],
-            cy[keep],
-            counts[keep].astype(float),
-            (nx, ny),
-            extent,
-            extent[:2],
-            extent[2:],
-            safe_ticks(*extent[:2]),
-            safe_ticks(*extent[2:]),
-            report,
-        )
-    threshold = pol.check_threshold(threshold)
-    params["threshold"] = threshold
-    # rare in the whole column, incomplete records included: a value held by one record is
-    # that record's, whether or not its other coordinate is missing
-    columns = [np.asarray(v, dtype=float).ravel() for v in (x, y)]
-    rare = [rare_values(c[np.isfinite(c)], threshold) for c in columns]
-    if m.moves_values:
-        out = anonymize_values(
-            raw, method, names=list(names), k=k, q=q, threshold=threshold, policy=pol
-        )
-        released = out.values
-        params.update(out.params)
-        details.update(out.details)
-    else:
-        check_family(m, ("counts",), "hexbin plots")
-        released = raw
-    if m.coarsens:
-        factor = check_positive_int("factor", factor)
-        nx, ny = max(1, -(-nx // factor)), max(1, -(-ny // factor))
-        params.update(factor=factor, gridsize=[nx, ny])
-    # hexagon centres lie on the edges and bin centres of these grids, which avoid rare values
-    xedges = safe_edges(released[:, 0], nx, avoid=rare[0])
-    yedges = safe_edges(released[:, 1], ny, avoid=rare[1])
-    extent = (float(xedges[0]), float(xedges[-1]), float(yedges[0]), float(yedges[-1]))
-    cx, cy, counts = hexagon_counts(released[:, 0], released[:, 1], (nx, ny), extent)
-    shown = suppress(counts, threshold)
-    refuse_if_nothing_shown(
-        shown.counts,
-        "hexagon",
-        "Use a smaller gridsize, method='generalize', or a larger sample.",
-    )
-    keep = np.nan_to_num(shown.counts) > 0
-    sx = (extent[1] - extent[0]) / nx
-    sy = (extent[3] - extent[2]) / ny
-    xlim, xticks = axis_from_range(
-        float(cx[keep].min() - sx / 2), float(cx[keep].max() + sx / 2), rare[0]
-    )
-    ylim, yticks = axis_from_range(
-        float(cy[keep].min() - sy / 3), float(cy[keep].max() + sy / 3), rare[1]
-    )
-    report = make_report(
-        "hexbin",
-        method,
-        params,
-        names,
-        clean.n,
-        clean.n_dropped,
-        pol,
-        cells_suppressed=shown.n_suppressed,
-        details=details,
-    )
-    return HexbinRelease(
-        cx[keep],
-        cy[keep],
-        shown.counts[keep],
-        (nx, ny),
-        extent,
-        xlim,
-        ylim,
-        xticks,
-        yticks,
-        report,
-    )
-
-
 def _hexbin(data, call: _Call, kw: dict[str, Any]) -> Any:
     if not isinstance(data, pd.DataFrame):
         raise ValueError("kind='hexbin' needs a DataFrame with x= and y= columns.")
@@ -1107,25 +860,7 @@ def _hexbin(data, call: _Call, kw: dict[str, Any]) -> Any:
     cmap = call.colormap if call.colormap is not None else kw.pop("cmap", "BuGn")
     if call.alpha is not None:
         kw["alpha"] = call.alpha
-    coll = ax.hexbin(
-        rel.x,
-        rel.y,
-        C=rel.counts,
-        reduce_C_function=np.sum,
-        gridsize=rel.gridsize,
-        extent=rel.extent,
-        mincnt=1,
-        cmap=cmap,
-        **kw,
-    )
-    if not call.m.raw:
-        set_safe_axis(ax, "x", rel.xlim, rel.xticks)
-        set_safe_axis(ax, "y", rel.ylim, rel.yticks)
-        shown = np.asarray(coll.get_array(), dtype=float)
-        if shown.size and shown.min() == shown.max():
-            # one distinct count: matplotlib would widen the colour range to 0.9..1.1 times
-            # it, a limit below the threshold; start the scale at 0 instead
-            coll.set_clim(0.0, float(shown.max()))
+    coll = draw_hexbin(ax, rel, limits=not call.m.raw, cmap=cmap, **kw)
     if colorbar:
         cb = ax.get_figure().colorbar(coll, ax=ax)
         cb.set_label("count")
@@ -1437,7 +1172,7 @@ def plot(data: pd.Series | pd.DataFrame, kind: str, **kwargs: Any) -> Any:
     - ``scatter``: :func:`~safeplot.scatter` (``"confidential"``:
       :func:`~safeplot.scatterplot`'s parallel box plots), default
       ``"deterministic"``; a numeric ``c`` column is released with x and y.
-    - ``hexbin``: :func:`release_hexbin`, hexagons with a count in
+    - ``hexbin``: :func:`~safeplot.plots.hexbin.release_hexbin`, hexagons with a count in
       ``(0, threshold)`` removed (default ``"suppress"``).
     - ``bar``/``barh``: :func:`release_bar_counts`: the values are treated
       as counts and small ones suppressed (``"suppress"``, ``"generalize"``

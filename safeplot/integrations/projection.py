@@ -44,6 +44,7 @@ import contextvars
 import functools
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import matplotlib as mpl
@@ -54,11 +55,11 @@ from matplotlib.axes import Axes
 from matplotlib.projections import get_projection_class, register_projection
 
 from .._validate import _numeric_column, refuse_dask
-from ..anonymize.grids import hit_mask, rare_values
+from ..anonymize.grids import rare_values
 from ..errors import UnsafePlotError
+from ..marks.hexbin import draw_hexbin
 from ..methods import get_method
 from ..plots._common import (
-    axis_from_range,
     finish,
     make_report,
     resolve_annotate,
@@ -66,7 +67,8 @@ from ..plots._common import (
 )
 from ..plots.categorical import release_boxplot
 from ..plots.distributions import hist as _safe_hist
-from ..plots.grid import GRID_BINS, release_grid
+from ..plots.grid import release_grid
+from ..plots.hexbin import release_hexbin
 from ..plots.relational import scatter as _safe_scatter
 from ..policy import get_policy
 from ..release import guard
@@ -884,7 +886,7 @@ label, data
         y,
         C=None,
         *,
-        gridsize=100,
+        gridsize=None,
         bins=None,
         xscale="linear",
         yscale="linear",
@@ -911,11 +913,11 @@ label, data
     ):
         """Plot released counts in hexagons (:meth:`matplotlib.axes.Axes.hexbin`).
 
-        The records are first counted in the released density grid of
-        :func:`safeplot.heatmap` (Avraam et al.'s 30 x 30 cells, small cells
-        suppressed); each hexagon then shows the sum of the released counts
-        of the cells whose centres it covers, so every hexagon drawn holds 0
-        or at least `threshold` records.
+        The records are counted in matplotlib's own hexagons on a grid placed
+        beyond the data (:func:`safeplot.plots.hexbin.release_hexbin`, the
+        same release as the pandas backend's ``df.plot.hexbin()``); every
+        hexagon with a count in ``(0, threshold)`` is suppressed, so every
+        hexagon drawn holds at least `threshold` records.
 
         Parameters
         ----------
@@ -924,8 +926,10 @@ label, data
         C : None
             Refused: a per-hexagon reduction of a third variable can show one
             record's value.
-        gridsize : int or (int, int), default 100
-            Hexagons across; at most half the released grid's cells (15).
+        gridsize : int or (int, int), optional
+            Hexagons across x (and rows along y); default 30, Avraam et al.'s
+            density grid, rather than matplotlib's 100, under which most
+            hexagons of a modest sample would be suppressed.
         bins, cmap, norm, vmin, vmax, alpha, linewidths, edgecolors, colorizer, data
             As in matplotlib (``bins="log"`` for a log colour scale).
         xscale, yscale : "linear"
@@ -950,10 +954,10 @@ label, data
 
         Notes
         -----
-        **Methods**: ``"suppress"`` (default) and ``"generalize"`` count raw
-        values in the (coarsened) grid and drop cells of fewer than
-        `threshold` records; the value methods count released values, with
-        the same suppression. ``"none"`` draws matplotlib's hexbin of the raw
+        **Methods**: ``"suppress"`` (default) and ``"generalize"`` (``gridsize``
+        divided by ``factor``) count raw values and drop hexagons of fewer
+        than `threshold` records; the value methods count released values,
+        with the same suppression. ``"none"`` draws matplotlib's hexbin of the raw
         data, only if the policy allows raw output.
 
         Examples
@@ -985,8 +989,10 @@ label, data
             marginals=marginals,
             colorizer=colorizer,
         )
+        # matplotlib's own hexbin (a release drawn as given, or raw output): its default grid
+        plain = dict(given, gridsize=100 if gridsize is None else gridsize)
         if is_drawing_release():
-            return super().hexbin(x, y, C, data=data, **given, **kwargs)
+            return super().hexbin(x, y, C, data=data, **plain, **kwargs)
         pol = get_policy()
         method = pol.check_method(method, "heatmap")
         resolve_annotate(annotate, pol)
@@ -995,7 +1001,7 @@ label, data
                 "hexbin",
                 super().hexbin,
                 (x, y, C),
-                dict(data=data, **given, **kwargs),
+                dict(data=data, **plain, **kwargs),
                 (x, y),
                 data,
                 pol,
@@ -1020,69 +1026,28 @@ label, data
             extent is not None,
             "extent is set by the released grid (safe edges beyond the data); leave it out.",
         )
-        gx = gridsize if np.ndim(gridsize) == 0 else gridsize[0]
-        gx = int(gx)
-        if gx < 1:
-            raise ValueError(f"gridsize must be positive, got {gridsize!r}.")
-        nbins = min(GRID_BINS, 2 * gx)
-        rel, rare = self._grid(
+        x, y = _resolve(data, x), _resolve(data, y)
+        names = (str(getattr(x, "name", None) or "x"), str(getattr(y, "name", None) or "y"))
+        rel = release_hexbin(
             x,
             y,
-            data,
-            "hexbin",
-            bins=nbins,
+            names=names,
+            gridsize=gridsize,
             method=method,
             threshold=threshold,
             factor=factor,
             k=k,
             q=q,
-            pol=pol,
+            policy=pol,
         )
-        total = rel.total
-        cx, cy = np.meshgrid(rel.xcentres, rel.ycentres, indexing="ij")
-        keep = np.nan_to_num(total) > 0
-        hx = max(1, min(gx, total.shape[0] // 2))
-        hy = max(1, round(hx / np.sqrt(3)))
-        x0, x1 = rel.xlim
-        y0, y1 = rel.ylim
-        span = (x1 - x0, y1 - y0)
+        if mincnt is not None:
+            show = rel.counts >= mincnt
+            rel = replace(rel, x=rel.x[show], y=rel.y[show], counts=rel.counts[show])
         style = {k_: given[k_] for k_ in ("bins", "cmap", "norm", "vmin", "vmax", "alpha")}
         style.update(linewidths=linewidths, edgecolors=edgecolors, colorizer=colorizer)
         guard.admit(rel.report.function, rel.report, rel)
-        for attempt in range(50):
-            shift = attempt * 1e-6
-            ext = (x0 - shift * span[0], x1, y0 - shift * span[1], y1)
-            with drawing_release():
-                coll = super().hexbin(
-                    cx[keep],
-                    cy[keep],
-                    C=total[keep],
-                    reduce_C_function=np.sum,
-                    gridsize=(hx, hy),
-                    extent=ext,
-                    mincnt=None,
-                    **style,
-                    **kwargs,
-                )
-            offsets = np.asarray(coll.get_offsets(), dtype=float)
-            shape = np.asarray(coll.get_paths()[0].vertices, dtype=float)
-            verts = (offsets[:, None, :] + shape[None, :, :]).reshape(-1, 2)
-            # the hexagon's own vertices (relative to each centre) are in the file too
-            drawn = np.vstack([offsets, verts, shape])
-            if not (hit_mask(drawn[:, 0], rare[0]).any() or hit_mask(drawn[:, 1], rare[1]).any()):
-                break
-            coll.remove()
-        else:  # pragma: no cover - 50 shifts of 1e-6 all hitting rare values
-            raise RuntimeError("could not place the hexagons clear of rare values.")
-        if mincnt is not None:
-            counts = np.asarray(coll.get_array(), dtype=float)
-            show = counts >= mincnt
-            coll.set_offsets(offsets[show])
-            coll.set_array(counts[show])
-        xlim, xticks = axis_from_range(verts[:, 0].min(), verts[:, 0].max(), rare[0])
-        ylim, yticks = axis_from_range(verts[:, 1].min(), verts[:, 1].max(), rare[1])
-        set_safe_axis(self, "x", xlim, xticks)
-        set_safe_axis(self, "y", ylim, yticks)
+        with drawing_release():
+            coll = draw_hexbin(self, rel, **style, **kwargs)
         finish(self, rel.report, annotate=annotate, policy=pol)
         return coll
 
