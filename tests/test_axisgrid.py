@@ -573,3 +573,34 @@ def test_draw_functions_take_no_records():
         for param in inspect.signature(func).parameters.values():
             assert param.name not in ("inp", "raw", "data", "frame"), (name, param.name)
             assert "_Input" not in str(param.annotation), (name, param.name)
+
+
+def test_jointplot_reg_reads_joint_kws_as_regplot_does():
+    """seaborn hands jointplot(kind="reg")'s joint_kws to regplot: truncate, line, points."""
+    tips = safeplot.load_dataset("tips")
+    grid = safeplot.jointplot(data=tips, x="total_bill", y="tip", kind="reg", truncate=False)
+    line = grid.ax_joint.lines[0]
+    # truncate=False: the line spans the x axis, not only the released points
+    assert tuple(np.asarray(line.get_xdata())[[0, -1]]) == pytest.approx(grid.ax_joint.get_xlim())
+    lo, hi = grid.ax_joint.get_ylim()
+    assert lo <= float(np.min(line.get_ydata())) and float(np.max(line.get_ydata())) <= hi
+    plt.close("all")
+    grid = safeplot.jointplot(
+        data=tips,
+        x="total_bill",
+        y="tip",
+        kind="reg",
+        line_kws={"color": "r"},
+        scatter_kws={"s": 5},
+    )
+    line = grid.ax_joint.lines[0]
+    points = grid.ax_joint.collections[0].get_offsets()
+    assert line.get_color() == "r"
+    # truncate=True (the default): the line ends at the released points' x extremes
+    assert np.asarray(line.get_xdata())[[0, -1]] == pytest.approx(
+        [points[:, 0].min(), points[:, 0].max()], rel=1e-5
+    )
+    plt.close("all")
+    with pytest.raises(ValueError, match=r"order= would change the fitted curve.*regplot"):
+        safeplot.jointplot(data=tips, x="total_bill", y="tip", kind="reg", order=2)
+    assert not plt.get_fignums()

@@ -288,18 +288,21 @@ def _fit_line(
     return xs, guard.released_values(ys, inp.rare[yv], float(np.ptp(ys)))
 
 
-def _with_fits(inp: _Input, panel: _Panel, kind: str) -> _Panel:
+def _with_fits(
+    inp: _Input, panel: _Panel, kind: str, xrange: tuple[float, float] | None = None
+) -> _Panel:
     """Add the least-squares lines of a ``kind="reg"`` panel to its release.
 
     One line per hue level (one without hue), over the released x range of
-    the panel: its released points, or its grid's limits.
+    the panel (its released points, or its grid's limits), or over `xrange`
+    (the axis' safe limits, for ``truncate=False``).
     """
     if kind != "reg" or panel.tag not in ("points", "cells") or panel.xvar == panel.yvar:
         return panel
-    if panel.tag == "points":
+    if xrange is None and panel.tag == "points":
         xs = panel.data[:, 0]
         xrange = (float(xs.min()), float(xs.max()))
-    else:
+    elif xrange is None:
         xrange = panel.data.xlim
     if inp.levels is None:
         panel.fits = [_fit_line(inp, panel.xvar, panel.yvar, xrange)]
@@ -909,17 +912,66 @@ def _draw_trend(ax, lines, levels: list | None, palette, kws) -> None:
         ax.plot(xs, ys, **{"color": c, "linewidth": 1.6, **kws})
 
 
-def _draw_fits(ax, fits, levels: list | None, palette, color) -> None:
+def _draw_fits(ax, fits, levels: list | None, palette, color, line_kws=None) -> None:
     """Draw the released least-squares lines of a panel (one per hue level)."""
     if not fits:
         return
     colors = [color or "C0"] if levels is None else [palette[lev] for lev in levels]
     for (xs, ys), c in zip(fits, colors, strict=True):
-        ax.plot(xs, ys, color=c, linewidth=1.6)
+        ax.plot(xs, ys, **{"color": c, "linewidth": 1.6, **(line_kws or {})})
+
+
+#: regplot's keywords that change what is fitted or drawn from the records; seaborn's
+#: jointplot(kind="reg") hands joint_kws to regplot, safeplot draws a straight line per level.
+_REG_FIT_KEYWORDS = (
+    "x_estimator",
+    "x_bins",
+    "x_ci",
+    "n_boot",
+    "units",
+    "seed",
+    "order",
+    "logistic",
+    "lowess",
+    "robust",
+    "logx",
+    "x_partial",
+    "y_partial",
+    "x_jitter",
+    "y_jitter",
+)
+
+
+def _regplot_keywords(kws: dict) -> tuple[dict, bool, dict]:
+    """Split jointplot(kind="reg")'s joint_kws as seaborn's regplot reads them.
+
+    Returns the point style (``scatter_kws`` merged in), ``truncate`` and
+    ``line_kws``; refuses keywords that change the fit, naming regplot.
+    """
+    kws = dict(kws)
+    truncate = bool(kws.pop("truncate", True))
+    line_kws = dict(kws.pop("line_kws", None) or {})
+    kws.update(kws.pop("scatter_kws", None) or {})
+    kws.pop("label", None)
+    for key, default in (("ci", (95, None)), ("scatter", (True,)), ("fit_reg", (True,))):
+        if key in kws and kws.pop(key) not in default:
+            raise ValueError(
+                f"jointplot(kind='reg'): {key}= is not available; the joint panel shows the "
+                "released points and one rounded least-squares line per level. Use "
+                f"safeplot.regplot(..., {key}=...) for it."
+            )
+    fitting = [key for key in _REG_FIT_KEYWORDS if key in kws]
+    if fitting:
+        raise ValueError(
+            f"jointplot(kind='reg'): {', '.join(k + '=' for k in fitting)} would change the "
+            "fitted curve, and the joint panel draws one rounded least-squares line per "
+            "level. Use safeplot.regplot(...) for them."
+        )
+    return kws, truncate, line_kws
 
 
 def _draw_panel(
-    ax, panel: _Panel, levels: list | None, palette, color, kws, style, orient="x"
+    ax, panel: _Panel, levels: list | None, palette, color, kws, style, orient="x", line_kws=None
 ) -> None:
     """Draw one released panel; nothing but the release reaches matplotlib."""
     if panel.tag == "points":
@@ -947,7 +999,7 @@ def _draw_panel(
         _draw_hist(ax, panel.data, levels, palette, color, orient, kws)
     elif panel.tag == "sums":
         _draw_sums(ax, panel.data, levels, palette, color, orient, kws)
-    _draw_fits(ax, panel.fits, levels, palette, color)
+    _draw_fits(ax, panel.fits, levels, palette, color, line_kws)
     ax.set_xlabel("")
     ax.set_ylabel("")
 
@@ -1753,6 +1805,9 @@ def jointplot(
             "value. Use a categorical hue, or safeplot.scatterplot(hue=...), which releases a "
             "numeric hue with the points."
         )
+    truncate, line_kws = True, {}
+    if kind == "reg":
+        joint_kws, truncate, line_kws = _regplot_keywords(joint_kws)
     _refuse_per_point(joint_kws, "jointplot")
     _refuse_per_point(marginal_kws, "jointplot(marginal_kws)")
     xname, yname = pdata.label("x"), pdata.label("y")
@@ -1863,6 +1918,11 @@ def jointplot(
     for var, which, user in ((xname, "x", user_xlim), (yname, "y", user_ylim)):
         span = _union(_extent(joint, which, jk), _extent(margins[which], which, mk))
         sets[which] = _safe_axis_for(span, inp.rare[var], user)
+    if not truncate and joint.fits:
+        # seaborn's truncate=False: the lines span the x axis, and the y axis then spans them
+        joint = _with_fits(inp, joint, kind, xrange=sets["x"][0])
+        span = _union(_extent(joint, "y", jk), _extent(margins["y"], "y", mk))
+        sets["y"] = _safe_axis_for(span, inp.rare[yname], user_ylim)
     count_avoid = np.unique(np.concatenate([inp.rare[n] for n in names]))
     grid_frame = _grid_frame(inp, out)
     levels, n, n_dropped = inp.levels, inp.n, inp.n_dropped
@@ -1884,7 +1944,7 @@ def jointplot(
     )
     fig = grid.figure
     try:
-        _draw_panel(grid.ax_joint, joint, levels, pal, col, jk, {})
+        _draw_panel(grid.ax_joint, joint, levels, pal, col, jk, {}, line_kws=line_kws)
         _draw_panel(grid.ax_marg_x, margins["x"], levels, pal, col, dict(mk), {}, "x")
         _draw_panel(grid.ax_marg_y, margins["y"], levels, pal, col, dict(mk), {}, "y")
         set_safe_axis(grid.ax_joint, "x", *sets["x"])
