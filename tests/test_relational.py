@@ -447,7 +447,8 @@ def test_a_hue_level_smaller_than_k_is_named():
     df = small_frame()
     df.loc[0, "g"] = "tiny"
     before = plt.get_fignums()
-    with pytest.raises(DisclosureError, match=r"hue level 'tiny' has fewer than 3 records \(k=3\).*Merge"):
+    match = r"hue level 'tiny' has fewer than 3 records \(k=3\).*Merge"
+    with pytest.raises(DisclosureError, match=match):
         scatterplot(data=df, x="x", y="y", hue="g")
     assert plt.get_fignums() == before
     with pytest.raises(
@@ -564,3 +565,17 @@ def test_box_geometry_is_nominal_where_rare_values_are_dense():
     assert w2 == w
     for a, b in zip(got, nominal, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_tuple_naming_a_multiindex_column_is_a_column_not_a_vector():
+    """After ``.stack()``/``.unstack()`` columns are tuples: seaborn reads them as names."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(
+        rng.normal(size=(200, 2)), columns=pd.MultiIndex.from_tuples([("a", "x"), ("a", "y")])
+    )
+    ax = safeplot.scatterplot(data=df, x=("a", "x"), y=("a", "y"))
+    assert ax.safeplot_report.variables == ("('a', 'x')", "('a', 'y')")
+    grid = safeplot.relplot(data=df, x=("a", "x"), y=("a", "y"))
+    assert grid.axes.flat[0].safeplot_report.method == "deterministic"
+    with pytest.raises(ValueError, match="has 2 values but `data` has 200 rows"):
+        safeplot.scatterplot(data=df, x=("b", "x"), y=("a", "y"))

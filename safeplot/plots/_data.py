@@ -26,6 +26,16 @@ def _is_vector(value: Any) -> bool:
     return isinstance(value, (pd.Series, pd.Index, np.ndarray, list, tuple))
 
 
+def _names_column(data: Any, value: Any) -> bool:
+    """Whether a tuple names a column (a MultiIndex column, as after ``.stack()``)."""
+    if not isinstance(value, tuple) or not isinstance(data, pd.DataFrame):
+        return False
+    try:
+        return value in data.columns
+    except TypeError:  # a tuple holding something unhashable is no name
+        return False
+
+
 def plot_data(data: Any, roles: Mapping[str, Any], *, function: str) -> PlotData:
     """Resolve seaborn-style variables against `data`.
 
@@ -77,7 +87,7 @@ def plot_data(data: Any, roles: Mapping[str, Any], *, function: str) -> PlotData
     for role, value in roles.items():
         if value is None:
             continue
-        if _is_vector(value):
+        if _is_vector(value) and not _names_column(data, value):
             vec = value if isinstance(value, pd.Series) else pd.Series(np.asarray(value))
             if vec.ndim != 1 or (data is not None and len(vec) != len(data)):
                 raise ValueError(
