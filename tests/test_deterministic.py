@@ -10,15 +10,42 @@ from safeplot import DisclosureError, Policy
 from safeplot.anonymize.deterministic import knn_centroids
 
 
+def r_mean_sd(x):
+    """Column means and SDs as R's mean() and sd() compute them, one value at a time.
+
+    R's summary.c and cov.c: a long double accumulator in row order, the mean refined by
+    the mean deviation from it, the variance from squared deviations from the double mean.
+    """
+    means, sds = [], []
+    for col in np.asarray(x, dtype=float).T:
+        n = np.longdouble(col.size)
+        total = np.longdouble(0)
+        for v in col:
+            total += np.longdouble(v)
+        mean = total / n
+        dev = np.longdouble(0)
+        for v in col:
+            dev += np.longdouble(v) - mean
+        mean = float(mean + dev / n)
+        ss = np.longdouble(0)
+        for v in col:
+            d = np.longdouble(v) - np.longdouble(mean)
+            ss += d * d
+        means.append(mean)
+        sds.append(np.sqrt(float(ss / (n - 1))))
+    return np.array(means), np.array(sds)
+
+
 def brute_force(x, k, strata=None, metric="euclidean", preserve_mean=False):
     """All-pairs reference on raw values, written from the paper's five steps.
 
-    z-score, stable sort of every row's distances, centroid, then step (v): multiply by
-    sd(z) / sd(centroids) and undo the z-scores (no re-centring unless ``preserve_mean``).
+    z-score (mean and SD as R computes them, as DataSHIELD standardises), stable sort of
+    every row's distances, centroid, then step (v): multiply by sd(z) / sd(centroids) and
+    undo the z-scores (no re-centring unless ``preserve_mean``).
     """
     x = np.asarray(x, dtype=float)
     n = x.shape[0]
-    mean, sd = x.mean(axis=0), x.std(axis=0, ddof=1)
+    mean, sd = r_mean_sd(x)
     z = (x - mean) / sd
     search = z
     if metric == "mahalanobis":
@@ -319,3 +346,34 @@ def test_titanic_released_means_drift_as_in_the_paper():
     assert exact[:, 0].mean() == pytest.approx(x[:, 0].mean(), rel=1e-12)
     assert abs(paper[:, 0].mean() - x[:, 0].mean()) > 0.01
     np.testing.assert_allclose(paper.std(axis=0, ddof=1), x.std(axis=0, ddof=1), rtol=1e-12)
+
+
+def test_standardisation_is_r_arithmetic(monkeypatch):
+    """The z-scores use R's mean and sd: extended-precision sums in row order.
+
+    On the Titanic ages and fares they are the correctly rounded mean and SD, which
+    numpy's column sums of the same (row-major) matrix are not.
+    """
+    from fractions import Fraction
+
+    import safeplot
+    from safeplot.anonymize import deterministic
+
+    df = safeplot.load_dataset("titanic")
+    x = np.column_stack([df["age"].fillna(df["age"].median()), df["fare"]])
+    mean, sd = deterministic._r_mean_sd(x)
+    ref_mean, ref_sd = r_mean_sd(x)
+    np.testing.assert_array_equal(mean, ref_mean)
+    np.testing.assert_array_equal(sd, ref_sd)
+    for j in range(2):
+        exact = sum(Fraction(v) for v in x[:, j]) / len(x)
+        assert mean[j] == float(exact)
+        ss = sum((Fraction(v) - Fraction(mean[j])) ** 2 for v in x[:, j])
+        assert sd[j] == np.sqrt(float(ss / (len(x) - 1)))
+    assert (np.ascontiguousarray(x).std(axis=0, ddof=1) != sd).any()
+    # the chunks carry the running total: the same bits as one pass
+    monkeypatch.setattr(deterministic, "_SUM_CHUNK", 7)
+    chunked = deterministic._r_mean_sd(x)
+    np.testing.assert_array_equal(chunked[0], mean)
+    np.testing.assert_array_equal(chunked[1], sd)
+    np.testing.assert_array_equal(deterministic._r_mean_sd(np.asfortranarray(x))[1], sd)

@@ -4,11 +4,14 @@ Each record is replaced by the centroid of itself and its ``k - 1`` nearest
 neighbours, so every released point summarises at least ``k`` people. The
 procedure follows Avraam et al. (2021), section 3.3:
 
-1. standardise every variable to z-scores (sample SD, ``ddof=1``);
+1. standardise every variable to z-scores (sample SD, ``ddof=1``), with the
+   mean and SD computed as R computes them (extended-precision sums in row
+   order, the mean refined by a second pass), as DataSHIELD does;
 2. for each record, find the ``k`` nearest records in z-space (Euclidean, or
    Mahalanobis with ``metric="mahalanobis"``), the record itself included;
-   the search is exact and ties at the boundary are broken by row order (the
-   earlier row wins);
+   the search is exact: floating-point distances are compared as they are,
+   and ties at the boundary (exactly equal distances) are broken by row
+   order (the earlier row wins);
 3. replace the record by the centroid (mean) of those ``k`` records;
 4. scale each variable's centroids by the ratio of the original SD to the
    centroids' SD (the centroids are less spread out than the data), then undo
@@ -22,6 +25,17 @@ procedure follows Avraam et al. (2021), section 3.3:
 With categorical strata (a hue, a facet) the search runs within each stratum
 and the scaling of step 4 is global, over the whole data set. The result
 depends only on the data: the same input always gives the same output.
+
+Why the arithmetic of step 1 matters: two neighbours can be mathematically
+equally far from a record (ages 27 and 29 from 28, at the same fare) while
+their computed distances differ in the last bit, and which of them is nearer
+then depends on how the mean and SD were rounded. A summation that rounds
+differently can change such choices, hence the centroids' mean and SD, hence
+every released value slightly. Measures that look at released values within
+a tiny distance of the originals are sensitive to that: on Avraam, Jones &
+Burton's Titanic example, sdcMicro's risk1 counts 38 records at risk with
+R's arithmetic (the paper's 38), 31 with numpy's column sums of the same
+data. The R arithmetic reproduces DataSHIELD's and the paper's neighbours.
 
 References
 ----------
@@ -56,6 +70,8 @@ _TIE_RTOL = 1e-10
 _CHUNK = 1 << 18
 # Unique points above which they are renumbered in spatial order before the search.
 _SPATIAL_ORDER_MIN = 50_000
+# Values added per step of the sequential extended-precision sums of the standardisation.
+_SUM_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -95,6 +111,83 @@ def _as_matrix(values: ArrayLike) -> np.ndarray:
     # the last bits, and the result must not depend on how the caller stored the data
     x = np.ascontiguousarray(finite_array(values))
     return x[:, None] if x.ndim == 1 else x
+
+
+def _sequential_sum(
+    values: np.ndarray, centre: np.longdouble | None = None, *, square: bool = False
+) -> np.longdouble:
+    """Sum `values`, their deviations from `centre` or their squares, one by one in long double.
+
+    The order and precision of R's C loops: an extended-precision accumulator
+    (``LDOUBLE``) that adds the terms in row order, here in chunks that carry
+    the running total. Pairwise or SIMD summation (numpy's) rounds
+    differently.
+    """
+    total = np.longdouble(0)
+    for start in range(0, values.size, _SUM_CHUNK):
+        part = values[start : start + _SUM_CHUNK].astype(np.longdouble)
+        if centre is not None:
+            part -= centre
+        if square:
+            part *= part
+        part[0] += total
+        total = np.add.accumulate(part)[-1]
+    return total
+
+
+def _r_mean_sd(values: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Return each column's mean and SD (``ddof=1``) as R's ``mean()`` and ``sd()`` compute them.
+
+    R sums in extended precision (``long double``), in row order, and
+    refines the mean by a second pass over the deviations from it; its
+    variance sums the squared deviations from that mean in extended
+    precision too. The results are almost always the correctly rounded mean
+    and SD, whatever the order or memory layout of the data, where a plain
+    floating-point sum can be a few units in the last place off.
+
+    Parameters
+    ----------
+    values : array-like, shape (n,) or (n, p)
+        Finite numeric data, at least two records.
+
+    Returns
+    -------
+    mean, sd : ndarray, shape (p,)
+
+    Notes
+    -----
+    The neighbour search of :func:`knn_centroids` compares floating-point
+    distances exactly, so where two neighbours are mathematically equally
+    far (ages 27 and 29 from 28, at the same fare) the last bits of the
+    z-scores decide between them. Standardising with R's arithmetic makes
+    those choices R's, as in DataSHIELD and Avraam, Jones & Burton's
+    Titanic example. Where ``long double`` is plain double precision (as on
+    some platforms), R and this function add in double precision.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([0.1, 0.2, 0.3])
+    >>> mean, sd = _r_mean_sd(x)  # R's mean(x): the double nearest 0.6 / 3
+    >>> float(mean[0]), float(x.mean())
+    (0.2, 0.20000000000000004)
+    """
+    x = _as_matrix(values)
+    n = x.shape[0]
+    means = np.empty(x.shape[1])
+    sds = np.empty(x.shape[1])
+    count = np.longdouble(n)
+    for j in range(x.shape[1]):
+        col = np.ascontiguousarray(x[:, j])
+        # summary.c: the sum over n, then the mean deviation from it added back
+        mean = _sequential_sum(col) / count
+        if np.isfinite(mean):
+            mean = mean + _sequential_sum(col, mean) / count
+        means[j] = float(mean)
+        # cov.c: squared deviations from the (double) mean, over n - 1, rounded, then sqrt
+        var = _sequential_sum(col, np.longdouble(means[j]), square=True) / np.longdouble(n - 1)
+        sds[j] = np.sqrt(float(var))
+    return means, sds
 
 
 def _row_codes(points: np.ndarray) -> np.ndarray:
@@ -506,9 +599,10 @@ def knn_centroids(
 ) -> DeterministicResult:
     """Replace every record by the centroid of its k nearest neighbours.
 
-    The deterministic anonymisation of Avraam et al. (2021): z-score, exact
-    kNN (record included, ties broken by row order), centroid, scale by the
-    ratio of the original SD to the centroids' SD, un-standardise.
+    The deterministic anonymisation of Avraam et al. (2021): z-score (mean
+    and SD computed as R computes them), exact kNN (record included, exact
+    ties broken by row order), centroid, scale by the ratio of the original
+    SD to the centroids' SD, un-standardise.
 
     Parameters
     ----------
@@ -571,8 +665,7 @@ def knn_centroids(
     if metric not in ("euclidean", "mahalanobis"):
         raise ValueError(f"metric={metric!r} is not supported; use 'euclidean' or 'mahalanobis'.")
     k = pol.check_k(k, n)
-    mean = x.mean(axis=0)
-    sd = x.std(axis=0, ddof=1)
+    mean, sd = _r_mean_sd(x)
     constant = np.ptp(x, axis=0) == 0  # not sd == 0: a constant's float SD can be ~1e-16
     if constant.any():
         raise DisclosureError(
