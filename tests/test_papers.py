@@ -497,30 +497,44 @@ def test_titanic_utility_matches_the_paper(table):
 
 
 def test_titanic_risk_matches_the_paper(table, titanic):
-    """risk2 within 15 %; risk1 within 20 %, not 10 %: the kNN ties.
+    """risk1 and risk2 are the paper's: 38 and 8 records at risk of 891.
 
-    177 ages are the filled median and many fares repeat, so many records have
-    several equally near neighbours. The paper's code (DataSHIELD, RANN's k-d tree)
-    and safeplot (row order) break those ties differently; that moves the centroids'
-    mean by about 1e-4 SD, and risk1 counts records within +-5e-4 robust distances of
-    their own value, so it moves by several records: 31 here, 38 in the paper. Over
-    row orders (other tie-breaks) of the same data, risk1 spans the paper's value.
+    The issue's tolerances are 10 % (risk1) and 15 % (risk2); the counts are exact.
+
+    risk1 counts records whose released value lies within about 5e-4 robust distances of
+    their own, so it turns on how the near ties among neighbours are decided. 177 ages
+    are the filled median (28) and many fares repeat, so many records have two
+    neighbours mathematically equally far (ages 27 and 29 at one fare). Their computed
+    distances then differ only in the last bit of the z-scores, and the neighbour taken
+    depends on how the mean and SD of the standardisation were rounded. That moves the
+    centroids' mean age by about 5e-4 SD, and so the common offset of the many records
+    released at the median age, which sit in groups of equal fare just inside or outside
+    their intervals.
+
+    safeplot standardises as R does (extended-precision sums, the mean refined by a
+    second pass: here the correctly rounded mean and SD), as DataSHIELD and the paper's
+    R code do, and compares the distances exactly. The same anonymisation standardised
+    by numpy's column sums (an SD 7 units in the last place off) gives 31 and 7
+    records; by numpy's one-column sums 40 and 7; with mathematically equal distances
+    made exactly equal and broken by row order, 36 and 6 (or 37 and 7 in reverse row
+    order). The robust covariance is robustbase's as of the paper (``cov_mcd`` with the
+    "fraction" reweighting; robustbase 0.99's "quantile" factor gives 156 records).
     """
     risk1, risk2 = table.loc[0, "risk1"], table.loc[0, "risk2"]
-    assert risk2 == pytest.approx(PAPER_RISK2, rel=0.15)  # 7 records, the paper 8
-    assert risk1 == pytest.approx(PAPER_RISK1, rel=0.20)  # 31 records, the paper 38
+    assert risk1 == pytest.approx(PAPER_RISK1, rel=0.10)
+    assert risk2 == pytest.approx(PAPER_RISK2, rel=0.15)
+    assert round(risk1 * len(titanic)) == 38
+    assert round(risk2 * len(titanic)) == 8
+    # the same records through the anonymiser and the metric directly
     x = titanic[["age", "fare"]].to_numpy()
     strata = (
         titanic["pclass"].astype(str) + titanic["sex"] + titanic["family"].astype(str)
     ).to_numpy()
-    rng = np.random.default_rng(1)
-    counts = []
-    for _ in range(12):
-        order = rng.permutation(len(x))
-        released = np.empty_like(x)
-        released[order] = knn_centroids(x[order], k=3, strata=strata[order]).values
-        counts.append(int(metrics.drisk_rmd(x, released).at_risk1.sum()))
-    assert min(counts) <= 38 <= max(counts)
+    released = knn_centroids(x, k=3, strata=strata).values
+    res = metrics.drisk_rmd(x, released)
+    assert (int(res.at_risk1.sum()), int(res.at_risk2.sum())) == (38, 8)
+    # the released mean age drifts as the paper's scaling makes it (no re-centring)
+    assert released[:, 0].mean() == pytest.approx(29.286, abs=5e-4)
 
 
 def _std_diff_from_released(titanic: pd.DataFrame) -> pd.DataFrame:
@@ -542,11 +556,32 @@ def _std_diff_from_released(titanic: pd.DataFrame) -> pd.DataFrame:
 
 
 def test_titanic_table_3(titanic, table):
+    """Table 3: the released estimates, and the standardised differences of ``assess``.
+
+    ``safe_logit`` releases three significant figures, so the released estimates agree
+    with the paper's to that rounding; standardised differences computed from released
+    numbers would carry that rounding (0.249 instead of 0.225 for class 3), so they are
+    those ``assess`` computes from the unrounded fits
+    (:func:`safeplot.metrics.coefficient_comparison`). They are within 0.02 of the
+    paper's (largest gap 0.018, age). What remains is the order in which exactly equal
+    distances are broken: safeplot takes the earlier row, the paper's R code whatever
+    its k-d tree search (RANN) meets first. Some other orders of those exact ties bring
+    the anonymised fit's z values within 0.001 of all of Table 3's; over 40 random
+    orders, risk1 and risk2 stay 38 and 8 in 19 and are 37 and 7 in 10.
+    """
     ours = _std_diff_from_released(titanic)
-    # estimates: the paper prints three decimals
+    # released estimates: the paper prints three decimals, safe_logit three figures
     np.testing.assert_allclose(ours["b_or"], PAPER_TABLE3["b_or"], atol=0.0051)
     np.testing.assert_allclose(ours["b_an"], PAPER_TABLE3["b_an"], atol=0.01)
-    # standardised differences within 0.02 (the kNN ties move them by about 0.01)
-    np.testing.assert_allclose(ours["std_diff"], PAPER_TABLE3["std_diff"], atol=0.02)
-    # assess reports the largest of them, from unrounded fits
+    strata = (
+        titanic["pclass"].astype(str) + titanic["sex"] + titanic["family"].astype(str)
+    ).to_numpy()
+    anonymised = titanic.copy()
+    anonymised[["age", "fare"]] = knn_centroids(
+        titanic[["age", "fare"]], k=3, strata=strata
+    ).values
+    comp = metrics.coefficient_comparison(FORMULA, titanic, anonymised, family="logit")
+    np.testing.assert_allclose(comp["std_diff"], PAPER_TABLE3["std_diff"], atol=0.02)
+    # assess reports the largest of them
+    assert table.loc[0, "max_std_diff"] == pytest.approx(comp["std_diff"].max(), rel=1e-12)
     assert table.loc[0, "max_std_diff"] == pytest.approx(PAPER_TABLE3["std_diff"].max(), abs=0.02)
