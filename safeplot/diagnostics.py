@@ -252,6 +252,67 @@ class _Panel:
 PANELS = ("resid_fitted", "qq", "scale_location", "resid_leverage")
 
 
+def _panel_doc(name: str, summary: str, description: str, example_method: str) -> str:
+    """Return the docstring of one diagnostic panel: its own first lines, the rest shared."""
+    return f"""{summary}
+
+{description}
+
+Parameters
+----------
+ax : Axes, optional
+    Axes to draw on (default: the current Axes).
+method : str, optional
+    Disclosure-control method (default: the policy's for residual
+    plots, ``"deterministic"``); see :meth:`plot_diagnostics`.
+k, q, threshold, factor, metric
+    Parameters of the methods, as in :meth:`plot_diagnostics`.
+algorithm, c, discretizer
+    Parameters of ``"microaggregation"`` and ``"rounding"``.
+annotate : bool, optional
+    Add the method note (default: the policy's setting).
+policy : Policy, optional
+    The policy in force (default: the current one).
+
+Returns
+-------
+matplotlib.axes.Axes
+    With the release's report on ``ax.safeplot_report``.
+
+Raises
+------
+DisclosureError
+    A policy floor not met, or a release that would show nothing.
+ValueError
+    An unknown method or metric.
+
+See Also
+--------
+plot_diagnostics : The four panels together.
+
+Notes
+-----
+**Methods**
+
+As :meth:`plot_diagnostics`: kNN centroids (``"deterministic"``),
+keyed noise (``"probabilistic"``), density-grid cells
+(``"suppress"``, ``"generalize"``), O'Keefe's parallel box plots or
+smooth Q-Q line (``"confidential"``), group means
+(``"microaggregation"``) or rounding to ``c`` values (``"rounding"``).
+
+Examples
+--------
+>>> import matplotlib.pyplot as plt
+>>> import safeplot
+>>> fit = safe_ols("y ~ x", data=safeplot.datasets.simulate("D1", n=200, seed=1))
+>>> fig, ax = plt.subplots()
+>>> ax = fit.{name}(ax=ax, method="{example_method}")
+>>> ax.safeplot_report.method
+'{example_method}'
+>>> plt.close(fig)
+"""
+
+
 class _SafeFitResults:
     """Shared machinery of :class:`SafeOLSResults` and :class:`SafeGLMResults`."""
 
@@ -635,13 +696,19 @@ class _SafeFitResults:
         ]
         return panels, pol
 
-    def _single(self, which: str, ax, method, k, q, threshold, factor, metric, annotate, policy):
+    def _single(
+        self, which, ax, method, k, q, threshold, factor, metric, algorithm, c, discretizer,
+        annotate, policy,
+    ) -> Axes:  # fmt: skip
+        """Release one diagnostic panel, then draw it (the body of each ``plot_*`` panel)."""
+        from .methods import method_options
         from .plots._common import axes_for, finish
 
         function = f"plot_{which}"
-        (panel,), pol = self._releases(
-            (which,), method, k, q, threshold, factor, metric, function, policy
-        )
+        with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
+            (panel,), pol = self._releases(
+                (which,), method, k, q, threshold, factor, metric, function, policy
+            )
         ax = axes_for(ax, panel.report, panel)
         _draw_panel(ax, panel)
         return finish(ax, panel.report, annotate=annotate, policy=pol)
@@ -662,71 +729,19 @@ class _SafeFitResults:
         annotate: bool | None = None,
         policy: Policy | None = None,
     ) -> Axes:
-        """Plot residuals against fitted values, released safely (R's first panel).
+        return self._single(
+            "resid_fitted", ax, method, k, q, threshold, factor, metric,
+            algorithm, c, discretizer, annotate, policy,
+        )  # fmt: skip
 
-        The released points, a dotted line at zero, and a lowess trend line with
-        winsorised, rounded ends: a flat line around zero says the mean is
-        modelled well.
-
-        Parameters
-        ----------
-        ax : Axes, optional
-            Axes to draw on (default: the current Axes).
-        method : str, optional
-            Disclosure-control method (default: the policy's for residual
-            plots, ``"deterministic"``); see :meth:`plot_diagnostics`.
-        k, q, threshold, factor, metric
-            Parameters of the methods, as in :meth:`plot_diagnostics`.
-        algorithm, c, discretizer
-            Parameters of ``"microaggregation"`` and ``"rounding"``.
-        annotate : bool, optional
-            Add the method note (default: the policy's setting).
-        policy : Policy, optional
-            The policy in force (default: the current one).
-
-        Returns
-        -------
-        matplotlib.axes.Axes
-            With the release's report on ``ax.safeplot_report``.
-
-        Raises
-        ------
-        DisclosureError
-            A policy floor not met, or a release that would show nothing.
-        ValueError
-            An unknown method or metric.
-
-        See Also
-        --------
-        plot_diagnostics : The four panels together.
-
-        Notes
-        -----
-        **Methods**
-
-        As :meth:`plot_diagnostics`: kNN centroids (``"deterministic"``),
-        keyed noise (``"probabilistic"``), density-grid cells
-        (``"suppress"``, ``"generalize"``), O'Keefe's parallel box plots or
-        smooth Q-Q line (``"confidential"``), group means
-        (``"microaggregation"``) or rounding to ``c`` values (``"rounding"``).
-
-        Examples
-        --------
-        >>> import matplotlib.pyplot as plt
-        >>> import safeplot
-        >>> fit = safe_ols("y ~ x", data=safeplot.datasets.simulate("D1", n=200, seed=1))
-        >>> fig, ax = plt.subplots()
-        >>> ax = fit.plot_resid_fitted(ax=ax, method="deterministic")
-        >>> ax.safeplot_report.method
-        'deterministic'
-        >>> plt.close(fig)
-        """
-        from .methods import method_options
-
-        with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
-            return self._single(
-                "resid_fitted", ax, method, k, q, threshold, factor, metric, annotate, policy
-            )
+    plot_resid_fitted.__doc__ = _panel_doc(
+        "plot_resid_fitted",
+        "Plot residuals against fitted values, released safely (R's first panel).",
+        """The released points, a dotted line at zero, and a lowess trend line with
+winsorised, rounded ends: a flat line around zero says the mean is
+modelled well.""",
+        "deterministic",
+    )
 
     def plot_qq(
         self,
@@ -744,71 +759,19 @@ class _SafeFitResults:
         annotate: bool | None = None,
         policy: Policy | None = None,
     ) -> Axes:
-        """Plot a normal Q-Q plot of the standardised residuals, released safely (R's second).
+        return self._single(
+            "qq", ax, method, k, q, threshold, factor, metric,
+            algorithm, c, discretizer, annotate, policy,
+        )  # fmt: skip
 
-        The standardised residuals are the internally studentised ones,
-        ``e_i / (s * sqrt(1 - h_ii))``; the points are released by
-        :func:`safeplot.plots.regression.release_qq` with a 45-degree line.
-
-        Parameters
-        ----------
-        ax : Axes, optional
-            Axes to draw on (default: the current Axes).
-        method : str, optional
-            Disclosure-control method (default: the policy's for residual
-            plots, ``"deterministic"``); see :meth:`plot_diagnostics`.
-        k, q, threshold, factor, metric
-            Parameters of the methods, as in :meth:`plot_diagnostics`.
-        algorithm, c, discretizer
-            Parameters of ``"microaggregation"`` and ``"rounding"``.
-        annotate : bool, optional
-            Add the method note (default: the policy's setting).
-        policy : Policy, optional
-            The policy in force (default: the current one).
-
-        Returns
-        -------
-        matplotlib.axes.Axes
-            With the release's report on ``ax.safeplot_report``.
-
-        Raises
-        ------
-        DisclosureError
-            A policy floor not met, or a release that would show nothing.
-        ValueError
-            An unknown method or metric.
-
-        See Also
-        --------
-        plot_diagnostics : The four panels together.
-
-        Notes
-        -----
-        **Methods**
-
-        As :meth:`plot_diagnostics`: kNN centroids (``"deterministic"``),
-        keyed noise (``"probabilistic"``), density-grid cells
-        (``"suppress"``, ``"generalize"``), O'Keefe's parallel box plots or
-        smooth Q-Q line (``"confidential"``), group means
-        (``"microaggregation"``) or rounding to ``c`` values (``"rounding"``).
-
-        Examples
-        --------
-        >>> import matplotlib.pyplot as plt
-        >>> import safeplot
-        >>> fit = safe_ols("y ~ x", data=safeplot.datasets.simulate("D1", n=200, seed=1))
-        >>> fig, ax = plt.subplots()
-        >>> ax = fit.plot_qq(ax=ax, method="probabilistic")
-        >>> ax.safeplot_report.method
-        'probabilistic'
-        >>> plt.close(fig)
-        """
-        from .methods import method_options
-
-        with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
-            return self._single(
-                "qq", ax, method, k, q, threshold, factor, metric, annotate, policy
-            )
+    plot_qq.__doc__ = _panel_doc(
+        "plot_qq",
+        "Plot a normal Q-Q plot of the standardised residuals, released safely (R's second).",
+        """The standardised residuals are the internally studentised ones,
+``e_i / (s * sqrt(1 - h_ii))``; the points are released by
+:func:`safeplot.plots.regression.release_qq` with a 45-degree line.""",
+        "probabilistic",
+    )
 
     def plot_scale_location(
         self,
@@ -826,71 +789,19 @@ class _SafeFitResults:
         annotate: bool | None = None,
         policy: Policy | None = None,
     ) -> Axes:
-        """Plot the root absolute standardised residuals against fitted values (R's third).
+        return self._single(
+            "scale_location", ax, method, k, q, threshold, factor, metric,
+            algorithm, c, discretizer, annotate, policy,
+        )  # fmt: skip
 
-        ``sqrt(|r_i|)`` of the standardised residuals against the fitted values,
-        with a lowess trend line: a rising line says the spread grows with
-        the mean.
-
-        Parameters
-        ----------
-        ax : Axes, optional
-            Axes to draw on (default: the current Axes).
-        method : str, optional
-            Disclosure-control method (default: the policy's for residual
-            plots, ``"deterministic"``); see :meth:`plot_diagnostics`.
-        k, q, threshold, factor, metric
-            Parameters of the methods, as in :meth:`plot_diagnostics`.
-        algorithm, c, discretizer
-            Parameters of ``"microaggregation"`` and ``"rounding"``.
-        annotate : bool, optional
-            Add the method note (default: the policy's setting).
-        policy : Policy, optional
-            The policy in force (default: the current one).
-
-        Returns
-        -------
-        matplotlib.axes.Axes
-            With the release's report on ``ax.safeplot_report``.
-
-        Raises
-        ------
-        DisclosureError
-            A policy floor not met, or a release that would show nothing.
-        ValueError
-            An unknown method or metric.
-
-        See Also
-        --------
-        plot_diagnostics : The four panels together.
-
-        Notes
-        -----
-        **Methods**
-
-        As :meth:`plot_diagnostics`: kNN centroids (``"deterministic"``),
-        keyed noise (``"probabilistic"``), density-grid cells
-        (``"suppress"``, ``"generalize"``), O'Keefe's parallel box plots or
-        smooth Q-Q line (``"confidential"``), group means
-        (``"microaggregation"``) or rounding to ``c`` values (``"rounding"``).
-
-        Examples
-        --------
-        >>> import matplotlib.pyplot as plt
-        >>> import safeplot
-        >>> fit = safe_ols("y ~ x", data=safeplot.datasets.simulate("D1", n=200, seed=1))
-        >>> fig, ax = plt.subplots()
-        >>> ax = fit.plot_scale_location(ax=ax, method="suppress")
-        >>> ax.safeplot_report.method
-        'suppress'
-        >>> plt.close(fig)
-        """
-        from .methods import method_options
-
-        with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
-            return self._single(
-                "scale_location", ax, method, k, q, threshold, factor, metric, annotate, policy
-            )
+    plot_scale_location.__doc__ = _panel_doc(
+        "plot_scale_location",
+        "Plot the root absolute standardised residuals against fitted values (R's third).",
+        """``sqrt(|r_i|)`` of the standardised residuals against the fitted values,
+with a lowess trend line: a rising line says the spread grows with
+the mean.""",
+        "suppress",
+    )
 
     def plot_resid_leverage(
         self,
@@ -908,72 +819,20 @@ class _SafeFitResults:
         annotate: bool | None = None,
         policy: Policy | None = None,
     ) -> Axes:
-        """Plot standardised residuals against leverage with Cook's distance contours (R's fifth).
+        return self._single(
+            "resid_leverage", ax, method, k, q, threshold, factor, metric,
+            algorithm, c, discretizer, annotate, policy,
+        )  # fmt: skip
 
-        The contours at Cook's distance 0.5 and 1 are the curves
-        ``r = +/- sqrt(c * p * (1 - h) / h)`` (p coefficients) over the
-        released leverage range, inside the released residual range. No
-        point is labelled.
-
-        Parameters
-        ----------
-        ax : Axes, optional
-            Axes to draw on (default: the current Axes).
-        method : str, optional
-            Disclosure-control method (default: the policy's for residual
-            plots, ``"deterministic"``); see :meth:`plot_diagnostics`.
-        k, q, threshold, factor, metric
-            Parameters of the methods, as in :meth:`plot_diagnostics`.
-        algorithm, c, discretizer
-            Parameters of ``"microaggregation"`` and ``"rounding"``.
-        annotate : bool, optional
-            Add the method note (default: the policy's setting).
-        policy : Policy, optional
-            The policy in force (default: the current one).
-
-        Returns
-        -------
-        matplotlib.axes.Axes
-            With the release's report on ``ax.safeplot_report``.
-
-        Raises
-        ------
-        DisclosureError
-            A policy floor not met, or a release that would show nothing.
-        ValueError
-            An unknown method or metric.
-
-        See Also
-        --------
-        plot_diagnostics : The four panels together.
-
-        Notes
-        -----
-        **Methods**
-
-        As :meth:`plot_diagnostics`: kNN centroids (``"deterministic"``),
-        keyed noise (``"probabilistic"``), density-grid cells
-        (``"suppress"``, ``"generalize"``), O'Keefe's parallel box plots or
-        smooth Q-Q line (``"confidential"``), group means
-        (``"microaggregation"``) or rounding to ``c`` values (``"rounding"``).
-
-        Examples
-        --------
-        >>> import matplotlib.pyplot as plt
-        >>> import safeplot
-        >>> fit = safe_ols("y ~ x", data=safeplot.datasets.simulate("D1", n=200, seed=1))
-        >>> fig, ax = plt.subplots()
-        >>> ax = fit.plot_resid_leverage(ax=ax, method="deterministic")
-        >>> ax.safeplot_report.method
-        'deterministic'
-        >>> plt.close(fig)
-        """
-        from .methods import method_options
-
-        with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
-            return self._single(
-                "resid_leverage", ax, method, k, q, threshold, factor, metric, annotate, policy
-            )
+    plot_resid_leverage.__doc__ = _panel_doc(
+        "plot_resid_leverage",
+        "Plot standardised residuals against leverage with Cook's distance contours (R's fifth).",
+        """The contours at Cook's distance 0.5 and 1 are the curves
+``r = +/- sqrt(c * p * (1 - h) / h)`` (p coefficients) over the
+released leverage range, inside the released residual range. No
+point is labelled.""",
+        "deterministic",
+    )
 
     def plot_diagnostics(
         self,
