@@ -8,6 +8,8 @@ only synthetic or public data should be):
 
 * a P-P plot becomes a robust lowess line through the P-P points of the
   winsorised data, rounded, on a fixed grid of probabilities: no point;
+  against a discrete distribution its Pearson chi-square is released
+  rounded beside it, as O'Keefe does;
 * a principal-components biplot keeps the variables' arrows (rounded
   correlations with the components) and shows groups by their mean scores,
   never a record's score;
@@ -45,6 +47,19 @@ ppplot(penguins["bill_length_mm"], fit=True, line="45", ax=axes[1])
 axes[0].set_title("raw (method='none')")
 axes[1].set_title("confidential")
 print(axes[1].safeplot_report.details["fitted_params"])
+
+# %%
+# A discrete variable: the party sizes of the tips data against a Poisson
+# distribution with their mean (O'Keefe compares years of education with a
+# Poisson distribution). Beside the curve, the report carries Pearson's
+# goodness-of-fit chi-square, rounded: cells are party sizes pooled until each
+# holds at least ``threshold`` records and expects at least 5.
+
+fig, ax = plt.subplots(figsize=(4.5, 4.2), layout="constrained")
+ppplot(tips["size"], stats.poisson, distargs=(2.57,), line="45", ax=ax)
+details = ax.safeplot_report.details
+ax.set_title(f"chi-square {details['chi2']:g} on {details['chi2_dof']} df")
+print({key: details[key] for key in ("chi2", "chi2_pvalue", "chi2_dof")})
 
 # %%
 # Biplots

@@ -325,6 +325,83 @@ def test_ppplot_discrete_distribution_and_second_sample():
     assert fig.axes[0].get_ylabel() == "Probabilities of 1st Sample"
 
 
+def pp_chi2_reference(x, mu, threshold=3):
+    """Pearson's chi-square of `x` against Poisson(mu), cells pooled by hand.
+
+    The support values pooled from the lower end until each cell holds at least
+    `threshold` records (a short last cell joins the one before), tails open-ended; then
+    the cell expecting fewest records merged with its smaller neighbour until each
+    expects at least 5. Returns the observed and expected counts of the cells.
+    """
+    values, counts = np.unique(x, return_counts=True)
+    ends, held = [], 0
+    for i, c in enumerate(counts):
+        held += c
+        if held >= threshold:
+            ends.append(i)
+            held = 0
+    ends[-1] = counts.size - 1
+    cut = np.asarray(ends)
+    observed = np.add.reduceat(counts, np.r_[0, cut[:-1] + 1])
+    expected = x.size * np.diff(np.r_[0.0, stats.poisson.cdf(values[cut[:-1]], mu), 1.0])
+    while expected.min() < 5:
+        i = int(np.argmin(expected))
+        if i == 0 or (i + 1 < expected.size and expected[i + 1] < expected[i - 1]):
+            i += 1
+        observed = np.r_[observed[: i - 1], observed[i - 1] + observed[i], observed[i + 1 :]]
+        expected = np.r_[expected[: i - 1], expected[i - 1] + expected[i], expected[i + 1 :]]
+    return observed, expected
+
+
+def test_ppplot_releases_the_rounded_pearson_chi2_of_a_discrete_fit():
+    """O'Keefe's section 3.1.3: the Pearson chi-square beside a P-P plot, rounded.
+
+    She releases it rounded to three figures (0.988 from 0.9877984); safeplot puts the
+    statistic, its p-value (both rounded through the guard) and its degrees of freedom in
+    the report and the audit.
+    """
+    x = np.random.default_rng(0).poisson(4, 400)
+    x[:2] = [17, 19]  # one record each, far in the upper tail
+    fig = ppplot(x, stats.poisson, distargs=(4,))
+    details = fig.axes[0].safeplot_report.details
+    observed, expected = pp_chi2_reference(x, 4)
+    # the two far records share the open upper cell with others: no small cell
+    assert observed.min() >= 3 and observed[-1] > 2
+    res = stats.chisquare(observed, expected)
+    assert details["chi2_dof"] == observed.size - 1 == 9
+    assert details["chi2"] == round3(res.statistic)
+    assert details["chi2_pvalue"] == round3(res.pvalue)
+    assert details["chi2"] != res.statistic  # rounded
+    entry = audit.entries()[-1]
+    assert entry.function == "ppplot" and entry.report["details"]["chi2"] == details["chi2"]
+
+
+def test_ppplot_chi2_cells_do_not_follow_the_parameters():
+    """The data pool the cells on the support's fixed grid: no mean isolates a small count.
+
+    Sweeping the Poisson mean changes only the expected counts and their pooling; every
+    cell pooled still holds at least threshold records.
+    """
+    x = np.random.default_rng(1).poisson(6, 300)
+    x[0] = 30
+    for mu in (2.0, 5.5, 6.0, 6.5, 12.0):
+        details = ppplot(x, stats.poisson, distargs=(mu,)).axes[0].safeplot_report.details
+        plt.close("all")
+        observed, expected = pp_chi2_reference(x, mu)
+        assert observed.min() >= 3
+        assert details["chi2"] == round3(stats.chisquare(observed, expected).statistic)
+
+
+def test_ppplot_chi2_only_for_a_discrete_distribution_on_its_support():
+    tips = safeplot.load_dataset("tips")
+    details = ppplot(tips["total_bill"], fit=True).axes[0].safeplot_report.details
+    assert "chi2" not in details and "discrete" in details["chi2_note"]
+    x = np.random.default_rng(2).poisson(3, 200) + 0.5
+    details = ppplot(x, stats.poisson, distargs=(3,)).axes[0].safeplot_report.details
+    assert "chi2" not in details and "support" in details["chi2_note"]
+    plt.close("all")
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [

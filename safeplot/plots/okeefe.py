@@ -93,6 +93,8 @@ PP_POSITIONS = (0.0, 1 / 3, 0.375, 0.4, 0.44, 0.5, 1.0)
 #: Robustifying iterations of the lowess line (statsmodels' ``it``) and its span.
 PP_LOWESS_IT = 3
 PP_LOWESS_FRAC = 2 / 3
+#: Smallest expected count of a cell of the P-P plot's goodness-of-fit chi-square (Cochran).
+PP_CHI2_MIN_EXPECTED = 5.0
 #: Methods of :func:`biplot`.
 BIPLOT_METHODS = tuple(m.name for m in available_methods() if m.family in _OKEEFE_FAMILIES)
 #: Fewest complete records behind a biplot (Brandt et al.'s rule for correlations).
@@ -188,6 +190,60 @@ def _frozen(dist: Any, distargs: tuple, loc: float, scale: float, fit: bool, sam
             raise ValueError("A discrete distribution has no scale: leave scale=1.")
         return dist(*distargs, loc=loc), ()
     return dist(*distargs, loc=loc, scale=scale), ()
+
+
+def _pp_chi2(
+    raw: np.ndarray, frozen: Any, threshold: int, avoid: np.ndarray, sig: int, pol: Policy
+) -> dict[str, Any]:
+    """Pearson's goodness-of-fit chi-square of `raw` against a discrete `frozen`, rounded.
+
+    Cells are the distribution's support values, merged from the lower end
+    until each holds at least `threshold` records (the data decide the
+    cells, on the fixed grid of the support, so no choice of the
+    distribution's parameters can isolate a small count), then merged
+    further until each expects at least :data:`PP_CHI2_MIN_EXPECTED`
+    records. The first and last cells are open-ended (the distribution's
+    tails). Returns the report entries.
+    """
+    if not isinstance(getattr(frozen, "dist", None), stats.rv_discrete):
+        return {
+            "chi2_note": "not computed: Pearson's chi-square is released for a discrete "
+            "distribution, whose support gives the cells; cells chosen for a continuous one "
+            "could be moved to locate records"
+        }
+    values, counts = np.unique(raw, return_counts=True)
+    if not (np.asarray(frozen.pmf(values)) > 0).all():
+        return {"chi2_note": "not computed: some values are outside the distribution's support"}
+    # a cell closes at the support value where its records reach the threshold; a short
+    # last cell joins the one before
+    ends, held = [], 0
+    for i, count in enumerate(counts):
+        held += count
+        if held >= threshold:
+            ends.append(i)
+            held = 0
+    ends[-1] = counts.size - 1
+    cut = np.asarray(ends)
+    observed = np.add.reduceat(counts, np.r_[0, cut[:-1] + 1]).astype(float)
+    cdf = np.asarray(frozen.cdf(values[cut[:-1]]), dtype=float)
+    expected = raw.size * np.diff(np.r_[0.0, cdf, 1.0])
+    # merge further, whole cells with their smaller neighbour, until every cell expects enough
+    while expected.size > 1 and expected.min() < PP_CHI2_MIN_EXPECTED:
+        i = int(np.argmin(expected))
+        if i == 0 or (i + 1 < expected.size and expected[i + 1] < expected[i - 1]):
+            i += 1  # merge cells i - 1 and i
+        observed = np.r_[observed[: i - 1], observed[i - 1] + observed[i], observed[i + 1 :]]
+        expected = np.r_[expected[: i - 1], expected[i - 1] + expected[i], expected[i + 1 :]]
+    dof = expected.size - 1
+    if dof < 1:
+        return {
+            "chi2_note": "not computed: fewer than two cells hold enough records and expect "
+            f"at least {PP_CHI2_MIN_EXPECTED:g}"
+        }
+    statistic = float(((observed - expected) ** 2 / expected).sum())
+    pvalue = float(stats.chi2.sf(statistic, dof))
+    shown = guard.released_statistics([statistic, pvalue], avoid, sig=sig, policy=pol)
+    return {"chi2": float(shown[0]), "chi2_pvalue": float(shown[1]), "chi2_dof": int(dof)}
 
 
 def _check_line(line: Any) -> str | None:
@@ -341,6 +397,7 @@ def release_pp(
             shown = _round_safe(np.asarray(fitted, dtype=float), avoid, sig, pol)
             details["fitted_params"] = [float(v) for v in shown]
             params["fit"] = True
+        details.update(_pp_chi2(raw, frozen, threshold, avoid, sig, pol))
     else:
         avoid = np.union1d(avoid, rare_values(raw_other, threshold))
         wo = winsorize(raw_other, winsor_sd, policy=pol)
@@ -473,6 +530,21 @@ def ppplot(
     least two thirds of the records. The limits are [0, 1], as in
     statsmodels. ``"none"``: the raw points.
 
+    Against a discrete distribution the report also carries Pearson's
+    goodness-of-fit chi-square, as O'Keefe releases it beside a P-P plot
+    (section 3.1.3): ``chi2`` and ``chi2_pvalue`` rounded to `sig`
+    significant figures, and ``chi2_dof``. Its cells are the
+    distribution's support values, pooled from the lower end until each
+    holds at least `threshold` records (a short last cell joins the one
+    before; the first and last cells take the distribution's tails), then
+    pooled further until each expects at least 5 records. The data pool
+    the cells on the support's fixed grid, so no choice of the
+    distribution's parameters can isolate a small count. Against a
+    continuous distribution, or with a second sample, no chi-square is
+    released (``chi2_note`` says why): cells cut from a continuous
+    distribution move with its parameters and could be stepped across
+    single records.
+
     References
     ----------
     .. [1] O'Keefe CM. "Confidentialising exploratory data analysis output in
@@ -487,6 +559,16 @@ def ppplot(
     >>> report = fig.axes[0].safeplot_report
     >>> report.method, report.details["fitted_params"]
     ('confidential', [19.7, 8.54])
+    >>> plt.close(fig)
+
+    A discrete variable against a Poisson distribution, with the rounded
+    chi-square:
+
+    >>> from scipy import stats
+    >>> fig = ppplot(tips["size"], stats.poisson, distargs=(2.57,))
+    >>> details = fig.axes[0].safeplot_report.details
+    >>> details["chi2"], details["chi2_dof"]  # party sizes are far from Poisson
+    (221.0, 5)
     >>> plt.close(fig)
     """
     pol = get_policy()
