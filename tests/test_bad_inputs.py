@@ -156,7 +156,7 @@ OTHER_REASONS: dict[tuple[str, str], str] = {
     # constant leverage axis is refused as constant
     ("boolean", r"safe_ols-plot_(resid_leverage|diagnostics)"): r"effectively constant",
     # numbers mixed with text make x categorical (as in seaborn): 50 groups of one record each
-    ("mixed-types", r"boxplot-continuous-x"): r"fewer than threshold",
+    ("mixed-types", r"boxplot-continuous-x"): r"fewer than \d+ records \(threshold=",
 }
 
 

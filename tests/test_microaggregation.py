@@ -923,4 +923,4 @@ def test_a_hue_level_too_small_for_two_groups_is_named(plot):
     }[plot]
     with pytest.raises(DisclosureError) as err:
         call()
-    assert "seven" in str(err.value) and "2k=8" in str(err.value), str(err.value)
+    assert "seven" in str(err.value) and "2*k=8" in str(err.value), str(err.value)

@@ -211,7 +211,7 @@ class Method:
         >>> get_method("deterministic").group_floor(k=5)
         (5, 'k=5')
         >>> get_method("microaggregation").group_floor(k=4)
-        (8, '2k=8')
+        (8, '2*k=8')
         """
         threshold = get_policy(policy).threshold
         if self.uses_k and self.groups_within_strata and k is not None and int(k) >= threshold:

@@ -33,7 +33,7 @@ class Microaggregation(Method):
         """Return 2k when above the base floor: with fewer, one group would hold every record."""
         need, why = super().group_floor(policy, k)
         if k is not None and 2 * int(k) > need:
-            return 2 * int(k), f"2k={2 * int(k)}"
+            return 2 * int(k), f"2*k={2 * int(k)}"
         return need, why
 
     def anonymize(self, x: np.ndarray, context: ValueContext) -> AnonymizedValues:

@@ -582,12 +582,11 @@ def _semantic_release(
         small = [clean.strata_labels[i] for i in np.flatnonzero(np.bincount(strata) < need)]
         if small:
             roles = " or ".join(f"{r}=" for r in categorical)
-            by_k = fewer.startswith(("k=", "2k="))
+            by_k = fewer.startswith(("k=", "2*k="))
             smaller_k = f", or use a smaller k (not below k_min={pol.k_min})" if by_k else ""
             raise DisclosureError(
                 f"{_describe_level(small[0], categorical)} has fewer than {need} records "
-                f"({fewer}), "
-                f"so its points cannot each be hidden in a group of {need} records of the same "
+                f"({fewer}), too few for the method's groups, which are formed within each "
                 f"level ({len(small)} level(s) too small). Merge small levels or drop "
                 f"{roles}{smaller_k}."
             )
