@@ -377,3 +377,44 @@ def test_standardisation_is_r_arithmetic(monkeypatch):
     np.testing.assert_array_equal(chunked[0], mean)
     np.testing.assert_array_equal(chunked[1], sd)
     np.testing.assert_array_equal(deterministic._r_mean_sd(np.asfortranarray(x))[1], sd)
+
+
+def test_kd_tree_tie_break_takes_what_the_tree_meets_first():
+    """On a tie the k-d tree search keeps the record it met first, not the earlier row.
+
+    Records 0, -1 and 1: the root cuts at 0 (the cell's midpoint); a query on the cut
+    goes up first and meets 1, then finds -1 exactly as far and keeps 1.
+    """
+    from safeplot.anonymize.deterministic import _KdTree
+
+    tree = _KdTree(np.array([[0.0], [-1.0], [1.0]]))
+    assert tree.query((0.0,), 2) == [0, 2]
+    assert tree.query((0.0,), 3) == [0, 2, 1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kd_tree_tie_break_finds_the_k_nearest(seed):
+    """The tree changes only which of exactly equal distances is taken: the k nearest
+    distances are brute force's, and without ties the centroids are row order's."""
+    from safeplot.anonymize.deterministic import _KdTree
+
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.normal(size=(400, 2)), 1)  # many exact ties and repeated points
+    tree = _KdTree(x)
+    d = ((x[:, None, :] - x[None, :, :]) ** 2).sum(axis=-1)
+    for k in (3, 5):
+        nearest = np.array([tree.query(q, k) for q in tree.points])
+        np.testing.assert_array_equal(
+            np.take_along_axis(d, nearest, axis=1), np.sort(d, axis=1)[:, :k]
+        )
+    smooth = rng.normal(size=(300, 2))
+    strata = rng.integers(0, 3, 300)
+    np.testing.assert_allclose(
+        knn_centroids(smooth, 4, strata=strata, tie_break="kd_tree").values,
+        knn_centroids(smooth, 4, strata=strata).values,
+        rtol=1e-12,
+    )
+    tied = knn_centroids(x, 3, tie_break="kd_tree").values
+    assert tied.shape == x.shape and not np.allclose(tied, knn_centroids(x, 3).values)
+    with pytest.raises(ValueError, match="tie_break"):
+        knn_centroids(x, 3, tie_break="random")
