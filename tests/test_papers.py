@@ -564,10 +564,10 @@ def test_titanic_table_3(titanic, table):
     those ``assess`` computes from the unrounded fits
     (:func:`safeplot.metrics.coefficient_comparison`). They are within 0.02 of the
     paper's (largest gap 0.018, age). What remains is the order in which exactly equal
-    distances are broken: safeplot takes the earlier row, the paper's R code whatever
-    its k-d tree search (RANN) meets first. Some other orders of those exact ties bring
-    the anonymised fit's z values within 0.001 of all of Table 3's; over 40 random
-    orders, risk1 and risk2 stay 38 and 8 in 19 and are 37 and 7 in 10.
+    distances are broken: safeplot takes the earlier row by default, the paper's R code
+    whatever its k-d tree search (RANN) meets first. With that order
+    (``tie_break="kd_tree"``) Table 3 is reproduced to every printed digit: see
+    :func:`test_titanic_exactly_with_the_papers_neighbour_search`.
     """
     ours = _std_diff_from_released(titanic)
     # released estimates: the paper prints three decimals, safe_logit three figures
@@ -585,3 +585,37 @@ def test_titanic_table_3(titanic, table):
     # assess reports the largest of them
     assert table.loc[0, "max_std_diff"] == pytest.approx(comp["std_diff"].max(), rel=1e-12)
     assert table.loc[0, "max_std_diff"] == pytest.approx(PAPER_TABLE3["std_diff"].max(), abs=0.02)
+
+
+def test_titanic_exactly_with_the_papers_neighbour_search(titanic):
+    """The paper's numbers to every printed digit, with R's k-d tree order on exact ties.
+
+    ``tie_break="kd_tree"`` takes, of records at exactly equal distances, the one the
+    k-d tree search of the ANN library meets first, as R's ``RANN::nn2`` in the paper's
+    code does. Then Table 3 (estimates, standard errors, z values and standardised
+    differences), risk1 and risk2, U and both deltas are the published values.
+    """
+    strata = (
+        titanic["pclass"].astype(str) + titanic["sex"] + titanic["family"].astype(str)
+    ).to_numpy()
+    x = titanic[["age", "fare"]].to_numpy()
+    released = knn_centroids(x, k=3, strata=strata, tie_break="kd_tree").values
+    risk = metrics.drisk_rmd(x, released)
+    assert (int(risk.at_risk1.sum()), int(risk.at_risk2.sum())) == (38, 8)
+    anonymised = titanic.copy()
+    anonymised[["age", "fare"]] = released
+    comp = metrics.coefficient_comparison(FORMULA, titanic, anonymised, family="logit")
+    # the paper prints three decimals: equal to half a unit of the last one
+    np.testing.assert_allclose(comp["b_an"], PAPER_TABLE3["b_an"], atol=5e-4)
+    np.testing.assert_allclose(comp["std_diff"], PAPER_TABLE3["std_diff"], atol=5e-4)
+    np.testing.assert_allclose(
+        comp["se_an"], [0.454, 0.300, 0.300, 0.194, 0.008, 0.002, 0.197], atol=5e-4
+    )
+    z_an = (comp["b_an"] / comp["se_an"]).to_numpy()
+    np.testing.assert_allclose(
+        z_an, [7.972, -3.707, -7.822, -13.508, -4.586, 0.217, -0.452], atol=5e-4
+    )
+    delta = metrics.delta(x, released).to_numpy()
+    np.testing.assert_allclose(delta, [PAPER_DELTA["age"], PAPER_DELTA["fare"]], atol=5e-5)
+    u = metrics.propensity_utility(titanic, anonymised)
+    assert u == pytest.approx(PAPER_U, abs=5e-7)
