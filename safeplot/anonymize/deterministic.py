@@ -11,7 +11,8 @@ procedure follows Avraam et al. (2021), section 3.3:
    Mahalanobis with ``metric="mahalanobis"``), the record itself included;
    the search is exact: floating-point distances are compared as they are,
    and ties at the boundary (exactly equal distances) are broken by row
-   order (the earlier row wins);
+   order (the earlier row wins), or with ``tie_break="kd_tree"`` in the
+   order the k-d tree search of R's ``RANN::nn2`` meets them;
 3. replace the record by the centroid (mean) of those ``k`` records;
 4. scale each variable's centroids by the ratio of the original SD to the
    centroids' SD (the centroids are less spread out than the data), then undo
@@ -35,13 +36,24 @@ every released value slightly. Measures that look at released values within
 a tiny distance of the originals are sensitive to that: on Avraam, Jones &
 Burton's Titanic example, sdcMicro's risk1 counts 38 records at risk with
 R's arithmetic (the paper's 38), 31 with numpy's column sums of the same
-data. The R arithmetic reproduces DataSHIELD's and the paper's neighbours.
+data. The R arithmetic, with ``tie_break="kd_tree"``, reproduces DataSHIELD's
+and the paper's neighbours exactly.
 
 References
 ----------
 .. [1] Avraam D, Wilson R, Butters O, Burton T, Nicolaides C, Jones E,
    Boyd A, Burton P. "Privacy preserving data visualizations." EPJ Data
    Science 10, 2 (2021). https://doi.org/10.1140/epjds/s13688-020-00257-4
+.. [2] Avraam D, Jones E, Burton P (2022). "A deterministic approach for
+   protecting privacy in sensitive personal data." BMC Medical Informatics
+   and Decision Making 22.
+.. [3] Arya S, Mount DM, Netanyahu NS, Silverman R, Wu AY (1998). "An
+   optimal algorithm for approximate nearest neighbor searching in fixed
+   dimensions." Journal of the ACM 45(6), 891-923. (The ANN library.)
+.. [4] Maneewongvatana S, Mount DM (1999). "It's okay to be skinny, if your
+   friends are fat." Center for Geometric Computing 4th Annual Workshop on
+   Computational Geometry. (The sliding-midpoint rule.)
+
 """
 
 from __future__ import annotations
