@@ -7,9 +7,9 @@ lifelines needs little change:
   ``survival_function_``, ``confidence_interval_``,
   ``median_survival_time_``, ``event_table`` and
   ``plot_survival_function(ax=, ci_show=, at_risk_counts=)``, each from the
-  released curve of :func:`safeplot.plots.survival.release_survival` (drops
-  of at least ``threshold`` events on a safe time grid, rounded heights,
-  rounded counts, no longest follow-up);
+  released curve of :func:`safeplot.plots.survival.release_survival`
+  (heights computed from counts rounded on a nested time grid, rounded
+  again; no longest follow-up);
 - :func:`survival_table`: median survival and survival at fixed times per
   group, read from the released curves;
 - :func:`safe_coxph`: a Cox model (lifelines' ``CoxPHFitter``) whose
@@ -94,9 +94,9 @@ class KaplanMeierFitter:
     >>> kmf.survival_function_.iloc[:3]  # doctest: +NORMALIZE_WHITESPACE
               all
     timeline
-    0.0       1.000
-    4.5       0.991
-    8.5       0.972
+    0.0000    1.000
+    5.3125    0.988
+    10.3125   0.965
     >>> kmf.median_survival_time_
     inf
     """
@@ -177,7 +177,7 @@ class KaplanMeierFitter:
         >>> lung = load_lung()
         >>> kmf = KaplanMeierFitter().fit(lung["time"], lung["status"], method="generalize")
         >>> kmf.release.method, kmf.median_survival_time_
-        ('generalize', 312.5)
+        ('generalize', 406.25)
         """
         for name, value in (("timeline", timeline), ("entry", entry), ("weights", weights)):
             if value is not None:
@@ -285,7 +285,7 @@ class KaplanMeierFitter:
         >>> from lifelines.datasets import load_rossi
         >>> rossi = load_rossi()
         >>> KaplanMeierFitter().fit(rossi["week"], rossi["arrest"]).predict([10, 60]).tolist()
-        [0.972, nan]
+        [0.988, nan]
         """
         t = np.atleast_1d(np.asarray(times, dtype=float))
         return pd.Series(self.release.at(t), index=t, name=self.label)
@@ -356,9 +356,9 @@ def survival_table(
 
     Each number is read from the released curve of its group
     (:func:`safeplot.plots.survival.release_survival`), by linear
-    interpolation between its released points: every drop holds at least
-    `threshold` events, heights are rounded, and a time past the end of the
-    released curve (where fewer than `threshold` remain at risk) gets NaN.
+    interpolation between its released points: the heights come from
+    rounded counts and are rounded, and a time past the end of the released
+    curve (where few records remain at risk) gets NaN.
     No record is read again, so the times cannot be used to probe where
     individual events lie.
 
@@ -386,8 +386,8 @@ def survival_table(
     ... # doctest: +NORMALIZE_WHITESPACE
            n  events  median  S(180)  S(365)
     sex
-    1    140     110   271.0   0.673   0.352
-    2     90      55   401.0   0.828   0.540
+    1    140     110   271.0   0.663   0.332
+    2     90      55   405.0   0.829   0.544
     """
     pol = get_policy(policy)
     rel = release_survival(

@@ -55,8 +55,8 @@ def draw_at_risk_table(ax: Axes, release: Any, colours: list[Any]) -> Axes:
 
     One column per table time (the released ticks the curves reach), and per
     hue level three rows: records at risk, censored and events up to that
-    time, each rounded; a dash where a count is below the threshold or the
-    level's curve has stopped.
+    time, each rounded (1 and 2 round to 0); a dash where the level's curve
+    has stopped.
 
     Parameters
     ----------
@@ -81,7 +81,7 @@ def draw_at_risk_table(ax: Axes, release: Any, colours: list[Any]) -> Axes:
     >>> _ = draw_survival(ax, rel)
     >>> table = draw_at_risk_table(ax, rel, ["C0"])
     >>> table.get_xticklabels()[0].get_text().splitlines()
-    ['430', '0', '–']
+    ['430', '0', '0']
     """
     table_ax = ax.twiny()
     table_ax.set_gid(AT_RISK_GID)

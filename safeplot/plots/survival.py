@@ -6,12 +6,17 @@ time, each drop with the number at risk gives the number of events there
 under the axes lists exact small counts. :func:`kmplot` releases the curve
 first (:func:`release_survival`) and draws only the release:
 
-- ``"suppress"``/``"generalize"``: the events are grouped on a safe time
-  grid so that each drop of the curve holds at least ``threshold`` events
-  (``"generalize"`` starts from a grid ``factor`` times coarser); the curve
-  heights are the Kaplan-Meier estimate (lifelines) at the grid times,
-  rounded; the curve stops at the last grid time before the end of
-  follow-up at which at least ``threshold`` records remain at risk;
+- ``"suppress"``/``"generalize"``: the records are counted on a regular
+  time grid from 0 whose step depends only on the menus (``bins``,
+  ``factor``) and the scale of the durations; the grids of all menu
+  choices are nested (each halves or doubles the same step on the same
+  origin), so no two releases interleave their edges. At each edge the
+  events so far and the records still at risk are rounded (to a multiple of
+  the rounding base that is at least ``threshold``), and the curve is the
+  grouped Kaplan-Meier product of ``1 - events / at risk`` over those
+  rounded counts: its heights carry nothing the rounded counts do not. The
+  curve stops at the last edge before the end of follow-up at which at
+  least two rounding units of records remain at risk;
 - ``"deterministic"``/``"probabilistic"``: the durations are anonymised
   within each event status and hue level (kNN centroids, keyed noise)
   first, then grouped as above;
@@ -19,9 +24,10 @@ first (:func:`release_survival`) and draws only the release:
   grouped curve is drawn as a smooth line through its rounded heights, with
   no step at any individual time.
 
-Counts (at risk, censored, events) are rounded by the policy and those below
-the threshold are not shown; confidence bands come from the released counts
-only (Greenwood's formula on the released table).
+Counts (at risk, censored, events) are rounded the same way (1 and 2
+round to 0); confidence bands come from the released counts only
+(Greenwood's formula on the released table). A higher ``threshold`` only
+makes the rounding coarser.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from scipy import stats
 
 from .._validate import clean_numeric, refuse_dask
 from ..anonymize import winsorize
-from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
+from ..anonymize.grids import nice_step, rare_values, safe_ticks
 from ..errors import DisclosureError
 from ..marks.survival import draw_survival
 from ..methods import anonymize_values, available_methods, check_family
@@ -49,6 +55,7 @@ from ._data import categorical_order, plot_data
 __all__ = [
     "ALPHA_MENU",
     "BINS_MENU",
+    "FACTOR_MENU",
     "SURVIVAL_METHODS",
     "SurvivalRelease",
     "kmplot",
@@ -67,8 +74,10 @@ SURVIVAL_METHODS = tuple(
 )
 #: Levels of the confidence bands (1 - alpha) a release may use.
 ALPHA_MENU = (0.01, 0.05, 0.1)
-#: Numbers of intervals of the fine time grid (before grouping) a release may use.
+#: Most intervals of the time grid a release may use; the grids are nested (see ``bins``).
 BINS_MENU = (10, 20, 30, 40, 50)
+#: How many times coarser ``"generalize"`` makes the grid (powers of two: nested grids).
+FACTOR_MENU = (2, 4)
 _STOP_NOTE = (
     "Curves end before the last follow-up: where fewer records than the threshold "
     "remain at risk, or at the end of the safe time grid."
@@ -124,13 +133,14 @@ class SurvivalRelease:
         released counts, log-log scale).
     at_risk, observed : list of ndarray
         Per level and drop (``times[1:-1]``): the records at risk at the
-        start of the drop's interval and the events in it, rounded.
+        start of the drop's grid interval and the events in it, rounded;
+        the heights are ``cumprod(1 - observed / at_risk)``, rounded.
     table_times : ndarray
         The times of the at-risk table (the axis ticks the curves reach).
     table : list of ndarray
         Per level, shape ``(3, len(table_times))``: records at risk at each
-        table time, and censored and events up to it, rounded; NaN where
-        not shown (below the threshold, or past the level's curve).
+        table time, and censored and events up to it, rounded; NaN past
+        the level's curve.
     time_lim : tuple of float
     time_ticks : ndarray
     smooth : bool
@@ -141,7 +151,7 @@ class SurvivalRelease:
     names : dict
         Labels of the duration and hue variables.
     totals : list of ndarray
-        Per level, the records and the events, rounded by the policy.
+        Per level, the records and the events, rounded.
     """
 
     method: str
@@ -170,7 +180,7 @@ class SurvivalRelease:
         >>> from lifelines.datasets import load_rossi
         >>> rel = release_survival(load_rossi(), duration="week", event="arrest")
         >>> rel.curve().iloc[:3].to_dict("list")["survival"]
-        [1.0, 0.991, 0.972]
+        [1.0, 0.988, 0.965]
         """
         i = self.levels.index(level)
         return pd.DataFrame(
@@ -213,7 +223,7 @@ class SurvivalRelease:
         >>> from lifelines.datasets import load_rossi
         >>> rel = release_survival(load_rossi(), duration="week", event="arrest")
         >>> rel.at([10, 20]).tolist()
-        [0.972, 0.924]
+        [0.988, 0.93]
         """
         i = self.levels.index(level)
         t = np.atleast_1d(np.asarray(times, dtype=float))
@@ -237,7 +247,7 @@ class SurvivalRelease:
         >>> from lifelines.datasets import load_lung
         >>> rel = release_survival(load_lung(), duration="time", event="status")
         >>> rel.median()
-        312.5
+        356.25
         """
         i = self.levels.index(level)
         s, ts = self.survival[i][:-1], self.times[i][:-1]
@@ -248,37 +258,66 @@ class SurvivalRelease:
 # -- the stat: grouped Kaplan-Meier on a safe grid --------------------------------------------
 
 
-def _events_by_interval(d: np.ndarray, e: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """Events in each right-closed interval ``(edges[i], edges[i + 1]]``."""
-    idx = np.searchsorted(edges, d[e], side="left") - 1
-    idx = idx[(idx >= 0) & (idx < edges.size - 1)]
-    return np.bincount(idx, minlength=edges.size - 1)
+def _nested_edges(end: float, halvings: int) -> np.ndarray:
+    """Edges of the time grid: ``0``, then ``step / 32 + step * 2**-halvings * m`` past `end`.
 
+    ``step`` is the nice step (:func:`~safeplot.anonymize.grids.nice_step`) of
+    a tenth of `end`. Every grid the menus allow (``halvings`` from -2 to 2)
+    halves or doubles that step a whole number of times on the same origin,
+    so the edges of any two grids are nested and never interleave. The
+    offset of a thirty-second of the step is fixed, not chosen from the data,
+    and puts no edge on a number recorded to the step's precision or two
+    digits finer (whole weeks, whole days).
 
-def _stop_index(d: np.ndarray, edges: np.ndarray, start: float, end: float, threshold: int) -> int:
-    """Index of the last edge after `start`, before `end`, with `threshold` records at risk."""
-    ok = [
-        j
-        for j in range(edges.size)
-        if start < edges[j] < end and int(np.sum(d >= edges[j])) >= threshold
-    ]
-    return ok[-1] if ok else -1
-
-
-def _steps(events: np.ndarray, stop: int, threshold: int) -> tuple[list[int], list[int], int]:
-    """Group consecutive intervals until each holds `threshold` events.
-
-    Returns the edge index of each drop, the events of each drop, and the
-    events after the last drop up to the stop (fewer than `threshold`).
+    Examples
+    --------
+    >>> _nested_edges(52.0, 0)
+    array([ 0.    ,  0.3125, 10.3125, 20.3125, 30.3125, 40.3125, 50.3125,
+           60.3125])
     """
-    drops, counts, acc = [], [], 0
-    for i in range(stop):
-        acc += int(events[i])
-        if acc >= threshold:
-            drops.append(i + 1)
-            counts.append(acc)
-            acc = 0
-    return drops, counts, acc
+    step = nice_step(max(end, 1e-12) / 10.0)
+    width = step * 2.0 ** (-halvings)
+    first = step / 32.0
+    count = int(np.floor((end - first) / width)) + 2
+    return np.r_[0.0, first + width * np.arange(max(count, 1))]
+
+
+def _rounded(n: np.ndarray, unit: int) -> np.ndarray:
+    """Round counts to the nearest multiple of `unit` (halves up): with 5, 1 and 2 become 0."""
+    return np.floor(np.asarray(n, dtype=float) / unit + 0.5) * unit
+
+
+def _grouped_km(
+    d: np.ndarray, e: np.ndarray, edges: np.ndarray, unit: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Compute a grouped Kaplan-Meier curve from rounded counts only.
+
+    At each edge, the events up to it and the records still at risk after it
+    are counted and rounded to `unit`. Per interval ``(a, b]``, the events are
+    the difference of the rounded cumulative events, the records at risk the
+    rounded count after ``a``, and the survival the running product of
+    ``1 - events / at risk``: nothing but the rounded counts enters the
+    heights.
+
+    Returns
+    -------
+    survival, at_risk, events : ndarray
+        Per interval (one fewer than `edges`).
+
+    Examples
+    --------
+    >>> d = np.array([1.0, 2.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0])
+    >>> s, n, ev = _grouped_km(d, np.ones(10, bool), np.array([0.0, 4.5, 9.5]), 5)
+    >>> s.tolist(), n.tolist(), ev.tolist()
+    ([0.5, 0.0], [10.0, 5.0], [5.0, 5.0])
+    """
+    cum_d = _rounded([np.sum(e & (d <= t)) for t in edges], unit)
+    n = _rounded([np.sum(d > t) for t in edges[:-1]], unit)
+    ev = np.maximum(np.diff(cum_d), 0.0)
+    n = np.maximum(n, ev)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        factor = np.where(n > 0, 1.0 - ev / n, 1.0)
+    return np.cumprod(factor), n, ev
 
 
 def _greenwood(
@@ -296,16 +335,6 @@ def _greenwood(
     lower = np.where(s >= 1, 1.0, np.where(s <= 0, 0.0, lower))
     upper = np.where(s >= 1, 1.0, np.where(s <= 0, 0.0, upper))
     return np.minimum(lower, upper), np.maximum(lower, upper)
-
-
-def _released_count(n: float, threshold: int, pol: Policy) -> float:
-    """Return a count as released: rounded by the policy, NaN below the threshold (0 stays 0)."""
-    n = int(n)
-    if n == 0:
-        return 0.0
-    if n < threshold:
-        return float("nan")
-    return float(pol.round_count(n))
 
 
 def _check_inputs(duration: np.ndarray, event_raw: pd.Series, function: str) -> np.ndarray:
@@ -356,13 +385,17 @@ def release_survival(
     method : str, optional
         Default: the policy's method for binned plots (``"suppress"``).
     threshold : int, optional
-        Fewest events per drop and records at risk (default and floor: the
-        policy's).
+        Fewest events per hue level and records at risk (default and floor:
+        the policy's); counts are rounded to a multiple of the rounding base
+        that is at least `threshold`.
     bins : int, default 40
-        Intervals of the fine time grid (at most; the grid's step is the
-        next round number), from :data:`BINS_MENU`.
-    factor : int, default 2
-        ``"generalize"``: the grid is `factor` times coarser.
+        Most intervals of the time grid, from :data:`BINS_MENU`: the step
+        is the nice step of a tenth of the durations' range, halved once for
+        20 or 30 and twice for 40 or 50, so every choice refines the same
+        grid.
+    factor : {2, 4}, default 2
+        ``"generalize"``: the grid is `factor` times coarser
+        (:data:`FACTOR_MENU`).
     k, q
         Parameters of ``"deterministic"`` and ``"probabilistic"``.
     alpha : float, default 0.05
@@ -383,7 +416,7 @@ def release_survival(
         `threshold` records or events; no events; constant durations.
     ValueError
         Negative durations, an event indicator that is not binary, missing
-        arguments, a `bins` or `alpha` not on its menu.
+        arguments, a `bins`, `factor` or `alpha` not on its menu.
 
     Examples
     --------
@@ -392,7 +425,6 @@ def release_survival(
     >>> rel.levels, rel.method
     ([0, 1], 'suppress')
     """
-    lifelines = lifelines_module()
     for given in (data, duration, event, hue):
         refuse_dask(given, function)
     pol = get_policy(policy)
@@ -410,10 +442,15 @@ def release_survival(
         pol.check_q(q)
     bins = guard.from_menu("bins", bins, BINS_MENU, what="the time grid")
     alpha = guard.from_menu("alpha", alpha, ALPHA_MENU, what="confidence bands")
+    # every menu choice halves the coarsest grid a whole number of times (or, for generalize,
+    # doubles it), so that the edges of any two releases are nested
+    halvings = int(np.floor(np.log2(bins / BINS_MENU[0])))
     if m.coarsens:
-        if isinstance(factor, bool) or not isinstance(factor, (int, np.integer)) or factor < 1:
-            raise ValueError(f"factor must be a positive integer, got {factor!r}.")
-        bins = max(2, bins // int(factor))
+        factor = guard.from_menu("factor", factor, FACTOR_MENU, what="generalisation")
+        halvings -= int(np.log2(factor))
+    # counts are rounded to a multiple of the rounding base that is at least the threshold:
+    # a higher threshold is a coarser rounding of the same counts
+    unit = pol.round_n_to * int(np.ceil(threshold / pol.round_n_to))
     if duration is None or event is None:
         raise ValueError(
             f"{function}: give duration= (time to event or censoring) and event= (1 if the "
@@ -466,6 +503,8 @@ def release_survival(
     avoid = np.unique(np.concatenate([rare, *per_level]))
     raw_end = float(d.max())
     params: dict[str, Any] = {"threshold": threshold, "bins": bins, "alpha": alpha}
+    if m.coarsens:
+        params["factor"] = factor
     details: dict[str, Any] = {}
     warnings: list[str] = []
     work = d.copy()
@@ -512,42 +551,40 @@ def release_survival(
             params.update(out.params)
             details.update(out.details)
             work[moved] = np.maximum(out.values[:, 0], 0.0)
-    # the fine grid: regular, strictly beyond the durations, no edge on a rare raw value
-    edges = safe_edges(np.r_[work, 0.0], bins=bins, avoid=avoid)
-    zero_ok = not hits_any([0.0], avoid)
-    start = 0.0 if zero_ok and (work >= 0).all() else float(edges[0])
-    edges = edges[edges >= start] if start != 0.0 else np.r_[0.0, edges[edges > 0]]
+    # the grid: regular, on the origin, nested across every menu choice
+    start = 0.0
     end = min(raw_end, float(work.max()))
+    # on the scale of the raw durations for every method, so that grids of all methods nest
+    edges = _nested_edges(raw_end, halvings)
     times, surv, lower, upper, at_risk, observed = [], [], [], [], [], []
     stops = []
-    leftover = 0
     for i in range(len(levels)):
         di, ei = work[codes == i], e[codes == i]
-        stop = _stop_index(di, edges, start, min(end, float(di.max())), threshold)
-        if stop < 0:
+        # the curve runs while at least two rounding units of records (two multiples of the
+        # rounding base, at least twice the threshold) remain at risk: with fewer, one unit
+        # more or less of rounding would be a large share of those left
+        inside = (edges > start) & (edges < min(end, float(di.max())))
+        ok = np.flatnonzero(inside & (np.array([np.sum(di >= t) for t in edges]) >= 2 * unit))
+        if not ok.size:
             raise DisclosureError(
                 f"{function}: hue level {levels[i]!r} has fewer than threshold={threshold} "
                 "records at risk at every time of the grid; its curve cannot be shown."
             )
-        ev_int = _events_by_interval(di, ei, edges)
-        drops, counts, rest = _steps(ev_int, stop, threshold)
-        leftover += rest
-        kmf = lifelines.KaplanMeierFitter().fit(di, ei.astype(int))
-        t_drop = edges[drops]
-        s_drop = kmf.survival_function_at_times(t_drop).to_numpy(dtype=float)
-        s_drop = guard.released_statistics(s_drop, policy=pol)
-        prev = np.r_[start, t_drop[:-1]] if drops else np.array([])
-        n_start = np.array([_released_count(np.sum(di > p), threshold, pol) for p in prev])
-        d_rel = np.array([float(pol.round_count(c)) for c in counts])
-        lo, hi = _greenwood(s_drop, np.nan_to_num(n_start), d_rel, alpha)
+        stop = int(ok[-1])
+        s_int, n_int, d_int = _grouped_km(di, ei, edges[: stop + 1], unit)
+        drops = np.flatnonzero(d_int > 0)
+        t_drop = edges[1:][drops]
+        s_drop = guard.released_statistics(s_int[drops], policy=pol)
+        n_start, d_rel = n_int[drops], d_int[drops]
+        lo, hi = _greenwood(s_int[drops], n_start, d_rel, alpha)
         lo = guard.released_statistics(lo, policy=pol)
         hi = guard.released_statistics(hi, policy=pol)
         t_stop = float(edges[stop])
         times.append(np.r_[start, t_drop, t_stop])
-        last = s_drop[-1] if drops else 1.0
+        last = s_drop[-1] if drops.size else 1.0
         surv.append(np.r_[1.0, s_drop, last])
-        lower.append(np.r_[1.0, lo, lo[-1] if drops else 1.0])
-        upper.append(np.r_[1.0, hi, hi[-1] if drops else 1.0])
+        lower.append(np.r_[1.0, lo, lo[-1] if drops.size else 1.0])
+        upper.append(np.r_[1.0, hi, hi[-1] if drops.size else 1.0])
         at_risk.append(n_start)
         observed.append(d_rel)
         stops.append(t_stop)
@@ -564,15 +601,13 @@ def release_survival(
         for j, t in enumerate(table_times):
             if t > stops[i]:
                 continue
-            rows[0, j] = _released_count(np.sum(di >= t), threshold, pol)
-            rows[1, j] = _released_count(np.sum((di <= t) & ~ei), threshold, pol)
-            rows[2, j] = _released_count(np.sum((di <= t) & ei), threshold, pol)
+            # rounded to the same unit as the curve's counts, so that a higher threshold only
+            # coarsens them (1 and 2 round to 0, as they would under any threshold)
+            rows[:, j] = _rounded(
+                [np.sum(di >= t), np.sum((di <= t) & ~ei), np.sum((di <= t) & ei)], unit
+            )
         table.append(rows)
     warnings.append(_STOP_NOTE)
-    if leftover:
-        warnings.append(
-            "Events after the last drop of a curve (fewer than the threshold) are not drawn."
-        )
     names = {
         "duration": name,
         "event": pdata.label("e"),
@@ -609,8 +644,8 @@ def release_survival(
         [
             np.array(
                 [
-                    _released_count(sizes_kept[i], threshold, pol),
-                    _released_count(events_kept[i], threshold, pol),
+                    _rounded(sizes_kept[i], unit),
+                    _rounded(events_kept[i], unit),
                 ]
             )
             for i in range(len(levels))
@@ -667,8 +702,8 @@ def kmplot(
     ci : {0.99, 0.95, 0.9}, default 0.95
         Coverage of the bands (a menu: alpha = 1 - ci).
     at_risk_counts : bool, default False
-        Add the at-risk table under the axes (rounded counts; "-" where a
-        count is below the threshold or past the curve).
+        Add the at-risk table under the axes (rounded counts; "-" past the
+        curve).
     legend : bool, default True
         Add a legend of the hue levels.
     ax : Axes, optional
@@ -676,11 +711,12 @@ def kmplot(
     method : str, optional
         Disclosure-control method (see Notes); default ``"suppress"``.
     threshold : int, optional
-        Fewest events per drop and records at risk. Default and floor: the policy's.
-    bins : int, default 40
-        Most intervals of the fine time grid before grouping (10, 20, 30, 40
-        or 50); its step is the next round number.
-    factor : int, default 2
+        Fewest events per hue level and records at risk; a higher threshold
+        rounds counts more coarsely. Default and floor: the policy's.
+    bins : {10, 20, 30, 40, 50}, default 40
+        Most intervals of the time grid; every choice halves the same
+        coarsest grid (10 intervals) a whole number of times.
+    factor : {2, 4}, default 2
         ``"generalize"``: a grid `factor` times coarser.
     k, q
         Parameters of ``"deterministic"`` and ``"probabilistic"``.
@@ -700,8 +736,8 @@ def kmplot(
         A parameter below a policy floor, a hue level with fewer than
         `threshold` events, no events at all.
     ValueError
-        Negative or non-numeric durations, a non-binary event, `ci` or
-        `bins` off their menus.
+        Negative or non-numeric durations, a non-binary event, `ci`,
+        `bins` or `factor` off their menus.
 
     See Also
     --------
@@ -712,12 +748,13 @@ def kmplot(
     Notes
     -----
     ``"suppress"`` (default)
-        Events are grouped on a regular time grid (its edges on no rare
-        duration) so that every drop holds at least `threshold` events; the
-        heights are lifelines' Kaplan-Meier estimate at the drops, rounded
-        to the policy's significant figures. A curve stops at the last grid
-        time before the end of follow-up with at least `threshold` records
-        at risk.
+        Records are counted on a regular time grid from 0 (nested across
+        the `bins` and `factor` menus); the events so far and the records
+        at risk at each edge are rounded, and the heights are the grouped
+        Kaplan-Meier product of ``1 - events / at risk`` over the rounded
+        counts, rounded to the policy's significant figures. A curve stops
+        at the last edge before the end of follow-up with at least two
+        rounding units of records at risk.
     ``"generalize"``
         As ``"suppress"`` on a grid `factor` times coarser.
     ``"deterministic"``, ``"probabilistic"``
