@@ -577,10 +577,13 @@ class SafeCoxPHResults:
         at their means (the most common level for a category) and the
         predicted survival is drawn for each value. The curves are evaluated
         only at the drop times of the model data's released Kaplan-Meier
-        curve (:func:`safeplot.plots.survival.release_survival`: each step
-        holds at least ``threshold`` events, none at a rare duration, the
-        last before the end of follow-up) and rounded; nothing is drawn at an
-        individual event time.
+        curve (:func:`safeplot.plots.survival.release_survival`: times on
+        the nested grid, the last before the end of follow-up) and rounded
+        to an absolute step of 0.001, which gains no digits where the
+        survival is small; nothing is drawn at an individual event time.
+        The values must lie within the covariate's mean plus or minus two
+        standard deviations (rounded), where the model is fitted from many
+        records.
 
         Parameters
         ----------
@@ -605,15 +608,17 @@ class SafeCoxPHResults:
         ------
         ValueError
             A covariate that is not a column of the model's data, no values,
-            or a stratified model (whose baselines differ by stratum).
+            a value outside the covariate's released range (or not one of
+            its levels), or a stratified model (whose baselines differ by
+            stratum).
 
         Examples
         --------
         >>> from lifelines.datasets import load_rossi
         >>> fit = safe_coxph(data=load_rossi(), duration_col="week", event_col="arrest")
-        >>> ax = fit.plot_partial_effects_on_outcome("prio", [0, 5, 10])
+        >>> ax = fit.plot_partial_effects_on_outcome("prio", [0, 4, 8])
         >>> [line.get_label() for line in ax.lines]
-        ['prio=0', 'prio=5', 'prio=10', 'baseline']
+        ['prio=0', 'prio=4', 'prio=8', 'baseline']
         """
         model = self._model
         frame = model["frame"]
@@ -631,6 +636,7 @@ class SafeCoxPHResults:
         if not values:
             raise ValueError("plot_partial_effects_on_outcome: give at least one value.")
         pol = model["policy"]
+        _check_effect_values(frame[covariates], covariates, values, pol)
         grid = release_survival(
             frame,
             duration=model["duration"],
@@ -656,10 +662,9 @@ class SafeCoxPHResults:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             predicted = model["fitter"].predict_survival_function(pd.DataFrame(rows), times=times)
-        curves = [
-            guard.released_statistics(predicted[c].to_numpy(float), policy=pol)
-            for c in predicted.columns
-        ]
+        # an absolute step: significant figures would give more digits in the tail, where
+        # the coefficient is read off the curve most precisely
+        curves = [np.round(predicted[c].to_numpy(float), 3) for c in predicted.columns]
         # as the KM curve: from 1 at the start, flat from the last drop to the stop (the events
         # after the last drop are fewer than the threshold)
         curves = [np.r_[1.0, c[1:-1], c[-2]] if c.size > 2 else np.ones(c.size) for c in curves]
@@ -713,6 +718,55 @@ class SafeCoxPHResults:
     __repr__ = __str__
 
 
+def _check_effect_values(column: pd.Series, name: str, values: list[Any], pol: Policy) -> None:
+    """Refuse partial-effect values outside the covariate's mean +/- 2 SD (rounded) or its levels.
+
+    Far in the tail the predicted survival is tiny, and its digits give the
+    coefficient much more precisely than the rounded summary; the range is
+    two statistics of all the records, rounded to two significant figures.
+
+    Examples
+    --------
+    >>> from safeplot.policy import Policy
+    >>> _check_effect_values(pd.Series([1.0, 2.0, 3.0, 4.0]), "x", [2, 3], Policy())
+    >>> _check_effect_values(pd.Series([1.0, 2.0, 3.0, 4.0]), "x", [40], Policy())
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: plot_partial_effects_on_outcome: values of x must lie within [-0.082, 5.1] ...
+    """
+    if not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+        levels = set(pd.unique(column))
+        other = [v for v in values if v not in levels]
+        if other:
+            raise ValueError(
+                f"plot_partial_effects_on_outcome: {other} are not levels of {name}; give "
+                "levels the model was fitted with."
+            )
+        return
+    x = column.to_numpy(dtype=float)
+    centre, spread = float(np.mean(x)), float(np.std(x, ddof=1))
+    lo, hi = guard.released_statistics(
+        [centre - 2 * spread, centre + 2 * spread], sig=2, policy=pol
+    )
+    try:
+        v = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"plot_partial_effects_on_outcome: values of {name} must be numbers, got {values!r}."
+        ) from err
+    if not np.isfinite(v).all() or (v < lo).any() or (v > hi).any():
+        raise ValueError(
+            f"plot_partial_effects_on_outcome: values of {name} must lie within [{lo:g}, {hi:g}] "
+            "(its mean plus or minus two standard deviations, rounded): far in the tail the "
+            "curves would give the coefficient to more digits than it is released."
+        )
+
+
+#: A design column with at most this many distinct values is checked as a category: every
+#: value must have threshold records and events.
+MAX_COX_LEVELS = 10
+
+
 def _check_cox(
     design: pd.DataFrame,
     event: np.ndarray,
@@ -738,12 +792,20 @@ def _check_cox(
     thin = []
     for col in design.columns:
         values = design[col].to_numpy(dtype=float)
-        if not np.isin(values, (0.0, 1.0)).all():
+        levels, counts = np.unique(values, return_counts=True)
+        if levels.size <= MAX_COX_LEVELS:
+            # a category however coded (0/1, 1/2, any two or few values): every level needs
+            # threshold records and events
+            for level in levels:
+                here = values == level
+                if event[here].sum() < threshold or here.sum() < threshold:
+                    thin.append(f"{col}={level:g}")
             continue
-        for level in (0.0, 1.0):
-            here = values == level
-            if here.sum() > 0 and (event[here].sum() < threshold or here.sum() < threshold):
-                thin.append(f"{col}={level:g}")
+        # a column that is constant outside a small group (a group's own ages, 0 elsewhere)
+        # is a function of that group: its coefficient describes the group
+        off = values != levels[np.argmax(counts)]
+        if event[off].sum() < threshold or off.sum() < threshold:
+            thin.append(f"{col} (off its most common value)")
     if thin:
         raise DisclosureError(
             f"safe_coxph: the categories {thin} have fewer than threshold={threshold} events "
@@ -802,8 +864,11 @@ def safe_coxph(
     ------
     DisclosureError
         Fewer than 10 residual degrees of freedom (records or events per
-        coefficient), a 0/1 category or a stratum with fewer than
-        `threshold` events or records.
+        coefficient); a design column with few distinct values (at most
+        :data:`MAX_COX_LEVELS`, however coded) one of whose values has
+        fewer than `threshold` events or records; a column that departs
+        from its most common value on fewer than `threshold` events or
+        records; a stratum with fewer than `threshold` events or records.
     ValueError
         Missing columns, negative durations, a non-binary event, an `alpha`
         off the menu.

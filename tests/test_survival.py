@@ -423,7 +423,7 @@ def test_the_scanner_flags_a_raw_lifelines_curve():
 
 
 PARTIAL = {
-    "rossi": (RAW_ROSSI, "week", "arrest", "prio", [0, 5, 10]),
+    "rossi": (RAW_ROSSI, "week", "arrest", "prio", [0, 4, 8]),
     "lung": (load_lung()[["time", "status", "age"]], "time", "status", "age", [50, 60, 70]),
 }
 
@@ -446,7 +446,7 @@ def test_cox_partial_effects_are_drawn_like_released_curves(name):
         assert _drops(x, y).size <= events / THRESHOLD
         assert np.array_equal(y, round_sig(y, 3))
     assert (_all_x_numbers(fig) < d.max()).all()
-    # the legend names the values the call chose (prio=5), which are no durations
+    # the legend names the values the call chose (prio=4), which are no durations
     ax.get_legend().remove()
     assert not scan_figure(fig, {"x": d}, count_axis=None)
     assert ax.safeplot_report.function == "safe_coxph"
@@ -579,3 +579,41 @@ def test_attack_pooled_curve_minus_shown_levels_rebuilds_no_refused_level():
         n for n in range(len(df) - 2, len(df) + 3) if np.allclose(1 - np.round((1 - s) * n) / n, s)
     ]
     assert exact != [len(df)]
+
+
+def test_attack_cox_small_category_in_any_coding():
+    """A category of three records (one event) is refused however it is coded."""
+    r = RAW_ROSSI[["week", "arrest", "fin", "age", "prio"]]
+    small = [42, *r.index[r.arrest == 0][:2]]
+    for low, high in [(0, 1), (1, 2), (-3, 7.5)]:
+        d = r.assign(grp=np.where(r.index.isin(small), high, low))
+        with pytest.raises(DisclosureError, match="grp"):
+            safe_coxph(data=d, duration_col="week", event_col="arrest")
+    # a column that is a function of the small group: the group's ages, 0 elsewhere
+    d = r.assign(grp_age=np.where(r.index.isin(small), r.age, 0.0))
+    with pytest.raises(DisclosureError, match="grp_age"):
+        safe_coxph(data=d, duration_col="week", event_col="arrest")
+    # lung's ph.ecog == 3 is one patient: refused as a 1/2 code and as a level of ph.ecog
+    lung = load_lung()[["time", "status", "age", "ph.ecog"]].dropna()
+    assert (lung["ph.ecog"] == 3).sum() == 1
+    coded = lung.assign(ecog3=np.where(lung["ph.ecog"] == 3, 2, 1)).drop(columns="ph.ecog")
+    with pytest.raises(DisclosureError, match="ecog3"):
+        safe_coxph(data=coded, duration_col="time", event_col="status")
+    with pytest.raises(DisclosureError, match=r"ph\.ecog"):
+        safe_coxph(data=lung, duration_col="time", event_col="status")
+    assert audit.entries() == []
+
+
+def test_attack_partial_effects_at_extreme_values():
+    """Curves far in the tail would give the coefficient to many more digits than released."""
+    r = RAW_ROSSI[["week", "arrest", "fin", "age", "prio"]]
+    fit = safe_coxph(data=r, duration_col="week", event_col="arrest")
+    m = r["prio"].mean()
+    with pytest.raises(ValueError, match="prio"):
+        fit.plot_partial_effects_on_outcome("prio", [m + 70, m + 80, m + 90])
+    fig, ax = plt.subplots()
+    fit.plot_partial_effects_on_outcome("prio", [0, 4, 8], ax=ax)
+    for _, y in _curves(ax):
+        # an absolute step: no more digits where the survival is small
+        assert np.array_equal(y, np.round(y, 3))
+        assert ((y == 0) | (y >= 0.001)).all()
