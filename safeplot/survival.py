@@ -1052,7 +1052,8 @@ def logrank_test(
     DisclosureError
         A group with fewer than `threshold` events.
     ValueError
-        Negative durations or a non-binary event indicator.
+        Negative, infinite, huge, constant or non-numeric durations (text,
+        booleans, dates), or a non-binary event indicator.
 
     Examples
     --------
@@ -1075,7 +1076,16 @@ def logrank_test(
         (durations_A, event_observed_A, "A"),
         (durations_B, event_observed_B, "B"),
     ):
-        d = pd.to_numeric(_vector(dur, f"durations_{name}"), errors="coerce")
+        raw = _vector(dur, f"durations_{name}")
+        # clear errors for text (numbers as text too), booleans, dates, inf, huge and constant
+        # durations, as kmplot and safe_coxph give
+        if raw.map(lambda v: isinstance(v, (str, bytes))).any():
+            raise ValueError(
+                f"logrank_test: durations_{name} holds text; give numbers (convert the column "
+                "with pd.to_numeric after checking it)."
+            )
+        clean_numeric(pd.DataFrame({f"durations_{name}": raw}))
+        d = pd.to_numeric(raw, errors="coerce")
         e = pd.Series(np.ones(len(d), dtype=int)) if ev is None else _vector(ev, f"event_{name}")
         keep = d.notna() & e.notna()
         d, e = d[keep].to_numpy(float), e[keep]

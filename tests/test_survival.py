@@ -617,3 +617,21 @@ def test_attack_partial_effects_at_extreme_values():
         # an absolute step: no more digits where the survival is small
         assert np.array_equal(y, np.round(y, 3))
         assert ((y == 0) | (y >= 0.001)).all()
+
+
+LOGRANK_BAD = {
+    "inf": np.r_[np.inf, _T[1:30]],
+    "huge": np.r_[1e300, _T[1:30]],
+    "dates": pd.date_range("2020", periods=30).to_numpy(),
+    "booleans": _T[:30] > 10,
+    "constant": np.full(30, 5.0),
+    "numeric-strings": _T[:30].astype(str),
+}
+
+
+@pytest.mark.parametrize("case", list(LOGRANK_BAD))
+def test_logrank_refuses_what_the_other_survival_functions_refuse(case):
+    ones = np.ones(30, int)
+    with pytest.raises((ValueError, DisclosureError)):
+        logrank_test(LOGRANK_BAD[case], _T[30:60], ones, ones)
+    assert audit.entries() == []
