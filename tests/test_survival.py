@@ -500,6 +500,9 @@ def test_attack_combining_every_menu_setting_recovers_no_small_count():
             for t, v in _reader_events(rel, 0, n).items():
                 seen.setdefault(t, []).append(v)
     times = sorted(seen)
+    # the grids of all settings are nested: every released time lies on the finest grid
+    steps = np.diff(times[1:])
+    assert np.allclose(steps / steps.min(), np.round(steps / steps.min())), times
     recovered = []
     for a, b in itertools.pairwise(times):
         truth = int(((week > a) & (week <= b) & arrest).sum())

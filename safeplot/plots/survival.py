@@ -79,8 +79,8 @@ BINS_MENU = (10, 20, 30, 40, 50)
 #: How many times coarser ``"generalize"`` makes the grid (powers of two: nested grids).
 FACTOR_MENU = (2, 4)
 _STOP_NOTE = (
-    "Curves end before the last follow-up: where fewer records than the threshold "
-    "remain at risk, or at the end of the safe time grid."
+    "Curves end before the last follow-up: where fewer records than two rounding units "
+    "(twice the rounded threshold) remain at risk, or at the end of the safe time grid."
 )
 
 
@@ -567,8 +567,9 @@ def release_survival(
         ok = np.flatnonzero(inside & (np.array([np.sum(di >= t) for t in edges]) >= 2 * unit))
         if not ok.size:
             raise DisclosureError(
-                f"{function}: hue level {levels[i]!r} has fewer than threshold={threshold} "
-                "records at risk at every time of the grid; its curve cannot be shown."
+                f"{function}: hue level {levels[i]!r} has fewer than {2 * unit} records at "
+                f"risk (two rounding units, threshold={threshold}) at every time of the grid "
+                "after 0; its curve cannot be shown."
             )
         stop = int(ok[-1])
         s_int, n_int, d_int = _grouped_km(di, ei, edges[: stop + 1], unit)
