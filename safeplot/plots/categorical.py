@@ -181,8 +181,8 @@ class BoxRelease:
         >>> tips = safeplot.load_dataset("tips")
         >>> rel = release_boxplot(tips, x="day", y="tip", method="confidential")
         >>> box = rel.box("Sun")
-        >>> box.n, box.fliers.size  # records summarised; no outliers under "confidential"
-        (76, 0)
+        >>> box.n, box.fliers.size  # records, rounded to the policy's base; no outliers
+        (75, 0)
         """
         for g, (cat, h) in enumerate(self.groups):
             if (cat == category or self.layout is None or not self.layout.has_cat) and h == hue:
