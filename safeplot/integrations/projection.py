@@ -155,6 +155,11 @@ def _resolve(data: Any, value: Any) -> Any:
     return value
 
 
+def _xy_names(x: Any, y: Any) -> tuple[str, str]:
+    """Return the variables' names for reports: a Series' own name, else "x" and "y"."""
+    return str(getattr(x, "name", None) or "x"), str(getattr(y, "name", None) or "y")
+
+
 def _datasets(x: Any, what: str) -> list[np.ndarray]:
     """Split matplotlib's "one array, a 2-D array (a column each) or a list of arrays"."""
     if hasattr(x, "columns"):  # DataFrame: a box per column
@@ -714,10 +719,7 @@ label, data
     # -- two-dimensional histograms ---------------------------------------------------------
     def _grid(self, x, y, data, function, *, bins, method, threshold, factor, k, q, pol):
         x, y = _resolve(data, x), _resolve(data, y)
-        names = (
-            str(getattr(x, "name", None) or "x"),
-            str(getattr(y, "name", None) or "y"),
-        )
+        names = _xy_names(x, y)
         if names[0] == names[1]:
             names = (names[0] + " (x)", names[1] + " (y)")
         rel = release_grid(
@@ -1027,11 +1029,10 @@ label, data
             "extent is set by the released grid (safe edges beyond the data); leave it out.",
         )
         x, y = _resolve(data, x), _resolve(data, y)
-        names = (str(getattr(x, "name", None) or "x"), str(getattr(y, "name", None) or "y"))
         rel = release_hexbin(
             x,
             y,
-            names=names,
+            names=_xy_names(x, y),
             gridsize=gridsize,
             method=method,
             threshold=threshold,
@@ -1055,7 +1056,7 @@ label, data
         """Draw raw output (``method="none"``, allowed by the policy) and report it."""
         x, y = (_resolve(data, v) for v in xy)
         n = int(np.size(np.asarray(x, dtype=float)))
-        names = (str(getattr(x, "name", None) or "x"), str(getattr(y, "name", None) or "y"))
+        names = _xy_names(x, y)
         report = make_report(function, "none", {}, names, n, 0, pol)
         guard.admit(function, report)
         with drawing_release():

@@ -16,6 +16,7 @@ import seaborn as sns
 from matplotlib.axes import Axes
 
 from ._axes import note_below, set_safe_axis
+from ._style import level_colors
 from .lines import default_color
 
 __all__ = ["AT_RISK_GID", "STOP_NOTE", "STOP_NOTE_GID", "draw_at_risk_table", "draw_survival"]
@@ -36,14 +37,9 @@ def _colours(ax: Axes, levels: list[Any], palette: Any, color: Any) -> list[Any]
         if color is None and palette is not None and not isinstance(palette, dict):
             color = sns.color_palette(palette, 1)[0]
         return [default_color(ax, color)]
-    if isinstance(palette, dict):
-        missing = [lev for lev in levels if lev not in palette]
-        if missing:
-            raise ValueError(f"The palette dict has no colour for the level(s) {missing}.")
-        return [palette[lev] for lev in levels]
     if palette is None and color is not None:
         return list(sns.light_palette(color, len(levels) + 1, reverse=True))[: len(levels)]
-    return list(sns.color_palette(palette, len(levels)))
+    return list(level_colors(levels, palette))
 
 
 def _count_text(value: float) -> str:

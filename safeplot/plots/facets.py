@@ -249,7 +249,7 @@ def _minimum(m: Method, threshold: int, k: int, pol: Policy) -> tuple[int, str]:
     return threshold, f"threshold={threshold}"
 
 
-def _hue_minimum(m: Method, threshold: int, k: int, pol: Policy) -> tuple[int | None, str]:
+def _hue_minimum(m: Method, k: int, pol: Policy) -> tuple[int | None, str]:
     """Return the fewest records a hue level within a facet needs (None: no check), and why."""
     if m.raw:
         return None, ""
@@ -731,7 +731,7 @@ def displot(
     )
     orders = {"row": row_order, "col": col_order}
     minimum, why = _minimum(m, threshold, k, pol)
-    hue_min, hue_why = _hue_minimum(m, threshold, k, pol)
+    hue_min, hue_why = _hue_minimum(m, k, pol)
     data_roles = [r for r in ("x", "y") if r in names]
     _check_facets(
         frame,
@@ -963,7 +963,7 @@ def relplot(
     )
     types = _map_types(pdata, palette, hue_norm, sizes, size_norm)
     categorical_hue = "hue" in names and types.get("hue") == "categorical"
-    hue_min, hue_why = _hue_minimum(m, threshold, k, pol) if categorical_hue else (None, "")
+    hue_min, hue_why = _hue_minimum(m, k, pol) if categorical_hue else (None, "")
     _check_facets(
         frame,
         names,
