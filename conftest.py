@@ -44,7 +44,7 @@ def _isolated(request, tmp_path_factory, monkeypatch):
     * ``SAFEPLOT_SECRET`` and ``SAFEPLOT_POLICY`` are removed;
     * the policy is reloaded before and after the test, so changes made by one
       test never reach the next;
-    * the audit log is emptied and all figures are closed.
+    * the audit log and the release ledger are emptied and all figures are closed.
     """
     home = tmp_path_factory.mktemp("safeplot_home")
     os.chmod(home, stat.S_IRWXU)
@@ -57,6 +57,7 @@ def _isolated(request, tmp_path_factory, monkeypatch):
     monkeypatch.delenv("SAFEPLOT_POLICY", raising=False)
     safeplot.policy._reset()
     safeplot.audit.clear()
+    safeplot.ledger._reset()
     yield
     # A test may have pointed SAFEPLOT_POLICY at one of its files: drop it
     # before reloading, so the reload gives the built-in defaults.

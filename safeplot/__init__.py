@@ -13,6 +13,7 @@ from . import (
     assess,  # callable module: ``safeplot.assess(df, vars, method=..., sweep=...)``
     audit,
     datasets,
+    ledger,
     methods,
     metrics,
     policy,  # callable module: ``with safeplot.policy(threshold=5): ...``
@@ -73,6 +74,7 @@ __all__ = [
     "jointplot",
     "kdeplot",
     "kmplot",
+    "ledger",
     "lmplot",
     "load_dataset",
     "load_policy",

@@ -87,6 +87,8 @@ _FLOOR_DIRECTION = {
     "round_n_to": "up",
     "winsor_sd": "down",
     "sig_figs": "down",
+    "dp_budget": "down",
+    "noise_draws": "down",
 }
 
 
@@ -128,6 +130,15 @@ class Policy:
         ``allow_raw``).
     annotate : bool, default True
         Whether figures carry a small footnote naming the method.
+    dp_budget : float, default 3.0
+        Privacy-loss budget (total epsilon) of differentially private
+        releases of one data set; the session's ledger
+        (:mod:`safeplot.ledger`) refuses a release that would exceed it.
+    noise_draws : int, default 1
+        Independent noise draws the ledger allows for the same records (a
+        transformed copy of the data draws new noise; averaging ``m`` draws
+        brings the noise to ``q / sqrt(m)``). Re-drawing the same data costs
+        nothing: it gives the same noise.
     progress : bool or None, default None
         Progress bars (:mod:`tqdm.auto`) for long releases, dask
         computations and ``finalise``: True shows them, False never, None
@@ -164,6 +175,8 @@ class Policy:
     allowed_methods: frozenset[str] = frozenset(METHODS)
     annotate: bool = True
     progress: bool | None = None
+    dp_budget: float = 3.0
+    noise_draws: int = 1
     secret_key: SecretKey | None = field(default=None, repr=False, compare=False)
     locked: bool = False
     source: str = "built-in defaults"
@@ -187,6 +200,8 @@ class Policy:
         _require_int("round_n_to", self.round_n_to, 1)
         _require_positive("q_min", self.q_min)
         _require_positive("winsor_sd", self.winsor_sd)
+        _require_positive("dp_budget", self.dp_budget)
+        _require_int("noise_draws", self.noise_draws, 1)
         unknown = self.allowed_methods - set(_known_methods)
         if unknown:
             raise ValueError(

@@ -6,6 +6,8 @@ import numpy as np
 
 from ..anonymize import add_keyed_noise, off_rare_values
 from ..anonymize.grids import RareValues, rare_values
+from ..anonymize.probabilistic import _fingerprint
+from ..release import guard
 from ._base import AnonymizedValues, Method, ValueContext, register
 
 __all__ = ["Probabilistic"]
@@ -34,6 +36,13 @@ class Probabilistic(Method):
         noisy = add_keyed_noise(x, c.q, names=c.names, policy=c.policy, _sorted=ordered)
         # the rare values of a sorted column are listed without sorting it again
         listed = None
+        names = list(c.names) if c.names is not None else [None] * x.shape[1]
+        for j in range(x.shape[1]):
+            # a transformed copy of the same records draws new noise: the ledger counts it
+            column = ordered[j] if len(ordered) == x.shape[1] else np.sort(x[:, j])
+            guard.charge_noise(
+                x[:, j], _fingerprint(column), c.q, name=names[j], function="probabilistic"
+            )
         if len(ordered) == x.shape[1]:
             listed = [rare_values(column, c.threshold) for column in ordered]
             given = c.rare if c.rare and len(c.rare) == x.shape[1] else [None] * x.shape[1]

@@ -13,6 +13,11 @@ passes one of these functions on its way into a release:
   release is refused (a last line behind each method's suppression);
 - :func:`from_menu` — parameters that decide which records a statistic
   depends on come from a fixed menu (DESIGN invariant 5);
+- :func:`link_counts`, :func:`charge_noise`, :func:`spend_epsilon` — counts,
+  noise draws and privacy loss are checked against earlier releases of the
+  same records by the session's release ledger (:mod:`safeplot.ledger`),
+  which applies secondary suppression, counts noise draws and spends the
+  privacy budget (DESIGN invariant 6);
 - :func:`admit` — each release is handed to the session's ledger, when one
   is installed (:func:`set_ledger`), *before* anything of it is drawn: the
   ledger may refuse it, and a refused release leaves the Axes untouched.
@@ -34,6 +39,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .. import ledger as _ledger
 from ..anonymize.boxes import nudge_off
 from ..anonymize.grids import off_rare
 from ..anonymize.statistics import round_sig
@@ -42,12 +48,15 @@ from ..policy import Policy, get_policy
 
 __all__ = [
     "admit",
+    "charge_noise",
     "from_menu",
+    "link_counts",
     "record",
     "released_counts",
     "released_statistics",
     "released_values",
     "set_ledger",
+    "spend_epsilon",
 ]
 
 
@@ -173,6 +182,48 @@ def from_menu(name: str, value: Any, menu: Sequence[Any], *, what: str = "") -> 
         f"{name}={value!r} is not available{where}: choose one of {list(menu)} "
         "(a free choice could be stepped to find where a released number changes)."
     )
+
+
+def link_counts(
+    values: ArrayLike,
+    edges: ArrayLike,
+    counts: dict[Any, np.ndarray],
+    *,
+    partition: Any = None,
+    function: str = "",
+) -> dict[Any, np.ndarray]:
+    """Return `counts` with the secondary suppression linked releases need.
+
+    See :meth:`safeplot.ledger.Ledger.link_counts`; the ledger in force
+    (:func:`safeplot.ledger.current`) decides.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> link_counts(np.zeros(4), [-1.0, 1.0], {None: np.array([4.0])})[None]
+    array([4.])
+    """
+    return _ledger.current().link_counts(
+        values, edges, counts, partition=partition, function=function
+    )
+
+
+def charge_noise(
+    column: ArrayLike, seed: bytes, q: float, *, name: str | None = None, function: str = ""
+) -> None:
+    """Count a keyed-noise draw on the records of `column`.
+
+    See :meth:`safeplot.ledger.Ledger.charge_noise`.
+    """
+    _ledger.current().charge_noise(column, seed, q, name=name, function=function)
+
+
+def spend_epsilon(epsilon: float, *, dataset: str = "session", function: str = "") -> float:
+    """Spend privacy loss from the data set's budget; return what is left.
+
+    See :meth:`safeplot.ledger.Ledger.spend_epsilon`.
+    """
+    return _ledger.current().spend_epsilon(epsilon, dataset=dataset, function=function)
 
 
 _LEDGER: list[Callable[[str, Any, Any], None]] = []

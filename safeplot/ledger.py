@@ -1,0 +1,556 @@
+"""The release ledger: releases of the same records, checked against each other.
+
+A reader may hold several releases of the same data: a histogram with and
+without ``hue``, a noisy scatter plot of the data and of a transformed copy,
+several differentially private counts. Each is safe alone; together they may
+not be (DESIGN.md section 3, invariant 6). The ledger remembers what was
+released and checks each new release against it:
+
+* **Counts** (:meth:`Ledger.link_counts`): the same records counted on the
+  same bins, once in total and once split by a grouping variable, would give
+  the suppressed cells as a difference (bin total minus the shown groups).
+  The ledger applies *secondary suppression* to the new release, so that what
+  is hidden in a bin always adds up to 0 or to at least ``threshold`` records.
+* **Noise** (:meth:`Ledger.charge_noise`): re-drawing the same data gives the
+  same keyed noise, so it costs nothing; a transformed copy (rescaled,
+  shifted by a hair, put through a monotone function) draws new noise, and
+  averaging ``m`` independent draws brings the noise down to ``q / sqrt(m)``.
+  The ledger counts the independent draws of the same records and refuses
+  more than the policy's ``noise_draws``.
+* **Privacy budget** (:meth:`Ledger.spend_epsilon`): differentially private
+  releases of a data set spend from its budget (the policy's ``dp_budget``);
+  a release that would overspend it is refused, naming what is left.
+
+"The same records" must be recognised under transformations an analyst can
+apply. Two keys identify the records behind a released variable, and a noise
+draw counts against both:
+
+* the rank order of the records, in row order (no strictly monotone
+  transformation changes it; a decreasing one reverses it, which is folded
+  back);
+* the sorted values standardised to mean 0 and SD 1 and rounded (no
+  rescaling, shift, change of sign or reordering of the rows changes it).
+
+Neither key is ever shown: a hash of exact values could confirm a guess of
+the data. They live only in the ledger's memory.
+
+Every session has one ledger (:func:`current`); :func:`using` installs
+another for a block of code (the remote-analysis server keeps one per
+analyst and data set). The guard hands each release to the current ledger
+before anything is drawn.
+
+Examples
+--------
+>>> import numpy as np
+>>> from safeplot import ledger
+>>> book = ledger.Ledger()
+>>> with ledger.using(book):
+...     ledger.current() is book
+True
+>>> book.spend_epsilon(1.0, function="histplot")
+2.0
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import hashlib
+import math
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import DisclosureError
+from .policy import Policy, get_policy
+
+__all__ = [
+    "Decision",
+    "Ledger",
+    "clear",
+    "current",
+    "records_keys",
+    "summary",
+    "using",
+]
+
+#: Significant digits kept of standardised values in the shift-and-scale key.
+_STANDARD_DIGITS = 6
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One thing the ledger did: secondary suppression, a refusal, a budget spent.
+
+    Attributes
+    ----------
+    function : str
+        The public function whose release was checked.
+    action : str
+        ``"secondary suppression"``, ``"refused"``, ``"noise draw"`` or
+        ``"epsilon spent"``.
+    detail : str
+        What, in words a reader of the audit log understands.
+    amount : float
+        Cells suppressed, draws counted or epsilon spent.
+    """
+
+    function: str
+    action: str
+    detail: str
+    amount: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the decision as plain JSON types."""
+        return {
+            "function": self.function,
+            "action": self.action,
+            "detail": self.detail,
+            "amount": float(self.amount),
+        }
+
+
+def _digest(*parts: bytes) -> bytes:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return h.digest()
+
+
+def _rank_key(column: np.ndarray) -> bytes:
+    """Key of the records' rank order in row order; a reversed order gives the same key."""
+    order = np.argsort(column, kind="stable")
+    ranks = np.empty(column.size, dtype=np.int64)
+    # tied values share a rank, so a transformation that keeps ties keeps the key
+    sorted_values = column[order]
+    new = np.r_[True, sorted_values[1:] != sorted_values[:-1]]
+    ranks[order] = np.cumsum(new) - 1
+    top = int(ranks.max()) if ranks.size else 0
+    up = _digest(b"rank", ranks.astype("<i8").tobytes())
+    down = _digest(b"rank", (top - ranks).astype("<i8").tobytes())
+    return min(up, down)
+
+
+def _standard_key(column: np.ndarray) -> bytes:
+    """Key of the sorted standardised values: the same under rescaling, shifts and reordering."""
+    values = np.sort(column)
+    sd = values.std()
+    if not np.isfinite(sd) or sd == 0:
+        return _digest(b"constant", np.int64(values.size).tobytes())
+    rounded = _round_sig((values - values.mean()) / sd)
+    up = _digest(b"standard", (rounded + 0.0).astype("<f8").tobytes())
+    down = _digest(b"standard", (-rounded[::-1] + 0.0).astype("<f8").tobytes())
+    return min(up, down)
+
+
+def _round_sig(z: np.ndarray) -> np.ndarray:
+    """`z` rounded to :data:`_STANDARD_DIGITS` significant digits (vectorised)."""
+    out = np.zeros_like(z)
+    nonzero = z != 0
+    mag = np.floor(np.log10(np.abs(z[nonzero])))
+    scale = 10.0 ** (_STANDARD_DIGITS - 1 - mag)
+    out[nonzero] = np.round(z[nonzero] * scale) / scale
+    return out
+
+
+def records_keys(column: Any) -> tuple[bytes, bytes]:
+    """Return the two keys that identify the records behind one released variable.
+
+    Parameters
+    ----------
+    column : array-like, shape (n,)
+        The raw values of the variable, in row order.
+
+    Returns
+    -------
+    tuple of bytes
+        The rank-order key and the standardised-values key (see the module
+        docstring). Never show them: they are hashes of exact values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([3.0, 1.0, 2.0, 7.0])
+    >>> records_keys(x)[0] == records_keys(np.log(x))[0]
+    True
+    >>> records_keys(x)[1] == records_keys(10 * x[::-1] + 4)[1]
+    True
+    """
+    values = np.asarray(column, dtype=float).ravel()
+    return _rank_key(values), _standard_key(values)
+
+
+@dataclass
+class _Bin:
+    """What has been released about the records of one bin."""
+
+    #: partition name (None = the bin's total) -> {level: count, NaN when hidden}
+    partitions: dict[Any, dict[Any, float]] = field(default_factory=dict)
+
+    def total(self) -> float | None:
+        """Return the bin's count, if some release shows every part of it."""
+        for cells in self.partitions.values():
+            values = np.array(list(cells.values()), dtype=float)
+            if values.size and not np.isnan(values).any():
+                return float(values.sum())
+        return None
+
+
+class Ledger:
+    """What one session has released, and the checks of each new release.
+
+    Parameters
+    ----------
+    policy : Policy, optional
+        The policy whose ``threshold``, ``noise_draws`` and ``dp_budget`` apply;
+        by default the policy in force at each check.
+    name : str, default "session"
+        A label for reports (e.g. the analyst and data set on a server).
+
+    Examples
+    --------
+    >>> book = Ledger()
+    >>> book.epsilon_spent()
+    0.0
+    >>> book.spend_epsilon(0.5, function="countplot")
+    2.5
+    >>> book.epsilon_spent()
+    0.5
+    """
+
+    def __init__(self, policy: Policy | None = None, *, name: str = "session") -> None:
+        self.name = name
+        self._policy = policy
+        self._lock = threading.RLock()
+        #: records key -> {noise seed fingerprint: q}
+        self._draws: dict[bytes, dict[bytes, float]] = {}
+        #: data set -> epsilon spent
+        self._epsilon: dict[str, float] = {}
+        #: (records key, bins key, bin index) -> _Bin
+        self._bins: dict[tuple[bytes, bytes, int], _Bin] = {}
+        self._decisions: list[Decision] = []
+
+    def __repr__(self) -> str:
+        return f"Ledger(name={self.name!r}, decisions={len(self._decisions)})"
+
+    @property
+    def policy(self) -> Policy:
+        """The policy whose floors the ledger applies."""
+        return self._policy if self._policy is not None else get_policy()
+
+    # -- the log of decisions ------------------------------------------------------------
+
+    def decisions(self) -> list[Decision]:
+        """Return what the ledger has done so far (a copy)."""
+        with self._lock:
+            return list(self._decisions)
+
+    def _decide(self, function: str, action: str, detail: str, amount: float = 0.0) -> Decision:
+        decision = Decision(function, action, detail, amount)
+        with self._lock:
+            self._decisions.append(decision)
+        return decision
+
+    # -- differential privacy ------------------------------------------------------------
+
+    def epsilon_spent(self, dataset: str = "session") -> float:
+        """Return the privacy loss spent on `dataset` so far."""
+        with self._lock:
+            return float(self._epsilon.get(dataset, 0.0))
+
+    def budget_left(self, dataset: str = "session") -> float:
+        """Return the privacy-loss budget left for `dataset` (the policy's ``dp_budget``)."""
+        return max(0.0, float(self.policy.dp_budget) - self.epsilon_spent(dataset))
+
+    def spend_epsilon(
+        self, epsilon: float, *, dataset: str = "session", function: str = ""
+    ) -> float:
+        """Spend `epsilon` of `dataset`'s budget; return what is left.
+
+        Parameters
+        ----------
+        epsilon : float
+            Privacy loss of the release (sequential composition: losses add).
+        dataset : str, default "session"
+            Whose budget. In a local session every differentially private
+            release spends from one budget, since the ledger cannot tell
+            whether two frames hold the same people; a server names its data
+            sets.
+        function : str
+            The function making the release (for the log).
+
+        Raises
+        ------
+        DisclosureError
+            If the release would take the spent total past the budget; the
+            message names the budget left. Nothing is spent then.
+        """
+        try:
+            epsilon = float(epsilon)
+        except (TypeError, ValueError):
+            raise ValueError(f"epsilon must be a positive number, got {epsilon!r}.") from None
+        if not math.isfinite(epsilon) or epsilon <= 0:
+            raise ValueError(f"epsilon must be a positive finite number, got {epsilon}.")
+        budget = float(self.policy.dp_budget)
+        with self._lock:
+            spent = self._epsilon.get(dataset, 0.0)
+            if spent + epsilon > budget * (1 + 1e-12):
+                left = max(0.0, budget - spent)
+                self._decide(
+                    function, "refused", f"epsilon={epsilon:g} with {left:g} of {budget:g} left"
+                )
+                raise DisclosureError(
+                    f"This differentially private release needs epsilon={epsilon:g}, but only "
+                    f"{left:g} of the privacy budget dp_budget={budget:g} is left for "
+                    f"{dataset!r} (spent so far: {spent:g}). Use a smaller epsilon, or ask the "
+                    "data custodian: the budget is the policy's, not the call's."
+                )
+            self._epsilon[dataset] = spent + epsilon
+        self._decide(function, "epsilon spent", f"epsilon={epsilon:g} on {dataset!r}", epsilon)
+        return max(0.0, budget - spent - epsilon)
+
+    # -- keyed noise ---------------------------------------------------------------------
+
+    def charge_noise(
+        self,
+        column: Any,
+        seed: bytes,
+        q: float,
+        *,
+        name: str | None = None,
+        function: str = "",
+    ) -> None:
+        """Count a noise draw on the records of `column`, refusing one too many.
+
+        Parameters
+        ----------
+        column : array-like, shape (n,)
+            The raw values the noise is added to, in row order.
+        seed : bytes
+            What seeds the noise (the keyed fingerprint of the values): the
+            same seed gives the same noise, and costs nothing again.
+        q : float
+            Noise SD as a fraction of the variable's SD.
+        name : str, optional
+            The variable's name, for the message.
+        function : str
+            The function making the release.
+
+        Raises
+        ------
+        DisclosureError
+            When the records already carry ``noise_draws`` independent draws:
+            averaging them would bring the noise below what the policy allows.
+        """
+        keys = records_keys(column)
+        limit = int(self.policy.noise_draws)
+        with self._lock:
+            for key in keys:
+                seen = self._draws.get(key, {})
+                if seed not in seen and len(seen) >= limit:
+                    what = f" of {name!r}" if name else ""
+                    self._decide(function, "refused", f"noise draw {len(seen) + 1}{what}")
+                    raise DisclosureError(
+                        f"The values{what} were already released with keyed noise, and this "
+                        "data is a transformed copy of them (rescaled, shifted, reordered or "
+                        "put through a monotone function), which draws new noise: averaging "
+                        f"{len(seen) + 1} independent draws would bring the noise below q/"
+                        f"sqrt({len(seen) + 1}) (policy noise_draws={limit}). Plot the same "
+                        "values as before (they get the same noise), or use another method "
+                        "such as method='deterministic'."
+                    )
+            for key in keys:
+                self._draws.setdefault(key, {})[seed] = float(q)
+        self._decide(function, "noise draw", f"q={q:g}" + (f" on {name!r}" if name else ""), 1)
+
+    # -- counts --------------------------------------------------------------------------
+
+    def link_counts(
+        self,
+        values: Any,
+        edges: Any,
+        counts: Mapping[Any, np.ndarray],
+        *,
+        partition: Any = None,
+        function: str = "",
+    ) -> dict[Any, np.ndarray]:
+        """Check counts of binned records against earlier counts of the same records.
+
+        The records are counted on `edges`, either in total (`partition`
+        None, one entry in `counts`) or split by a grouping variable (one
+        entry per level). Suppressed cells are NaN. When an earlier release
+        shows every part of a bin (its total, or all its groups), what this
+        release hides in that bin must add up to 0 or to at least the
+        threshold; where it would not, one more cell of the bin is hidden
+        (the smallest shown group), or the bin's total is hidden. The same is
+        checked of earlier releases against this one.
+
+        Parameters
+        ----------
+        values : array-like, shape (n,)
+            Every binned record's raw value (all groups together), in row order.
+        edges : array-like
+            The bin edges.
+        counts : mapping
+            Level -> counts per bin (NaN where suppressed).
+        partition : hashable, optional
+            The grouping variable's name; None for the total.
+        function : str
+            The function making the release.
+
+        Returns
+        -------
+        dict
+            The counts to release: `counts` with the secondary suppression
+            applied (copies; the input is not changed).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> book = Ledger()
+        >>> x = np.array([0.5] * 6 + [1.5] * 4)
+        >>> edges = np.array([0.0, 1.0, 2.0])
+        >>> book.link_counts(x, edges, {None: np.array([6.0, 4.0])})[None]
+        array([6., 4.])
+        >>> split = {"a": np.array([5.0, 4.0]), "b": np.array([np.nan, 0.0])}
+        >>> out = book.link_counts(x, edges, split, partition="sex")
+        >>> out["a"], out["b"]
+        (array([nan,  4.]), array([nan,  0.]))
+        """
+        threshold = int(self.policy.threshold)
+        key = records_keys(values)[1]
+        bins_key = _digest(b"edges", np.asarray(edges, dtype="<f8").tobytes())
+        out = {level: np.array(c, dtype=float, copy=True) for level, c in counts.items()}
+        levels = list(out)
+        m = len(next(iter(out.values()))) if out else 0
+        added = 0
+        with self._lock:
+            for b in range(m):
+                state = self._bins.get((key, bins_key, b))
+                cells = {level: out[level][b] for level in levels}
+                if state is not None:
+                    added += self._secondary(state, partition, cells, threshold)
+                    for level in levels:
+                        out[level][b] = cells[level]
+            for b in range(m):
+                state = self._bins.setdefault((key, bins_key, b), _Bin())
+                state.partitions[partition] = {level: float(out[level][b]) for level in levels}
+        if added:
+            self._decide(
+                function,
+                "secondary suppression",
+                f"{added} more cell(s) hidden so that the counts cannot be differenced against "
+                "an earlier release of the same records",
+                added,
+            )
+        return out
+
+    @staticmethod
+    def _secondary(state: _Bin, partition: Any, cells: dict[Any, float], threshold: int) -> int:
+        """Hide cells of one bin of a new release until it and the earlier ones are safe."""
+
+        def hidden_sum(known: float, shown: dict[Any, float]) -> float:
+            return known - float(np.nansum(list(shown.values())))
+
+        def unsafe(known: float | None, shown: dict[Any, float]) -> bool:
+            if known is None or not any(np.isnan(v) for v in shown.values()):
+                return False
+            rest = hidden_sum(known, shown)
+            return 0 < rest < threshold
+
+        added = 0
+        others = {p: c for p, c in state.partitions.items() if p != partition}
+        known = _Bin(dict(others)).total()
+        # this release's hidden cells, differenced against an earlier total
+        while unsafe(known, cells):
+            shown = [(v, level) for level, v in cells.items() if not np.isnan(v)]
+            if not shown:
+                break
+            _, level = min(shown, key=lambda t: (t[0], str(t[1])))
+            cells[level] = np.nan
+            added += 1
+        # an earlier release's hidden cells, differenced against this release's total
+        values = np.array(list(cells.values()), dtype=float)
+        if values.size and not np.isnan(values).any():
+            mine = float(values.sum())
+            if any(unsafe(mine, shown) for shown in others.values()):
+                for level in cells:
+                    if cells[level] != 0:
+                        cells[level] = np.nan
+                        added += 1
+        return added
+
+
+_default = Ledger()
+_current: contextvars.ContextVar[Ledger | None] = contextvars.ContextVar(
+    "safeplot_ledger", default=None
+)
+
+
+def current() -> Ledger:
+    """Return the ledger in force: the one installed by :func:`using`, else the session's.
+
+    Examples
+    --------
+    >>> isinstance(current(), Ledger)
+    True
+    """
+    installed = _current.get()
+    return installed if installed is not None else _default
+
+
+@contextlib.contextmanager
+def using(ledger: Ledger) -> Iterator[Ledger]:
+    """Make `ledger` the one in force inside a ``with`` block (per thread and task).
+
+    Examples
+    --------
+    >>> book = Ledger(name="analyst a / titanic")
+    >>> with using(book) as active:
+    ...     active.name
+    'analyst a / titanic'
+    """
+    if not isinstance(ledger, Ledger):
+        raise TypeError(f"using() takes a safeplot Ledger, got {type(ledger).__name__}.")
+    token = _current.set(ledger)
+    try:
+        yield ledger
+    finally:
+        _current.reset(token)
+
+
+def clear() -> None:
+    """Forget everything the session's ledger holds (a new session).
+
+    Refused under a locked custodian policy: forgetting earlier releases
+    would reset the budgets the custodian set.
+
+    Examples
+    --------
+    >>> clear()
+    >>> current().decisions()
+    []
+    """
+    policy = get_policy()
+    if policy.locked:
+        raise DisclosureError(
+            f"The custodian policy ({policy.source}) is locked: the release ledger keeps its "
+            "budgets for the whole session and cannot be cleared. Start a new Python session."
+        )
+    _reset()
+
+
+def _reset() -> None:
+    """Start a fresh session ledger, whatever the policy (for test isolation)."""
+    global _default
+    _default = Ledger()
+
+
+def summary(ledger: Ledger | None = None) -> list[dict[str, Any]]:
+    """Return the ledger's decisions as plain rows (for the audit log and bundles)."""
+    book = ledger if ledger is not None else current()
+    return [d.to_dict() for d in book.decisions()]
