@@ -70,6 +70,7 @@ from .policy import Policy, get_policy
 __all__ = [
     "Decision",
     "Ledger",
+    "bin_keys",
     "clear",
     "current",
     "records_keys",
@@ -184,6 +185,58 @@ def records_keys(column: Any) -> tuple[bytes, bytes]:
     return _rank_key(values), _standard_key(values)
 
 
+def _mix(bits: np.ndarray) -> np.ndarray:
+    """SplitMix64 of each 64-bit word: a well-spread hash of each value."""
+    z = bits + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def bin_keys(values: Any, edges: Any) -> list[bytes | None]:
+    """Return a key for the records in each bin: the same records give the same key.
+
+    The key of a bin is its count and three sums of 20-bit hashes of its
+    values; each sum is exact in floating point (fewer than ``2**33``
+    records), so neither the order of the rows nor the machine changes it.
+    It never leaves the ledger.
+
+    Parameters
+    ----------
+    values : array-like, shape (n,)
+        Raw values of the binned records.
+    edges : array-like, shape (m + 1,)
+        Bin edges (left-closed bins, the last one closed, as numpy's).
+
+    Returns
+    -------
+    list of bytes or None
+        One key per bin; None for an empty bin (nothing to link).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = bin_keys(np.array([0.5, 1.5, 1.7]), [0, 1, 2])
+    >>> b = bin_keys(np.array([1.7, 0.5, 1.5, 9.0]), [0, 1, 2, 10])
+    >>> a == b[:2], a[1] == bin_keys(np.array([1.5, 1.6]), [0, 1, 2])[1]
+    (True, False)
+    """
+    v = np.asarray(values, dtype=float).ravel() + 0.0  # -0.0 as 0.0
+    e = np.asarray(edges, dtype=float).ravel()
+    m = e.size - 1
+    index = np.searchsorted(e, v, side="right") - 1
+    index[v == e[-1]] = m - 1
+    inside = (index >= 0) & (index < m)
+    index, v = index[inside], v[inside]
+    h = _mix(v.view(np.uint64))
+    sums = [np.bincount(index, minlength=m).astype(float)]
+    for shift in (0, 20, 40):
+        chunk = ((h >> np.uint64(shift)) & np.uint64(0xFFFFF)).astype(float)
+        sums.append(np.bincount(index, weights=chunk, minlength=m))
+    table = np.column_stack(sums).astype("<f8")
+    return [_digest(b"bin", row.tobytes()) if row[0] else None for row in table]
+
+
 @dataclass
 class _Bin:
     """What has been released about the records of one bin."""
@@ -230,8 +283,8 @@ class Ledger:
         self._draws: dict[bytes, dict[bytes, float]] = {}
         #: data set -> epsilon spent
         self._epsilon: dict[str, float] = {}
-        #: (records key, bins key, bin index) -> _Bin
-        self._bins: dict[tuple[bytes, bytes, int], _Bin] = {}
+        #: the records of a bin (see :func:`bin_keys`) -> what was released of them
+        self._bins: dict[bytes, _Bin] = {}
         self._decisions: list[Decision] = []
 
     def __repr__(self) -> str:
@@ -382,19 +435,23 @@ class Ledger:
 
         The records are counted on `edges`, either in total (`partition`
         None, one entry in `counts`) or split by a grouping variable (one
-        entry per level). Suppressed cells are NaN. When an earlier release
-        shows every part of a bin (its total, or all its groups), what this
-        release hides in that bin must add up to 0 or to at least the
-        threshold; where it would not, one more cell of the bin is hidden
-        (the smallest shown group), or the bin's total is hidden. The same is
+        entry per level). Suppressed cells are NaN. A bin is recognised by
+        the records in it (their values, in any order), so the same bin is
+        found again under other bins beside it, another ``binrange`` or
+        another order of the rows. When an earlier release shows every part
+        of a bin (its total, or all its groups), what this release hides in
+        that bin must add up to 0 or to at least the threshold; where it
+        would not, one more cell of the bin is hidden (the smallest shown
+        group; a cell so hidden held at least the threshold, so what is
+        hidden then does too), or the bin's total is hidden. The same is
         checked of earlier releases against this one.
 
         Parameters
         ----------
         values : array-like, shape (n,)
-            Every binned record's raw value (all groups together), in row order.
+            Every binned record's raw value (all groups together).
         edges : array-like
-            The bin edges.
+            The bin edges (left-closed bins, the last one closed).
         counts : mapping
             Level -> counts per bin (NaN where suppressed).
         partition : hashable, optional
@@ -422,23 +479,20 @@ class Ledger:
         (array([nan,  4.]), array([nan,  0.]))
         """
         threshold = int(self.policy.threshold)
-        key = records_keys(values)[1]
-        bins_key = _digest(b"edges", np.asarray(edges, dtype="<f8").tobytes())
         out = {level: np.array(c, dtype=float, copy=True) for level, c in counts.items()}
         levels = list(out)
-        m = len(next(iter(out.values()))) if out else 0
+        keys = bin_keys(values, edges)
         added = 0
         with self._lock:
-            for b in range(m):
-                state = self._bins.get((key, bins_key, b))
-                cells = {level: out[level][b] for level in levels}
-                if state is not None:
-                    added += self._secondary(state, partition, cells, threshold)
-                    for level in levels:
-                        out[level][b] = cells[level]
-            for b in range(m):
-                state = self._bins.setdefault((key, bins_key, b), _Bin())
-                state.partitions[partition] = {level: float(out[level][b]) for level in levels}
+            for b, key in enumerate(keys):
+                if key is None:
+                    continue
+                state = self._bins.setdefault(key, _Bin())
+                cells = {level: float(out[level][b]) for level in levels}
+                added += self._secondary(state, partition, cells, threshold)
+                for level in levels:
+                    out[level][b] = cells[level]
+                state.partitions[partition] = cells
         if added:
             self._decide(
                 function,

@@ -187,6 +187,39 @@ def _user_edges(bins: object, rare: np.ndarray) -> np.ndarray:
     return edges
 
 
+def _link(
+    values: np.ndarray,
+    codes: np.ndarray,
+    releases: list[HistogramRelease],
+    level_names: list,
+    levels: np.ndarray | None,
+    partition: str | None,
+    function: str,
+) -> None:
+    """Apply the ledger's secondary suppression to histograms of raw counts (in place).
+
+    A histogram with ``hue`` and one without, of the same records, would give
+    a suppressed cell as the bin's total minus the shown levels; the ledger
+    hides one more cell where that difference would be a small count.
+    """
+    if any(not np.array_equal(r.edges, releases[0].edges) for r in releases):
+        return  # bins per level: no common bin to difference
+    split = None if levels is None else (partition or ("hue", *map(str, level_names)))
+    before = {i: r.counts for i, r in enumerate(releases)}
+    after = guard.link_counts(
+        values[codes >= 0], releases[0].edges, before, partition=split, function=function
+    )
+    for i, rel in enumerate(releases):
+        added = int(np.isnan(after[i]).sum() - np.isnan(before[i]).sum())
+        if added:
+            rel.counts = after[i]
+            rel.report.cells_suppressed += added
+            rel.report.warnings.append(
+                f"{added} more bin(s) hidden: with an earlier release of the same records, "
+                "they would have shown a suppressed count as a difference."
+            )
+
+
 def release_histograms(
     values: np.ndarray,
     *,
@@ -209,6 +242,7 @@ def release_histograms(
     policy: Policy | None = None,
     released: AnonymizedValues | None = None,
     counts_from: DaskColumns | None = None,
+    partition: str | None = None,
 ) -> list[HistogramRelease]:
     """Release one histogram per hue level, suppressed per level, on common bins.
 
@@ -239,6 +273,9 @@ def release_histograms(
         are not given): the extremes, rare values, bin rule and counts come
         from these aggregates, and the release is made from them exactly as
         from the values (``"suppress"`` and ``"generalize"`` only).
+    partition : str, optional
+        Name of the variable that splits the records into `levels` (the
+        hue), for the release ledger; by default the level names stand for it.
 
     Returns
     -------
@@ -408,6 +445,8 @@ def release_histograms(
         out_releases.append(
             HistogramRelease(edges, shown_counts, (0.0, 0.0), np.array([]), report)
         )
+    if not m.raw and not m.moves_values and counts_from is None:
+        _link(released, codes, out_releases, level_names, levels, partition, function)
     if not m.raw:
         refuse_if_nothing_shown(
             np.concatenate([r.counts for r in out_releases]),
@@ -706,6 +745,7 @@ def histplot(
         function="histplot",
         policy=pol,
         counts_from=source,
+        partition=labels.get("hue") if has_hue else None,
     )
     for rel, level in zip(releases, levels, strict=True):
         rel.level = level

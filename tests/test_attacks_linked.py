@@ -1,0 +1,215 @@
+"""Attacks on linked releases: differencing counts, averaging noise of transformed copies.
+
+Each test is written as a reader of the figures would attack them (DESIGN.md
+section 3, invariant 6): read the bars of two histograms of the same records,
+with and without ``hue``, and subtract; or release a transformed copy of the
+data many times and average the noise away. The release ledger
+(:mod:`safeplot.ledger`) must leave nothing to recover.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import safeplot
+from safeplot import DisclosureError, ledger
+from safeplot.plots.distributions import release_histograms
+from safeplot.policy import Policy
+
+
+def _bars(ax) -> dict[float, float]:
+    """Sum of the drawn bar heights at each bin's left edge, as a reader measures them."""
+    heights: dict[float, float] = defaultdict(float)
+    for patch in ax.patches:
+        if np.isfinite(patch.get_height()):
+            heights[round(float(patch.get_x()), 9)] += float(patch.get_height())
+    return dict(heights)
+
+
+def _frame() -> pd.DataFrame:
+    """Bins [0, 1), [1, 2), [2, 3]: 6 records (5 'a', 1 'b'), 10 (5 and 5), 4 (all 'a')."""
+    x = np.r_[np.full(5, 0.5), 0.6, np.full(10, 1.5), np.full(4, 2.5)]
+    sex = ["a"] * 5 + ["b"] + ["a"] * 5 + ["b"] * 5 + ["a"] * 4
+    return pd.DataFrame({"x": x, "sex": sex})
+
+
+def _hidden_totals(total: dict[float, float], split: dict[float, float]) -> list[float]:
+    """What a reader computes: each shown bin total minus the hue bars shown in that bin."""
+    return [t - split.get(left, 0.0) for left, t in total.items() if t > 0]
+
+
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+def test_hue_minus_total_recovers_no_small_count(hue_first):
+    df = _frame()
+    order = [dict(hue="sex"), {}] if hue_first else [{}, dict(hue="sex")]
+    figures = []
+    for extra in order:
+        _, ax = plt.subplots()
+        safeplot.histplot(df, x="x", bins=[0, 1, 2, 3], **extra)
+        figures.append(_bars(ax))
+    split, total = (figures[0], figures[1]) if hue_first else (figures[1], figures[0])
+    threshold = safeplot.get_policy().threshold
+    for rest in _hidden_totals(total, split):
+        assert rest == 0 or rest >= threshold, (total, split)
+    # without the ledger, bin [0, 1) would have shown 6 in total and 5 for 'a': one 'b' record
+    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+
+
+def test_reordered_rows_and_another_binrange_are_the_same_records():
+    df = _frame()
+    safeplot.histplot(df, x="x", bins=[0, 1, 2, 3])
+    _, ax = plt.subplots()
+    shuffled = df.sample(frac=1.0, random_state=3)
+    safeplot.histplot(shuffled, x="x", hue="sex", bins=[-1, 0, 1, 2, 3, 4])
+    split = _bars(ax)
+    # bin [0, 1) holds the same six records under the wider bins: its hue bars are hidden
+    assert split.get(0.0, 0.0) == 0.0
+
+
+def test_the_report_says_what_the_ledger_hid():
+    df = _frame()
+    safeplot.histplot(df, x="x", bins=[0, 1, 2, 3])
+    plt.figure()
+    safeplot.histplot(df, x="x", hue="sex", bins=[0, 1, 2, 3])
+    entry = safeplot.audit.entries()[-1]
+    assert any("earlier release of the same records" in w for w in entry.report["warnings"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(20, 300),
+    levels=st.integers(2, 4),
+    bins=st.integers(3, 12),
+    hue_first=st.booleans(),
+)
+def test_no_order_of_two_releases_differences_to_a_small_count(seed, n, levels, bins, hue_first):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, bins, n) + 0.5  # tied values, as in real data; edges at the integers
+    codes = rng.integers(0, levels, n)
+    names = [f"l{i}" for i in range(levels)]
+    edges = np.arange(bins + 1.0)
+    threshold = 3
+
+    def by_edge(rel) -> dict[float, float]:
+        return dict(zip(rel.edges[:-1].tolist(), rel.counts.tolist(), strict=True))
+
+    with ledger.using(ledger.Ledger(Policy(threshold=threshold))):
+
+        def total():
+            return by_edge(release_histograms(x, bins=edges, threshold=threshold)[0])
+
+        def split():
+            rels = release_histograms(
+                x, levels=codes, level_names=names, bins=edges, threshold=threshold
+            )
+            return [by_edge(r) for r in rels]
+
+        def made(release):  # a refused release shows nothing
+            try:
+                return release()
+            except DisclosureError:
+                return None
+
+        if hue_first:
+            parts, whole = made(split), made(total)
+        else:
+            whole, parts = made(total), made(split)
+    if whole is None or parts is None:
+        return
+    for left, t in whole.items():
+        if np.isfinite(t):
+            rest = t - sum(np.nan_to_num(p.get(left, 0.0)) for p in parts)
+            assert rest == 0 or rest >= threshold
+
+
+# -- averaging noise over transformed copies ---------------------------------------------
+
+
+@pytest.fixture
+def people():
+    rng = np.random.default_rng(11)
+    x = rng.normal(50, 10, 300).round(1)
+    return pd.DataFrame({"x": x, "y": x + rng.normal(0, 5, 300).round(1)})
+
+
+def _points(ax) -> np.ndarray:
+    return np.vstack([c.get_offsets() for c in ax.collections if len(c.get_offsets())])
+
+
+#: (transform of copy j, its inverse): what an analyst applies and a reader undoes.
+TRANSFORMS = {
+    "last-bits": (lambda d, j: d * (1 + j * 1e-12), lambda v, d, j: v / (1 + j * 1e-12)),
+    "rescale": (lambda d, j: d * (1 + j * 1e-6), lambda v, d, j: v / (1 + j * 1e-6)),
+    "affine": (lambda d, j: d * (j + 1.0) + j, lambda v, d, j: (v - j) / (j + 1.0)),
+    "log": (
+        lambda d, j: np.log(d - d.min() + 1 + j),
+        lambda v, d, j: np.exp(v) + d.min().to_numpy() - 1 - j,
+    ),
+    "negate": (lambda d, j: -d * (j + 1), lambda v, d, j: v / -(j + 1)),
+}
+
+
+@pytest.mark.parametrize("name", list(TRANSFORMS))
+def test_averaging_400_transformed_copies_gets_no_closer_than_q(people, name):
+    """Release 400 transformed copies, undo each transform, average: the noise stays."""
+    forward, inverse = TRANSFORMS[name]
+    q = safeplot.get_policy().q_min
+    raw = people[["x", "y"]].to_numpy()
+    sd = raw.std(axis=0, ddof=1)
+    recovered, refused = [], 0
+    for j in range(400):
+        plt.close("all")
+        _, ax = plt.subplots()
+        try:
+            safeplot.scatterplot(forward(people, j), x="x", y="y", method="probabilistic", q=q)
+        except DisclosureError as err:
+            assert "noise_draws" in str(err)
+            refused += 1
+            continue
+        recovered.append(inverse(_points(ax), people, j))
+    assert recovered, "the first release is always made"
+    averaged = np.mean(recovered, axis=0)
+    error = np.sqrt(((averaged - raw) ** 2).mean(axis=0)) / sd
+    # one release has noise of about q SD; the average of the copies is no better
+    assert (error > 0.8 * q).all(), (error, refused)
+
+
+def test_reordering_the_rows_draws_the_same_noise(people):
+    _, ax = plt.subplots()
+    safeplot.scatterplot(people, x="x", y="y", method="probabilistic")
+    a = _points(ax)
+    _, ax = plt.subplots()
+    safeplot.scatterplot(
+        people.sample(frac=1.0, random_state=2), x="x", y="y", method="probabilistic"
+    )
+    b = _points(ax)
+    np.testing.assert_array_equal(np.sort(a, axis=0), np.sort(b, axis=0))
+
+
+def test_a_custodian_may_allow_more_draws_and_the_limit_holds(people):
+    safeplot.set_policy(noise_draws=3)
+    for j in range(3):
+        plt.figure()
+        safeplot.scatterplot(people * (1 + j), x="x", y="y", method="probabilistic")
+    plt.figure()
+    with pytest.raises(DisclosureError, match="noise_draws=3"):
+        safeplot.scatterplot(people * 7, x="x", y="y", method="probabilistic")
+
+
+def test_a_locked_policy_keeps_the_ledger(people, tmp_path, monkeypatch):
+    path = tmp_path / "policy.toml"
+    path.write_text("locked = true\nnoise_draws = 1\n", encoding="utf-8")
+    monkeypatch.setenv("SAFEPLOT_POLICY", str(path))
+    safeplot.policy._reset()
+    with pytest.raises(DisclosureError, match="noise_draws"):
+        safeplot.set_policy(noise_draws=5)
+    with pytest.raises(DisclosureError, match="cannot be cleared"):
+        ledger.clear()
