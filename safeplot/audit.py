@@ -105,6 +105,10 @@ _TYPES = {
     "crosstab": "table",
     "safe_ols": "regression",
     "safe_glm": "regression",
+    # a fitted model's intervals and tables
+    "conf_int": "regression",
+    "summary": "regression",
+    "summary_frame": "regression",
 }
 
 
@@ -311,9 +315,10 @@ def record_model(fit: Any) -> AuditEntry:
     """Append a fitted safe model's summary to the audit log, with its coefficient table.
 
     :func:`~safeplot.diagnostics.safe_ols`, :func:`~safeplot.diagnostics.safe_logit`
-    and :func:`~safeplot.diagnostics.safe_glm` release rounded statistics
-    without logging them (only their diagnostic plots are logged). Call this
-    for each model summary that is to leave the environment, so that the
+    and :func:`~safeplot.diagnostics.safe_glm` call this when they fit a
+    model, and the model's ``conf_int``, ``summary_frame`` and ``summary``
+    log their own entries, so every release of a model is in the log. Call
+    it again to log a model anew (after :func:`clear`, say), so that the
     output checker gets its released coefficient table
     (``fit.summary_frame()``) with the figures.
 
@@ -340,6 +345,8 @@ def record_model(fit: Any) -> AuditEntry:
     >>> from safeplot import audit
     >>> audit.clear()
     >>> fit = safeplot.safe_ols("y ~ x", data=safeplot.datasets.simulate("D1", n=200, seed=1))
+    >>> [e.function for e in audit.entries()]
+    ['safe_ols']
     >>> entry = audit.record_model(fit)
     >>> entry.function, entry.type, entry.released["columns"][:3]
     ('safe_ols', 'regression', ['index', 'coef', 'std err'])
@@ -367,7 +374,7 @@ def record_model(fit: Any) -> AuditEntry:
         details={"df_resid": fit.df_resid, "df_model": fit.df_model},
         policy=getattr(fit, "_policy_source", pol.source),
     )
-    return record(report, figure=None, released=fit)
+    return record(report, figure=None, released=fit._summary_frame(0.05))
 
 
 def status_of(report: DisclosureReport | dict[str, Any]) -> str:

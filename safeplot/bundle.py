@@ -57,6 +57,10 @@ ACRO_TYPES = {
     "corr": "table",
     "safe_ols": "regression",
     "safe_glm": "regression",
+    # a fitted model's intervals and tables
+    "conf_int": "regression",
+    "summary": "regression",
+    "summary_frame": "regression",
 }
 
 #: The policy floor each parameter is checked against.

@@ -394,6 +394,30 @@ class _SafeFitResults:
         object.__setattr__(self, "_df_resid", policy.round_count(round(df_resid)))
         object.__setattr__(self, "_df_model", float(df_model))
         object.__setattr__(self, "_policy_source", policy.source)
+        object.__setattr__(self, "_nobs_exact", int(nobs))
+        from . import audit
+
+        audit.record_model(self)  # the fit releases its rounded coefficients (invariant 11)
+
+    def _log(self, function: str, params: dict[str, Any], released: pd.DataFrame) -> None:
+        """Append a release of the model (the fit, its intervals, its summary) to the audit log."""
+        from . import audit
+
+        report = DisclosureReport(
+            function,
+            "confidential",
+            {"formula": self._formula, "sig": self._sig, **params},
+            (self._endog_name, *map(str, self._names)),
+            n=self._nobs,
+            n_dropped=self._n_dropped,
+            policy=self._policy_source,
+        )
+        audit.record(report, figure=None, released=released.reset_index(names="term"))
+
+    def _alpha(self, alpha: Any) -> float:
+        """Return the interval level, from the menu (a free level could be stepped as a probe)."""
+        level = guard.from_menu("alpha", alpha, guard.ALPHA_MENU, what="confidence intervals")
+        return float(level)
 
     def _released(self, values: Any) -> np.ndarray:
         """Statistics of the model on their way out: through the guard, rounded."""
@@ -453,16 +477,22 @@ class _SafeFitResults:
 
         Parameters
         ----------
-        alpha : float, default 0.05
-            The intervals have coverage ``1 - alpha``.
+        alpha : {0.01, 0.05, 0.1}, default 0.05
+            The intervals have coverage ``1 - alpha``. Levels come from a
+            fixed menu: stepping a free level until a rounded end moves
+            would give the unrounded coefficient.
 
         Returns
         -------
         DataFrame
             Columns 0 (lower) and 1 (upper), one row per coefficient, as statsmodels.
         """
-        if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
-            raise ValueError(f"alpha must be a number in (0, 1), got {alpha!r}.")
+        table = self._conf_int(alpha)
+        self._log("conf_int", {"alpha": self._alpha(alpha)}, table)
+        return table
+
+    def _conf_int(self, alpha: Any) -> pd.DataFrame:
+        alpha = self._alpha(alpha)
         if self._use_t:
             crit = stats.t.ppf(1 - alpha / 2, self._df_resid_exact)
         else:
@@ -472,8 +502,20 @@ class _SafeFitResults:
         return pd.DataFrame({0: self._released(lo), 1: self._released(hi)}, index=self._names)
 
     def summary_frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """Return the coefficient table as a DataFrame (rounded)."""
-        ci = self.conf_int(alpha)
+        """Return the coefficient table as a DataFrame (rounded).
+
+        Parameters
+        ----------
+        alpha : {0.01, 0.05, 0.1}, default 0.05
+            Coverage of the confidence intervals is ``1 - alpha``.
+        """
+        table = self._summary_frame(alpha)
+        self._log("summary_frame", {"alpha": self._alpha(alpha)}, table)
+        return table
+
+    def _summary_frame(self, alpha: Any) -> pd.DataFrame:
+        alpha = self._alpha(alpha)
+        ci = self._conf_int(alpha)
         s = "t" if self._use_t else "z"
         return pd.DataFrame(
             {
@@ -494,7 +536,7 @@ class _SafeFitResults:
 
         Parameters
         ----------
-        alpha : float, default 0.05
+        alpha : {0.01, 0.05, 0.1}, default 0.05
             Coverage of the confidence intervals is ``1 - alpha``.
 
         Returns
@@ -508,10 +550,12 @@ class _SafeFitResults:
             f"records as the policy rounds them ({self._policy_source}).",
             "Residuals, fitted values and leverages are not released; see plot_diagnostics().",
         ]
+        table = self._summary_frame(alpha)
+        self._log("summary", {"alpha": self._alpha(alpha)}, table)
         return SafeSummary(
             f"{self._model_name} Regression Results (disclosure-controlled)",
             info,
-            self.summary_frame(alpha),
+            table,
             notes,
         )
 

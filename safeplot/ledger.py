@@ -27,7 +27,8 @@ draw counts against both:
 
 * the rank order of the records, in row order (no strictly monotone
   transformation changes it; a decreasing one reverses it, which is folded
-  back);
+  back); not used for a column already sorted, whose rank order is that of
+  every sorted column;
 * the sorted values standardised to mean 0 and SD 1 and rounded (no
   rescaling, shift, change of sign or reordering of the rows changes it).
 
@@ -122,8 +123,15 @@ def _digest(*parts: bytes) -> bytes:
     return h.digest()
 
 
-def _rank_key(column: np.ndarray) -> bytes:
-    """Key of the records' rank order in row order; a reversed order gives the same key."""
+def _rank_key(column: np.ndarray) -> bytes | None:
+    """Key of the records' rank order in row order; a reversed order gives the same key.
+
+    None for a column already in (reversed) order: every sorted column of
+    ``n`` values has the same rank order, which then identifies nothing.
+    """
+    step = np.diff(column)
+    if (step >= 0).all() or (step <= 0).all():
+        return None
     order = np.argsort(column, kind="stable")
     ranks = np.empty(column.size, dtype=np.int64)
     # tied values share a rank, so a transformation that keeps ties keeps the key
@@ -158,7 +166,7 @@ def _round_sig(z: np.ndarray) -> np.ndarray:
     return out
 
 
-def records_keys(column: Any) -> tuple[bytes, bytes]:
+def records_keys(column: Any) -> tuple[bytes | None, bytes]:
     """Return the two keys that identify the records behind one released variable.
 
     Parameters
@@ -169,8 +177,9 @@ def records_keys(column: Any) -> tuple[bytes, bytes]:
     Returns
     -------
     tuple of bytes
-        The rank-order key and the standardised-values key (see the module
-        docstring). Never show them: they are hashes of exact values.
+        The rank-order key (None for a sorted column, whose rank order says
+        nothing) and the standardised-values key (see the module docstring).
+        Never show them: they are hashes of exact values.
 
     Examples
     --------
@@ -399,7 +408,7 @@ class Ledger:
             When the records already carry ``noise_draws`` independent draws:
             averaging them would bring the noise below what the policy allows.
         """
-        keys = records_keys(column)
+        keys = [key for key in records_keys(column) if key is not None]
         limit = int(self.policy.noise_draws)
         with self._lock:
             for key in keys:

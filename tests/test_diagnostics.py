@@ -266,7 +266,7 @@ def test_floors_refused_nothing_drawn(d1, func, kwargs, match):
     with pytest.raises(DisclosureError, match=match):
         getattr(fit, func)(**kwargs)
     assert plt.get_fignums() == []
-    assert audit.entries() == []
+    assert [e.function for e in audit.entries()] == ["safe_ols"]  # the fit, nothing drawn
 
 
 def test_unknown_method_and_metric(d1):
@@ -340,7 +340,7 @@ def test_plot_diagnostics_four_panels(d1):
         assert ax.safeplot_report.params["k"] == 3
         assert any(t.get_gid() == FOOTNOTE_GID for t in ax.texts)
     entries = audit.entries()
-    assert len(entries) == 4 and {e.function for e in entries} == {"plot_diagnostics"}
+    assert [e.function for e in entries] == ["safe_ols"] + ["plot_diagnostics"] * 4
     # no point is labelled by its row number
     assert [t for ax in fig.axes for t in ax.texts if t.get_gid() != FOOTNOTE_GID] == []
 
@@ -360,7 +360,7 @@ def test_single_panels_report_and_audit(d1, func):
     out = getattr(fit, func)(ax=ax, method="suppress")
     assert out is ax
     assert ax.safeplot_report.method == "suppress"
-    assert [e.function for e in audit.entries()] == [func]
+    assert [e.function for e in audit.entries()] == ["safe_ols", func]
 
 
 def test_cook_contours_over_released_leverage_range():
@@ -410,6 +410,14 @@ def test_leak_scan_heavy_ties():
     fit = safe_ols("y ~ x", data=df)
     raw = _raw_diagnostics("y ~ x", df)
     for method in ("deterministic", "probabilistic", "suppress", "confidential"):
+        if method == "probabilistic":
+            # with ties this heavy the standardised residuals keep the rank order of the
+            # residuals: the ledger takes them for a rescaled copy, whose fresh noise would
+            # average with the residuals' own, and refuses the second draw before drawing
+            with pytest.raises(DisclosureError, match="noise_draws"):
+                fit.plot_diagnostics(method=method)
+            assert plt.get_fignums() == []
+            continue
         fig = fit.plot_diagnostics(method=method)
         per_axes = {ax: _panel_raw(f, raw) for ax, f in zip(fig.axes, PANEL_FUNCS, strict=True)}
         found = scan_figure(fig, {"cooks": raw["cooks"]}, count_axis=None, per_axes=per_axes)

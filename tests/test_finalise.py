@@ -39,8 +39,7 @@ def session(tmp_path, monkeypatch):
     fig.savefig("box.svg")
     figs["box"] = ax
     table = safeplot.crosstab(penguins, "species", "island")
-    fit = safeplot.safe_ols("body_mass_g ~ flipper_length_mm", data=penguins)
-    audit.record_model(fit)
+    fit = safeplot.safe_ols("body_mass_g ~ flipper_length_mm", data=penguins)  # logs itself
     return {"figs": figs, "table": table, "fit": fit, "entries": audit.entries()}
 
 

@@ -71,6 +71,24 @@ _RECORD_ESTIMATORS = ("min", "max", "first", "last", "idxmin", "idxmax")
 _RECORD_FUNCTIONS = (min, max, np.min, np.max, np.amin, np.amax, np.nanmin, np.nanmax)
 #: Error-bar methods and their default levels (seaborn's).
 _ERRORBAR_LEVELS = {"ci": 95, "pi": 95, "se": 1, "sd": 1}
+#: The levels each error bar may use: a fixed menu, since stepping a free level until a
+#: rounded end moves finds an order statistic (a record) or an unrounded estimate.
+ERRORBAR_MENU = {"ci": (90, 95, 99), "pi": (50, 90, 95), "se": (1, 2), "sd": (1, 2)}
+#: Estimators a bar may show, by name (a custom callable could return anything).
+ESTIMATORS = ("mean", "median", "sum", "count", "size", "std", "var", "sem")
+#: numpy and built-in functions that are one of :data:`ESTIMATORS`.
+_NAMED_FUNCTIONS = {
+    np.mean: "mean",
+    np.nanmean: "mean",
+    np.median: "median",
+    np.nanmedian: "median",
+    np.sum: "sum",
+    np.nansum: "sum",
+    sum: "sum",
+    len: "size",
+    np.std: "std",
+    np.var: "var",
+}
 #: Estimators whose bars add up to a total (secondary suppression applies).
 _TOTALS = ("sum", "count", "size")
 
@@ -140,7 +158,8 @@ class BarRelease:
 # -- checks --------------------------------------------------------------------------------
 
 
-def _check_estimator(estimator: Any) -> None:
+def _check_estimator(estimator: Any) -> str:
+    """Return the estimator's name, refusing record-valued and custom estimators."""
     name = estimator if isinstance(estimator, str) else getattr(estimator, "__name__", "")
     if (isinstance(estimator, str) and estimator in _RECORD_ESTIMATORS) or any(
         estimator is f for f in _RECORD_FUNCTIONS
@@ -153,6 +172,15 @@ def _check_estimator(estimator: Any) -> None:
         )
     if not (isinstance(estimator, str) or callable(estimator)):
         raise ValueError(f"barplot: estimator must be a name or a callable, got {estimator!r}.")
+    named = _NAMED_FUNCTIONS.get(estimator) if callable(estimator) else estimator
+    if named not in ESTIMATORS:
+        raise DisclosureError(
+            f"barplot: estimator={name or estimator!r} is not one of the named estimators "
+            f"{list(ESTIMATORS)}. A custom function of each group's records could return a "
+            "record's value, which a bar would show; use one of the names (np.mean and "
+            "np.median are accepted as 'mean' and 'median')."
+        )
+    return named
 
 
 def _check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
@@ -179,6 +207,10 @@ def _check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
         )
     if level is not None and not isinstance(level, Number):
         raise TypeError(usage)
+    if level is not None:
+        level = guard.from_menu(
+            "errorbar level", level, ERRORBAR_MENU[method], what=f"{method!r} error bars"
+        )
     return method, level
 
 
@@ -334,7 +366,7 @@ def release_barplot(
     if m.adds_noise:
         pol.check_q(q)
     if not m.raw:
-        _check_estimator(estimator)
+        estimator = _check_estimator(estimator)
     err = _check_errorbar(errorbar)
     if not m.raw:
         for name, value, why in (

@@ -73,7 +73,7 @@ SURVIVAL_METHODS = tuple(
     and (m.family != "values" or m.groups_within_strata or m.adds_noise)
 )
 #: Levels of the confidence bands (1 - alpha) a release may use.
-ALPHA_MENU = (0.01, 0.05, 0.1)
+ALPHA_MENU = guard.ALPHA_MENU
 #: Most intervals of the time grid a release may use; the grids are nested (see ``bins``).
 BINS_MENU = (10, 20, 30, 40, 50)
 #: How many times coarser ``"generalize"`` makes the grid (powers of two: nested grids).

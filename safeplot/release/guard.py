@@ -47,6 +47,7 @@ from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 
 __all__ = [
+    "ALPHA_MENU",
     "admit",
     "charge_noise",
     "from_menu",
@@ -224,6 +225,11 @@ def spend_epsilon(epsilon: float, *, dataset: str = "session", function: str = "
     See :meth:`safeplot.ledger.Ledger.spend_epsilon`.
     """
     return _ledger.current().spend_epsilon(epsilon, dataset=dataset, function=function)
+
+
+#: Interval levels any release may use (alpha, or 1 - coverage): a fixed menu, so that no
+#: sequence of levels can be stepped to where a rounded interval end moves (invariant 5).
+ALPHA_MENU: tuple[float, ...] = (0.01, 0.05, 0.1)
 
 
 _LEDGER: list[Callable[[str, Any, Any], None]] = []
