@@ -75,20 +75,7 @@ _ERRORBAR_LEVELS = {"ci": 95, "pi": 95, "se": 1, "sd": 1}
 #: rounded end moves finds an order statistic (a record) or an unrounded estimate.
 ERRORBAR_MENU = {"ci": (90, 95, 99), "pi": (50, 90, 95), "se": (1, 2), "sd": (1, 2)}
 #: Estimators a bar may show, by name (a custom callable could return anything).
-ESTIMATORS = ("mean", "median", "sum", "count", "size", "std", "var", "sem")
-#: numpy and built-in functions that are one of :data:`ESTIMATORS`.
-_NAMED_FUNCTIONS = {
-    np.mean: "mean",
-    np.nanmean: "mean",
-    np.median: "median",
-    np.nanmedian: "median",
-    np.sum: "sum",
-    np.nansum: "sum",
-    sum: "sum",
-    len: "size",
-    np.std: "std",
-    np.var: "var",
-}
+ESTIMATORS = guard.ESTIMATORS
 #: Estimators whose bars add up to a total (secondary suppression applies).
 _TOTALS = ("sum", "count", "size")
 
@@ -172,15 +159,7 @@ def _check_estimator(estimator: Any) -> str:
         )
     if not (isinstance(estimator, str) or callable(estimator)):
         raise ValueError(f"barplot: estimator must be a name or a callable, got {estimator!r}.")
-    named = _NAMED_FUNCTIONS.get(estimator) if callable(estimator) else estimator
-    if named not in ESTIMATORS:
-        raise DisclosureError(
-            f"barplot: estimator={name or estimator!r} is not one of the named estimators "
-            f"{list(ESTIMATORS)}. A custom function of each group's records could return a "
-            "record's value, which a bar would show; use one of the names (np.mean and "
-            "np.median are accepted as 'mean' and 'median')."
-        )
-    return named
+    return guard.named_estimator(estimator, function="barplot")
 
 
 def _check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:

@@ -113,6 +113,13 @@ _VERTEX_RTOL = 1e-8
 _COUNT_LEVEL_SIG = 6
 
 #: The estimation parameters of a release, with seaborn's defaults.
+#: Evaluation grids a density curve may use: a fixed menu, so that the analyst cannot choose
+#: where the (rounded) curve is sampled (DESIGN invariants 4 and 5).
+GRIDSIZE_MENU = (50, 100, 200)
+#: Narrowest kernel, as a fraction of Scott's bandwidth for the number of records (and the
+#: floor of ``bw_adjust``): narrower kernels draw a bump per record.
+BW_FLOOR = 0.5
+
 _ESTIMATE_DEFAULTS: dict[str, Any] = {
     "bw_method": "scott",
     "bw_adjust": 1,
@@ -678,7 +685,21 @@ def _estimate_params(**given: Any) -> dict[str, Any]:
             f"The value for `multiple` must be one of ['layer', 'stack', 'fill'], "
             f"but {params['multiple']!r} was passed."
         )
-    params["gridsize"] = check_positive_int("gridsize", params["gridsize"])
+    params["gridsize"] = guard.from_menu(
+        "gridsize",
+        check_positive_int("gridsize", params["gridsize"]),
+        GRIDSIZE_MENU,
+        what="density curves",
+    )
+    adjust = params["bw_adjust"]
+    if isinstance(adjust, bool) or not isinstance(adjust, Number) or not np.isfinite(adjust):
+        raise ValueError(f"bw_adjust must be a positive number, got {adjust!r}.")
+    if adjust < BW_FLOOR:
+        raise DisclosureError(
+            f"bw_adjust={adjust:g} is below the floor {BW_FLOOR:g}: a kernel that narrow "
+            "draws one bump per record, and each bump's peak is a record's value. Use "
+            f"bw_adjust >= {BW_FLOOR:g}."
+        )
     if not isinstance(params["levels"], Number):
         params["levels"] = [float(v) for v in np.asarray(params["levels"], dtype=float).ravel()]
     clip = params["clip"]
@@ -1039,12 +1060,26 @@ def _fit(points: np.ndarray, params: Mapping[str, Any], counts: Any = None, weig
             # of the repeated points differs from it by this factor
             share = counts / n
             to_frequency = math.sqrt(n * (1.0 - float(np.sum(share**2))) / (n - 1.0))
+            _check_bandwidth(factor * bw_adjust, n, d)
             return gaussian_kde(
                 points, bw_method=factor * bw_adjust * to_frequency, weights=counts
             )
     kde = gaussian_kde(points, bw_method=bw_method, weights=weights)
     kde.set_bandwidth(kde.factor * bw_adjust)
+    _check_bandwidth(kde.factor, kde.neff, kde.d)
     return kde
+
+
+def _check_bandwidth(factor: float, n: float, d: int) -> None:
+    """Refuse a kernel narrower than :data:`BW_FLOOR` times Scott's for `n` records."""
+    floor = BW_FLOOR * float(n) ** (-1.0 / (d + 4))
+    if not factor >= floor * (1 - 1e-9):
+        raise DisclosureError(
+            f"The kernel bandwidth (factor {factor:.3g} of the data's SD) is below the floor "
+            f"{floor:.3g} ({BW_FLOOR:g} times Scott's for these records): a kernel that narrow "
+            "draws one bump per record, and each bump's peak is a record's value. Use "
+            "bw_method='scott' or 'silverman' with bw_adjust >= 0.5."
+        )
 
 
 def _grid_1d(

@@ -1088,6 +1088,44 @@ class _Estimates:
     suppressed: int
 
 
+#: Highest polynomial order a fitted curve may have.
+MAX_ORDER = 3
+#: x with at most this many distinct values is treated as discrete by the order check.
+_DISCRETE_X = 20
+
+
+def _check_order(order: Any, x: np.ndarray, threshold: int) -> None:
+    """Refuse a polynomial that could pass through the mean outcome of each x value.
+
+    A polynomial of degree ``g - 1`` through ``g`` x groups interpolates each
+    group's mean: with a group of one record, its outcome. The order must be
+    at most :data:`MAX_ORDER`, below ``g - 1``, and, for a discrete x (at
+    most 20 distinct values), below the number of x values held by at least
+    `threshold` records.
+    """
+    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or order < 1:
+        raise ValueError(f"order must be a positive integer, got {order!r}.")
+    if order <= 1:
+        return
+    if order > MAX_ORDER:
+        raise DisclosureError(
+            f"regplot: order={order} is above the highest order {MAX_ORDER}: a polynomial "
+            "of high degree bends through the outcomes of single records. Use order <= "
+            f"{MAX_ORDER}, or lowess=True for a flexible trend."
+        )
+    _, sizes = np.unique(x, return_counts=True)
+    big = int((sizes >= threshold).sum())
+    # a curve of degree g - 1 interpolates g x values; with few x values (a discrete x), the
+    # order must stay below those held by threshold records, or it bends to the small ones
+    if order >= sizes.size - 1 or (sizes.size <= _DISCRETE_X and order >= big):
+        raise DisclosureError(
+            f"regplot: order={order} needs more than {order} x values held by at least "
+            f"threshold={threshold} records each, and these data have {big} (of "
+            f"{sizes.size} x values): the curve would pass through each x value's mean "
+            "outcome. Use a lower order."
+        )
+
+
 def _release_estimates(
     px: np.ndarray,
     py: np.ndarray,
@@ -1104,8 +1142,16 @@ def _release_estimates(
     pol: Policy,
 ) -> _Estimates:
     """Compute seaborn's ``estimate_data`` on raw groups, groups below `threshold` suppressed."""
-    estimator = np.mean if x_estimator is None else x_estimator
+    name = "mean" if x_estimator is None else x_estimator
+    name = guard.named_estimator(name, ("mean", "median"), function="regplot")
+    estimator = np.mean if name == "mean" else np.median
     if x_bins is not None:
+        if not np.isscalar(x_bins):
+            raise DisclosureError(
+                "regplot: x_bins as explicit bin centres is refused: two releases with a "
+                "centre moved past one record difference out that record's outcome. Give "
+                "the number of bins (x_bins=5), placed at rounded quantiles."
+            )
         if np.isscalar(x_bins):
             bins = np.percentile(px, np.linspace(0, 100, int(x_bins) + 2)[1:-1])
             bins = guard.released_statistics(bins, rare_x, sig=pol.sig_figs, policy=pol)
@@ -1359,6 +1405,7 @@ def regplot(
         return _raw_regplot(fd, locals(), pol)
     threshold = pol.check_threshold(threshold)
     px, py = _partialled(fd)
+    _check_order(order, px, threshold)
     rare_x = _union(rare_values(px, threshold), rare_values(fd.x, threshold))
     rare_y = _union(rare_values(py, threshold), rare_values(fd.y, threshold))
     estimates = None

@@ -48,10 +48,12 @@ from ..policy import Policy, get_policy
 
 __all__ = [
     "ALPHA_MENU",
+    "ESTIMATORS",
     "admit",
     "charge_noise",
     "from_menu",
     "link_counts",
+    "named_estimator",
     "record",
     "released_counts",
     "released_statistics",
@@ -225,6 +227,56 @@ def spend_epsilon(epsilon: float, *, dataset: str = "session", function: str = "
     See :meth:`safeplot.ledger.Ledger.spend_epsilon`.
     """
     return _ledger.current().spend_epsilon(epsilon, dataset=dataset, function=function)
+
+
+#: Estimators a release may show, by name: a custom callable could return anything (a record).
+ESTIMATORS: tuple[str, ...] = ("mean", "median", "sum", "count", "size", "std", "var", "sem")
+#: numpy and built-in functions that are one of :data:`ESTIMATORS`.
+_NAMED_FUNCTIONS: dict[Any, str] = {
+    np.mean: "mean",
+    np.nanmean: "mean",
+    np.median: "median",
+    np.nanmedian: "median",
+    np.sum: "sum",
+    np.nansum: "sum",
+    sum: "sum",
+    len: "size",
+    np.std: "std",
+    np.var: "var",
+}
+
+
+def named_estimator(
+    estimator: Any, allowed: Sequence[str] = ESTIMATORS, *, function: str = ""
+) -> str:
+    """Return the name of an estimator, refusing custom callables (DESIGN invariant 5).
+
+    Parameters
+    ----------
+    estimator : str or callable
+        A pandas aggregation name, or a numpy/built-in function with one.
+    allowed : sequence of str
+        The names this release may show.
+    function : str
+        The public function, for the message.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> named_estimator(np.median), named_estimator("mean")
+    ('median', 'mean')
+    """
+    named = _NAMED_FUNCTIONS.get(estimator) if callable(estimator) else estimator
+    if not isinstance(named, str) or named not in allowed:
+        shown = getattr(estimator, "__name__", estimator)
+        prefix = f"{function}: " if function else ""
+        raise DisclosureError(
+            f"{prefix}estimator={shown!r} is not one of the named estimators "
+            f"{list(allowed)}. A custom function of each group's records could return a "
+            "record's value, which the figure would show; use one of the names (np.mean and "
+            "np.median are accepted as 'mean' and 'median')."
+        )
+    return named
 
 
 #: Interval levels any release may use (alpha, or 1 - coverage): a fixed menu, so that no
