@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import audit
+from . import audit, ledger
 from .datasets import simulate
 from .errors import DisclosureError
 from .keys import SecretKey
@@ -113,9 +113,16 @@ def _panel(ax, plot, **kwargs) -> None:
     On small samples every cell of a grid can fall below the threshold; the
     panel is then left empty with the reason, as in the paper's small-sample
     figures.
+
+    Each panel is an analysis of its own, as each panel of the paper's
+    figures is, and gets its own release ledger: the simulated data sets
+    share their random draws (D3's x is a transform of D1's), and the
+    regression diagnostics' fitted values are a rescaled x, which one
+    session's ledger would rightly take for copies of the same records.
     """
     try:
-        plot(ax=ax, **kwargs)
+        with ledger.using(ledger.Ledger()):
+            plot(ax=ax, **kwargs)
     except DisclosureError as err:
         ax.set_axis_off()
         # the first sentence or clause: a full stop ends it, not the point of "q=0.1"

@@ -594,10 +594,23 @@ class _SafeFitResults:
 
     # -- diagnostic plots ----------------------------------------------------------------
 
-    def _quantities(self, which: str) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str]:
+    def _quantities(
+        self, which: str, noisy: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str]:
         raw = self._raw
         lab = self._labels
         if which == "resid_fitted":
+            if noisy:
+                # keyed noise on the residuals and, in the other panels, on the standardised
+                # residuals would be two draws on nearly the same numbers, which average to
+                # less noise (the ledger refuses the second): this panel shows the
+                # standardised residuals, with the noise the other panels draw
+                return (
+                    raw.fitted,
+                    raw.std_resid,
+                    (lab["fitted"], lab["std"]),
+                    "Residuals vs Fitted",
+                )
             return raw.fitted, raw.resid, (lab["fitted"], lab["resid"]), "Residuals vs Fitted"
         if which == "scale_location":
             return (
@@ -643,7 +656,7 @@ class _SafeFitResults:
                 function=function,
                 pol=pol,
             )
-        x, y, names, title = self._quantities(which)
+        x, y, names, title = self._quantities(which, noisy=get_method(method).adds_noise)
         rel = release_scatter(
             x,
             y,

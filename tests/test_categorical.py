@@ -622,14 +622,17 @@ def test_default_method_is_the_policys_point_default(outliers):
 
 def test_suppress_with_secondary_suppression_one_way():
     rel = release_countplot(counts_frame({"a": 50, "b": 20, "c": 2, "d": 7}), x="c")
-    # c is small; alone it would follow from the total, so the smallest other (d) goes too
-    assert rel.levels == ["a", "b"]
-    np.testing.assert_array_equal(rel.counts[:, 0], [50, 20])
-    assert rel.report.cells_suppressed == 2
-    assert rel.report.details["cells_suppressed_secondary"] == 1
-    rel = release_countplot(counts_frame({"a": 50, "b": 20, "c": 2, "d": 7, "e": 1}), x="c")
-    assert rel.levels == ["a", "b", "d"]  # two suppressed cells protect each other
-    assert rel.report.details["cells_suppressed_secondary"] == 0
+    # a whole level below the threshold is left out with its records, as if absent: nothing
+    # else changes because of it (no secondary suppression, no count, no name)
+    assert rel.levels == ["a", "b", "d"]
+    np.testing.assert_array_equal(rel.counts[:, 0], [50, 20, 7])
+    assert rel.report.cells_suppressed == 0
+    assert rel.report.n == 75
+    absent = release_countplot(counts_frame({"a": 50, "b": 20, "d": 7}), x="c")
+    np.testing.assert_array_equal(absent.counts, rel.counts)
+    assert absent.report.to_dict() == rel.report.to_dict()
+    # within a two-way table, a small cell of a level that is shown still brings
+    # secondary suppression (see the tips table below)
 
 
 def test_suppress_two_way_table_of_tips():
@@ -831,7 +834,7 @@ def test_countplot_report_audit_and_note():
     ax = countplot(counts_frame({"a": 50, "b": 20, "c": 2, "d": 1}), x="c")
     rep = ax.safeplot_report
     assert (rep.function, rep.method, rep.params) == ("countplot", "suppress", {"threshold": 3})
-    assert rep.n == 75 and rep.cells_suppressed == 2
+    assert rep.n == 70 and rep.cells_suppressed == 0  # small levels left out as if absent
     assert [e.function for e in audit.entries()] == ["countplot"]
     assert any(t.get_gid() == FOOTNOTE_GID for t in ax.texts)
     fig, ax = plt.subplots()
@@ -890,18 +893,18 @@ def test_signature_is_seaborns_plus_safeplot_parameters(name):
     assert list(ours)[-1] == "kwargs"
 
 
-def test_countplot_named_categories_keep_their_slot_whether_absent_or_suppressed():
-    """A category named in order= is drawn empty both when it has no records and when its
-    records are suppressed, so the figure cannot tell the two apart."""
+def test_countplot_named_categories_absent_or_suppressed_behave_as_not_named():
+    """A category named in order= but absent or suppressed is left out, as if not named:
+    the figure neither names a suppressed level nor tells it from an absent one."""
     c = np.append(np.random.default_rng(4).choice(["A", "B", "C"], 200), ["Smith"])
     df = pd.DataFrame({"c": c})
     labels = {}
-    for name in ("Smith", "Jones"):
+    for name in ("Smith", "Jones", None):
         fig, ax = plt.subplots()
-        safeplot.countplot(data=df, x="c", order=["A", "B", "C", name], ax=ax)
+        order = ["A", "B", "C"] + ([name] if name else [])
+        safeplot.countplot(data=df, x="c", order=order, ax=ax)
         labels[name] = [t.get_text() for t in ax.get_xticklabels()]
-    assert labels["Smith"][-1] == "Smith" and labels["Jones"][-1] == "Jones"
-    assert len(labels["Smith"]) == len(labels["Jones"])
+    assert labels["Smith"] == labels["Jones"] == labels[None] == ["A", "B", "C"]
     # a rare category nobody named is left out
     fig, ax = plt.subplots()
     safeplot.countplot(data=df, x="c", ax=ax)

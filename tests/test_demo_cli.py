@@ -36,10 +36,13 @@ def test_demo_writes_figures_and_audit_log(tmp_path):
         image = imread(path)
         assert image.shape[0] > 500 and image.shape[1] > 1400
     log = json.loads(paths[-1].read_text())
-    # six plot families per method per data set, the six penguin panels, and the
-    # diagnostic panels (one per figure, data set and method)
-    assert len(log["entries"]) == 3 * N_FAMILIES * len(DEMO_METHODS) + 6 + N_DIAGNOSTIC * len(
-        DEMO_METHODS
+    # six plot families per method per data set, the six penguin panels, the
+    # diagnostic panels (one per figure, data set and method) and the model fits
+    # behind them (one per diagnostic figure and data set)
+    fits = len(DIAGNOSTIC_FIGURES) * 3
+    assert (
+        len(log["entries"])
+        == 3 * N_FAMILIES * len(DEMO_METHODS) + 6 + N_DIAGNOSTIC * len(DEMO_METHODS) + fits
     )
     methods = {e["method"] for e in log["entries"]}
     assert methods == set(DEMO_METHODS) | {"confidential"}
@@ -55,6 +58,7 @@ def test_demo_writes_figures_and_audit_log(tmp_path):
         "plot_resid_fitted",
         "plot_qq",
         "plot_resid_leverage",
+        "safe_ols",
     }
     assert "demonstration key" not in paths[-1].read_text()
 
@@ -83,8 +87,13 @@ def test_demo_under_locked_policy_without_raw_panels(tmp_path, monkeypatch):
     paths = run_demo(tmp_path / "out", n=150)
     log = json.loads(paths[-1].read_text())
     assert "none" not in {e["method"] for e in log["entries"]}
-    assert len(log["entries"]) == 3 * N_FAMILIES * (len(DEMO_METHODS) - 1) + 6 + N_DIAGNOSTIC * (
-        len(DEMO_METHODS) - 1
+    fits = len(DIAGNOSTIC_FIGURES) * 3  # one model per diagnostic figure and data set
+    assert (
+        len(log["entries"])
+        == 3 * N_FAMILIES * (len(DEMO_METHODS) - 1)
+        + 6
+        + N_DIAGNOSTIC * (len(DEMO_METHODS) - 1)
+        + fits
     )
     assert "demo_diagnostics_qq.png" in {p.name for p in paths}
 

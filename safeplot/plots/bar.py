@@ -412,6 +412,9 @@ def release_barplot(
         return ", ".join(parts) or "the data"
 
     suppressed = [describe(g) for g in present if not shown[g]]
+    if not m.raw:
+        # a suppressed group is never named: the release keeps how many, not which
+        suppressed = [f"{len(suppressed)} group(s)"] if suppressed else []
     if suppressed:
         warnings.append(
             f"{len(suppressed)} group(s) with fewer than threshold={threshold} records (or "
@@ -485,6 +488,10 @@ def release_barplot(
         )
         for g in drawn_groups
     ]
+    if not m.raw and layout.has_cat:
+        # a category none of whose bars is drawn gets no tick, no slot and no label
+        drawn_cats = {c for c, _ in groups}
+        levels = [level for level in levels if level in drawn_cats]
     value_lim = value_ticks = None
     if not m.raw:
         numbers = np.r_[est, lo[np.isfinite(lo)], hi[np.isfinite(hi)]] if has_err else est

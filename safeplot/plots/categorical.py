@@ -1177,6 +1177,14 @@ def release_countplot(
                 table = np.vstack([table[keep], table[merged].sum(axis=0, keepdims=True)])
                 levels = [lv for lv, mg in zip(levels, merged, strict=True) if not mg] + [other]
                 details["categories_merged"] = int(merged.sum())
+        # a level with fewer than threshold records in all is left out with its records, as
+        # if absent: neither its slot, its suppression nor a secondary suppression it would
+        # cause may tell a level listed in order= that exists from one that does not
+        whole = table.sum(axis=1)
+        small = (whole > 0) & (whole < threshold)
+        if small.any():
+            table = np.where(small[:, None], 0.0, table)
+            n = int(table.sum())  # the report counts the records shown, not the left out
         sup = suppress_table(table, threshold)
         warnings += sup.warnings
         released = sup.counts
@@ -1185,16 +1193,12 @@ def release_countplot(
         if m.rule_based:
             params["round_to"] = pol.round_n_to
             released = round_counts(released, pol.round_n_to, threshold)
-        # leave out categories and hue levels with nothing shown, unless the caller named
-        # them in order / hue_order: a named one keeps its (empty) slot whether it has no
-        # records or only suppressed ones, so the figure does not tell the two apart
+        # leave out categories and hue levels with nothing shown, named in order / hue_order
+        # or not: a level listed there that is absent or suppressed behaves as one not
+        # listed, so the figure neither names a suppressed level nor tells it from an absent one
         shown = np.nan_to_num(released) > 0
-        named = set(order) if order is not None else set()
-        named_hue = set(hue_order) if hue_order is not None else set()
-        row_keep = shown.any(axis=1) | np.array([lv in named for lv in levels], dtype=bool)
+        row_keep = shown.any(axis=1)
         col_keep = shown.any(axis=0)
-        if hue_levels is not None:
-            col_keep |= np.array([lv in named_hue for lv in hue_levels], dtype=bool)
         released = released[row_keep][:, col_keep]
         levels = [lv for lv, kp in zip(levels, row_keep, strict=True) if kp]
         if hue_levels is not None:
