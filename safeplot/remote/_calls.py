@@ -1,0 +1,338 @@
+"""What a remote analyst may ask for, and how the server answers: releases only.
+
+The server runs the *same* public function a local call runs, on its own
+frame, with the arguments listed here and nothing else, and collects what
+the function hands to the guard (:func:`safeplot.release.guard.capturing`).
+What it sends back is a :class:`CallRelease`: the releases, with the fields
+that only drawing guards inside the secure environment use removed
+(:func:`for_analyst`), their reports, and for tables and models the
+released table.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import DisclosureError
+from ..release import DisclosureReport, guard, release_kind
+
+__all__ = [
+    "CALLS",
+    "PLOTS",
+    "CallRelease",
+    "for_analyst",
+    "run_call",
+]
+
+#: The argument types of the allow-list (the server validates them with pydantic models).
+STR, INT, FLOAT, BOOL, STRS, FLOATS, INT_OR_STR, STR_OR_STRS = (
+    "str",
+    "int",
+    "float",
+    "bool",
+    "list[str]",
+    "list[float]",
+    "int | str",
+    "str | list[str]",
+)
+
+_METHOD = {"method": STR, "threshold": INT}
+_VALUES = {"k": INT, "q": FLOAT, "factor": INT}
+
+#: Function name -> the arguments a remote call may give it, with their types. Arguments
+#: that only style the drawing (palette, colour, legend, ...) stay on the analyst's side.
+CALLS: dict[str, dict[str, str]] = {
+    "histplot": {
+        "x": STR,
+        "hue": STR,
+        "hue_order": STRS,
+        "bins": INT_OR_STR,
+        "binwidth": FLOAT,
+        "binrange": FLOATS,
+        "discrete": BOOL,
+        "stat": STR,
+        "element": STR,
+        **_METHOD,
+        **_VALUES,
+    },
+    "scatterplot": {
+        "x": STR,
+        "y": STR,
+        "hue": STR,
+        "hue_order": STRS,
+        "metric": STR,
+        "bins": INT,
+        **_METHOD,
+        **_VALUES,
+    },
+    "boxplot": {
+        "x": STR,
+        "y": STR,
+        "hue": STR,
+        "order": STRS,
+        "hue_order": STRS,
+        "orient": STR,
+        "bins": INT,
+        **_METHOD,
+        **_VALUES,
+    },
+    "countplot": {
+        "x": STR,
+        "y": STR,
+        "hue": STR,
+        "order": STRS,
+        "hue_order": STRS,
+        "orient": STR,
+        "stat": STR,
+        **_METHOD,
+    },
+    "heatmap": {"x": STR, "y": STR, "bins": INT, **_METHOD, **_VALUES},
+    "describe": {"percentiles": FLOATS, "threshold": INT, "winsor_sd": FLOAT, "sig": INT},
+    "crosstab": {
+        "index": STR_OR_STRS,
+        "columns": STR_OR_STRS,
+        "margins": BOOL,
+        "threshold": INT,
+    },
+    "corr": {
+        "method": STR,
+        "min_periods": INT,
+        "numeric_only": BOOL,
+        "threshold": INT,
+        "sig": INT,
+    },
+    "safe_ols": {"formula": STR},
+    "safe_logit": {"formula": STR},
+}
+
+#: The functions that draw (the rest release a table or a model).
+PLOTS = ("histplot", "scatterplot", "boxplot", "countplot", "heatmap")
+#: Methods a server never runs: their output is the records themselves.
+RAW_METHODS = ("none",)
+
+
+@release_kind("remote_call")
+@dataclass
+class CallRelease:
+    """What a server sends back for one call: releases, reports, released tables.
+
+    Attributes
+    ----------
+    function : str
+        The public function that ran on the server.
+    releases : list
+        The releases the function made, as its marks draw them
+        (:func:`for_analyst` has removed what only drawing guards use).
+    reports : list of DisclosureReport
+        The report of each release, in order.
+    table : DataFrame, optional
+        The released table (``describe``, ``crosstab``, ``corr``, a model's
+        coefficient table).
+    flags : DataFrame, optional
+        ``describe``'s flag for every statistic.
+    values : dict
+        Released scalars of a model (rounded counts and statistics).
+
+    Examples
+    --------
+    >>> rel = CallRelease("describe", [], [DisclosureReport("describe", "confidential")])
+    >>> CallRelease.from_json(rel.to_json()).reports[0].method
+    'confidential'
+    """
+
+    function: str
+    releases: list
+    reports: list[DisclosureReport]
+    table: pd.DataFrame | None = None
+    flags: pd.DataFrame | None = None
+    values: dict = field(default_factory=dict)
+
+
+def _function(name: str) -> Callable[..., Any]:
+    from .. import diagnostics, summaries
+    from ..plots import categorical, distributions, matrix, relational
+
+    return {
+        "histplot": distributions.histplot,
+        "scatterplot": relational.scatterplot,
+        "boxplot": categorical.boxplot,
+        "countplot": categorical.countplot,
+        "heatmap": matrix.heatmap,
+        "describe": summaries.describe,
+        "crosstab": summaries.crosstab,
+        "corr": summaries.corr,
+        "safe_ols": diagnostics.safe_ols,
+        "safe_logit": diagnostics.safe_logit,
+    }[name]
+
+
+def check_call(function: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Return `args` if `function` and every argument are on the allow-list; else ValueError.
+
+    Examples
+    --------
+    >>> check_call("histplot", {"x": "age"})
+    {'x': 'age'}
+    """
+    if function not in CALLS:
+        raise ValueError(
+            f"{function!r} cannot be called remotely; the functions that can are {sorted(CALLS)}."
+        )
+    unknown = sorted(set(args) - set(CALLS[function]))
+    if unknown:
+        raise ValueError(
+            f"{function}() takes no remote argument(s) {unknown}; the arguments sent to the "
+            f"server are {sorted(CALLS[function])} (styling arguments stay local)."
+        )
+    method = args.get("method")
+    if method in RAW_METHODS:
+        raise DisclosureError(
+            f"method={method!r} releases the records themselves, which a remote-analysis "
+            "server never does."
+        )
+    return dict(args)
+
+
+def run_call(function: str, frame: Any, args: dict[str, Any]) -> CallRelease:
+    """Run a public function on `frame` and return what it released, for the analyst.
+
+    The function runs exactly as a local call would (same release builders,
+    same guard, the ledger and policy in force), drawing on a figure that is
+    then thrown away; what it handed to the guard is returned.
+
+    Parameters
+    ----------
+    function : str
+        A name in :data:`CALLS`.
+    frame : DataFrame
+        The records (pandas or dask).
+    args : dict
+        The call's arguments (checked against :data:`CALLS`).
+
+    Returns
+    -------
+    CallRelease
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> titanic = safeplot.load_dataset("titanic")
+    >>> out = run_call("histplot", titanic, {"x": "age"})
+    >>> type(out.releases[0]).__name__, out.reports[0].method
+    ('HistogramRelease', 'suppress')
+    """
+    from matplotlib.figure import Figure
+
+    args = check_call(function, args)
+    func = _function(function)
+    with guard.capturing() as seen:
+        if function in PLOTS:
+            fig = Figure()
+            func(data=frame, ax=fig.add_subplot(), **args)
+            result = None
+        elif function in ("safe_ols", "safe_logit"):
+            result = func(args["formula"], data=frame)
+        else:
+            result = func(frame, **args)
+    if function in ("safe_ols", "safe_logit"):
+        return _model_release(function, result)
+    releases: list[Any] = []
+    reports: list[DisclosureReport] = []
+    for _, report, release in seen:
+        reports.append(report)
+        items = release if isinstance(release, list) else [release]
+        releases += [for_analyst(r) for r in items if _is_release(r)]
+    if function == "describe":
+        return CallRelease(function, [], [result.report], result.table, result.flags)
+    if function in ("crosstab", "corr"):
+        table = result.copy()
+        table.attrs = {}
+        return CallRelease(function, [], reports, table)
+    return CallRelease(function, releases, reports)
+
+
+def _is_release(value: Any) -> bool:
+    from ..release._serial import _RELEASES, _kind_of
+
+    return _kind_of(value) in _RELEASES
+
+
+def _model_release(function: str, fit: Any) -> CallRelease:
+    from .. import audit
+
+    entry = audit.record_model(fit)
+    report = DisclosureReport(**{**entry.report, "variables": tuple(entry.report["variables"])})
+    stats = {
+        name: getattr(fit, name)
+        for name in ("rsquared", "rsquared_adj", "fvalue", "f_pvalue", "deviance", "llf", "aic")
+        if hasattr(type(fit), name)
+    }
+    values = {
+        "formula": fit.formula,
+        "nobs": fit.nobs,
+        "n_dropped": fit.n_dropped,
+        "df_resid": fit.df_resid,
+        "df_model": float(fit.df_model),
+        "stats": {k: float(v) for k, v in stats.items()},
+        "conf_int": {str(a): fit.conf_int(alpha=a) for a in (0.05,)},
+    }
+    return CallRelease(function, [], [report], fit.summary_frame(), values=values)
+
+
+def for_analyst(release: Any) -> Any:
+    """Return a copy of `release` without what only drawing guards inside the environment use.
+
+    A release keeps, for drawing it again inside the secure environment, the
+    rare raw values no tick or label may equal (``avoid`` fields) and the
+    exact number of records behind each box. Neither leaves a server: the
+    ``avoid`` fields are emptied, exact counts are set to 0 (the rounded
+    counts are in the report), and categorical dtypes keep only the levels
+    the release shows.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> from safeplot.plots.categorical import release_boxplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> rel = release_boxplot(tips, x="day", y="tip", method="confidential")
+    >>> int(for_analyst(rel).box("Sun").n), for_analyst(rel).avoid.size
+    (0, 0)
+    """
+    return _strip(release)
+
+
+def _strip(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_strip(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_strip(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _strip(v) for k, v in value.items()}
+    if not (dataclasses.is_dataclass(value) and not isinstance(value, type)):
+        return value
+    out = copy.copy(value)
+    names = [f.name for f in dataclasses.fields(value)]
+    for name in names:
+        v = getattr(value, name)
+        if name.startswith("avoid"):
+            v = np.array([], dtype=v.dtype) if isinstance(v, np.ndarray) else type(v)()
+        elif type(value).__name__ == "BoxSummary" and name in ("n", "n_winsorized"):
+            v = 0
+        else:
+            v = _strip(v)
+        object.__setattr__(out, name, v)
+    if type(value).__name__ == "Layout":
+        for levels, dtype in (("levels", "cat_dtype"), ("hue_levels", "hue_dtype")):
+            shown = getattr(out, levels)
+            cats = getattr(out, dtype)
+            if isinstance(cats, pd.CategoricalDtype) and shown is not None:
+                kept = [c for c in cats.categories if c in set(shown)]
+                object.__setattr__(out, dtype, pd.CategoricalDtype(kept, cats.ordered))
+    return out
