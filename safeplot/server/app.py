@@ -11,7 +11,8 @@ types, a rounded count, category levels that each hold at least
 ``threshold`` records) and releases are all there is.
 """
 
-from __future__ import annotations
+# no `from __future__ import annotations`: FastAPI reads the routes' annotations at run
+# time, and they name dependencies local to create_app
 
 import asyncio
 import json

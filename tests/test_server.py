@@ -1,0 +1,459 @@
+"""`safeplot serve` and `safeplot.connect`: real servers on loopback ports, in subprocesses.
+
+Each server is started with the command line of the deployment guide, on a
+free loopback port, and stops itself (``--exit-after``) if a test run dies;
+the fixture's finaliser terminates it in any case.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import safeplot
+from safeplot import ledger
+from safeplot.errors import DisclosureError
+from safeplot.release import to_json
+from safeplot.remote import RemoteError, RemoteFrame, Session, run_call
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Seconds after which a server started here stops by itself.
+LIFETIME = 240
+POLICY = """\
+threshold = 5
+k_min = 3
+noise_draws = 1
+allow_raw = true
+locked = true
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _cli(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "safeplot", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+
+
+def _titanic() -> pd.DataFrame:
+    frame = safeplot.load_dataset("titanic")
+    # a transformed copy of a column, as a custodian's extract may hold one
+    frame["age_months"] = frame["age"] * 12 + 6
+    return frame
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A running `safeplot serve` with three analysts; yields what the tests need."""
+    work = tmp_path_factory.mktemp("server")
+    frame = _titanic()
+    frame.to_csv(work / "titanic.csv", index=False)
+    frame.iloc[:20].to_csv(work / "other.csv", index=False)
+    (work / "policy.toml").write_text(POLICY)
+    (work / "home").mkdir()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "MPLBACKEND": "Agg",
+        "SAFEPLOT_HOME": str(work / "home"),
+    }
+    env.pop("SAFEPLOT_POLICY", None)
+    env.pop("SAFEPLOT_SECRET", None)
+    tokens = {}
+    for name, grants in (("alice", "titanic"), ("bob", "other"), ("carol", "titanic,other")):
+        out = _cli(
+            "token",
+            "add",
+            name,
+            "--datasets",
+            grants,
+            "--tokens",
+            "analysts.toml",
+            env=env,
+            cwd=work,
+        )
+        tokens[name] = out.stdout.strip().splitlines()[-1]
+    port = _free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "safeplot",
+            "serve",
+            "--data",
+            "titanic=titanic.csv",
+            "--data",
+            "other=other.csv",
+            "--tokens",
+            "analysts.toml",
+            "--policy",
+            str(work / "policy.toml"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--max-body",
+            "4096",
+            "--exit-after",
+            str(LIFETIME),
+        ],
+        env=env,
+        cwd=work,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if httpx.get(f"{url}/v1/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"safeplot serve did not start: {proc.stdout.read()}")
+            time.sleep(0.3)
+        # the records as the server holds them (read from the same file)
+        frame = pd.read_csv(work / "titanic.csv")
+        yield {"url": url, "tokens": tokens, "work": work, "frame": frame}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def policy(server):
+    return safeplot.load_policy(server["work"] / "policy.toml")
+
+
+def _session(server, who: str = "alice") -> Session:
+    return safeplot.connect(server["url"], token=server["tokens"][who])
+
+
+# -- tokens -------------------------------------------------------------------------------
+
+
+def test_token_add_stores_only_a_hash_and_prints_the_token_last(server):
+    text = (server["work"] / "analysts.toml").read_text()
+    for token in server["tokens"].values():
+        assert len(token) >= 40
+        assert token not in text
+    assert "[analysts.carol]" in text
+    assert 'datasets = ["titanic", "other"]' in text
+
+
+# -- authentication -----------------------------------------------------------------------
+
+ROUTES = [
+    ("GET", "/v1/datasets", None),
+    ("GET", "/v1/datasets/titanic", None),
+    ("POST", "/v1/datasets/titanic/release", {"function": "histplot", "args": {"x": "age"}}),
+]
+
+
+@pytest.mark.parametrize("verb, path, body", ROUTES)
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"Authorization": "Bearer wrong-token"}, {"Authorization": "Basic YWxpY2U6YWxpY2U="}],
+)
+def test_no_or_wrong_token_gets_401_and_nothing_else(server, verb, path, body, headers):
+    r = httpx.request(verb, server["url"] + path, json=body, headers=headers, timeout=30)
+    assert r.status_code == 401
+    assert set(r.json()) == {"error", "detail"}
+    assert "age" not in r.text and "titanic" not in r.text
+
+
+@pytest.mark.parametrize("dataset", ["other", "nonexistent"])
+def test_a_data_set_not_granted_gets_403_and_nothing_else(server, dataset):
+    headers = {"Authorization": f"Bearer {server['tokens']['alice']}"}
+    for verb, path, body in [
+        ("GET", f"/v1/datasets/{dataset}", None),
+        ("POST", f"/v1/datasets/{dataset}/release", {"function": "histplot", "args": {}}),
+        ("POST", f"/v1/datasets/{dataset}/release", {"malformed": True}),
+    ]:
+        r = httpx.request(verb, server["url"] + path, json=body, headers=headers, timeout=30)
+        assert r.status_code == 403, (path, r.text)
+        assert set(r.json()) == {"error", "detail"}
+    with _session(server, "bob") as sess:
+        assert sess.datasets() == ["other"]
+        with pytest.raises(RemoteError, match="403"):
+            sess.dataset("titanic")
+
+
+def test_every_request_is_logged_with_the_analyst(server):
+    with _session(server, "carol") as sess:
+        sess.dataset("other")
+    lines = [json.loads(x) for x in (server["work"] / "safeplot-server-audit.jsonl").open()]
+    assert any(e["analyst"] == "carol" and e["dataset"] == "other" for e in lines)
+    assert any(e["analyst"] is None and e["status"] == 401 for e in lines)
+    assert not any(t in json.dumps(lines) for t in server["tokens"].values())
+
+
+# -- what routes return -------------------------------------------------------------------
+
+
+def test_no_route_returns_more_than_a_release(server):
+    schema = httpx.get(server["url"] + "/openapi.json", timeout=30).json()
+    assert set(schema["paths"]) == {
+        "/v1/health",
+        "/v1/datasets",
+        "/v1/datasets/{name}",
+        "/v1/datasets/{name}/release",
+    }
+    answers = {}
+    for path, item in schema["paths"].items():
+        for verb, op in item.items():
+            ref = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+            answers[(verb, path)] = ref.rsplit("/", 1)[-1]
+    assert answers == {
+        ("get", "/v1/health"): "Health",
+        ("get", "/v1/datasets"): "DatasetList",
+        ("get", "/v1/datasets/{name}"): "DatasetInfo",
+        ("post", "/v1/datasets/{name}/release"): "ReleaseResponse",
+    }
+    models = schema["components"]["schemas"]
+    assert set(models["DatasetInfo"]["properties"]) == {"name", "n", "columns"}
+    assert set(models["Column"]["properties"]) == {"name", "dtype", "levels"}
+    assert set(models["ReleaseResponse"]["properties"]) == {"function", "release"}
+
+
+def test_metadata_rounds_n_and_names_only_common_levels(server, policy):
+    frame = server["frame"]
+    with _session(server) as sess:
+        df = sess.dataset("titanic")
+    assert df.n == policy.round_count(len(frame))
+    assert list(df.columns) == list(frame.columns)
+    assert df.levels("class") == ["First", "Second", "Third"]
+    assert df.levels("age") is None
+    small = frame["deck"].value_counts()
+    assert (small < policy.threshold).any() or df.levels("deck") is not None
+    if (small < policy.threshold).any():
+        assert df.levels("deck") is None
+
+
+def test_a_release_carries_no_rare_values_or_exact_counts(server):
+    with _session(server) as sess:
+        df = sess.dataset("titanic")
+        call = sess.release(df.name, "boxplot", {"x": "class", "y": "age", "method": "suppress"})
+    (rel,) = call.releases
+    assert rel.avoid.size == 0
+    assert all(box.n == 0 for box in rel.boxes)
+
+
+def test_a_raw_release_is_never_served_even_where_the_policy_allows_it(server):
+    with _session(server) as sess, pytest.raises(DisclosureError, match="records"):
+        sess.release("titanic", "histplot", {"x": "age", "method": "none"})
+
+
+# -- the remote frame ---------------------------------------------------------------------
+
+
+def test_the_remote_frame_refuses_every_way_to_read_values(server):
+    with _session(server) as sess:
+        df = sess.dataset("titanic")
+    assert isinstance(df, RemoteFrame)
+    attempts = [
+        lambda: df.values,
+        lambda: df.head(),
+        lambda: df.tail(),
+        lambda: df.iloc[0],
+        lambda: df.loc[0],
+        lambda: df.to_numpy(),
+        lambda: df.to_pandas(),
+        lambda: df.sample(),
+        lambda: np.asarray(df),
+        lambda: list(df),
+        lambda: len(df),
+        lambda: df.compute(),
+        lambda: df["age"].to_numpy(),
+        lambda: df["age"].values,
+        lambda: df["age"].tolist(),
+        lambda: df["age"].unique(),
+        lambda: df["age"].mean(),
+        lambda: df["age"][0],
+        lambda: np.asarray(df["age"]),
+        lambda: list(df["age"]),
+        lambda: df.age.values,
+        lambda: df.anything_else,
+        lambda: df[df["age"] > 3],
+        lambda: pd.DataFrame(df),
+        lambda: __import__("pickle").dumps(df),
+    ]
+    for i, attempt in enumerate(attempts):
+        with pytest.raises((DisclosureError, TypeError, ValueError)) as info:
+            attempt()
+        assert "stay" in str(info.value) or isinstance(info.value, (TypeError, ValueError)), i
+    assert "Bearer" not in repr(sess) and server["tokens"]["alice"] not in repr(sess)
+
+
+# -- remote == local ----------------------------------------------------------------------
+
+CALLS = [
+    ("histplot", {"x": "age", "hue": "sex"}),
+    ("histplot", {"x": "fare", "method": "generalize"}),
+    ("scatterplot", {"x": "age", "y": "fare"}),
+    ("scatterplot", {"x": "age", "y": "fare", "method": "suppress"}),
+    ("boxplot", {"x": "class", "y": "age"}),
+    ("boxplot", {"x": "class", "y": "fare", "method": "confidential"}),
+    ("countplot", {"x": "class", "hue": "sex"}),
+    ("heatmap", {"x": "age", "y": "fare"}),
+    ("describe", {}),
+    ("crosstab", {"index": "class", "columns": "sex"}),
+    ("safe_ols", {"formula": "fare ~ age + pclass"}),
+    ("safe_logit", {"formula": "survived ~ age + fare"}),
+]
+
+
+def test_remote_releases_equal_local_releases_exactly(server, policy):
+    frame = server["frame"]
+    local_book = ledger.Ledger(policy, name="local")
+    with _session(server, "carol") as sess:
+        for function, args in CALLS:
+            columns = ["age", "fare"] if function == "describe" else None
+            remote = sess.release("titanic", function, args, columns)
+            data = frame if columns is None else frame[columns]
+            with safeplot.policy(policy), ledger.using(local_book):
+                local = run_call(function, data, args)
+            assert to_json(remote) == to_json(local), function
+
+
+def test_the_same_script_draws_the_same_figure_locally_and_remotely(server, policy):
+    def script(df, ax):
+        safeplot.histplot(data=df, x="age", hue="sex", ax=ax[0])
+        safeplot.scatterplot(data=df, x="age", y="fare", ax=ax[1])
+        safeplot.boxplot(data=df, x="class", y="age", ax=ax[2])
+        safeplot.countplot(data=df, x="class", ax=ax[3])
+        return safeplot.safe_ols("fare ~ age", data=df), safeplot.crosstab(df, "class", "sex")
+
+    figures, results = [], []
+    with _session(server, "carol") as sess:
+        for df in (server["frame"], sess.dataset("titanic")):
+            fig, ax = plt.subplots(1, 4)
+            with safeplot.policy(policy), ledger.using(ledger.Ledger(policy)):
+                results.append(script(df, ax))
+            figures.append(fig)
+    (fit_l, tab_l), (fit_r, tab_r) = results
+    pd.testing.assert_series_equal(fit_l.params, fit_r.params)
+    assert fit_l.nobs == fit_r.nobs
+    pd.testing.assert_frame_equal(tab_l, tab_r)
+    for a, b in zip(figures[0].axes, figures[1].axes, strict=True):
+        assert a.get_xlim() == b.get_xlim() and a.get_ylim() == b.get_ylim()
+        assert [t.get_text() for t in a.get_xticklabels()] == [
+            t.get_text() for t in b.get_xticklabels()
+        ]
+        assert len(a.patches) == len(b.patches) and len(a.collections) == len(b.collections)
+        for pa, pb in zip(a.patches, b.patches, strict=True):
+            np.testing.assert_allclose(pa.get_verts(), pb.get_verts())
+        for ca, cb in zip(a.collections, b.collections, strict=True):
+            np.testing.assert_array_equal(ca.get_offsets(), cb.get_offsets())
+        assert a.safeplot_report.to_dict() == b.safeplot_report.to_dict()
+    plt.close("all")
+
+
+# -- policy and ledger on the server -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, floor",
+    [
+        ({"x": "age", "threshold": 2}, "threshold"),
+        ({"x": "age", "method": "deterministic", "k": 2}, "k_min"),
+        ({"x": "age", "method": "probabilistic", "q": 0.01}, "q_min"),
+    ],
+)
+def test_the_locked_policy_holds_against_client_parameters(server, args, floor):
+    with _session(server) as sess:
+        df = sess.dataset("titanic")
+        with pytest.raises(DisclosureError, match=floor):
+            safeplot.histplot(data=df, **args)
+        with pytest.raises(RemoteError, match="422"):
+            sess.release("titanic", "histplot", {"x": "age", "policy": {"threshold": 1}})
+    plt.close("all")
+
+
+def test_the_ledger_refuses_on_the_server_what_it_refuses_locally(server, policy):
+    frame = server["frame"]
+    first = {"x": "age", "method": "probabilistic"}
+    copy = {"x": "age_months", "method": "probabilistic"}
+    with safeplot.policy(policy), ledger.using(ledger.Ledger(policy)):
+        run_call("histplot", frame, first)
+        with pytest.raises(DisclosureError, match="noise") as local:
+            run_call("histplot", frame, copy)
+    with _session(server, "carol") as sess:
+        sess.release("titanic", "histplot", first)
+        with pytest.raises(DisclosureError, match="noise") as remote:
+            sess.release("titanic", "histplot", copy)
+        # the ledger is the analyst's for this data set: another analyst is not refused
+    with _session(server) as other:
+        other.release("titanic", "histplot", copy)
+    assert str(local.value) in str(remote.value)
+
+
+# -- bad requests and load ----------------------------------------------------------------
+
+
+def test_malformed_and_oversized_requests_get_a_clear_4xx_and_the_server_keeps_serving(server):
+    url = server["url"] + "/v1/datasets/titanic/release"
+    headers = {"Authorization": f"Bearer {server['tokens']['alice']}"}
+    bad = [
+        ('{"function": "histplot",', 422),
+        ('{"function": "read_csv", "args": {}}', 422),
+        ('{"function": "histplot", "args": {"x": "age", "data": [1, 2]}}', 422),
+        ('{"function": "histplot", "args": {"x": "age", "k": "3"}}', 422),
+        ('{"function": "histplot", "args": {"x": "no_such_column"}}', 422),
+        ('{"function": "safe_ols", "args": {"formula": "fare ~ __import__(\'os\')"}}', 422),
+        ('["not", "an", "object"]', 422),
+        ('{"function": "histplot", "args": {"x": "' + "a" * 5000 + '"}}', 413),
+    ]
+    for body, status in bad:
+        r = httpx.post(url, content=body, headers=headers, timeout=30)
+        assert r.status_code == status, (body[:60], r.text)
+        assert set(r.json()) == {"error", "detail"}
+        assert "Traceback" not in r.text
+    r = httpx.post(url, json={"function": "histplot", "args": {"x": "age"}}, headers=headers)
+    assert r.status_code == 200
+    assert httpx.get(server["url"] + "/v1/health").json()["status"] == "ok"
+
+
+def test_eight_concurrent_clients_get_identical_releases(server):
+    def client(i: int) -> list[str]:
+        with _session(server, "alice") as sess:
+            return [
+                to_json(sess.release("titanic", "histplot", {"x": "fare", "hue": "class"}))
+                for _ in range(5)
+            ]
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(client, range(8)))
+    flat = [r for rs in results for r in rs]
+    assert len(flat) == 40
+    assert len(set(flat)) == 1
