@@ -431,6 +431,8 @@ def test_malformed_and_oversized_requests_get_a_clear_4xx_and_the_server_keeps_s
         ('{"function": "histplot", "args": {"x": "age", "k": "3"}}', 422),
         ('{"function": "histplot", "args": {"x": "no_such_column"}}', 422),
         ('{"function": "safe_ols", "args": {"formula": "fare ~ __import__(\'os\')"}}', 422),
+        ('{"function": "safe_ols", "args": {"formula": "fare ~ I(open(\'x\'))"}}', 422),
+        ('{"function": "safe_ols", "args": {"formula": "fare ~ np.random.seed(1)"}}', 422),
         ('["not", "an", "object"]', 422),
         ('{"function": "histplot", "args": {"x": "' + "a" * 5000 + '"}}', 413),
     ]

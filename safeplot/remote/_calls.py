@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -191,6 +192,8 @@ def check_call(function: str, args: dict[str, Any]) -> dict[str, Any]:
             f"{function}() takes no remote argument(s) {unknown}; the arguments sent to the "
             f"server are {sorted(CALLS[function])} (styling arguments stay local)."
         )
+    if "formula" in args:
+        check_formula(args["formula"])
     method = args.get("method")
     if method in RAW_METHODS:
         raise DisclosureError(
@@ -198,6 +201,62 @@ def check_call(function: str, args: dict[str, Any]) -> dict[str, Any]:
             "server never does."
         )
     return dict(args)
+
+
+#: Names a remote formula may use besides column names (patsy evaluates formulas as Python).
+FORMULA_NAMES = frozenset({"C", "I", "np.log", "np.log1p", "np.exp", "np.sqrt", "np.abs"})
+_FORMULA_TOKEN = re.compile(
+    r"\s+|(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)"
+    r"|(?P<number>\d+(?:\.\d+)?)|(?P<op>\*\*|[~+\-*/:(),^])"
+)
+
+
+def check_formula(formula: Any, columns: Any = None) -> str:
+    """Return `formula` if it uses only column names, operators and a few functions.
+
+    statsmodels reads formulas with patsy, which evaluates each term as
+    Python: a server must not evaluate whatever an analyst writes. A remote
+    formula may hold names (column names, and ``C``, ``I``, ``np.log``,
+    ``np.log1p``, ``np.exp``, ``np.sqrt``, ``np.abs``), numbers and the
+    operators ``~ + - * / : ( ) , ** ^``; nothing else (no quotes, no
+    brackets, no attribute access, no names that start with ``_``).
+
+    Examples
+    --------
+    >>> check_formula("survived ~ age + C(pclass) + np.log(fare + 1)")
+    'survived ~ age + C(pclass) + np.log(fare + 1)'
+    >>> check_formula("y ~ __import__('os')")
+    Traceback (most recent call last):
+    ...
+    ValueError: The formula may hold only column names, numbers, ...
+    """
+    if not isinstance(formula, str) or "~" not in formula or len(formula) > 500:
+        raise ValueError(
+            "A remote formula is a string 'outcome ~ terms' (at most 500 characters)."
+        )
+    pos = 0
+    problem = ""
+    while pos < len(formula):
+        m = _FORMULA_TOKEN.match(formula, pos)
+        if m is None:
+            problem = f"{formula[pos]!r}"
+            break
+        name = m.group("name")
+        if name is not None:
+            known = columns is None or name in set(columns)
+            if name.startswith("_") or "._" in name or ("." in name and name not in FORMULA_NAMES):
+                problem = repr(name)
+                break
+            if not known and name not in FORMULA_NAMES:
+                problem = repr(name)
+                break
+        pos = m.end()
+    if problem:
+        raise ValueError(
+            "The formula may hold only column names, numbers, the operators ~ + - * / : ( ) "
+            f"and the functions {sorted(FORMULA_NAMES)}; {problem} is not allowed."
+        )
+    return formula
 
 
 def run_call(function: str, frame: Any, args: dict[str, Any]) -> CallRelease:
@@ -231,6 +290,8 @@ def run_call(function: str, frame: Any, args: dict[str, Any]) -> CallRelease:
     from matplotlib.figure import Figure
 
     args = check_call(function, args)
+    if "formula" in args:
+        check_formula(args["formula"], frame.columns)
     func = _function(function)
     with guard.capturing() as seen:
         if function in PLOTS:
