@@ -7,6 +7,7 @@ the fixture's finaliser terminates it in any case.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -65,15 +66,7 @@ def _titanic() -> pd.DataFrame:
     return frame
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A running `safeplot serve` with three analysts; yields what the tests need."""
-    work = tmp_path_factory.mktemp("server")
-    frame = _titanic()
-    frame.to_csv(work / "titanic.csv", index=False)
-    frame.iloc[:20].to_csv(work / "other.csv", index=False)
-    (work / "policy.toml").write_text(POLICY)
-    (work / "home").mkdir()
+def _env(work: Path) -> dict[str, str]:
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -82,45 +75,21 @@ def server(tmp_path_factory):
     }
     env.pop("SAFEPLOT_POLICY", None)
     env.pop("SAFEPLOT_SECRET", None)
-    tokens = {}
-    for name, grants in (("alice", "titanic"), ("bob", "other"), ("carol", "titanic,other")):
-        out = _cli(
-            "token",
-            "add",
-            name,
-            "--datasets",
-            grants,
-            "--tokens",
-            "analysts.toml",
-            env=env,
-            cwd=work,
-        )
-        tokens[name] = out.stdout.strip().splitlines()[-1]
+    return env
+
+
+@contextlib.contextmanager
+def _serving(work: Path, data: list[str], *options: str):
+    """Run `safeplot serve` in `work` on a free loopback port; yield its address."""
     port = _free_port()
+    command = [sys.executable, "-m", "safeplot", "serve"]
+    for item in data:
+        command += ["--data", item]
+    command += ["--tokens", "analysts.toml", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--exit-after", str(LIFETIME), *options]
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "safeplot",
-            "serve",
-            "--data",
-            "titanic=titanic.csv",
-            "--data",
-            "other=other.csv",
-            "--tokens",
-            "analysts.toml",
-            "--policy",
-            str(work / "policy.toml"),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--max-body",
-            "4096",
-            "--exit-after",
-            str(LIFETIME),
-        ],
-        env=env,
+        command,
+        env=_env(work),
         cwd=work,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -138,9 +107,7 @@ def server(tmp_path_factory):
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"safeplot serve did not start: {proc.stdout.read()}")
             time.sleep(0.3)
-        # the records as the server holds them (read from the same file)
-        frame = pd.read_csv(work / "titanic.csv")
-        yield {"url": url, "tokens": tokens, "work": work, "frame": frame}
+        yield url
     finally:
         proc.terminate()
         try:
@@ -148,6 +115,42 @@ def server(tmp_path_factory):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=20)
+
+
+def _tokens(work: Path, grants: dict[str, str]) -> dict[str, str]:
+    tokens = {}
+    for name, datasets in grants.items():
+        out = _cli(
+            "token",
+            "add",
+            name,
+            "--datasets",
+            datasets,
+            "--tokens",
+            "analysts.toml",
+            env=_env(work),
+            cwd=work,
+        )
+        tokens[name] = out.stdout.strip().splitlines()[-1]
+    return tokens
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A running `safeplot serve` with three analysts; yields what the tests need."""
+    work = tmp_path_factory.mktemp("server")
+    frame = _titanic()
+    frame.to_csv(work / "titanic.csv", index=False)
+    frame.iloc[:20].to_csv(work / "other.csv", index=False)
+    (work / "policy.toml").write_text(POLICY)
+    (work / "home").mkdir()
+    tokens = _tokens(work, {"alice": "titanic", "bob": "other", "carol": "titanic,other"})
+    data = ["titanic=titanic.csv", "other=other.csv"]
+    options = ("--policy", str(work / "policy.toml"), "--max-body", "4096")
+    with _serving(work, data, *options) as url:
+        # the records as the server holds them (read from the same file)
+        frame = pd.read_csv(work / "titanic.csv")
+        yield {"url": url, "tokens": tokens, "work": work, "frame": frame}
 
 
 @pytest.fixture(scope="module")
@@ -228,6 +231,7 @@ def test_no_route_returns_more_than_a_release(server):
         "/v1/datasets",
         "/v1/datasets/{name}",
         "/v1/datasets/{name}/release",
+        "/v1/datasets/{name}/glm-step",
     }
     answers = {}
     for path, item in schema["paths"].items():
@@ -239,11 +243,19 @@ def test_no_route_returns_more_than_a_release(server):
         ("get", "/v1/datasets"): "DatasetList",
         ("get", "/v1/datasets/{name}"): "DatasetInfo",
         ("post", "/v1/datasets/{name}/release"): "ReleaseResponse",
+        ("post", "/v1/datasets/{name}/glm-step"): "GlmStep",
     }
     models = schema["components"]["schemas"]
     assert set(models["DatasetInfo"]["properties"]) == {"name", "n", "columns"}
     assert set(models["Column"]["properties"]) == {"name", "dtype", "levels"}
     assert set(models["ReleaseResponse"]["properties"]) == {"function", "release"}
+    assert set(models["GlmStep"]["properties"]) == {
+        "names",
+        "information",
+        "score",
+        "deviance",
+        "n",
+    }
 
 
 def test_metadata_rounds_n_and_names_only_common_levels(server, policy):
@@ -459,3 +471,73 @@ def test_eight_concurrent_clients_get_identical_releases(server):
     flat = [r for rs in results for r in rs]
     assert len(flat) == 40
     assert len(set(flat)) == 1
+
+
+# -- federation ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    """Two servers, each holding half of the records (alternate rows in order of age)."""
+    whole = pd.read_csv(ROOT / "safeplot" / "data" / "titanic.csv")
+    whole = whole.sort_values("age", kind="stable").reset_index(drop=True)
+    halves = [whole.iloc[0::2], whole.iloc[1::2]]
+    urls, tokens = [], []
+    with contextlib.ExitStack() as stack:
+        for i, half in enumerate(halves):
+            work = tmp_path_factory.mktemp(f"site{i}")
+            (work / "home").mkdir()
+            half.to_csv(work / "titanic.csv", index=False)
+            tokens.append(_tokens(work, {"dana": "titanic"})["dana"])
+            urls.append(stack.enter_context(_serving(work, ["titanic=titanic.csv"])))
+        whole = pd.read_csv(work / "titanic.csv").iloc[:0]  # dtypes as the sites read them
+        yield {
+            "urls": urls,
+            "tokens": tokens,
+            "whole": pd.concat([h.astype(whole.dtypes.to_dict()) for h in halves]),
+        }
+
+
+def test_a_pooled_histogram_equals_the_suppressed_histogram_of_the_whole(sites):
+    with safeplot.connect(sites["urls"], tokens=sites["tokens"]) as fed:
+        df = fed.dataset("titanic")
+        fig, ax = plt.subplots()
+        safeplot.histplot(data=df, x="age", ax=ax)
+    pooled = ax.safeplot_report
+    assert pooled.details["pooled_sites"] == 2
+    with ledger.using(ledger.Ledger()):
+        whole = run_call("histplot", sites["whole"], {"x": "age"}).releases[0]
+    # the pooled bars are the whole's unsuppressed bins wherever both sites showed the bin
+    heights = {round(p.get_x(), 9): p.get_height() for p in ax.patches if p.get_height() > 0}
+    left = np.round(whole.edges[:-1], 9)
+    shown_whole = {e: c for e, c in zip(left, whole.counts, strict=True) if c > 0}
+    assert heights, "nothing pooled"
+    for edge, height in heights.items():
+        assert shown_whole[edge] == height
+    # and a bin the whole suppresses is suppressed in the pooled histogram
+    hidden_whole = {e for e, c in zip(left, whole.counts, strict=True) if np.isnan(c)}
+    assert not hidden_whole & set(heights)
+    # the rule: every pooled count is 0 or at least the threshold
+    assert all(h >= 3 for h in heights.values())
+    plt.close(fig)
+
+
+def test_a_pooled_logistic_regression_equals_the_single_site_fit(sites):
+    import statsmodels.formula.api as smf
+
+    formula = "survived ~ age + fare"
+    with safeplot.connect(sites["urls"], tokens=sites["tokens"]) as fed:
+        fit = safeplot.safe_logit(formula, data=fed.dataset("titanic"))
+    single = smf.logit(formula, data=sites["whole"]).fit(disp=0, tol=1e-12)
+    np.testing.assert_allclose(fit.params.to_numpy(), single.params.to_numpy(), atol=1e-6)
+    np.testing.assert_allclose(fit.bse.to_numpy(), single.bse.to_numpy(), atol=1e-6)
+    assert list(fit.params.index) == list(single.params.index)
+
+
+def test_a_pooled_call_that_cannot_pool_is_refused_clearly(sites):
+    with safeplot.connect(sites["urls"], tokens=sites["tokens"]) as fed:
+        df = fed.dataset("titanic")
+        with pytest.raises(ValueError, match="cannot pool"):
+            safeplot.boxplot(data=df, x="class", y="age")
+        with pytest.raises(DisclosureError):
+            _ = df.values

@@ -103,6 +103,16 @@ class Session:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
+    def glm_step(self, dataset: str, formula: str, beta: Sequence[float] | None) -> dict:
+        """Return this site's logistic-regression statistics at `beta` (a federated step)."""
+        payload = {"formula": formula, "beta": None if beta is None else list(beta)}
+        return self._request(
+            "POST",
+            f"/v1/datasets/{dataset}/glm-step",
+            content=json.dumps(payload, allow_nan=False),
+            headers={"content-type": "application/json"},
+        )
+
     def _request(self, verb: str, path: str, **kw: Any) -> Any:
         response = self._client.request(verb, path, **kw)
         try:
@@ -368,16 +378,19 @@ def connect(
 
     Parameters
     ----------
-    url : str
-        The server's address.
+    url : str or list of str
+        The server's address; several addresses pool their sites
+        (:class:`~safeplot.remote._federation.FederatedSession`).
     token : str
         The analyst's token.
+    tokens : list of str, optional
+        One token per server, when pooling.
     timeout : float, default 120
         Seconds to wait for a release.
 
     Returns
     -------
-    Session
+    Session or FederatedSession
 
     Examples
     --------
@@ -386,12 +399,17 @@ def connect(
     >>> df = sess.dataset("titanic")  # doctest: +SKIP
     >>> ax = safeplot.histplot(data=df, x="age", hue="sex")  # doctest: +SKIP
     """
-    if not isinstance(url, str):
-        raise ValueError(
-            "connect() takes one server address; pooling several sites is not available in "
-            "this version."
-        )
-    return Session(url, token or "", timeout=timeout)
+    if isinstance(url, str):
+        return Session(url, token or "", timeout=timeout)
+    from ._federation import FederatedSession
+
+    urls = list(url)
+    keys = list(tokens) if tokens is not None else [token] * len(urls)
+    if len(keys) != len(urls):
+        raise ValueError("connect([...]) needs one token per server: tokens=[...].")
+    return FederatedSession(
+        [Session(u, k or "", timeout=timeout) for u, k in zip(urls, keys, strict=True)]
+    )
 
 
 def accepts_remote(function: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -413,6 +431,10 @@ def accepts_remote(function: str) -> Callable[[Callable[..., Any]], Callable[...
                 data = args[0]
             elif data is None and len(args) > 1:
                 data = args[1]
+            from ._federation import FederatedFrame
+
+            if isinstance(data, FederatedFrame):
+                return _pooled_call(function, sig, data, args, kwargs)
             if not isinstance(data, RemoteFrame):
                 return func(*args, **kwargs)
             return _remote_call(function, sig, data, args, kwargs)
@@ -420,6 +442,28 @@ def accepts_remote(function: str) -> Callable[[Callable[..., Any]], Callable[...
         return wrapper
 
     return wrap
+
+
+def _pooled_call(
+    function: str, sig: inspect.Signature, frame: Any, args: tuple, kwargs: dict
+) -> Any:
+    from ._federation import pooled_histplot, pooled_logit
+
+    bound = sig.bind(*args, **kwargs)
+    given = {k: v for k, v in bound.arguments.items() if k != "data" and v is not None}
+    if function == "safe_logit":
+        return pooled_logit(frame, given["formula"])
+    if function == "histplot":
+        allowed = CALLS[function]
+        send = {k: v for k, v in given.items() if k in allowed}
+        local = {k: v for k, v in given.items() if k not in allowed}
+        local.update(local.pop("kwargs", {}))
+        ax, annotate = local.pop("ax", None), local.pop("annotate", None)
+        return pooled_histplot(frame, send, ax=ax, annotate=annotate, style=local)
+    raise ValueError(
+        f"{function}() cannot pool several sites; histplot and safe_logit can. Use one site's "
+        "frame (frame.sites[i]) for the others."
+    )
 
 
 def _remote_call(

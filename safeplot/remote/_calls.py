@@ -397,3 +397,90 @@ def _strip(value: Any) -> Any:
                 kept = [c for c in cats.categories if c in set(shown)]
                 object.__setattr__(out, dtype, pd.CategoricalDtype(kept, cats.ordered))
     return out
+
+
+#: Most records per model parameter a federated GLM step needs (DataSHIELD's nfilter.glm).
+GLM_RECORDS_PER_PARAMETER = 5
+#: Significant figures of the sufficient statistics a GLM step releases.
+GLM_SIG = 10
+
+
+def glm_step(frame: Any, formula: str, beta: Any = None) -> dict[str, Any]:
+    """Return one site's sufficient statistics of a logistic regression at `beta`.
+
+    The federated fit (DataSHIELD's model) adds these across sites and takes
+    a Newton step; no site releases more than these sums over its records:
+    the information matrix ``X' W X``, the score ``X' (y - p)`` and the
+    deviance, at the coefficients the analyst's side holds.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The site's records.
+    formula : str
+        ``"outcome ~ terms"`` (checked by :func:`check_formula`); the outcome is 0/1.
+    beta : sequence of float, optional
+        Coefficients, in the order of ``names`` (default: zeros).
+
+    Returns
+    -------
+    dict
+        ``names``, ``information``, ``score``, ``deviance`` (rounded to
+        :data:`GLM_SIG` significant figures) and ``n`` (rounded by the policy).
+
+    Raises
+    ------
+    DisclosureError
+        With fewer than :data:`GLM_RECORDS_PER_PARAMETER` records per
+        parameter, or fewer than ``threshold`` records in either outcome class.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> step = glm_step(safeplot.load_dataset("titanic"), "survived ~ age")
+    >>> step["names"], len(step["information"])
+    (['Intercept', 'age'], 2)
+    """
+    import statsmodels.formula.api as smf
+
+    from ..policy import get_policy
+
+    check_formula(formula, frame.columns)
+    pol = get_policy()
+    model = smf.logit(formula, data=frame)
+    X = np.asarray(model.exog, dtype=float)
+    y = np.asarray(model.endog, dtype=float)
+    n, p = X.shape
+    if n < max(pol.threshold, GLM_RECORDS_PER_PARAMETER * p):
+        raise DisclosureError(
+            f"A model with {p} parameters needs at least {GLM_RECORDS_PER_PARAMETER} records "
+            f"per parameter and at least the threshold {pol.threshold}; this site has fewer."
+        )
+    ones = int(y.sum())
+    if min(ones, n - ones) < pol.threshold:
+        raise DisclosureError(
+            f"Each outcome class needs at least the threshold {pol.threshold} records at every "
+            "site; one has fewer here."
+        )
+    b = np.zeros(p) if beta is None else np.asarray(beta, dtype=float)
+    if b.shape != (p,) or not np.isfinite(b).all():
+        raise ValueError(f"beta must be {p} finite numbers ({', '.join(model.exog_names)}).")
+    eta = X @ b
+    mu = 1.0 / (1.0 + np.exp(-eta))
+    w = mu * (1.0 - mu)
+    info = X.T @ (w[:, None] * X)
+    score = X.T @ (y - mu)
+    with np.errstate(divide="ignore"):
+        ll = np.where(y > 0, np.log(mu), np.log1p(-mu))
+    deviance = float(-2.0 * ll.sum())
+
+    def sig(values: Any) -> Any:
+        return np.vectorize(lambda v: float(f"{v:.{GLM_SIG}g}"))(np.asarray(values, dtype=float))
+
+    return {
+        "names": list(model.exog_names),
+        "information": sig(info).tolist(),
+        "score": sig(score).tolist(),
+        "deviance": float(sig(deviance)),
+        "n": pol.round_count(n),
+    }

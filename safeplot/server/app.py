@@ -39,7 +39,7 @@ from .._version import __version__
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 from ..release import to_dict
-from ..remote._calls import CALLS, run_call
+from ..remote._calls import CALLS, glm_step, run_call
 from .auth import Analyst, load_analysts, verify_token
 
 __all__ = ["ServerError", "create_app", "load_datasets"]
@@ -52,6 +52,8 @@ MAX_BODY = 64 * 1024
 TIMEOUT = 120.0
 #: Releases computed at once; further requests wait their turn.
 WORKERS = 4
+#: Federated model steps per analyst and data set (each releases sums at chosen coefficients).
+GLM_STEPS = 500
 
 _TYPES: dict[str, Any] = {
     "str": str,
@@ -101,6 +103,25 @@ class ReleaseResponse(BaseModel):
 
     function: str
     release: dict[str, Any]
+
+
+class GlmStepRequest(BaseModel):
+    """Coefficients at which a site computes its logistic-regression statistics."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    formula: str = Field(max_length=500)
+    beta: list[float] | None = Field(default=None, max_length=100)
+
+
+class GlmStep(BaseModel):
+    """One site's sufficient statistics of a logistic regression (a federated step)."""
+
+    names: list[str]
+    information: list[list[float]]
+    score: list[float]
+    deviance: float
+    n: int | str
 
 
 class Column(BaseModel):
@@ -311,6 +332,7 @@ def create_app(
     max_body: int = MAX_BODY,
     timeout: float = TIMEOUT,
     workers: int = WORKERS,
+    glm_steps: int = GLM_STEPS,
 ) -> FastAPI:
     """Build the server's FastAPI application.
 
@@ -332,6 +354,9 @@ def create_app(
         Longest a release may compute, in seconds.
     workers : int
         Releases computed at once.
+    glm_steps : int
+        Federated model steps (:func:`safeplot.remote._calls.glm_step`) each
+        analyst may take on each data set while the server runs.
 
     Returns
     -------
@@ -521,6 +546,62 @@ def create_app(
             reports=_plain(reports),
         )
         return ReleaseResponse(function=body.function, release=out)
+
+    steps: dict[tuple[str, str], int] = {}
+
+    @app.post(
+        "/v1/datasets/{name}/glm-step",
+        response_model=GlmStep,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": GlmStepRequest.model_json_schema()}},
+            }
+        },
+    )
+    async def glm_step_route(
+        name: str, request: Request, analyst: Annotated[Analyst, Depends(who)]
+    ) -> GlmStep:
+        """One step of a federated logistic regression: this site's sums at ``beta``."""
+        frame = granted(analyst, name, "/v1/datasets/{name}/glm-step")
+        entry = {"analyst": analyst.name, "dataset": name, "route": "/v1/datasets/{name}/glm-step"}
+        try:
+            body = GlmStepRequest.model_validate_json(await request.body())
+        except ValueError as exc:
+            audit.write(**entry, status=422, outcome="invalid request")
+            raise ServerError(422, "invalid request", _problems(exc)) from None
+        key = (analyst.name, name)
+        with books_lock:
+            steps[key] = steps.get(key, 0) + 1
+            used = steps[key]
+        entry.update(formula=body.formula, step=used)
+        if used > glm_steps:
+            audit.write(**entry, status=403, outcome="refused: step budget")
+            raise ServerError(
+                403,
+                "DisclosureError",
+                f"{analyst.name!r} has used the {glm_steps} federated model steps this server "
+                f"allows on {name!r}; ask the data custodian.",
+            )
+
+        def compute() -> dict:
+            with _ledger.using(_book(analyst.name, name)):
+                return glm_step(frame, body.formula, body.beta)
+
+        try:
+            async with slots:
+                out = await asyncio.wait_for(run_in_threadpool(compute), timeout)
+        except DisclosureError as exc:
+            audit.write(**entry, status=403, outcome="refused", detail=str(exc))
+            raise ServerError(403, "DisclosureError", str(exc)) from None
+        except (ValueError, TypeError, KeyError) as exc:
+            audit.write(**entry, status=422, outcome="bad request", detail=str(exc))
+            raise ServerError(422, type(exc).__name__, str(exc)) from None
+        except asyncio.TimeoutError:
+            audit.write(**entry, status=503, outcome="timeout")
+            raise ServerError(503, "timeout", "The model step took too long.") from None
+        audit.write(**entry, status=200, outcome="released", n=out["n"])
+        return GlmStep(**out)
 
     return app
 
