@@ -458,19 +458,34 @@ def test_malformed_and_oversized_requests_get_a_clear_4xx_and_the_server_keeps_s
     assert httpx.get(server["url"] + "/v1/health").json()["status"] == "ok"
 
 
-def test_eight_concurrent_clients_get_identical_releases(server):
+#: Releases per client in the load test (the issue's full load is 50: set it to run that).
+LOAD_RELEASES = int(os.environ.get("SAFEPLOT_SERVER_LOAD", "5"))
+
+
+def test_eight_concurrent_clients_get_identical_results(server):
+    calls = [
+        ("histplot", {"x": "fare", "hue": "class"}),
+        ("boxplot", {"x": "class", "y": "age"}),
+        ("safe_ols", {"formula": "fare ~ age"}),
+    ]
+
     def client(i: int) -> list[str]:
         with _session(server, "alice") as sess:
-            return [
-                to_json(sess.release("titanic", "histplot", {"x": "fare", "hue": "class"}))
-                for _ in range(5)
-            ]
+            out = []
+            for j in range(LOAD_RELEASES):
+                function, args = calls[(i + j) % len(calls)]
+                out.append((function, to_json(sess.release("titanic", function, args))))
+            return out
 
     with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(client, range(8)))
-    flat = [r for rs in results for r in rs]
-    assert len(flat) == 40
-    assert len(set(flat)) == 1
+        results = [r for rs in pool.map(client, range(8)) for r in rs]
+    assert len(results) == 8 * LOAD_RELEASES
+    by_function: dict[str, set[str]] = {}
+    for function, text in results:
+        by_function.setdefault(function, set()).add(text)
+    assert all(len(texts) == 1 for texts in by_function.values()), {
+        f: len(t) for f, t in by_function.items()
+    }
 
 
 # -- federation ---------------------------------------------------------------------------
