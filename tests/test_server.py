@@ -338,6 +338,8 @@ CALLS = [
     ("boxplot", {"x": "class", "y": "fare", "method": "confidential"}),
     ("countplot", {"x": "class", "hue": "sex"}),
     ("heatmap", {"x": "age", "y": "fare"}),
+    ("kdeplot", {"x": "age", "hue": "sex"}),
+    ("kdeplot", {"x": "fare", "method": "suppress"}),
     ("describe", {}),
     ("crosstab", {"index": "class", "columns": "sex"}),
     ("safe_ols", {"formula": "fare ~ age + pclass"}),
@@ -364,12 +366,13 @@ def test_the_same_script_draws_the_same_figure_locally_and_remotely(server, poli
         safeplot.scatterplot(data=df, x="age", y="fare", ax=ax[1])
         safeplot.boxplot(data=df, x="class", y="age", ax=ax[2])
         safeplot.countplot(data=df, x="class", ax=ax[3])
+        safeplot.kdeplot(data=df, x="age", hue="sex", ax=ax[4])
         return safeplot.safe_ols("fare ~ age", data=df), safeplot.crosstab(df, "class", "sex")
 
     figures, results = [], []
     with _session(server, "carol") as sess:
         for df in (server["frame"], sess.dataset("titanic")):
-            fig, ax = plt.subplots(1, 4)
+            fig, ax = plt.subplots(1, 5)
             with safeplot.policy(policy), ledger.using(ledger.Ledger(policy)):
                 results.append(script(df, ax))
             figures.append(fig)
@@ -385,6 +388,9 @@ def test_the_same_script_draws_the_same_figure_locally_and_remotely(server, poli
         assert len(a.patches) == len(b.patches) and len(a.collections) == len(b.collections)
         for pa, pb in zip(a.patches, b.patches, strict=True):
             np.testing.assert_allclose(pa.get_verts(), pb.get_verts())
+        assert len(a.lines) == len(b.lines)
+        for la, lb in zip(a.lines, b.lines, strict=True):
+            np.testing.assert_array_equal(la.get_xydata(), lb.get_xydata())
         for ca, cb in zip(a.collections, b.collections, strict=True):
             np.testing.assert_array_equal(ca.get_offsets(), cb.get_offsets())
         assert a.safeplot_report.to_dict() == b.safeplot_report.to_dict()

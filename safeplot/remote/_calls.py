@@ -95,6 +95,26 @@ CALLS: dict[str, dict[str, str]] = {
         **_METHOD,
     },
     "heatmap": {"x": STR, "y": STR, "bins": INT, **_METHOD, **_VALUES},
+    "kdeplot": {
+        "x": STR,
+        "y": STR,
+        "hue": STR,
+        "hue_order": STRS,
+        "bw_method": STR,
+        "bw_adjust": FLOAT,
+        "gridsize": INT,
+        "cut": FLOAT,
+        "common_norm": BOOL,
+        "common_grid": BOOL,
+        "cumulative": BOOL,
+        "multiple": STR,
+        "fill": BOOL,
+        "levels": INT,
+        "thresh": FLOAT,
+        "bins": INT,
+        **_METHOD,
+        **_VALUES,
+    },
     "describe": {"percentiles": FLOATS, "threshold": INT, "winsor_sd": FLOAT, "sig": INT},
     "crosstab": {
         "index": STR_OR_STRS,
@@ -114,7 +134,7 @@ CALLS: dict[str, dict[str, str]] = {
 }
 
 #: The functions that draw (the rest release a table or a model).
-PLOTS = ("histplot", "scatterplot", "boxplot", "countplot", "heatmap")
+PLOTS = ("histplot", "scatterplot", "boxplot", "countplot", "heatmap", "kdeplot")
 #: Methods a server never runs: their output is the records themselves.
 RAW_METHODS = ("none",)
 
@@ -158,7 +178,7 @@ class CallRelease:
 
 def _function(name: str) -> Callable[..., Any]:
     from .. import diagnostics, summaries
-    from ..plots import categorical, distributions, matrix, relational
+    from ..plots import categorical, distributions, kde, matrix, relational
 
     return {
         "histplot": distributions.histplot,
@@ -166,6 +186,7 @@ def _function(name: str) -> Callable[..., Any]:
         "boxplot": categorical.boxplot,
         "countplot": categorical.countplot,
         "heatmap": matrix.heatmap,
+        "kdeplot": kde.kdeplot,
         "describe": summaries.describe,
         "crosstab": summaries.crosstab,
         "corr": summaries.corr,

@@ -239,6 +239,20 @@ def _heatmap(ax: Axes, call: CallRelease, args: dict, style: dict, kwargs: dict)
         cb.set_label("Count")
 
 
+def _kdeplot(ax: Axes, call: CallRelease, args: dict, style: dict, kwargs: dict) -> None:
+    from ..plots.kde import draw_kde
+
+    (rel,) = call.releases
+    names = (
+        "palette", "hue_norm", "color", "fill", "multiple", "common_norm", "common_grid",
+        "cumulative", "bw_method", "bw_adjust", "warn_singular", "log_scale", "levels",
+        "thresh", "gridsize", "cut", "clip", "legend", "cbar", "cbar_ax", "cbar_kws",
+    )  # fmt: skip
+    # what shaped the estimate on the server is drawn with the same values here
+    kws = _defaults("kdeplot", {**style, **args}, names)
+    draw_kde(ax, rel, **kws, **kwargs)
+
+
 #: Plot name -> its drawing half.
 DRAWS: dict[str, Callable[[Axes, CallRelease, dict, dict, dict], None]] = {
     "histplot": _histplot,
@@ -246,6 +260,7 @@ DRAWS: dict[str, Callable[[Axes, CallRelease, dict, dict, dict], None]] = {
     "boxplot": _boxplot,
     "countplot": _countplot,
     "heatmap": _heatmap,
+    "kdeplot": _kdeplot,
 }
 
 
