@@ -562,3 +562,37 @@ def test_a_pooled_call_that_cannot_pool_is_refused_clearly(sites):
             safeplot.boxplot(data=df, x="class", y="age")
         with pytest.raises(DisclosureError):
             _ = df.values
+
+
+# -- the command line ---------------------------------------------------------------------
+
+
+def test_a_new_token_works_without_a_restart(server):
+    erin = _tokens(server["work"], {"erin": "other"})["erin"]
+    with safeplot.connect(server["url"], token=erin) as sess:
+        assert sess.datasets() == ["other"]
+
+
+def test_serve_without_the_server_extra_says_what_to_install(monkeypatch, capsys, tmp_path):
+    import importlib.util
+
+    from safeplot import cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "fastapi" else real(name)
+    )
+    status = cli.main(["serve", "--data", "t=t.csv", "--tokens", str(tmp_path / "a.toml")])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert 'pip install "safeplot[server]"' in err and "Traceback" not in err
+
+
+def test_token_add_refuses_bad_names(tmp_path, capsys):
+    from safeplot import cli
+
+    path = str(tmp_path / "analysts.toml")
+    assert cli.main(["token", "add", "a b", "--datasets", "x", "--tokens", path]) == 1
+    assert cli.main(["token", "add", "ok", "--datasets", "../x", "--tokens", path]) == 1
+    assert "not valid" in capsys.readouterr().err
+    assert not Path(path).exists()
