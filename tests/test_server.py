@@ -344,6 +344,9 @@ CALLS = [
     ("crosstab", {"index": "class", "columns": "sex"}),
     ("safe_ols", {"formula": "fare ~ age + pclass"}),
     ("safe_logit", {"formula": "survived ~ age + fare"}),
+    ("diagnostics", {"formula": "fare ~ age", "model": "ols", "panel": "resid_fitted"}),
+    ("diagnostics", {"formula": "fare ~ age", "model": "ols", "panel": "qq"}),
+    ("diagnostics", {"formula": "survived ~ age", "model": "logit", "panel": "resid_leverage"}),
 ]
 
 
@@ -367,12 +370,15 @@ def test_the_same_script_draws_the_same_figure_locally_and_remotely(server, poli
         safeplot.boxplot(data=df, x="class", y="age", ax=ax[2])
         safeplot.countplot(data=df, x="class", ax=ax[3])
         safeplot.kdeplot(data=df, x="age", hue="sex", ax=ax[4])
-        return safeplot.safe_ols("fare ~ age", data=df), safeplot.crosstab(df, "class", "sex")
+        fit = safeplot.safe_ols("fare ~ age", data=df)
+        fit.plot_resid_fitted(ax=ax[5])
+        fit.plot_qq(ax=ax[6])
+        return fit, safeplot.crosstab(df, "class", "sex")
 
     figures, results = [], []
     with _session(server, "carol") as sess:
         for df in (server["frame"], sess.dataset("titanic")):
-            fig, ax = plt.subplots(1, 5)
+            fig, ax = plt.subplots(1, 7)
             with safeplot.policy(policy), ledger.using(ledger.Ledger(policy)):
                 results.append(script(df, ax))
             figures.append(fig)

@@ -333,8 +333,9 @@ class RemoteFit:
     report : DisclosureReport
     """
 
-    def __init__(self, call: CallRelease) -> None:
+    def __init__(self, call: CallRelease, origin: tuple | None = None) -> None:
         self._call = call
+        self._origin = origin
         table = call.table
         self._table = table
         self.report = call.reports[0]
@@ -365,6 +366,51 @@ class RemoteFit:
 
     def __repr__(self) -> str:
         return f"RemoteFit({self.formula!r}, nobs={self.nobs})"
+
+    def _panel(self, panel: str, ax: Any, annotate: bool | None, options: dict) -> Any:
+        from ..diagnostics import _draw_panel
+        from ..plots._common import finish, get_ax
+        from ..policy import get_policy
+
+        if self._origin is None:
+            raise ValueError("This fit does not know the server it came from.")
+        session, dataset, columns, model = self._origin
+        args = {"formula": self.formula, "model": model, "panel": panel}
+        args.update({k: v for k, v in options.items() if v is not None})
+        call = session.release(dataset, "diagnostics", args, columns)
+        (released,) = call.releases
+        ax = get_ax(ax)
+        _draw_panel(ax, released)
+        return finish(ax, released.report, annotate=annotate, policy=get_policy())
+
+    def plot_resid_fitted(self, ax: Any = None, *, annotate: bool | None = None, **options):
+        """Draw residuals against fitted values, released by the server (see SafeOLSResults)."""
+        return self._panel("resid_fitted", ax, annotate, options)
+
+    def plot_qq(self, ax: Any = None, *, annotate: bool | None = None, **options):
+        """Draw the normal Q-Q plot of the residuals, released by the server."""
+        return self._panel("qq", ax, annotate, options)
+
+    def plot_scale_location(self, ax: Any = None, *, annotate: bool | None = None, **options):
+        """Draw the scale-location plot, released by the server."""
+        return self._panel("scale_location", ax, annotate, options)
+
+    def plot_resid_leverage(self, ax: Any = None, *, annotate: bool | None = None, **options):
+        """Draw residuals against leverage with Cook's contours, released by the server."""
+        return self._panel("resid_leverage", ax, annotate, options)
+
+    def plot_diagnostics(
+        self, *, figsize: tuple[float, float] = (9.0, 8.0), annotate: bool | None = None, **options
+    ) -> Any:
+        """Draw the four diagnostic panels in a 2 x 2 figure, each released by the server."""
+        import matplotlib.pyplot as plt
+
+        fig, axes = plt.subplots(2, 2, figsize=figsize, layout="constrained")
+        for ax, panel in zip(
+            axes.flat, ("resid_fitted", "qq", "scale_location", "resid_leverage"), strict=True
+        ):
+            self._panel(panel, ax, annotate, options)
+        return fig
 
 
 def connect(
@@ -501,7 +547,8 @@ def _remote_call(
     call = session.release(frame.name, function, send, frame._selected)
     report = call.reports[0]
     if function in ("safe_ols", "safe_logit"):
-        fit = RemoteFit(call)
+        model = "ols" if function == "safe_ols" else "logit"
+        fit = RemoteFit(call, (session, frame.name, frame._selected, model))
         audit.record(report, figure=None, released=call.table)
         return fit
     if function == "describe":

@@ -131,6 +131,15 @@ CALLS: dict[str, dict[str, str]] = {
     },
     "safe_ols": {"formula": STR},
     "safe_logit": {"formula": STR},
+    # one regression-diagnostic panel of a model fitted on the server (RemoteFit.plot_*)
+    "diagnostics": {
+        "formula": STR,
+        "model": STR,
+        "panel": STR,
+        "metric": STR,
+        **_METHOD,
+        **_VALUES,
+    },
 }
 
 #: The functions that draw (the rest release a table or a model).
@@ -176,6 +185,18 @@ class CallRelease:
     values: dict = field(default_factory=dict)
 
 
+def _register_panel() -> None:
+    """Let a diagnostic panel travel as part of a release (it holds a release and labels)."""
+    from .. import diagnostics
+    from ..release._serial import _KINDS, release_part
+
+    if diagnostics._Panel not in _KINDS:
+        release_part("diagnostic_panel")(diagnostics._Panel)
+
+
+_register_panel()
+
+
 def _function(name: str) -> Callable[..., Any]:
     from .. import diagnostics, summaries
     from ..plots import categorical, distributions, kde, matrix, relational
@@ -192,6 +213,7 @@ def _function(name: str) -> Callable[..., Any]:
         "corr": summaries.corr,
         "safe_ols": diagnostics.safe_ols,
         "safe_logit": diagnostics.safe_logit,
+        "diagnostics": _diagnostic_panel,
     }[name]
 
 
@@ -321,10 +343,16 @@ def run_call(function: str, frame: Any, args: dict[str, Any]) -> CallRelease:
             result = None
         elif function in ("safe_ols", "safe_logit"):
             result = func(args["formula"], data=frame)
+        elif function == "diagnostics":
+            _diagnostic_panel(frame, args)
+            result = None
         else:
             result = func(frame, **args)
     if function in ("safe_ols", "safe_logit"):
         return _model_release(function, result)
+    if function == "diagnostics":
+        panels = [for_analyst(release) for _, _, release in seen]
+        return CallRelease(function, panels, [r for _, r, _ in seen])
     releases: list[Any] = []
     reports: list[DisclosureReport] = []
     for _, report, release in seen:
@@ -338,6 +366,24 @@ def run_call(function: str, frame: Any, args: dict[str, Any]) -> CallRelease:
         table.attrs = {}
         return CallRelease(function, [], reports, table)
     return CallRelease(function, releases, reports)
+
+
+def _diagnostic_panel(frame: Any, args: dict[str, Any]) -> None:
+    """Fit the model on `frame` and draw one diagnostic panel on a throw-away figure."""
+    from matplotlib.figure import Figure
+
+    from .. import diagnostics
+
+    model = {"ols": diagnostics.safe_ols, "logit": diagnostics.safe_logit}.get(
+        args.get("model", "ols")
+    )
+    if model is None:
+        raise ValueError("model must be 'ols' or 'logit'.")
+    if args.get("panel") not in diagnostics.PANELS:
+        raise ValueError(f"panel must be one of {list(diagnostics.PANELS)}.")
+    fit = model(args["formula"], data=frame)
+    options = {k: v for k, v in args.items() if k not in ("formula", "model", "panel")}
+    getattr(fit, f"plot_{args['panel']}")(ax=Figure().add_subplot(), **options)
 
 
 def _is_release(value: Any) -> bool:
