@@ -114,7 +114,14 @@ class Session:
         )
 
     def _request(self, verb: str, path: str, **kw: Any) -> Any:
-        response = self._client.request(verb, path, **kw)
+        import httpx
+
+        try:
+            response = self._client.request(verb, path, **kw)
+        except httpx.TimeoutException:
+            raise RemoteError(0, "timeout", f"{self.url} did not answer in time.") from None
+        except httpx.TransportError as exc:
+            raise RemoteError(0, "unreachable", f"cannot reach {self.url}: {exc}") from None
         try:
             body = response.json()
         except ValueError:
