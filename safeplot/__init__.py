@@ -38,8 +38,23 @@ from .plots.regression import qqplot, regplot, residplot
 from .plots.relational import scatter, scatterplot
 from .plots.survival import kmplot
 from .policy import Policy, get_policy, load_policy, set_policy
+from .remote import accepts_remote as _accepts_remote
+from .remote import connect
 from .summaries import chi2_contingency, corr, crosstab, describe
 from .survival import safe_coxph
+
+# a RemoteFrame as data= sends the call to the server holding the data (safeplot.remote)
+histplot = _accepts_remote("histplot")(histplot)
+scatterplot = _accepts_remote("scatterplot")(scatterplot)
+boxplot = _accepts_remote("boxplot")(boxplot)
+countplot = _accepts_remote("countplot")(countplot)
+heatmap = _accepts_remote("heatmap")(heatmap)
+kdeplot = _accepts_remote("kdeplot")(kdeplot)
+describe = _accepts_remote("describe")(describe)
+crosstab = _accepts_remote("crosstab")(crosstab)
+corr = _accepts_remote("corr")(corr)
+safe_ols = _accepts_remote("safe_ols")(safe_ols)
+safe_logit = _accepts_remote("safe_logit")(safe_logit)
 
 __all__ = [
     "DisclosureError",
@@ -57,6 +72,7 @@ __all__ = [
     "catplot",
     "chi2_contingency",
     "clustermap",
+    "connect",
     "corr",
     "correspondenceplot",
     "countplot",

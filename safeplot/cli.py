@@ -1,4 +1,4 @@
-"""The ``safeplot`` command line: ``demo``, ``assess DATA.csv`` and ``finalise PATH``."""
+"""The ``safeplot`` command: ``demo``, ``assess``, ``finalise``, ``token add``, ``serve``."""
 
 from __future__ import annotations
 
@@ -120,6 +120,81 @@ def _finalise(args: argparse.Namespace) -> int:
     return 0
 
 
+def _token_add(args: argparse.Namespace) -> int:
+    from .server.auth import add_token
+
+    datasets = _columns(args.datasets, "--datasets")
+    token, analyst = add_token(args.tokens, args.name, datasets)
+    print(
+        f"safeplot {__version__} token add: analyst {analyst.name!r} may read "
+        f"{', '.join(analyst.datasets)}; {args.tokens} stores only a SHA-256 of the token."
+    )
+    print("Give this token to the analyst now; it is not stored and cannot be shown again:")
+    print(token)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import dataclasses
+    import threading
+
+    from .server import require_server_extra
+
+    try:
+        require_server_extra("fastapi", "uvicorn")
+    except ImportError as exc:
+        raise ValueError(str(exc)) from None
+    import uvicorn
+
+    from . import policy as _policy
+    from .server.app import create_app, load_datasets
+    from .server.auth import check_name, load_analysts
+
+    specs: dict[str, str] = {}
+    for item in args.data:
+        name, path = _assignment(item, "--data")
+        specs[check_name(name, "Data-set name")] = path
+    analysts = load_analysts(args.tokens)
+    if not analysts:
+        raise ValueError(
+            f"no analysts in {args.tokens!r}: add one with "
+            f"`safeplot token add NAME --datasets {','.join(specs)} --tokens {args.tokens}`."
+        )
+    base = _policy.load_policy(args.policy) if args.policy else _policy.get_policy()
+    # the custodian's policy is the floor for every release this process makes
+    pol = dataclasses.replace(base, locked=True)
+    _policy._reset(pol)
+    frames = load_datasets(specs, dask=args.dask)
+    app = create_app(
+        frames,
+        args.tokens,
+        policy=pol,
+        audit_log=args.audit_log,
+        max_body=args.max_body,
+        timeout=args.timeout,
+    )
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        timeout_keep_alive=5,
+        limit_concurrency=args.limit_concurrency,
+    )
+    server = uvicorn.Server(config)
+    if args.exit_after:
+        timer = threading.Timer(args.exit_after, lambda: setattr(server, "should_exit", True))
+        timer.daemon = True
+        timer.start()
+    print(
+        f"safeplot {__version__} serve: {', '.join(specs)} on http://{args.host}:{args.port} "
+        f"for {len(analysts)} analyst(s); policy {pol.source or 'defaults'} (locked)",
+        flush=True,
+    )
+    server.run()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``safeplot`` command."""
     parser = argparse.ArgumentParser(
@@ -210,6 +285,76 @@ def build_parser() -> argparse.ArgumentParser:
         help="folder of a finalised ACRO session (with results.json) to merge in",
     )
     fin.set_defaults(func=_finalise)
+    token = sub.add_parser(
+        "token",
+        help="manage the analysts of a safeplot server",
+        description="Manage the analysts file of `safeplot serve`: hashed tokens and grants.",
+    )
+    token_sub = token.add_subparsers(dest="token_command", metavar="ACTION", required=True)
+    add = token_sub.add_parser(
+        "add",
+        help="give an analyst a new token and data-set grants",
+        description=(
+            "Create or extend the analysts file: NAME gets a new random token (an earlier "
+            "token of NAME stops working) and the data sets of --datasets are added to their "
+            "grants. Only a SHA-256 of the token is stored; the token is printed once, alone "
+            "on the last line."
+        ),
+    )
+    add.add_argument("name", metavar="NAME", help="the analyst's name")
+    add.add_argument(
+        "--datasets", required=True, metavar="NAME[,NAME...]", help="data sets granted"
+    )
+    add.add_argument("--tokens", required=True, metavar="FILE", help="the analysts file (TOML)")
+    add.set_defaults(func=_token_add)
+    serve = sub.add_parser(
+        "serve",
+        help="serve releases of data sets to authenticated analysts over HTTP",
+        description=(
+            "Load the custodian's data sets and policy and serve releases (never records) to "
+            "the analysts of --tokens, each with their own release ledger per data set. "
+            "Needs the 'server' extra. Serve on loopback and put a TLS reverse proxy in "
+            "front for remote analysts (see the deployment guide)."
+        ),
+    )
+    serve.add_argument(
+        "--data",
+        action="append",
+        required=True,
+        metavar="NAME=PATH",
+        help="a data set: CSV or Parquet file (repeatable)",
+    )
+    serve.add_argument("--tokens", required=True, metavar="FILE", help="the analysts file")
+    serve.add_argument("--policy", metavar="FILE", help="the custodian's policy (TOML)")
+    serve.add_argument("--host", default="127.0.0.1", help="address (default: %(default)s)")
+    serve.add_argument("--port", type=int, default=8765, help="port (default: %(default)s)")
+    serve.add_argument(
+        "--audit-log",
+        default="safeplot-server-audit.jsonl",
+        metavar="FILE",
+        help="audit log, one JSON line per request (default: %(default)s)",
+    )
+    serve.add_argument("--dask", action="store_true", help="read the data sets with dask")
+    serve.add_argument(
+        "--max-body", type=int, default=64 * 1024, help="largest request in bytes (%(default)s)"
+    )
+    serve.add_argument(
+        "--timeout", type=float, default=120.0, help="longest release in seconds (%(default)s)"
+    )
+    serve.add_argument(
+        "--limit-concurrency",
+        type=int,
+        default=64,
+        help="connections served at once before 503 (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--exit-after",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="stop by itself after this long (for tests and demonstrations)",
+    )
+    serve.set_defaults(func=_serve)
     return parser
 
 

@@ -524,6 +524,24 @@ def _():
     return rel, None, replay
 
 
+@case("remote_call", "histplot")
+def _():
+    from safeplot.remote._calls import run_call
+    from safeplot.remote._draw import draw
+
+    args = {"x": "total_bill", "hue": "time"}
+    return run_call("histplot", TIPS, args), lambda ax, r: draw(r, args, ax=ax), None
+
+
+@case("remote_call", "boxplot")
+def _():
+    from safeplot.remote._calls import run_call
+    from safeplot.remote._draw import draw
+
+    args = {"x": "day", "y": "tip", "method": "confidential"}
+    return run_call("boxplot", TIPS, args), lambda ax, r: draw(r, args, ax=ax), None
+
+
 ALL_CASES = [
     pytest.param(build, id=f"{kind}-{name}")
     for kind, cases in CASES.items()

@@ -72,13 +72,13 @@ __all__ = [
 #: seaborn plotting functions with a safe version: name -> "module:function" in safeplot.
 SAFE: dict[str, str] = {
     "barplot": "safeplot.plots.bar:barplot",
-    "boxplot": "safeplot.plots.categorical:boxplot",
-    "countplot": "safeplot.plots.categorical:countplot",
-    "histplot": "safeplot.plots.distributions:histplot",
-    "kdeplot": "safeplot.plots.kde:kdeplot",
+    "boxplot": "safeplot:boxplot",  # the public one: it also takes a RemoteFrame
+    "countplot": "safeplot:countplot",  # the public one: it also takes a RemoteFrame
+    "histplot": "safeplot:histplot",  # the public one: it also takes a RemoteFrame
+    "kdeplot": "safeplot:kdeplot",  # the public one: it also takes a RemoteFrame
     "ecdfplot": "safeplot.plots.ecdf:ecdfplot",
-    "scatterplot": "safeplot.plots.relational:scatterplot",
-    "heatmap": "safeplot.plots.matrix:heatmap",
+    "scatterplot": "safeplot:scatterplot",  # the public one: it also takes a RemoteFrame
+    "heatmap": "safeplot:heatmap",  # the public one: it also takes a RemoteFrame
     "clustermap": "safeplot.plots.cluster:clustermap",
     "regplot": "safeplot.plots.regression:regplot",
     "residplot": "safeplot.plots.regression:residplot",

@@ -32,8 +32,9 @@ drawn as seaborn draws them (DESIGN invariant 2).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,7 @@ __all__ = [
     "ALPHA_MENU",
     "ESTIMATORS",
     "admit",
+    "capturing",
     "charge_noise",
     "from_menu",
     "link_counts",
@@ -285,6 +287,10 @@ ALPHA_MENU: tuple[float, ...] = (0.01, 0.05, 0.1)
 
 
 _LEDGER: list[Callable[[str, Any, Any], None]] = []
+#: Where :func:`capturing` collects the releases admitted in this thread or task.
+_CAPTURE: contextvars.ContextVar[list[tuple[str, Any, Any]] | None] = contextvars.ContextVar(
+    "safeplot_capture", default=None
+)
 #: Reports the ledger has seen, by id (weakly: an id is unique while its report lives).
 _ADMITTED: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
 
@@ -335,11 +341,38 @@ def admit(function: str, report: Any, release: Any = None) -> Any:
         return release
     for ledger in _LEDGER:
         ledger(function, report, release)
+    captured = _CAPTURE.get()
+    if captured is not None:
+        captured.append((function, report, release))
     if report is not None:
         # a report that is not weakly referable may reach the ledger again when logged
         with contextlib.suppress(TypeError):
             _ADMITTED[id(report)] = report
     return release
+
+
+@contextlib.contextmanager
+def capturing() -> Iterator[list[tuple[str, Any, Any]]]:
+    """Collect ``(function, report, release)`` of every release admitted inside the block.
+
+    Per thread and task, like :func:`safeplot.ledger.using`: the
+    remote-analysis server runs a public function on its own frame inside
+    this block and sends what the function released (and nothing else) to
+    the analyst, who draws it. A release the ledger refuses is not collected.
+
+    Examples
+    --------
+    >>> from safeplot.release import DisclosureReport
+    >>> with capturing() as seen:
+    ...     _ = admit("histplot", DisclosureReport("histplot", "suppress"), "released")
+    >>> [(function, release) for function, _, release in seen]
+    [('histplot', 'released')]
+    """
+    token = _CAPTURE.set([])
+    try:
+        yield _CAPTURE.get()
+    finally:
+        _CAPTURE.reset(token)
 
 
 def record(function: str, report: Any, release: Any = None) -> None:
