@@ -67,6 +67,7 @@ METHODS: tuple[str, ...] = (
     "confidential",
     "microaggregation",
     "rounding",
+    "dp",
     "none",
 )
 
@@ -267,6 +268,11 @@ class Policy:
                 f"method={method!r} is not allowed by the policy ({self.source}); "
                 f"allowed methods: {sorted(self.allowed_methods)}."
             )
+        # a method only some plots take (differential privacy) is refused by the others here,
+        # before any data is read; the method object names the plot kinds that take it
+        from .methods import refuse_unsupported
+
+        refuse_unsupported(method, kind)
         if method == "none" and not self.allow_raw:
             raise DisclosureError(
                 "method='none' draws raw data and the policy does not allow raw output "

@@ -31,7 +31,9 @@ __all__ = ["GRID_BINS", "GRID_METHODS", "release_grid"]
 GRID_BINS = 30
 
 #: Methods a density-grid release supports (every family: value methods are counted too).
-GRID_METHODS = tuple(m.name for m in available_methods())
+GRID_METHODS = tuple(
+    m.name for m in available_methods() if not m.plot_kinds or "heatmap" in m.plot_kinds
+)
 
 _HUE = "\x00hue"
 
