@@ -291,6 +291,10 @@ def register(method: Method, *, replace: bool = False) -> Method:
         raise ValueError(f"A method named {name!r} is registered already; pass replace=True.")
     _REGISTRY[name] = method
     _policy._known_methods[name] = None
+    if method.plot_kinds:
+        _policy._restricted_methods[name] = (tuple(method.plot_kinds), tuple(method.plots))
+    else:
+        _policy._restricted_methods.pop(name, None)
     return method
 
 
