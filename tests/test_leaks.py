@@ -218,7 +218,7 @@ CASES = [
         lambda df, m, ax: safeplot.histplot(
             data=df, x="x", hue="g", multiple="stack", kde=True, method=m, ax=ax
         ),
-        _safe(HIST_METHODS),
+        _safe(HIST_METHODS, private=True),
         lambda df: {"x": df["x"].to_numpy()},
     ),
     Case(
@@ -1007,7 +1007,7 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "histplot-hue-stack-kde",
-        "(confidential|deterministic|generalize|microaggregation|probabilistic|rounding|suppress)",
+        "(confidential|deterministic|dp|generalize|microaggregation|probabilistic|rounding|suppress)",
         "tiny_groups",
         DisclosureError,
         "hue level\\(s\\) .* have fewer than",
