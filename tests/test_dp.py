@@ -319,3 +319,9 @@ def test_without_opendp_the_error_says_how_to_install(monkeypatch, frame):
     with pytest.raises(ImportError, match=r'pip install "safeplot\[dp\]"'):
         safeplot.histplot(data=frame, x="x", method="dp", binrange=(0, 100))
     assert ledger.current().epsilon_spent() == 0.0
+
+
+def test_binwidth_applies_to_an_estimated_range(frame):
+    rel = release_histograms(frame["x"].to_numpy(), method="dp", binwidth=5.0, epsilon=1.0)[0]
+    assert np.allclose(np.diff(rel.edges), 5.0)
+    assert rel.edges[0] in dpnum.RANGE_CANDIDATES

@@ -569,7 +569,8 @@ def _release_private_histograms(
     if edges is None:
         eps_range = eps * DP_RANGE_SHARE
         lo, hi = dpnum.private_range(raw, eps_range)
-        edges = np.linspace(lo, hi, n_bins + 1)
+        # post-processing of the estimate: binwidth, else the number of bins, over its span
+        edges = dp_edges(n_bins, binwidth, (lo, hi), False)
     eps_counts = eps - eps_range
     counts = np.stack(
         [histogram_counts(raw[(codes == i)], edges) for i in range(n_levels)]
