@@ -278,7 +278,6 @@ def test_dask_frames_are_refused(frame):
     [
         lambda df: safeplot.scatterplot(data=df, x="x", y="x", method="dp"),
         lambda df: safeplot.boxplot(data=df, x="g", y="x", method="dp"),
-        lambda df: safeplot.countplot(data=df, x="g", method="dp"),
         lambda df: safeplot.kdeplot(data=df, x="x", method="dp"),
         lambda df: safeplot.ecdfplot(data=df, x="x", method="dp"),
         lambda df: safeplot.barplot(data=df, x="g", y="x", method="dp"),
@@ -325,3 +324,53 @@ def test_binwidth_applies_to_an_estimated_range(frame):
     rel = release_histograms(frame["x"].to_numpy(), method="dp", binwidth=5.0, epsilon=1.0)[0]
     assert np.allclose(np.diff(rel.edges), 5.0)
     assert rel.edges[0] in dpnum.RANGE_CANDIDATES
+
+
+# -- count plots ---------------------------------------------------------------------------
+
+
+def test_countplot_dp_counts_the_named_categories(frame):
+    from safeplot.marks.bars import DP_ERRORS_GID
+    from safeplot.plots.categorical import release_countplot
+
+    rel = release_countplot(frame, x="g", order=["a", "b", "never"], method="dp", epsilon=1.0)
+    assert rel.levels == ["a", "b", "never"]
+    assert (rel.counts >= 0).all() and not np.isnan(rel.counts).any()
+    exact = frame["g"].value_counts()
+    assert abs(rel.counts[0, 0] - exact["a"]) <= 40 and abs(rel.counts[1, 0] - exact["b"]) <= 40
+    assert rel.accuracy == dpnum.accuracy(1.0)
+    assert ledger.current().epsilon_spent() == 1.0
+    ax = safeplot.countplot(data=frame, x="g", order=["a", "b"], method="dp", epsilon=0.5)
+    assert [c for c in ax.collections if c.get_gid() == DP_ERRORS_GID]
+    assert ax.safeplot_report.params == {"epsilon": 0.5}
+    assert ledger.current().epsilon_spent() == 1.5
+
+
+def test_countplot_dp_needs_public_categories_and_spends_nothing_without(frame):
+    with pytest.raises(ValueError, match="order="):
+        safeplot.countplot(data=frame, x="g", method="dp")
+    with pytest.raises(ValueError, match="hue_order="):
+        safeplot.countplot(data=frame, x="g", hue="g", order=["a", "b"], method="dp")
+    with pytest.raises(ValueError, match="epsilon= is the privacy loss"):
+        safeplot.countplot(data=frame, x="g", method="suppress", epsilon=1.0)
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+def test_countplot_noise_has_the_mechanisms_scale():
+    from safeplot.plots.categorical import release_countplot
+
+    df = pd.DataFrame({"g": ["a"] * 300 + ["b"] * 200})
+    with safeplot.policy(dp_budget=1e6):
+        draws = np.stack(
+            [
+                release_countplot(df, x="g", order=["a", "b"], method="dp", epsilon=1.0).counts[
+                    :, 0
+                ]
+                for _ in range(300)
+            ]
+        )
+    noise = draws - np.array([300, 200])
+    sd = math.sqrt(2 * math.exp(-1)) / (1 - math.exp(-1))
+    assert np.all(np.abs(noise.mean(axis=0)) < 5 * sd / math.sqrt(300))
+    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.25)
+    assert ledger.current().epsilon_spent() == pytest.approx(300.0)

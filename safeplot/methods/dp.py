@@ -32,15 +32,15 @@ class DifferentialPrivacy(Method):
     >>> m.family, m.get_params()
     ('private', {'epsilon': 0.5})
     >>> m.plots
-    ('histplot', 'hist', 'displot')
+    ('histplot', 'hist', 'displot', 'countplot')
     """
 
     name = "dp"
     summary = "Counts carry OpenDP's discrete Laplace noise of scale 1/epsilon."
     note_params = ("epsilon",)
     private = True
-    plots = ("histplot", "hist", "displot")
-    plot_kinds = ("hist",)
+    plots = ("histplot", "hist", "displot", "countplot")
+    plot_kinds = ("hist", "count")
     param_names = ("epsilon",)
 
     #: epsilon of a release that names none.
