@@ -59,6 +59,7 @@ __all__ = [
     "STATUSES",
     "AuditEntry",
     "add_files",
+    "budget_spent",
     "clear",
     "entries",
     "export",
@@ -520,11 +521,37 @@ def summary(*, file: Any = None) -> str:
         lines += [f"{e.uid}  {e.summary}" for e in logged]
         for e in logged:
             lines += [f"{e.uid}  warning: {w}" for w in e.report.get("warnings", [])]
+    spent = budget_spent()
+    if spent:
+        budget = get_policy().dp_budget
+        lines.append("")
+        lines += [
+            f"privacy budget of {name!r}: epsilon {eps:g} spent of dp_budget={budget:g}"
+            for name, eps in spent.items()
+        ]
     from ._display import AuditSummary  # the same text, shown as a table in notebooks
 
     text = AuditSummary("\n".join(lines), logged)
     print(text, file=file)
     return text
+
+
+def budget_spent() -> dict[str, float]:
+    """Return the privacy loss (epsilon) spent so far on each data set by ``method="dp"``.
+
+    Read from the release ledger in force (:func:`safeplot.ledger.current`;
+    on a server, the analyst's). Each DP release's own epsilon is in its
+    entry's parameters.
+
+    Examples
+    --------
+    >>> from safeplot import audit
+    >>> audit.budget_spent()
+    {}
+    """
+    from . import ledger
+
+    return ledger.current().epsilon_by_dataset()
 
 
 def _copy_entry(entry: AuditEntry) -> AuditEntry:

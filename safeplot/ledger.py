@@ -324,6 +324,19 @@ class Ledger:
         with self._lock:
             return float(self._epsilon.get(dataset, 0.0))
 
+    def epsilon_by_dataset(self) -> dict[str, float]:
+        """Return the privacy loss spent so far on each data set (a copy).
+
+        Examples
+        --------
+        >>> book = Ledger()
+        >>> _ = book.spend_epsilon(0.5, dataset="cohort")
+        >>> book.epsilon_by_dataset()
+        {'cohort': 0.5}
+        """
+        with self._lock:
+            return {name: float(v) for name, v in self._epsilon.items()}
+
     def budget_left(self, dataset: str = "session") -> float:
         """Return the privacy-loss budget left for `dataset` (the policy's ``dp_budget``)."""
         return max(0.0, float(self.policy.dp_budget) - self.epsilon_spent(dataset))

@@ -67,12 +67,16 @@ METHODS: tuple[str, ...] = (
     "confidential",
     "microaggregation",
     "rounding",
+    "dp",
     "none",
 )
 
 # Names ``method=`` accepts: the built-in methods and those registered since
 # (:func:`safeplot.methods.register` adds to it).
 _known_methods: dict[str, None] = dict.fromkeys(METHODS)
+# Methods only some plots take: name -> (the plot kinds that take it, their public functions),
+# filled by :func:`safeplot.methods.register` from the method's ``plot_kinds`` and ``plots``.
+_restricted_methods: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 #: Plot kinds whose default method is the policy's ``default_binned``.
 BINNED_PLOTS = frozenset({"hist", "heatmap", "count", "contour"})
@@ -266,6 +270,14 @@ class Policy:
             raise DisclosureError(
                 f"method={method!r} is not allowed by the policy ({self.source}); "
                 f"allowed methods: {sorted(self.allowed_methods)}."
+            )
+        # a method only some plots take (differential privacy) is refused by the others here,
+        # before any data is read; the registry records the plot kinds that take it
+        restricted = _restricted_methods.get(method)
+        if restricted is not None and kind is not None and kind not in restricted[0]:
+            raise ValueError(
+                f"method={method!r} is not available for this plot; the plots that take it "
+                f"are {', '.join(restricted[1])}."
             )
         if method == "none" and not self.allow_raw:
             raise DisclosureError(

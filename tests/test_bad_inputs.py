@@ -116,9 +116,9 @@ ACCEPTED: dict[str, dict[str, str]] = {
     # drawn must not show the unique row's x (61.3) or y (28.4), which the scan checks
     "small-stratum": {".*": "a small hue level is suppressed, or g is not plotted"},
 }
-# the cases that do not plot x: any x is ignored (pandas-bar counts g; barplot-hue-pi and
-# pandas-box plot y)
-_NO_X = r"pandas-bar|barplot-hue-pi|pandas-box"
+# the cases that do not plot x: any x is ignored (pandas-bar and countplot-dp count g;
+# barplot-hue-pi and pandas-box plot y)
+_NO_X = r"pandas-bar|barplot-hue-pi|pandas-box|countplot-dp"
 # x is a category: its levels are counted, and levels held by fewer than threshold records are
 # suppressed (a constant, a date, a boolean, text and inf are all just labels)
 _X_CATEGORY = r"countplot|countplot-dask|catplot-count"
@@ -157,6 +157,8 @@ OTHER_REASONS: dict[tuple[str, str], str] = {
     ("boolean", r"safe_ols-plot_(resid_leverage|diagnostics)"): r"effectively constant",
     # numbers mixed with text make x categorical (as in seaborn): 50 groups of one record each
     ("mixed-types", r"boxplot-continuous-x"): r"fewer than \d+ records \(threshold=",
+    # a DP count plot counts the categories its call names: with no rows there is none of them
+    ("empty", r"countplot-dp"): r"no records to plot",
 }
 
 
@@ -501,7 +503,7 @@ DASK_PARAMS = [
 
 #: the cases of the four functions that count a dask DataFrame out of core (heatmap-corr is a
 #: heatmap of a correlation matrix, which corr computes from every record)
-OUT_OF_CORE = re.compile(r"(histplot|heatmap|countplot|kdeplot)(-(hue-stack-kde|bivariate))?")
+OUT_OF_CORE = re.compile(r"(histplot|heatmap|countplot|kdeplot)(-(hue-stack-kde|bivariate|dp))?")
 
 
 def test_out_of_core_cases_are_the_dask_functions():

@@ -811,7 +811,7 @@ def test_wide_form_countplot():
 def test_value_methods_make_no_sense_for_counts(method):
     _refused(
         lambda: countplot(counts_frame({"a": 5}), x="c", method=method),
-        r"does not apply to counts.*'suppress', 'generalize', 'confidential', 'none'",
+        r"does not apply to counts.*'suppress', 'generalize', 'confidential', 'dp', 'none'",
         ValueError,
     )
 

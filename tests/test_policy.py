@@ -636,7 +636,10 @@ LOOSER = [
     ({"sig_figs": 3}, "sig_figs=3 (locked floor sig_figs=2)"),
     ({"round_n_to": 5}, "round_n_to=5 (locked floor round_n_to=10)"),
     ({"allow_raw": True}, "allow_raw=True"),
-    ({"allowed_methods": [*METHODS]}, "allowed_methods adds ['confidential', 'microaggregation'"),
+    (
+        {"allowed_methods": [*METHODS]},
+        "allowed_methods adds ['confidential', 'dp', 'microaggregation'",
+    ),
     ({"allowed_methods": ["suppress", "none"]}, "allowed_methods adds ['none']"),
     ({"secret_key": SecretKey("replacement key")}, "secret_key"),
     ({"secret_key": None}, "secret_key"),

@@ -9,6 +9,8 @@ Each function takes plain arrays and the policy in force, and returns arrays:
 - :func:`winsorize`, :func:`round_sig`, :func:`safe_quantiles` — O'Keefe's confidentialisation;
 - :func:`microaggregate` (MDAV, V-MDAV, optimal univariate) and :func:`discretize`
   (equal-width, equal-frequency, k-means, resampling-based rounding) — Senavirathne & Torra;
+- :mod:`~safeplot.anonymize.dp` — differentially private counts, accuracy and range
+  estimates from OpenDP (an optional dependency, imported when first used);
 
 The methods that use these numerics, and :func:`safeplot.methods.anonymize_values`, one
 entry point for the methods that move values, live in :mod:`safeplot.methods`.
@@ -20,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from . import dp
 from .deterministic import DeterministicResult, knn_centroids
 from .discretize import DISCRETIZERS, DiscretizeResult, discretize, fd_bins
 from .grids import (
@@ -49,6 +52,7 @@ __all__ = [
     "coarsen_counts",
     "coarsen_edges",
     "discretize",
+    "dp",
     "fd_bins",
     "generalize",
     "grid_counts",

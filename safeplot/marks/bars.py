@@ -10,7 +10,7 @@ from matplotlib.axes import Axes
 from ..release import HistogramRelease
 from ._axes import set_safe_axis
 
-__all__ = ["draw_histogram"]
+__all__ = ["DP_ERRORS_GID", "draw_count_errors", "draw_histogram"]
 
 
 def draw_histogram(
@@ -51,4 +51,44 @@ def draw_histogram(
     set_safe_axis(ax, "x", release.xlim, release.xticks)
     ax.set_xlabel(release.report.variables[0] if release.report.variables else "")
     ax.set_ylabel("Count")
+    return ax
+
+
+#: gid of the error bars of differentially private counts.
+DP_ERRORS_GID = "safeplot-dp-errors"
+
+
+def draw_count_errors(ax: Axes, release: HistogramRelease, *, orient: str = "x") -> Axes:
+    """Draw each released count's 95% accuracy as an error bar at its bin centre.
+
+    For differentially private counts (``release.accuracy`` set): the noise
+    is known, so the interval of each count is drawn with it. Only the
+    release's numbers reach matplotlib: bin centres (from the edges) and the
+    counts plus or minus the accuracy, cut at 0.
+
+    Parameters
+    ----------
+    ax : Axes
+    release : HistogramRelease
+    orient : {"x", "y"}
+        The axis of the binned variable.
+
+    Returns
+    -------
+    Axes
+    """
+    if release.accuracy is None or release.counts.size == 0:
+        return ax
+    centres = (release.edges[:-1] + release.edges[1:]) / 2
+    counts = np.nan_to_num(release.counts)
+    low = np.minimum(counts, float(release.accuracy))
+    err = np.vstack([low, np.full(counts.shape, float(release.accuracy))])
+    kwargs = {"fmt": "none", "ecolor": "0.2", "elinewidth": 0.8, "capsize": 0, "zorder": 3}
+    container = (
+        ax.errorbar(centres, counts, yerr=err, **kwargs)
+        if orient == "x"
+        else ax.errorbar(counts, centres, xerr=err, **kwargs)
+    )
+    for artist in container.lines[2]:
+        artist.set_gid(DP_ERRORS_GID)
     return ax

@@ -13,6 +13,7 @@ policy when it has a new one)::
     confidential      O'Keefe's rules                        (values, summaries)
     microaggregation  group means (Senavirathne & Torra)     (values)
     rounding          interval representatives (S & T)       (values)
+    dp                differentially private counts (OpenDP)  (private: histograms)
     none              the raw plot (needs allow_raw)
 
 ``method=`` takes a name or a method object, e.g.
@@ -39,10 +40,12 @@ from ._base import (
     available_methods,
     check_family,
     get_method,
+    refuse_unsupported,
     register,
 )
 from .confidential import Confidential
 from .deterministic import Deterministic
+from .dp import DifferentialPrivacy
 from .generalize import Generalize
 from .microaggregation import Microaggregation
 from .none import NoControl
@@ -54,6 +57,7 @@ __all__ = [
     "AnonymizedValues",
     "Confidential",
     "Deterministic",
+    "DifferentialPrivacy",
     "Generalize",
     "Method",
     "Microaggregation",
@@ -67,6 +71,7 @@ __all__ = [
     "check_family",
     "get_method",
     "method_options",
+    "refuse_unsupported",
     "register",
 ]
 

@@ -24,6 +24,7 @@ __all__ = [
     "available_methods",
     "check_family",
     "get_method",
+    "refuse_unsupported",
     "register",
 ]
 
@@ -123,6 +124,17 @@ class Method:
     marks_coincident : bool
         Several records can share one released point (kNN centroids), which
         scatter plots can mark.
+    private : bool
+        Releases counts with differentially private noise, spending privacy
+        budget from the ledger (:func:`safeplot.release.guard.spend_epsilon`);
+        its counts are exempt from small-cell suppression. Its family is
+        ``"private"``, which only the plots named in :attr:`plots` take.
+    plots : tuple of str
+        For a method only some plots release: the public functions that
+        take it (named when another plot refuses it).
+    plot_kinds : tuple of str
+        The policy's plot kinds (``"hist"``, ...) whose functions may be
+        handed the method at all; the others refuse it before any data is read.
     param_names : tuple of str
         The keyword arguments of the plot functions that parametrise it.
     note_params : tuple of str
@@ -147,6 +159,9 @@ class Method:
     uses_k: ClassVar[bool] = False
     adds_noise: ClassVar[bool] = False
     marks_coincident: ClassVar[bool] = False
+    private: ClassVar[bool] = False
+    plots: ClassVar[tuple[str, ...]] = ()
+    plot_kinds: ClassVar[tuple[str, ...]] = ()
     param_names: ClassVar[tuple[str, ...]] = ()
     note_params: ClassVar[tuple[str, ...]] = ()
 
@@ -181,13 +196,15 @@ class Method:
 
     @property
     def family(self) -> str:
-        """What the method releases, in one word: "raw", "counts", "rules" or "values".
+        """What the method releases, in one word: "raw", "private", "counts", "rules" or "values".
 
         Plots that support only some methods name the families they support
         (a bar plot of counts takes "counts", "rules" and "raw").
         """
         if self.raw:
             return "raw"
+        if self.private:
+            return "private"
         if self.rule_based:
             return "rules"
         if self.counts_only:
@@ -274,6 +291,10 @@ def register(method: Method, *, replace: bool = False) -> Method:
         raise ValueError(f"A method named {name!r} is registered already; pass replace=True.")
     _REGISTRY[name] = method
     _policy._known_methods[name] = None
+    if method.plot_kinds:
+        _policy._restricted_methods[name] = (tuple(method.plot_kinds), tuple(method.plots))
+    else:
+        _policy._restricted_methods.pop(name, None)
     return method
 
 
@@ -334,8 +355,41 @@ def check_family(method: str | Method, families: tuple[str, ...], what: str) -> 
     m = get_method(method)
     if m.family not in families:
         available = [o.name for o in available_methods() if o.family in families]
+        takes = f" method={m.name!r} is available in {', '.join(m.plots)}." if m.plots else ""
         raise ValueError(
             f"method={m.name!r} is not available for {what} in this version of safeplot; "
-            f"use one of {available}."
+            f"use one of {available}.{takes}"
         )
     return m
+
+
+def refuse_unsupported(method: str | Method, kind: str | None, function: str = "") -> None:
+    """Refuse a method that only some plots take, for a plot of another `kind`.
+
+    Parameters
+    ----------
+    method : str or Method
+        The method, as named by the policy.
+    kind : str or None
+        The policy's plot kind of the calling function (None: a function
+        with no plot kind, which such a method never reaches).
+    function : str
+        The calling function, for the message.
+
+    Raises
+    ------
+    ValueError
+        Naming the plots that take the method.
+
+    Examples
+    --------
+    >>> refuse_unsupported("suppress", "scatter")
+    """
+    m = get_method(method)
+    if not m.plot_kinds or (kind is not None and kind in m.plot_kinds):
+        return
+    where = f"{function}: " if function else ""
+    raise ValueError(
+        f"{where}method={m.name!r} ({m.summary}) is not available here; the plots that take "
+        f"it are {', '.join(m.plots)}."
+    )

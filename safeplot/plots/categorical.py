@@ -36,6 +36,7 @@ from ..anonymize.suppression import GridSuppression, suppress_records
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..marks._axes import note_below
+from ..marks.bars import DP_ERRORS_GID
 from ..methods import Method, anonymize_values, available_methods, check_family, get_method
 from ..policy import METHODS, Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
@@ -84,7 +85,7 @@ __all__ = [
 
 #: Families of methods (:attr:`~safeplot.methods.Method.family`) each plot releases.
 _BOX_FAMILIES = ("counts", "values", "rules", "raw")
-_COUNT_FAMILIES = ("counts", "rules", "raw")
+_COUNT_FAMILIES = ("counts", "rules", "raw", "private")
 #: Families a count plot of a dask DataFrame releases: counted out of core, no raw record.
 _DASK_COUNT_FAMILIES = ("counts", "rules")
 #: Methods :func:`boxplot` supports.
@@ -1067,6 +1068,8 @@ class CountRelease:
     report: DisclosureReport
     layout: Layout | None = field(default=None, repr=False)
     avoid_categories: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
+    #: Differentially private counts: each within +/- this at 95% (None: exact counts).
+    accuracy: float | None = None
 
     def count(self, category: Any, hue: Any = None) -> float:
         """Return the released count of one bar (NaN if suppressed).
@@ -1096,6 +1099,7 @@ def release_countplot(
     method: str | None = None,
     threshold: int | None = None,
     policy: Policy | None = None,
+    epsilon: float | None = None,
 ) -> CountRelease:
     """Release the counts of a count plot under a disclosure-control method.
 
@@ -1109,6 +1113,11 @@ def release_countplot(
         Minimum count of a shown bar (default and floor: the policy's).
     policy : Policy, optional
         The policy in force (default: :func:`safeplot.get_policy`).
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` release (default 1.0). The
+        categories must be public: ``order`` (and ``hue_order`` with ``hue``)
+        name them, records of other categories are not counted, and every
+        named category is shown with its noisy count.
 
     Returns
     -------
@@ -1136,6 +1145,17 @@ def release_countplot(
             "countplot: cannot pass values for both `x` and `y`: give x= for vertical bars or "
             "y= for horizontal ones (hue= adds a second categorical variable)."
         )
+    if m.private:
+        if order is None or (hue is not None and hue_order is None):
+            raise ValueError(
+                "countplot: method='dp' needs the categories before the data is read: give "
+                "order= (and hue_order= with hue), from public knowledge of the variable."
+            )
+    elif epsilon is not None:
+        raise ValueError(
+            f"countplot: epsilon= is the privacy loss of method='dp'; method={method!r} "
+            "takes no epsilon."
+        )
     if is_dask_collection(data):  # counted out of core: one pass over the partitions
         check_dask_method(method, "countplot", families=_DASK_COUNT_FAMILIES)
         layout, table, n_dropped, rare_cats = dask_count_table(
@@ -1151,6 +1171,8 @@ def release_countplot(
         rare_cats = rare_categories(rows, threshold)
     levels = list(layout.levels)
     hue_levels = None if layout.hue_levels is None else list(layout.hue_levels)
+    if m.private:
+        return _private_counts(table, levels, hue_levels, layout, stat, m, epsilon, n_dropped, pol)
     params: dict[str, Any] = {"threshold": threshold}
     details: dict[str, Any] = {}
     warnings: list[str] = []
@@ -1231,6 +1253,76 @@ def release_countplot(
     return CountRelease(levels, hue_levels, released, heights, stat, other, report, layout, rare)
 
 
+def _private_counts(
+    table: np.ndarray,
+    levels: list[Any],
+    hue_levels: list[Any] | None,
+    layout: Layout,
+    stat: str,
+    m: Method,
+    epsilon: float | None,
+    n_dropped: int,
+    pol: Policy,
+) -> CountRelease:
+    """Release the count table of the named categories with DP noise, spending epsilon.
+
+    One record is in one cell (category and hue level), so the table has L1
+    sensitivity 1. The categories are the caller's (``order``): every one is
+    shown, with its noisy count, none suppressed.
+    """
+    from ..anonymize import dp as dpnum
+
+    given = m.get_params().get("epsilon")
+    eps = dpnum.check_epsilon(
+        epsilon if epsilon is not None else given if given is not None else 1.0
+    )
+    if not dpnum.opendp_available():
+        dpnum._dp()  # raises, saying how to install OpenDP
+    left = guard.spend_epsilon(eps, function="countplot")
+    noisy = dpnum.noisy_counts(table.astype(int), eps)
+    released = noisy.counts
+    total = float(released.sum())
+    if stat == "count" or total == 0:
+        heights = released.copy()
+    else:
+        heights = released / total * (100.0 if stat == "percent" else 1.0)
+    variables = tuple(v for v in (layout.cat_name, layout.hue_name) if v is not None) or (
+        "category",
+    )
+    report = make_report(
+        "countplot",
+        m.name,
+        {"epsilon": eps},
+        variables,
+        round(total),  # a sum of noisy counts: post-processing
+        0,  # rows dropped are a count of records too, and not released under dp
+        pol,
+        details={
+            "mechanism": "discrete Laplace (OpenDP make_laplace), L1 sensitivity 1",
+            "noise_scale": noisy.scale,
+            "noise_sd": round(noisy.sd, 3),
+            "accuracy_95": noisy.accuracy,
+            "budget_left": round(left, 6),
+        },
+        warnings=[
+            f"Differentially private counts (epsilon={eps:g}): each count +/- "
+            f"{noisy.accuracy} at 95%; negative noisy counts shown as 0."
+        ],
+    )
+    return CountRelease(
+        levels,
+        hue_levels,
+        released,
+        heights,
+        stat,
+        None,
+        report,
+        layout,
+        np.array([]),
+        accuracy=float(noisy.accuracy),
+    )
+
+
 def countplot(
     data: Any = None,
     *,
@@ -1255,6 +1347,7 @@ def countplot(
     legend: str | bool = "auto",
     ax: Axes | None = None,
     method: str | None = None,
+    epsilon: float | None = None,
     threshold: int | None = None,
     annotate: bool | None = None,
     **kwargs: Any,
@@ -1383,6 +1476,7 @@ def countplot(
         method=method,
         threshold=threshold,
         policy=pol,
+        epsilon=epsilon,
     )
     lay = rel.layout
     _, count_log = log_axes(log_scale, lay, native_scale)
@@ -1424,6 +1518,27 @@ def countplot(
     # the log count axis is set here, not by seaborn: seaborn 0.13 would sum the logs of the
     # counts and mask the bars' zero baseline, drawing no bars
     _draw_counts(ax, rel, dict(style, log_scale=None), kwargs)
+    if rel.accuracy is not None:
+        if rel.stat == "count" and rel.hue_levels is None and rel.levels:
+            # each noisy count with its 95% interval, at the category positions 0, 1, ...
+            counts = np.nan_to_num(rel.counts[:, 0])
+            err = np.vstack(
+                [np.minimum(counts, rel.accuracy), np.full(counts.shape, rel.accuracy)]
+            )
+            positions = np.arange(len(rel.levels), dtype=float)
+            kw = {"fmt": "none", "ecolor": "0.2", "elinewidth": 0.8, "zorder": 3}
+            bars = (
+                ax.errorbar(positions, counts, yerr=err, **kw)
+                if lay.orient == "x"
+                else ax.errorbar(counts, positions, xerr=err, **kw)
+            )
+            for artist in bars.lines[2]:
+                artist.set_gid(DP_ERRORS_GID)
+        else:
+            rel.report.warnings.append(
+                "Error bars are drawn for stat='count' without hue; the accuracy of each "
+                "count is in this report."
+            )
     if not rel.levels:
         # every count suppressed: no category ticks (matplotlib's default 0, 0.2, ... 1 could
         # be read as values of the variable, and may coincide with one)

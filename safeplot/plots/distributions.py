@@ -243,6 +243,7 @@ def release_histograms(
     released: AnonymizedValues | None = None,
     counts_from: DaskColumns | None = None,
     partition: str | None = None,
+    epsilon: float | None = None,
 ) -> list[HistogramRelease]:
     """Release one histogram per hue level, suppressed per level, on common bins.
 
@@ -276,6 +277,9 @@ def release_histograms(
     partition : str, optional
         Name of the variable that splits the records into `levels` (the
         hue), for the release ledger; by default the level names stand for it.
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` release (default 1.0), spent from
+        the policy's ``dp_budget`` (see :func:`_release_private_histograms`).
 
     Returns
     -------
@@ -351,6 +355,29 @@ def release_histograms(
                 f"{need} records ({why}); their names would appear in the legend with "
                 "nothing drawn. Merge them with other levels or leave them out."
             )
+    if m.private:
+        if released is not None:
+            raise ValueError(f"released= needs a value method, not method={method!r}.")
+        return _release_private_histograms(
+            raw,
+            codes,
+            n_levels,
+            m,
+            name=name,
+            method=method,
+            bins=bins,
+            binwidth=binwidth,
+            binrange=binrange,
+            discrete=discrete,
+            epsilon=epsilon,
+            function=function,
+            policy=pol,
+        )
+    if epsilon is not None:
+        raise ValueError(
+            f"{function}: epsilon= is the privacy loss of method='dp'; method={method!r} "
+            "takes no epsilon."
+        )
     if released is not None:
         if not m.moves_values:
             raise ValueError(f"released= needs a value method, not method={method!r}.")
@@ -471,6 +498,168 @@ def release_histograms(
     return out_releases
 
 
+#: Bins of a differentially private histogram given no number of bins.
+DP_BINS = 20
+#: Share of epsilon a differentially private range estimate spends, when no binrange is given.
+DP_RANGE_SHARE = 0.25
+
+
+def dp_edges(
+    bins: object,
+    binwidth: float | None,
+    binrange: tuple[float, float] | None,
+    discrete: bool | None,
+) -> np.ndarray | None:
+    """Return the bin edges of a DP histogram fixed by the call alone, or None if the data must.
+
+    The edges come from explicit ``bins``, or from ``binrange`` with
+    ``bins`` or ``binwidth``; nothing here reads the data. None means the
+    range is to be estimated with differential privacy.
+
+    Examples
+    --------
+    >>> dp_edges(4, None, (0.0, 8.0), None)
+    array([0., 2., 4., 6., 8.])
+    >>> dp_edges("auto", None, None, None) is None
+    True
+    """
+    if not isinstance(bins, (str, int, np.integer)):
+        if binrange is not None or binwidth is not None:
+            raise ValueError("Give bins as edges, or binrange with bins or binwidth, not both.")
+        edges = np.asarray(bins, dtype=float)
+        if edges.ndim != 1 or edges.size < 2 or not np.isfinite(edges).all():
+            raise ValueError("Explicit bins must be at least two finite, increasing edges.")
+        if not (np.diff(edges) > 0).all():
+            raise ValueError("Explicit bin edges must be strictly increasing.")
+        return edges
+    if isinstance(bins, str) and bins != "auto":
+        raise ValueError(
+            f"bins={bins!r}: a numpy bin rule reads the data, which method='dp' may not do "
+            "before its noise is added; give a number of bins, edges, or binwidth."
+        )
+    n_bins = DP_BINS if isinstance(bins, str) else int(bins)
+    if n_bins < 1:
+        raise ValueError(f"bins must be a positive number of bins, got {bins!r}.")
+    if binrange is None:
+        return None
+    lo, hi = (float(v) for v in binrange)
+    if not (np.isfinite([lo, hi]).all() and hi > lo):
+        raise ValueError(f"binrange must be (low, high) with low < high, got {binrange!r}.")
+    if discrete:
+        return np.arange(np.floor(lo), np.ceil(hi) + 1.0) - 0.5 if hi - lo < 10_000 else None
+    if binwidth is not None:
+        width = float(binwidth)
+        if not (np.isfinite(width) and width > 0):
+            raise ValueError(f"binwidth must be positive, got {binwidth!r}.")
+        count = int(np.ceil((hi - lo) / width - 1e-9))
+        if count > 10_000:
+            raise ValueError("binwidth gives more than 10000 bins over binrange.")
+        return lo + width * np.arange(count + 1)
+    return np.linspace(lo, hi, n_bins + 1)
+
+
+def _release_private_histograms(
+    raw: np.ndarray,
+    codes: np.ndarray,
+    n_levels: int,
+    m: Any,
+    *,
+    name: str,
+    method: str,
+    bins: object,
+    binwidth: float | None,
+    binrange: tuple[float, float] | None,
+    discrete: bool | None,
+    epsilon: float | None,
+    function: str,
+    policy: Policy,
+) -> list[HistogramRelease]:
+    """Release DP histograms (one per hue level) of `raw`, spending epsilon from the budget.
+
+    The edges are fixed before the data is read (:func:`dp_edges`) or, with
+    no ``binrange``, placed on a range estimated with differential privacy
+    (:func:`safeplot.anonymize.dp.private_range`, a quarter of epsilon).
+    One record falls in one bin of one level, so all the levels' counts
+    together have L1 sensitivity 1 and one epsilon covers the release.
+    Values outside the edges are not counted (as seaborn with ``binrange``).
+    The arguments are checked first; epsilon is spent once the release is
+    certain to be made, and before anything is drawn.
+    """
+    from ..anonymize import dp as dpnum
+
+    given = m.get_params().get("epsilon")
+    if epsilon is not None and given is not None and float(epsilon) != float(given):
+        raise ValueError(f"epsilon={epsilon!r} contradicts the method's epsilon={given!r}.")
+    eps = dpnum.check_epsilon(
+        epsilon if epsilon is not None else given if given is not None else m.default_epsilon
+    )
+    if not dpnum.opendp_available():
+        dpnum._dp()  # raises, saying how to install OpenDP
+    edges = dp_edges(bins, binwidth, binrange, discrete)
+    if edges is None and discrete:
+        raise ValueError(
+            f"{function}: discrete bins with method='dp' need binrange=(low, high), fixed "
+            "before the data is read."
+        )
+    n_bins = DP_BINS if isinstance(bins, str) else int(bins) if edges is None else edges.size - 1
+    # every argument is valid: the release will be made, so its privacy loss is spent now
+    left = guard.spend_epsilon(eps, function=function)
+    eps_range = 0.0
+    if edges is None:
+        eps_range = eps * DP_RANGE_SHARE
+        lo, hi = dpnum.private_range(raw, eps_range)
+        # post-processing of the estimate: binwidth, else the number of bins, over its span
+        edges = dp_edges(n_bins, binwidth, (lo, hi), False)
+    eps_counts = eps - eps_range
+    counts = np.stack(
+        [histogram_counts(raw[(codes == i)], edges) for i in range(n_levels)]
+    ).astype(int)
+    noisy = dpnum.noisy_counts(counts, eps_counts)
+    params: dict[str, Any] = {"epsilon": eps}
+    details: dict[str, Any] = {
+        "mechanism": "discrete Laplace (OpenDP make_laplace), L1 sensitivity 1",
+        "epsilon_counts": eps_counts,
+        "noise_scale": noisy.scale,
+        "noise_sd": round(noisy.sd, 3),
+        "accuracy_95": noisy.accuracy,
+        "bins_from": "a differentially private range estimate" if eps_range else "the call",
+        "budget_left": round(left, 6),
+    }
+    if eps_range:
+        details["epsilon_range"] = eps_range
+    warnings = [
+        f"Differentially private counts (epsilon={eps:g}): each count +/- {noisy.accuracy} at "
+        "95%; negative noisy counts shown as 0."
+    ]
+    xlim = (float(edges[0]), float(edges[-1]))
+    xticks = safe_ticks(*xlim)
+    out = []
+    for i in range(n_levels):
+        shown = noisy.counts[i]
+        report = make_report(
+            function,
+            method,
+            params,
+            (name,),
+            round(float(shown.sum())),  # a sum of noisy counts: post-processing
+            0,  # rows dropped are a count of records too, and not released under dp
+            policy,
+            details=details,
+            warnings=warnings if i == 0 else [],
+        )
+        out.append(
+            HistogramRelease(
+                np.asarray(edges, dtype=float),
+                shown,
+                xlim,
+                xticks,
+                report,
+                accuracy=float(noisy.accuracy),
+            )
+        )
+    return out
+
+
 def _refuse_weights(weights: object, method: str, function: str) -> None:
     if weights is not None and not get_method(method).raw:
         raise ValueError(
@@ -543,6 +732,7 @@ def histplot(
     legend=True,
     ax: Axes | None = None,
     method: str | None = None,
+    epsilon: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
     k: int = 3,
@@ -607,6 +797,13 @@ def histplot(
     method : str, optional
         Disclosure-control method (default: the policy's for histograms,
         ``"suppress"``). See Methods.
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` release (default 1.0), spent from the
+        policy's ``dp_budget``. The bins are fixed before the data is read: give
+        ``binrange`` (and ``bins`` or ``binwidth``), or a quarter of epsilon is spent
+        on a differentially private range estimate. Each count carries discrete
+        Laplace noise of scale 1/epsilon, is shown with its 95% error bar, and is
+        not suppressed (see the security notes).
     threshold : int, optional
         Minimum count of a shown bin (default and floor: the policy's).
     factor : int, default 2
@@ -746,6 +943,7 @@ def histplot(
         policy=pol,
         counts_from=source,
         partition=labels.get("hue") if has_hue else None,
+        epsilon=epsilon,
     )
     for rel, level in zip(releases, levels, strict=True):
         rel.level = level
@@ -759,7 +957,8 @@ def histplot(
     report = releases[0].report
     for rel in releases[1:]:
         report = report.merge(rel.report)
-    report.n = pol.round_count(n_clean)
+    if releases[0].accuracy is None:  # a DP release states only its noisy total
+        report.n = pol.round_count(n_clean)
     report.details["stat"] = stat
     ax = axes_for(ax, report, releases)  # only now: a refused release leaves no figure
     var = name if name not in ("", _COUNT) else orient
@@ -800,6 +999,17 @@ def histplot(
             )
     if has_hue and not labels.get("hue") and ax.get_legend() is not None:
         ax.get_legend().set_title(None)  # wide-form data: the levels are the columns
+    if releases[0].accuracy is not None:
+        if stat == "count" and not cumulative and (not has_hue or multiple == "layer"):
+            # the noise is known: each count +/- its 95% accuracy, drawn as seaborn draws
+            # error bars; a stacked or normalised histogram keeps the accuracy in the report
+            for rel in releases:
+                bars.draw_count_errors(ax, rel, orient=orient)
+        else:
+            report.warnings.append(
+                "Error bars are drawn for stat='count' histograms without stacking; the "
+                "accuracy of each count is in this report."
+            )
     rel0 = releases[0]
     set_safe_axis(ax, orient, rel0.xlim, rel0.xticks)
     (ax.set_xlabel if orient == "x" else ax.set_ylabel)(labels.get(orient, ""))

@@ -18,7 +18,13 @@ from numpy.typing import ArrayLike
 from .._validate import clean_numeric
 from ..anonymize.grids import RareValues, grid_counts, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
-from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
+from ..methods import (
+    AnonymizedValues,
+    anonymize_values,
+    available_methods,
+    get_method,
+    refuse_unsupported,
+)
 from ..policy import Policy, get_policy
 from ..release import GridRelease
 from ..sources.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
@@ -31,7 +37,9 @@ __all__ = ["GRID_BINS", "GRID_METHODS", "release_grid"]
 GRID_BINS = 30
 
 #: Methods a density-grid release supports (every family: value methods are counted too).
-GRID_METHODS = tuple(m.name for m in available_methods())
+GRID_METHODS = tuple(
+    m.name for m in available_methods() if not m.plot_kinds or "heatmap" in m.plot_kinds
+)
 
 _HUE = "\x00hue"
 
@@ -110,6 +118,8 @@ def release_grid(
     """
     pol = get_policy(policy)
     method = pol.check_method(method, kind)
+    # a bivariate histogram reaches here with the kind "hist"; its grid is a heat map's
+    refuse_unsupported(method, "heatmap", function)
     m = get_method(method)
     if names[0] == names[1]:
         raise ValueError(f"x and y need different names, got {names[0]!r} twice.")

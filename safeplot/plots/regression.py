@@ -89,7 +89,7 @@ __all__ = [
 #: Reference lines of a Q-Q plot (statsmodels' ``line=``).
 QQ_LINES = (None, "45", "s", "r", "q")
 #: Methods of a Q-Q plot (every family).
-QQ_METHODS = tuple(m.name for m in available_methods())
+QQ_METHODS = tuple(m.name for m in available_methods() if not m.plot_kinds or "qq" in m.plot_kinds)
 #: Axis labels of a Q-Q plot (statsmodels').
 THEORETICAL = "Theoretical Quantiles"
 SAMPLE = "Sample Quantiles"

@@ -74,7 +74,9 @@ __all__ = [
 ]
 
 #: Methods a scatter release supports (rule-based ones draw box plots).
-SCATTER_METHODS = tuple(m.name for m in available_methods())
+SCATTER_METHODS = tuple(
+    m.name for m in available_methods() if not m.plot_kinds or "scatter" in m.plot_kinds
+)
 #: Families of :func:`scatter` (it returns the markers, so no box plots).
 _POINT_FAMILIES = ("values", "counts", "raw")
 #: Methods of :func:`scatter`.

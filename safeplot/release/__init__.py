@@ -207,6 +207,10 @@ class HistogramRelease:
     report : DisclosureReport
     level : object, optional
         The hue level this histogram describes (None without hue).
+    accuracy : float, optional
+        For differentially private counts: each count lies within +/- this
+        of the true count with 95% probability (drawn as error bars); None
+        for exact counts.
     """
 
     edges: np.ndarray
@@ -215,6 +219,7 @@ class HistogramRelease:
     xticks: np.ndarray
     report: DisclosureReport
     level: object = None
+    accuracy: float | None = None
 
     @property
     def suppressed(self) -> np.ndarray:

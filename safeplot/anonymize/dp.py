@@ -1,0 +1,355 @@
+"""Differentially private counts: OpenDP's samplers, numbers in and numbers out.
+
+Noise is never drawn here by numpy: every noisy number comes from an OpenDP
+measurement (``opendp.measurements.make_laplace`` on integer counts, which
+samples the discrete Laplace distribution exactly, and
+``make_private_quantile`` for a range estimate), so the floating-point
+attacks on naive Laplace noise do not apply. OpenDP is an optional
+dependency: ``pip install "safeplot[dp]"``.
+
+The unit of privacy is one record; neighbouring data sets differ by adding
+or removing one record. A histogram (one count per bin, or per bin and hue
+level) then has L1 sensitivity 1: one record changes one count by one, so
+discrete Laplace noise of scale ``1 / epsilon`` makes the whole vector of
+counts ``epsilon``-differentially private.
+
+Examples
+--------
+>>> from safeplot.anonymize.dp import laplace_scale, accuracy
+>>> laplace_scale(0.5)
+2.0
+>>> accuracy(1.0)  # counts within +/- this at 95%
+3
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = [
+    "INSTALL_HINT",
+    "RANGE_CANDIDATES",
+    "DPCounts",
+    "accuracy",
+    "accuracy_table",
+    "check_epsilon",
+    "laplace_scale",
+    "noisy_counts",
+    "opendp_available",
+    "private_range",
+]
+
+#: What to run when OpenDP is missing.
+INSTALL_HINT = 'pip install "safeplot[dp]"'
+
+
+def _candidates() -> np.ndarray:
+    """Return the fixed grid of candidate bounds: 0 and +/- {1, 2, 5} x 10^k, k = -3 .. 7."""
+    mags = np.array([m * 10.0**k for k in range(-3, 8) for m in (1.0, 2.0, 5.0)])
+    return np.unique(np.r_[-mags, 0.0, mags])
+
+
+#: Candidate bounds of a differentially private range estimate: fixed before any data is
+#: read (a 1-2-5 sequence over ten decades, both signs, and 0).
+RANGE_CANDIDATES: np.ndarray = _candidates()
+
+
+def opendp_available() -> bool:
+    """Return whether OpenDP can be imported.
+
+    Examples
+    --------
+    >>> isinstance(opendp_available(), bool)
+    True
+    """
+    try:
+        import opendp.prelude  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _dp() -> Any:
+    """Return ``opendp.prelude`` with the features safeplot uses enabled, or say how to install."""
+    try:
+        import opendp.prelude as dp
+    except ImportError:
+        raise ImportError(
+            "method='dp' draws its noise with OpenDP, which is not installed. "
+            f"Install it with: {INSTALL_HINT}"
+        ) from None
+    # "contrib": OpenDP's constructors that are not yet formally vetted (make_laplace and
+    # make_private_quantile among them) are switched off until a program enables them
+    dp.enable_features("contrib")
+    return dp
+
+
+def check_epsilon(epsilon: Any) -> float:
+    """Return `epsilon` as a positive finite float, or raise a clear ValueError.
+
+    Examples
+    --------
+    >>> check_epsilon(1)
+    1.0
+    """
+    if isinstance(epsilon, bool):
+        raise ValueError(f"epsilon must be a positive number, got {epsilon!r}.")
+    try:
+        value = float(epsilon)
+    except (TypeError, ValueError):
+        raise ValueError(f"epsilon must be a positive number, got {epsilon!r}.") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"epsilon must be a positive finite number, got {epsilon!r}.")
+    return value
+
+
+def laplace_scale(epsilon: float, sensitivity: int = 1) -> float:
+    """Return the discrete Laplace scale that makes counts of this `sensitivity` epsilon-DP.
+
+    The noise then has variance ``2 * scale**2`` (approximately, for the
+    discrete distribution at scales above about 1).
+
+    Examples
+    --------
+    >>> laplace_scale(0.1)
+    10.0
+    """
+    return float(sensitivity) / check_epsilon(epsilon)
+
+
+def accuracy(epsilon: float, alpha: float = 0.05) -> int:
+    """Return the half-width within which each DP count lies with probability ``1 - alpha``.
+
+    From OpenDP's ``discrete_laplacian_scale_to_accuracy``; the count's
+    noise exceeds this with probability at most `alpha`.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy loss of the release.
+    alpha : float, default 0.05
+        Level: 0.05 gives the 95% accuracy.
+
+    Returns
+    -------
+    int
+        The accuracy, in records (OpenDP's bound, rounded down, which keeps
+        the coverage).
+
+    Examples
+    --------
+    >>> [accuracy(e) for e in (0.1, 1.0, 10.0)]
+    [30, 3, 0]
+    """
+    dp = _dp()
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}.")
+    value = dp.discrete_laplacian_scale_to_accuracy(laplace_scale(epsilon), float(alpha))
+    return math.floor(value)
+
+
+def accuracy_table(
+    epsilons: Sequence[float] = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0), alpha: float = 0.05
+) -> Any:
+    r"""Tabulate what each epsilon buys: noise scale, SD and accuracy of a DP count.
+
+    A helper for data custodians choosing a budget (``dp_budget``) and for
+    analysts splitting it over figures.
+
+    Parameters
+    ----------
+    epsilons : sequence of float
+        Privacy losses to tabulate.
+    alpha : float, default 0.05
+        Level of the accuracy column (0.05: 95%).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per epsilon: ``epsilon``, ``scale`` (of the discrete
+        Laplace noise), ``sd`` (its standard deviation) and ``accuracy``
+        (each count within +/- this with probability ``1 - alpha``).
+
+    Examples
+    --------
+    >>> accuracy_table([0.1, 1, 10])["accuracy"].tolist()
+    [30, 3, 0]
+    """
+    import pandas as pd
+
+    rows = []
+    for eps in epsilons:
+        scale = laplace_scale(eps)
+        rows.append(
+            {
+                "epsilon": float(eps),
+                "scale": scale,
+                "sd": float(_discrete_laplace_sd(scale)),
+                "accuracy": accuracy(eps, alpha),
+            }
+        )
+    return pd.DataFrame(rows, columns=["epsilon", "scale", "sd", "accuracy"])
+
+
+def _discrete_laplace_sd(scale: float) -> float:
+    """Return the standard deviation of the discrete Laplace distribution of `scale` (exact)."""
+    # P(k) proportional to exp(-|k| / scale): variance 2 p / (1 - p)^2 with p = exp(-1/scale)
+    p = math.exp(-1.0 / scale)
+    return math.sqrt(2.0 * p) / (1.0 - p)
+
+
+@dataclass(frozen=True)
+class DPCounts:
+    """Counts released with discrete Laplace noise, and what the report says of them.
+
+    Attributes
+    ----------
+    counts : ndarray of float
+        The noisy counts, clamped at 0 (post-processing: no negative count).
+    epsilon : float
+        Privacy loss spent.
+    scale : float
+        Scale of the discrete Laplace noise added to each count.
+    sd : float
+        Standard deviation of that noise.
+    accuracy : int
+        Each count's noise lies within +/- this with 95% probability.
+    """
+
+    counts: np.ndarray
+    epsilon: float
+    scale: float
+    sd: float
+    accuracy: int
+
+
+def noisy_counts(counts: ArrayLike, epsilon: float, *, clamp: bool = True) -> DPCounts:
+    """Add discrete Laplace noise (OpenDP) to integer counts of L1 sensitivity 1.
+
+    Parameters
+    ----------
+    counts : array-like of int
+        Exact counts, any shape (cells of a histogram, or of a histogram per
+        hue level: one record is in one cell only).
+    epsilon : float
+        Privacy loss of releasing the whole array.
+    clamp : bool, default True
+        Set negative noisy counts to 0 (post-processing, which costs no
+        privacy). Turn off only to study the noise itself.
+
+    Returns
+    -------
+    DPCounts
+
+    Examples
+    --------
+    >>> out = noisy_counts([40, 0, 12], epsilon=1.0)
+    >>> out.counts.shape, bool((out.counts >= 0).all()), out.scale
+    ((3,), True, 1.0)
+    """
+    eps = check_epsilon(epsilon)
+    exact = np.asarray(counts)
+    flat = exact.ravel()
+    if flat.size and (
+        not np.all(np.isfinite(flat.astype(float))) or np.any(flat != np.round(flat))
+    ):
+        raise ValueError("noisy_counts needs whole-number counts.")
+    dp = _dp()
+    scale = laplace_scale(eps)
+    space = dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int)
+    meas = dp.m.make_laplace(*space, scale=scale)
+    # the privacy map of the measurement itself must agree with the epsilon being spent
+    if meas.map(1) > eps * (1 + 1e-9):
+        raise RuntimeError("OpenDP's privacy map exceeds the epsilon asked for.")
+    noisy = (
+        np.asarray(meas([int(v) for v in flat]), dtype=float)
+        if flat.size
+        else np.zeros(0, dtype=float)
+    )
+    if clamp:
+        noisy = np.maximum(noisy, 0.0)
+    return DPCounts(
+        counts=noisy.reshape(exact.shape),
+        epsilon=eps,
+        scale=scale,
+        sd=_discrete_laplace_sd(scale),
+        accuracy=accuracy(eps),
+    )
+
+
+def private_range(
+    values: ArrayLike,
+    epsilon: float,
+    *,
+    candidates: ArrayLike | None = None,
+    alpha: float = 0.05,
+) -> tuple[float, float]:
+    """Estimate the span of `values` with differential privacy, on a fixed grid of bounds.
+
+    The records are counted between consecutive `candidates` (a grid fixed
+    before the data is read: by default 0 and a 1-2-5 sequence over ten
+    decades of either sign) and the counts released with discrete Laplace
+    noise (:func:`noisy_counts`, all of `epsilon`). The span runs from the
+    first to the last interval whose noisy count exceeds what noise alone
+    reaches with probability `alpha` over all intervals (a Bonferroni
+    bound), so empty intervals are hardly ever taken for data. Everything
+    after the noisy counts is post-processing: it costs no further privacy.
+
+    Intervals holding fewer records than that bound (a long, thin tail)
+    fall outside the span; give ``binrange`` to count them.
+
+    Parameters
+    ----------
+    values : array-like
+        Finite raw values.
+    epsilon : float
+        Privacy loss of the estimate.
+    candidates : array-like, optional
+        Increasing candidate bounds (default :data:`RANGE_CANDIDATES`).
+    alpha : float, default 0.05
+        Chance that noise alone puts an empty interval in the span.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``, two candidates with ``low < high``.
+
+    Raises
+    ------
+    ValueError
+        When no interval stands out of the noise (too few records for this
+        epsilon): give ``binrange``, or spend a larger epsilon.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> private_range(np.random.default_rng(0).normal(50, 5, 2000), 1.0)
+    (20.0, 100.0)
+    """
+    eps = check_epsilon(epsilon)
+    grid = np.unique(np.asarray(RANGE_CANDIDATES if candidates is None else candidates, float))
+    if grid.size < 2:
+        raise ValueError("private_range needs at least two candidates.")
+    x = np.asarray(values, dtype=float).ravel()
+    # values beyond the grid are counted in two open-ended intervals that are never the span
+    edges = np.r_[-np.inf, grid, np.inf]
+    exact = np.histogram(x, bins=edges)[0]
+    noisy = noisy_counts(exact, eps).counts
+    dp = _dp()
+    bound = float(
+        dp.discrete_laplacian_scale_to_accuracy(laplace_scale(eps), float(alpha) / noisy.size)
+    )
+    inner = np.flatnonzero(noisy[1:-1] > bound)
+    if inner.size == 0:
+        raise ValueError(
+            f"A differentially private range estimate at epsilon={eps:g} found no interval "
+            "that stands out of the noise (too few records for this epsilon). Give binrange=("
+            "low, high) from knowledge of the variable, or a larger epsilon."
+        )
+    return float(grid[inner[0]]), float(grid[inner[-1] + 1])

@@ -1,0 +1,376 @@
+"""method="dp": OpenDP's noise, the privacy budget, the drawn uncertainty, the refusals.
+
+OpenDP samples from the operating system's randomness, so no test fixes the
+noise: the statistical tests draw many releases and compare the noise with
+the discrete Laplace distribution within tolerances that fail by chance
+far less than once in a million runs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("opendp")
+
+import safeplot
+import safeplot.policy as sp_policy
+from safeplot import DisclosureError, audit, ledger
+from safeplot.anonymize import dp as dpnum
+from safeplot.methods import get_method
+from safeplot.plots.distributions import dp_edges, release_histograms
+from safeplot.policy import Policy, get_policy
+
+N_RELEASES = 2000
+
+
+@pytest.fixture
+def frame():
+    rng = np.random.default_rng(3)
+    x = np.round(rng.normal(50, 10, 600), 2)
+    g = rng.choice(["a", "b"], 600)
+    return pd.DataFrame({"x": x, "g": g})
+
+
+def _discrete_laplace_pmf(k: np.ndarray, scale: float) -> np.ndarray:
+    p = math.exp(-1.0 / scale)
+    return (1 - p) / (1 + p) * p ** np.abs(k)
+
+
+# -- the noise -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0])
+def test_noise_of_each_count_has_the_mechanisms_mean_and_scale(epsilon):
+    exact = np.array([200, 150, 400, 90])  # far from 0: the clamp never acts
+    draws = np.stack(
+        [dpnum.noisy_counts(exact, epsilon, clamp=False).counts for _ in range(N_RELEASES)]
+    )
+    noise = draws - exact
+    assert np.all(noise == np.round(noise)), "discrete Laplace noise is whole numbers"
+    scale = 1.0 / epsilon
+    sd = math.sqrt(2 * math.exp(-1 / scale)) / (1 - math.exp(-1 / scale))
+    for j in range(exact.size):
+        column = noise[:, j]
+        # mean 0: within 5 standard errors
+        assert abs(column.mean()) < 5 * sd / math.sqrt(N_RELEASES), (j, column.mean())
+        # scale: the sample SD within 10% of the exact SD of the discrete distribution
+        assert abs(column.std(ddof=1) / sd - 1) < 0.1, (j, column.std(ddof=1), sd)
+        # the mean absolute deviation of Laplace(b) is about b: the scale itself
+        mad = np.mean(np.abs(column))
+        k = np.arange(-200, 201)
+        expected_mad = float(np.sum(np.abs(k) * _discrete_laplace_pmf(k, scale)))
+        assert abs(mad / expected_mad - 1) < 0.1, (j, mad, expected_mad)
+    # the noise of different counts is independent
+    assert abs(np.corrcoef(noise[:, 0], noise[:, 1])[0, 1]) < 5 / math.sqrt(N_RELEASES)
+
+
+def test_noise_distribution_matches_the_discrete_laplace_pmf():
+    epsilon = 1.0
+    exact = np.full(5, 100)
+    noise = np.concatenate(
+        [dpnum.noisy_counts(exact, epsilon, clamp=False).counts - 100 for _ in range(400)]
+    )
+    assert noise.size == N_RELEASES
+    k = np.arange(-3, 4)
+    observed = np.array([(noise == v).mean() for v in k])
+    expected = _discrete_laplace_pmf(k, 1.0 / epsilon)
+    se = np.sqrt(expected * (1 - expected) / noise.size)
+    assert np.all(np.abs(observed - expected) < 5 * se), (observed, expected)
+
+
+def test_no_count_is_negative_and_small_counts_are_not_suppressed():
+    exact = np.array([0, 1, 2, 0, 50])
+    draws = np.stack([dpnum.noisy_counts(exact, 0.5).counts for _ in range(N_RELEASES)])
+    assert (draws >= 0).all()
+    assert not np.isnan(draws).any()
+    # the noisy counts of empty or tiny bins are often 1 or 2: DP counts are not suppressed
+    assert ((draws > 0) & (draws < 3)).any()
+
+
+def test_accuracy_is_the_95_percent_half_width():
+    for epsilon in (0.5, 1.0):
+        acc = dpnum.accuracy(epsilon)
+        noise = np.concatenate(
+            [
+                dpnum.noisy_counts(np.full(10, 100), epsilon, clamp=False).counts - 100
+                for _ in range(200)
+            ]
+        )
+        assert np.mean(np.abs(noise) > acc) <= 0.05 + 5 * math.sqrt(0.05 * 0.95 / noise.size)
+        assert np.mean(np.abs(noise) > acc - 1) > 0.05 - 5 * math.sqrt(0.05 * 0.95 / noise.size)
+
+
+def test_accuracy_table_for_custodians():
+    table = dpnum.accuracy_table([0.1, 1.0, 10.0])
+    assert list(table.columns) == ["epsilon", "scale", "sd", "accuracy"]
+    assert table["accuracy"].is_monotonic_decreasing
+    assert table["scale"].tolist() == [10.0, 1.0, 0.1]
+
+
+def test_private_range_comes_from_the_fixed_candidates():
+    x = np.random.default_rng(0).normal(50, 5, 2000)
+    for _ in range(20):
+        lo, hi = dpnum.private_range(x, 1.0)
+        assert lo in dpnum.RANGE_CANDIDATES and hi in dpnum.RANGE_CANDIDATES
+        assert lo <= 40 and hi >= 60
+
+
+def test_epsilon_is_checked():
+    for bad in (0, -1, float("nan"), float("inf"), "a", True):
+        with pytest.raises(ValueError, match="epsilon"):
+            dpnum.check_epsilon(bad)
+
+
+# -- the budget ----------------------------------------------------------------------------
+
+
+def test_budget_is_spent_exactly_and_a_release_past_it_is_refused(frame):
+    book = ledger.current()
+    for eps, left in ((1.0, 2.0), (0.5, 1.5), (1.5, 0.0)):
+        ax = safeplot.histplot(data=frame, x="x", method="dp", epsilon=eps, binrange=(0, 100))
+        assert ax.safeplot_report.details["budget_left"] == pytest.approx(left)
+        assert book.epsilon_spent() == pytest.approx(3.0 - left)
+    n_entries = len(audit.entries())
+    fig_before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match=r"only 0 of the privacy budget dp_budget=3"):
+        safeplot.histplot(data=frame, x="x", method="dp", epsilon=0.1, binrange=(0, 100))
+    assert book.epsilon_spent() == pytest.approx(3.0)
+    assert len(audit.entries()) == n_entries
+    assert plt.get_fignums() == fig_before
+
+
+def test_the_range_estimate_is_part_of_the_epsilon_spent(frame):
+    ax = safeplot.histplot(data=frame, x="x", method="dp", epsilon=1.0)
+    details = ax.safeplot_report.details
+    assert details["epsilon_range"] == pytest.approx(0.25)
+    assert details["epsilon_counts"] == pytest.approx(0.75)
+    assert ledger.current().epsilon_spent() == pytest.approx(1.0)
+    edges = ax.safeplot_report.details
+    assert edges["bins_from"] == "a differentially private range estimate"
+
+
+def test_bad_arguments_spend_nothing(frame):
+    for kwargs in (
+        {"epsilon": -1},
+        {"epsilon": 1, "bins": "fd"},
+        {"epsilon": 1, "binrange": (5, 1)},
+        {"epsilon": 1, "discrete": True},
+    ):
+        with pytest.raises(ValueError):
+            safeplot.histplot(data=frame, x="x", method="dp", **kwargs)
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+def test_epsilon_is_refused_for_other_methods(frame):
+    with pytest.raises(ValueError, match="epsilon= is the privacy loss of method='dp'"):
+        safeplot.histplot(data=frame, x="x", method="suppress", epsilon=1.0)
+
+
+def test_the_ledger_and_the_audit_log_record_epsilon_per_release(frame):
+    safeplot.histplot(data=frame, x="x", method="dp", epsilon=0.5, binrange=(0, 100))
+    safeplot.histplot(data=frame, x="x", hue="g", method="dp", epsilon=0.25, binrange=(0, 100))
+    spent = [d for d in ledger.summary() if d["action"] == "epsilon spent"]
+    assert [d["amount"] for d in spent] == [0.5, 0.25]
+    assert all(d["function"] == "histplot" for d in spent)
+    dp_entries = [e for e in audit.entries() if e.method == "dp"]
+    assert [e.params["epsilon"] for e in dp_entries] == [0.5, 0.25]
+    assert audit.budget_spent() == {"session": pytest.approx(0.75)}
+    assert "epsilon" in audit.summary()
+
+
+LOCKED_TOML = """\
+threshold = 5
+dp_budget = 1.0
+locked = true
+"""
+
+
+def test_a_locked_budget_cannot_be_raised_by_a_call(tmp_path, monkeypatch, frame):
+    path = tmp_path / "custodian.toml"
+    path.write_text(LOCKED_TOML, encoding="utf-8")
+    monkeypatch.setenv("SAFEPLOT_POLICY", str(path))
+    sp_policy._reset()
+    try:
+        assert get_policy().locked and get_policy().dp_budget == 1.0
+        with pytest.raises(DisclosureError, match="locked"), safeplot.policy(dp_budget=10.0):
+            pass
+        with pytest.raises(DisclosureError, match="locked"):
+            safeplot.set_policy(Policy(dp_budget=10.0))
+        safeplot.histplot(data=frame, x="x", method="dp", epsilon=0.75, binrange=(0, 100))
+        with pytest.raises(DisclosureError, match="dp_budget=1"):
+            safeplot.histplot(data=frame, x="x", method="dp", epsilon=0.5, binrange=(0, 100))
+        with pytest.raises(DisclosureError, match="locked"):
+            ledger.clear()
+    finally:
+        monkeypatch.delenv("SAFEPLOT_POLICY")
+        sp_policy._reset()
+
+
+def test_a_server_ledger_keeps_its_own_budget(frame):
+    book = ledger.Ledger(name="analyst a / cohort")
+    with ledger.using(book):
+        safeplot.histplot(data=frame, x="x", method="dp", epsilon=2.0, binrange=(0, 100))
+    assert book.epsilon_spent() == 2.0
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+# -- the release and the figure ------------------------------------------------------------
+
+
+def test_dp_histogram_release(frame):
+    rels = release_histograms(
+        frame["x"].to_numpy(), method="dp", bins=10, binrange=(0.0, 100.0), epsilon=1.0
+    )
+    (rel,) = rels
+    assert np.array_equal(rel.edges, np.linspace(0, 100, 11))
+    assert rel.accuracy == dpnum.accuracy(1.0)
+    assert (rel.counts >= 0).all()
+    exact = np.histogram(frame["x"], bins=rel.edges)[0]
+    assert np.all(np.abs(rel.counts - exact) <= 40)  # 40 = 40 scales of noise at epsilon 1
+    assert rel.report.method == "dp" and rel.report.cells_suppressed == 0
+    # the record count is the noisy total, not the exact one
+    assert rel.report.n == get_policy().round_count(int(rel.counts.sum()))
+
+
+def test_edges_never_come_from_the_raw_extremes(frame):
+    x = frame["x"].to_numpy()
+    for bins, binrange in ((20, (0.0, 100.0)), ([0.0, 25.0, 50.0, 100.0], None)):
+        assert dp_edges(bins, None, binrange, None) is not None
+    rel = release_histograms(x, method="dp", epsilon=1.0)[0]
+    assert rel.edges[0] in dpnum.RANGE_CANDIDATES and rel.edges[-1] in dpnum.RANGE_CANDIDATES
+    assert x.min() not in rel.edges and x.max() not in rel.edges
+
+
+def test_error_bars_are_drawn_with_the_accuracy(frame):
+    from safeplot.marks.bars import DP_ERRORS_GID
+
+    ax = safeplot.histplot(data=frame, x="x", method="dp", epsilon=1.0, binrange=(0, 100))
+    bars = [c for c in ax.collections if c.get_gid() == DP_ERRORS_GID]
+    assert bars
+    report = ax.safeplot_report
+    assert report.details["accuracy_95"] == dpnum.accuracy(1.0)
+    assert any("+/- 3 at 95%" in w for w in report.warnings)
+    assert "epsilon=1" in ax.texts[-1].get_text()
+
+
+def test_hue_shares_one_epsilon(frame):
+    ax = safeplot.histplot(
+        data=frame, x="x", hue="g", method="dp", epsilon=0.5, binrange=(0, 100), bins=10
+    )
+    assert ledger.current().epsilon_spent() == 0.5
+    assert ax.safeplot_report.method == "dp"
+
+
+def test_dask_frames_are_refused(frame):
+    dd = pytest.importorskip("dask.dataframe")
+    with pytest.raises(ValueError, match="dask"):
+        safeplot.histplot(data=dd.from_pandas(frame, npartitions=2), x="x", method="dp")
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda df: safeplot.scatterplot(data=df, x="x", y="x", method="dp"),
+        lambda df: safeplot.boxplot(data=df, x="g", y="x", method="dp"),
+        lambda df: safeplot.kdeplot(data=df, x="x", method="dp"),
+        lambda df: safeplot.ecdfplot(data=df, x="x", method="dp"),
+        lambda df: safeplot.barplot(data=df, x="g", y="x", method="dp"),
+        lambda df: safeplot.histplot(data=df, x="x", y="x", method="dp"),
+        lambda df: safeplot.qqplot(df["x"], method="dp"),
+    ],
+)
+def test_plots_of_other_kinds_refuse_dp_naming_the_plots_that_take_it(frame, draw):
+    before = plt.get_fignums()
+    with pytest.raises(ValueError, match="histplot"):
+        draw(frame)
+    assert plt.get_fignums() == before
+    assert ledger.current().epsilon_spent() == 0.0
+    assert audit.entries() == []
+
+
+def test_dp_is_allowed_by_default_and_can_be_left_out_by_a_policy(frame):
+    assert "dp" in get_policy().allowed_methods
+    with (
+        safeplot.policy(allowed_methods=["suppress"]),
+        pytest.raises(DisclosureError, match="not allowed"),
+    ):
+        safeplot.histplot(data=frame, x="x", method="dp")
+    assert get_method("dp").family == "private"
+
+
+def test_without_opendp_the_error_says_how_to_install(monkeypatch, frame):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_opendp(name, *args, **kwargs):
+        if name.startswith("opendp"):
+            raise ImportError("No module named 'opendp'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_opendp)
+    with pytest.raises(ImportError, match=r'pip install "safeplot\[dp\]"'):
+        safeplot.histplot(data=frame, x="x", method="dp", binrange=(0, 100))
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+def test_binwidth_applies_to_an_estimated_range(frame):
+    rel = release_histograms(frame["x"].to_numpy(), method="dp", binwidth=5.0, epsilon=1.0)[0]
+    assert np.allclose(np.diff(rel.edges), 5.0)
+    assert rel.edges[0] in dpnum.RANGE_CANDIDATES
+
+
+# -- count plots ---------------------------------------------------------------------------
+
+
+def test_countplot_dp_counts_the_named_categories(frame):
+    from safeplot.marks.bars import DP_ERRORS_GID
+    from safeplot.plots.categorical import release_countplot
+
+    rel = release_countplot(frame, x="g", order=["a", "b", "never"], method="dp", epsilon=1.0)
+    assert rel.levels == ["a", "b", "never"]
+    assert (rel.counts >= 0).all() and not np.isnan(rel.counts).any()
+    exact = frame["g"].value_counts()
+    assert abs(rel.counts[0, 0] - exact["a"]) <= 40 and abs(rel.counts[1, 0] - exact["b"]) <= 40
+    assert rel.accuracy == dpnum.accuracy(1.0)
+    assert ledger.current().epsilon_spent() == 1.0
+    ax = safeplot.countplot(data=frame, x="g", order=["a", "b"], method="dp", epsilon=0.5)
+    assert [c for c in ax.collections if c.get_gid() == DP_ERRORS_GID]
+    assert ax.safeplot_report.params == {"epsilon": 0.5}
+    assert ledger.current().epsilon_spent() == 1.5
+
+
+def test_countplot_dp_needs_public_categories_and_spends_nothing_without(frame):
+    with pytest.raises(ValueError, match="order="):
+        safeplot.countplot(data=frame, x="g", method="dp")
+    with pytest.raises(ValueError, match="hue_order="):
+        safeplot.countplot(data=frame, x="g", hue="g", order=["a", "b"], method="dp")
+    with pytest.raises(ValueError, match="epsilon= is the privacy loss"):
+        safeplot.countplot(data=frame, x="g", method="suppress", epsilon=1.0)
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+def test_countplot_noise_has_the_mechanisms_scale():
+    from safeplot.plots.categorical import release_countplot
+
+    df = pd.DataFrame({"g": ["a"] * 300 + ["b"] * 200})
+    with safeplot.policy(dp_budget=1e6):
+        draws = np.stack(
+            [
+                release_countplot(df, x="g", order=["a", "b"], method="dp", epsilon=1.0).counts[
+                    :, 0
+                ]
+                for _ in range(300)
+            ]
+        )
+    noise = draws - np.array([300, 200])
+    sd = math.sqrt(2 * math.exp(-1)) / (1 - math.exp(-1))
+    assert np.all(np.abs(noise.mean(axis=0)) < 5 * sd / math.sqrt(300))
+    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.25)
+    assert ledger.current().epsilon_spent() == pytest.approx(300.0)
