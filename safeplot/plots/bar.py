@@ -59,7 +59,7 @@ from ._common import (
     takes_method_options,
 )
 
-__all__ = ["BAR_METHODS", "BarRelease", "barplot", "release_barplot"]
+__all__ = ["BAR_METHODS", "BarRelease", "barplot", "check_errorbar", "release_barplot"]
 
 #: Families of methods (:attr:`~safeplot.methods.Method.family`) a bar plot releases.
 _BAR_FAMILIES = ("counts", "values", "rules", "raw")
@@ -155,7 +155,16 @@ def _check_estimator(estimator: Any) -> None:
         raise ValueError(f"barplot: estimator must be a name or a callable, got {estimator!r}.")
 
 
-def _check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
+def check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
+    """Read seaborn's `errorbar` argument as ``(method, level)``; refuse a callable.
+
+    A bare name gets seaborn's default level; None gives ``(None, None)``.
+
+    Examples
+    --------
+    >>> check_errorbar("se"), check_errorbar(("pi", 50)), check_errorbar(None)
+    (('se', 1), ('pi', 50), (None, None))
+    """
     if callable(errorbar):
         raise ValueError(
             "barplot: a callable errorbar computes its interval from the raw values of each "
@@ -281,6 +290,7 @@ def release_barplot(
     k: int = 3,
     q: float = 0.25,
     policy: Policy | None = None,
+    function: str = "barplot",
 ) -> BarRelease:
     """Release the numbers of a bar plot: group estimates and error bars, small groups left out.
 
@@ -302,6 +312,9 @@ def release_barplot(
         ``"probabilistic"``.
     policy : Policy, optional
         The policy in force (default: :func:`safeplot.get_policy`).
+    function : str, default "barplot"
+        The public function releasing the estimates (a point or line plot
+        releases them as a bar plot does), for its report and messages.
 
     Returns
     -------
@@ -335,7 +348,7 @@ def release_barplot(
         pol.check_q(q)
     if not m.raw:
         _check_estimator(estimator)
-    err = _check_errorbar(errorbar)
+    err = check_errorbar(errorbar)
     if not m.raw:
         for name, value, why in (
             ("units", units, "a bootstrap over units"),
@@ -343,17 +356,17 @@ def release_barplot(
         ):
             if value is not None:
                 raise ValueError(
-                    f"barplot: {name}= is not supported under method={method!r} ({why} can rest "
-                    "on a few records, which safeplot does not check yet). Leave it out, or "
+                    f"{function}: {name}= is not supported under method={method!r} ({why} can "
+                    "rest on a few records, which safeplot does not check yet). Leave it out, or "
                     "aggregate the data per unit first."
                 )
-    layout, rows = resolve("barplot", data, x, y, hue, order, hue_order, orient, numeric=True)
+    layout, rows = resolve(function, data, x, y, hue, order, hue_order, orient, numeric=True)
     _, val_log = log_axes(log_scale, layout, native_scale)
     base = log_base(val_log)
     values = rows.values
     if base is not None and (values <= 0).any():
         raise ValueError(
-            "barplot: log_scale needs positive values, but the variable has zero or negative "
+            f"{function}: log_scale needs positive values, but the variable has zero or negative "
             "values. Drop log_scale, or plot a shifted or transformed variable."
         )
     levels = list(layout.levels)
@@ -408,8 +421,13 @@ def release_barplot(
         )
     if not m.raw and not shown.any():
         raise DisclosureError(
-            f"barplot: every group has fewer than threshold={threshold} records, so no bar can "
-            "be shown. Merge categories (method='generalize'), or use broader groups."
+            f"{function}: every group has fewer than threshold={threshold} records, so no "
+            f"{'bar' if function == 'barplot' else 'estimate'} can be shown. "
+            + (
+                "Merge categories (method='generalize'), or use broader groups."
+                if function == "barplot"
+                else "Use broader groups (fewer hue or style levels)."
+            )
         )
     stat_values = np.log(values) / math.log(base) if base is not None else values
     pi_values = stat_values
@@ -420,7 +438,7 @@ def release_barplot(
             small = [describe(g) for g in present if shown[g] and sizes[g] < fewest]
             if small:
                 raise DisclosureError(
-                    f"barplot: method={method!r} with k={k} needs at least {fewest} records "
+                    f"{function}: method={method!r} with k={k} needs at least {fewest} records "
                     f"({why}) in every group; {'; '.join(small)} have fewer. Use a smaller k or "
                     "merge groups."
                 )
@@ -484,7 +502,7 @@ def release_barplot(
     params["estimator"] = estimator if isinstance(estimator, str) else repr(estimator)
     params["errorbar"] = None if err[0] is None else f"{err[0]}, {err[1]}"
     report = make_report(
-        "barplot",
+        function,
         method,
         params,
         variables,
