@@ -31,6 +31,7 @@ from .plots.distributions import hist, histplot
 from .plots.ecdf import ecdfplot
 from .plots.facets import catplot, displot, lmplot, relplot
 from .plots.kde import kdeplot
+from .plots.line import lineplot
 from .plots.matrix import heatmap, is_safe_matrix
 from .plots.okeefe import biplot, ppplot
 from .plots.regression import qqplot, regplot, residplot
@@ -73,6 +74,7 @@ __all__ = [
     "jointplot",
     "kdeplot",
     "kmplot",
+    "lineplot",
     "lmplot",
     "load_dataset",
     "load_policy",

@@ -309,6 +309,7 @@ PARAM_CALLS: dict[str, Callable] = {
         df.assign(x10=df["x"].round(-1)), x="g", y="x10", ax=ax, **kw
     ),
     "barplot": lambda df, ax, **kw: safeplot.barplot(data=df, x="g", y="x", ax=ax, **kw),
+    "lineplot": lambda df, ax, **kw: safeplot.lineplot(data=df, x="x", y="y", ax=ax, **kw),
     "ecdfplot": lambda df, ax, **kw: safeplot.ecdfplot(data=df, x="x", ax=ax, **kw),
     "kmplot": lambda df, ax, **kw: safeplot.kmplot(
         data=df.assign(e=(df["y"] > df["y"].mean()).astype(int)),

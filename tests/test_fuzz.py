@@ -187,6 +187,7 @@ PARAM_RAW = {
     "countplot": lambda df: {"x": np.array([])},
     "boxplot": lambda df: {"y": df["x"].to_numpy()},
     "barplot": lambda df: {"y": df["x"].to_numpy()},
+    "lineplot": lambda df: {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()},
     "catplot": lambda df: {"y": df["x"].to_numpy()},
     "correspondenceplot": lambda df: {"x": df["x"].round(-1).to_numpy()},
 }

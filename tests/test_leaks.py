@@ -35,6 +35,7 @@ from safeplot.plots.ecdf import ECDF_METHODS
 from safeplot.plots.facets import facet_axes_variables
 from safeplot.plots.grid import GRID_METHODS
 from safeplot.plots.kde import KDE_METHODS
+from safeplot.plots.line import LINE_METHODS
 from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
 from safeplot.plots.survival import SURVIVAL_METHODS
 from safeplot.policy import METHODS
@@ -587,6 +588,72 @@ CASES += [
         {"count_axis": None},
     ),
     Case(
+        "lineplot",
+        lambda df, m, ax: safeplot.lineplot(
+            data=df, x="x", y="y", errorbar=("se", 2), method=m, ax=ax
+        ),
+        _safe(LINE_METHODS),
+        _xy,
+        {"count_axis": None},
+        functions=("lineplot",),
+    ),
+    Case(
+        # extreme arguments: lines per level, the widest percentile band, the median
+        "lineplot-hue-style-pi-median",
+        lambda df, m, ax: safeplot.lineplot(
+            data=df,
+            x="x",
+            y="y",
+            hue="g",
+            style="g",
+            estimator="median",
+            errorbar=("pi", 95),
+            markers=True,
+            err_style="bars",
+            method=m,
+            ax=ax,
+        ),
+        _safe(LINE_METHODS),
+        _xy,
+        {"count_axis": None},
+    ),
+    Case(
+        "lineplot-ci99-threshold6",
+        lambda df, m, ax: safeplot.lineplot(
+            data=df,
+            x="x",
+            y="y",
+            errorbar=("ci", 99),
+            n_boot=50,
+            seed=0,
+            threshold=6,
+            method=m,
+            ax=ax,
+        ),
+        _safe(LINE_METHODS),
+        _xy,
+        {"count_axis": None},
+    ),
+    Case(
+        "relplot-line",
+        lambda df, m, ax: safeplot.relplot(
+            df,
+            x="x",
+            y="y",
+            col="g",
+            hue="g",
+            kind="line",
+            errorbar=("se", 1),
+            method=m,
+            height=2,
+        ),
+        _safe(LINE_METHODS),
+        _xy,
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
         "ecdfplot",
         lambda df, m, ax: safeplot.ecdfplot(data=df, x="x", hue="g", method=m, ax=ax),
         _safe(ECDF_METHODS),
@@ -778,6 +845,24 @@ def _scan(case, fig, result, df):
 #: that draws; ``test_every_case_and_method_draws_on_some_shape`` fails for a case that would
 #: be refused on every shape.
 REFUSALS: list[Refusal] = [
+    Refusal(
+        "relplot-line",
+        ".*",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "(facet\\(s\\) have fewer than|every group has fewer than threshold=3 records, so no "
+        "estimate)",
+        "a facet of a few records (or of no x value or bin with threshold records) has no point "
+        "to show, and its title names the group",
+    ),
+    Refusal(
+        "relplot-line",
+        "rounding",
+        "ties",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values in each facet",
+    ),
     Refusal(
         "barplot",
         "microaggregation",

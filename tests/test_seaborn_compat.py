@@ -123,7 +123,6 @@ def test_specific_alternatives():
         "violinplot": "method='confidential'",
         "boxenplot": "boxplot",
         "pointplot": "barplot",
-        "lineplot": "regplot",
         "distplot": "histplot",
     }
     for name, alternative in cases.items():

@@ -72,6 +72,7 @@ __all__ = [
 #: seaborn plotting functions with a safe version: name -> "module:function" in safeplot.
 SAFE: dict[str, str] = {
     "barplot": "safeplot.plots.bar:barplot",
+    "lineplot": "safeplot.plots.line:lineplot",
     "boxplot": "safeplot.plots.categorical:boxplot",
     "countplot": "safeplot.plots.categorical:countplot",
     "histplot": "safeplot.plots.distributions:histplot",
@@ -122,13 +123,6 @@ REFUSED: dict[str, tuple[str, str]] = {
         "draws group estimates with raw error bars, and joins groups of any size",
         "Use safeplot.barplot(data, x=..., y=...): means of groups with at least "
         "threshold records, rounded, with rounded error bars.",
-    ),
-    "lineplot": (
-        "draws a line through the raw records (or through the mean of each x value, "
-        "which for most x values is one record)",
-        "Use safeplot.regplot(data, x=..., y=..., lowess=True) for a trend, "
-        "safeplot.barplot(data, x=..., y=...) for means of groups with at least threshold "
-        "records, or safeplot.scatterplot(data, x=..., y=..., method='deterministic').",
     ),
     "distplot": (
         "(deprecated in seaborn) draws a raw histogram, density and optionally a rug of "
