@@ -33,12 +33,12 @@ from ..anonymize import winsorize
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
+from ..marks.bars import draw_estimates
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
 from ._categories import (
     Layout,
-    hue_dtype,
     log_axes,
     log_axis,
     log_base,
@@ -566,72 +566,13 @@ def _value_axis(
 
 
 def _draw_bars(ax: Axes, rel: BarRelease, style: dict[str, Any], kwargs: dict[str, Any]) -> None:
-    """Draw the released bars with seaborn: three rows per bar, the median and its range.
+    """Draw the released bars (:func:`~safeplot.marks.bars.draw_estimates`), colours kept.
 
-    seaborn is handed, per shown group, the rows ``(lower, estimate, upper)``
-    with ``estimator="median"`` and an error bar from their minimum to their
-    maximum, so the drawn bar and error bar are exactly the released ones.
+    A hue level whose every bar is suppressed is not drawn; the others keep
+    the colours they would have had with it (:func:`stable_palette`).
     """
-    import seaborn as sns
-
-    lay = rel.layout
-    has_err = rel.lower is not None
-    per_group = (
-        [np.array([a, e, b]) for a, e, b in zip(rel.lower, rel.estimates, rel.upper, strict=True)]
-        if has_err
-        else [np.array([e]) for e in rel.estimates]
-    )
-    per_group = [p[np.isfinite(p)] for p in per_group]
-    lengths = [len(p) for p in per_group]
-    errbar = (lambda v: (float(np.min(v)), float(np.max(v)))) if has_err else None
-    palette_rel = _PaletteView(rel)
-    common = dict(
-        style,
-        palette=stable_palette(palette_rel, style),
-        estimator="median",
-        errorbar=errbar,
-        ax=ax,
-    )
-    with quiet_seaborn():
-        if lay.wide:
-            frame = pd.DataFrame(
-                {
-                    str(cat): pd.Series(vals, dtype=float)
-                    for (cat, _), vals in zip(rel.groups, per_group, strict=True)
-                }
-            )
-            sns.barplot(data=frame, orient=lay.orient, **common, **kwargs)
-            return
-        val = pd.Series(np.concatenate(per_group), name=lay.value_name, dtype=float)
-        cat = hue = None
-        if lay.has_cat:
-            cat = pd.Series(
-                np.repeat(np.array([c for c, _ in rel.groups], dtype=object), lengths),
-                name=lay.cat_name,
-            )
-            if rel.other is None:
-                cat = cat.astype(lay.cat_dtype)
-        if lay.hue_levels is not None:
-            hue = pd.Series(
-                np.repeat(np.array([h for _, h in rel.groups], dtype=object), lengths),
-                name=lay.hue_name,
-            ).astype(hue_dtype(lay))
-        hue_order = None
-        if lay.hue_levels is not None:
-            present = {h for _, h in rel.groups}
-            hue_order = [h for h in lay.hue_levels if h in present]
-        xy = {"x": cat, "y": val} if lay.orient == "x" else {"x": val, "y": cat}
-        sns.barplot(
-            **xy,
-            hue=hue,
-            order=rel.levels if lay.has_cat else None,
-            hue_order=hue_order,
-            orient=lay.orient if lay.has_cat else None,
-            **common,
-            **kwargs,
-        )
-    (ax.set_xlabel if lay.orient == "x" else ax.set_ylabel)(lay.cat_name or "")
-    (ax.set_ylabel if lay.orient == "x" else ax.set_xlabel)(lay.value_name or "")
+    style = dict(style, palette=stable_palette(_PaletteView(rel), style))
+    draw_estimates(ax, rel, "bar", style, kwargs)
 
 
 @dataclass
