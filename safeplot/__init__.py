@@ -34,6 +34,7 @@ from .plots.kde import kdeplot
 from .plots.line import lineplot
 from .plots.matrix import heatmap, is_safe_matrix
 from .plots.okeefe import biplot, ppplot
+from .plots.point import pointplot
 from .plots.regression import qqplot, regplot, residplot
 from .plots.relational import scatter, scatterplot
 from .plots.survival import kmplot
@@ -82,6 +83,7 @@ __all__ = [
     "metrics",
     "pairplot",
     "parallelboxplot",
+    "pointplot",
     "policy",
     "ppplot",
     "qqplot",

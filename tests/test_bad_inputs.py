@@ -116,9 +116,9 @@ ACCEPTED: dict[str, dict[str, str]] = {
     # drawn must not show the unique row's x (61.3) or y (28.4), which the scan checks
     "small-stratum": {".*": "a small hue level is suppressed, or g is not plotted"},
 }
-# the cases that do not plot x: any x is ignored (pandas-bar counts g; barplot-hue-pi and
-# pandas-box plot y)
-_NO_X = r"pandas-bar|barplot-hue-pi|pandas-box"
+# the cases that do not plot x: any x is ignored (pandas-bar counts g; barplot-hue-pi,
+# pointplot-hue-pi-median and pandas-box plot y)
+_NO_X = r"pandas-bar|barplot-hue-pi|pointplot-hue-pi-median|pandas-box"
 # x is a category: its levels are counted, and levels held by fewer than threshold records are
 # suppressed (a constant, a date, a boolean, text and inf are all just labels)
 _X_CATEGORY = r"countplot|countplot-dask|catplot-count"
@@ -310,6 +310,7 @@ PARAM_CALLS: dict[str, Callable] = {
     ),
     "barplot": lambda df, ax, **kw: safeplot.barplot(data=df, x="g", y="x", ax=ax, **kw),
     "lineplot": lambda df, ax, **kw: safeplot.lineplot(data=df, x="x", y="y", ax=ax, **kw),
+    "pointplot": lambda df, ax, **kw: safeplot.pointplot(data=df, x="g", y="x", ax=ax, **kw),
     "ecdfplot": lambda df, ax, **kw: safeplot.ecdfplot(data=df, x="x", ax=ax, **kw),
     "kmplot": lambda df, ax, **kw: safeplot.kmplot(
         data=df.assign(e=(df["y"] > df["y"].mean()).astype(int)),

@@ -213,7 +213,6 @@ UNSAFE = {
     "swarmplot": ("sns.swarmplot(data=tips, x='day', y='tip')", "scatterplot"),
     "violinplot": ("sns.violinplot(data=tips, x='day', y='tip')", "method='confidential'"),
     "rugplot": ("sns.rugplot(data=tips, x='tip')", "histplot"),
-    "pointplot": ("sns.pointplot(data=tips, x='day', y='tip')", "barplot"),
     "boxenplot": ("sns.boxenplot(data=tips, x='day', y='tip')", "boxplot"),
     "facet-scatter": (
         "g = sns.FacetGrid(tips, col='time'); g.map(plt.scatter, 'total_bill', 'tip')",

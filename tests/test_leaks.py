@@ -36,6 +36,7 @@ from safeplot.plots.facets import facet_axes_variables
 from safeplot.plots.grid import GRID_METHODS
 from safeplot.plots.kde import KDE_METHODS
 from safeplot.plots.line import LINE_METHODS
+from safeplot.plots.point import POINT_METHODS
 from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
 from safeplot.plots.survival import SURVIVAL_METHODS
 from safeplot.policy import METHODS
@@ -654,6 +655,55 @@ CASES += [
         per_axes=facet_axes_variables,
     ),
     Case(
+        "pointplot",
+        lambda df, m, ax: safeplot.pointplot(
+            data=df, x="g", y="x", errorbar=("se", 2), method=m, ax=ax
+        ),
+        _safe(POINT_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("pointplot",),
+    ),
+    Case(
+        # extreme arguments: the widest percentile interval, the median, dodged hue levels
+        "pointplot-hue-pi-median",
+        lambda df, m, ax: safeplot.pointplot(
+            data=df,
+            x="g",
+            y="y",
+            hue="g",
+            estimator="median",
+            errorbar=("pi", 95),
+            dodge=True,
+            capsize=0.2,
+            method=m,
+            ax=ax,
+        ),
+        _safe(POINT_METHODS),
+        lambda df: {"y": df["y"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        "catplot-point",
+        lambda df, m, ax: safeplot.catplot(
+            df,
+            x="g",
+            y="x",
+            col="g",
+            kind="point",
+            errorbar=("ci", 99),
+            n_boot=50,
+            seed=0,
+            method=m,
+            height=2,
+        ),
+        _safe(POINT_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
         "ecdfplot",
         lambda df, m, ax: safeplot.ecdfplot(data=df, x="x", hue="g", method=m, ax=ax),
         _safe(ECDF_METHODS),
@@ -845,6 +895,38 @@ def _scan(case, fig, result, df):
 #: that draws; ``test_every_case_and_method_draws_on_some_shape`` fails for a case that would
 #: be refused on every shape.
 REFUSALS: list[Refusal] = [
+    Refusal(
+        "(pointplot|pointplot-hue-pi-median)",
+        "microaggregation",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "needs at least 6 records \\(2\\*k=6\\) in every group; .* have fewer",
+        "a level of about 5 records holds no two groups of k, and is named in the refusal",
+    ),
+    Refusal(
+        "catplot-point",
+        "(deterministic|microaggregation)",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "catplot-point",
+        "(confidential|generalize|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "catplot-point",
+        "rounding",
+        "strata_near_k",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values in each facet",
+    ),
     Refusal(
         "relplot-line",
         ".*",
@@ -1256,7 +1338,7 @@ def test_the_scanner_catches_the_raw_version(case):
         pytest.skip("raw output of a dask frame is refused; test_dask flags the pandas raw one")
     if case.name in ("countplot", "catplot-count", "heatmap", "histplot-bivariate"):
         pytest.skip("counts of raw categories or cells: checked in the function's own tests")
-    if case.name.startswith("barplot"):
+    if case.name.startswith(("barplot", "pointplot", "catplot-point")):
         pytest.skip("raw means and intervals are rarely data values: test_bar flags a raw one")
     if case.name == "pandas-bar":
         pytest.skip("value_counts are counts, not values: test_pandas_backend checks them")

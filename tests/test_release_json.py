@@ -41,7 +41,16 @@ import safeplot
 from safeplot.datasets import simulate
 from safeplot.integrations import pandas_backend
 from safeplot.marks.lines import draw_estimate_lines
-from safeplot.plots import axisgrid, bar, categorical, confidential, ecdf, okeefe, relational
+from safeplot.plots import (
+    axisgrid,
+    bar,
+    categorical,
+    confidential,
+    ecdf,
+    okeefe,
+    point,
+    relational,
+)
 from safeplot.plots.distributions import draw_histogram, release_histogram
 from safeplot.plots.grid import release_grid
 from safeplot.plots.kde import draw_kde, release_kde
@@ -484,6 +493,16 @@ def _():
         bar.barplot(TIPS, x="day", y="tip", hue="time", method="deterministic")
 
     rel, draw = _private_drawer(bar, "_draw_bars", run)
+    return rel, draw, None
+
+
+@case("bar", "point")
+def _():
+    def run():
+        point.pointplot(TIPS, x="day", y="tip", hue="sex", errorbar=("pi", 50), dodge=True)
+
+    rel, draw = _private_drawer(point, "draw_estimates", run)
+    assert rel.report.function == "pointplot"
     return rel, draw, None
 
 

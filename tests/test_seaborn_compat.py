@@ -122,7 +122,6 @@ def test_specific_alternatives():
         "rugplot": "histplot",
         "violinplot": "method='confidential'",
         "boxenplot": "boxplot",
-        "pointplot": "barplot",
         "distplot": "histplot",
     }
     for name, alternative in cases.items():

@@ -73,6 +73,7 @@ __all__ = [
 SAFE: dict[str, str] = {
     "barplot": "safeplot.plots.bar:barplot",
     "lineplot": "safeplot.plots.line:lineplot",
+    "pointplot": "safeplot.plots.point:pointplot",
     "boxplot": "safeplot.plots.categorical:boxplot",
     "countplot": "safeplot.plots.categorical:countplot",
     "histplot": "safeplot.plots.distributions:histplot",
@@ -118,11 +119,6 @@ REFUSED: dict[str, tuple[str, str]] = {
     "boxenplot": (
         "draws letter-value boxes out to the most extreme records, and those records",
         "Use safeplot.boxplot(data, x=..., y=...) (any method).",
-    ),
-    "pointplot": (
-        "draws group estimates with raw error bars, and joins groups of any size",
-        "Use safeplot.barplot(data, x=..., y=...): means of groups with at least "
-        "threshold records, rounded, with rounded error bars.",
     ),
     "distplot": (
         "(deprecated in seaborn) draws a raw histogram, density and optionally a rug of "

@@ -60,7 +60,7 @@ DISPLOT_KINDS = ("hist", "kde", "ecdf")
 #: Kinds of :func:`relplot` with a safe version.
 RELPLOT_KINDS = ("scatter", "line")
 #: Kinds of :func:`catplot` with a safe version (``"bar"`` once ``barplot`` exists).
-CATPLOT_KINDS = ("box", "count", "bar")
+CATPLOT_KINDS = ("box", "count", "bar", "point")
 
 #: safeplot's own keyword arguments, passed on only to functions that take them.
 _OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "discretizer")
@@ -70,7 +70,6 @@ _UNSAFE_CAT_KINDS = {
     "swarm": "a swarm plot draws one marker per record at its raw value",
     "violin": "a violin plot draws a density whose tails end at the raw extremes",
     "boxen": "a boxen plot draws its outermost boxes and outliers at raw values",
-    "point": "a point plot draws means of groups of any size with raw-data error bars",
 }
 
 
@@ -1236,11 +1235,12 @@ def catplot(
     row, col : name or vector, optional
         Facet variables. Every facet needs at least ``threshold`` records.
     kind : str, default "strip"
-        ``"box"``, ``"count"`` or ``"bar"``. seaborn's default, ``"strip"``,
-        draws every record and is refused, as are ``"swarm"``, ``"violin"``,
-        ``"boxen"`` and ``"point"``: pass ``kind="box"`` (or ``"count"``).
+        ``"box"``, ``"count"``, ``"bar"`` or ``"point"``. seaborn's default,
+        ``"strip"``, draws every record and is refused, as are ``"swarm"``,
+        ``"violin"`` and ``"boxen"``: pass ``kind="box"`` (or ``"count"``).
     estimator, errorbar, n_boot, seed, units, weights : optional
-        Used by ``kind="bar"`` (passed to ``barplot``). With ``"box"`` and
+        Used by ``kind="bar"`` and ``"point"`` (passed to ``barplot`` or
+        ``pointplot``). With ``"box"`` and
         ``"count"``, `units` and `weights` are refused (they would change what
         is released) and the others are ignored, as seaborn ignores them.
     order, hue_order : list, optional
@@ -1274,7 +1274,7 @@ def catplot(
     ------
     UnsafePlotError
         ``kind`` is ``"strip"`` (the default), ``"swarm"``, ``"violin"``,
-        ``"boxen"`` or ``"point"``; or ``"bar"`` without a safe ``barplot``.
+        or ``"boxen"``; or ``"bar"`` without a safe ``barplot``.
     DisclosureError
         A facet with too few records, a group too small for its box, or a
         parameter below a policy floor; nothing is drawn or logged.
@@ -1315,9 +1315,7 @@ def catplot(
     pol = get_policy()
     resolve_annotate(annotate, pol)
     if kind in _UNSAFE_CAT_KINDS:
-        alternative = "kind='box'" + (
-            " or kind='bar'" if kind == "point" and _optional("bar", "barplot") else ""
-        )
+        alternative = "kind='box'"
         default = " (seaborn's default kind)" if kind == "strip" else ""
         raise UnsafePlotError(
             f"catplot(kind={kind!r}){default} cannot be released: {_UNSAFE_CAT_KINDS[kind]}. "
@@ -1330,8 +1328,10 @@ def catplot(
             "'box', 'boxen', 'violin', 'bar', 'count', and 'point'."
         )
     _warn_ax(kwargs, "catplot", kind)
-    func = {"box": boxplot, "count": countplot}.get(kind) or _barplot()
-    if kind != "bar":
+    from .point import pointplot
+
+    func = {"box": boxplot, "count": countplot, "point": pointplot}.get(kind) or _barplot()
+    if kind not in ("bar", "point"):
         for name, value in (("units", units), ("weights", weights)):
             if value is not None:
                 raise ValueError(
@@ -1345,7 +1345,9 @@ def catplot(
             "catplot needs x= and/or y= naming the variables (reshape wide-form data with "
             "df.melt() first)."
         )
-    method = pol.check_method(method, {"box": "box", "count": "count", "bar": "count"}[kind])
+    method = pol.check_method(
+        method, {"box": "box", "count": "count", "bar": "count", "point": "count"}[kind]
+    )
     m = get_method(method)
     threshold = pol.check_threshold(threshold)
     roles = {"x": x, "y": y, "hue": hue, "row": row, "col": col}
@@ -1376,7 +1378,7 @@ def catplot(
     fkws.setdefault("legend_out", legend_out)
     fkws.setdefault("margin_titles", margin_titles)
     extra = {}
-    if kind == "bar":
+    if kind in ("bar", "point"):
         extra = {
             "estimator": estimator,
             "errorbar": errorbar,
