@@ -37,6 +37,7 @@ from .plots.okeefe import biplot, ppplot
 from .plots.point import pointplot
 from .plots.regression import qqplot, regplot, residplot
 from .plots.relational import scatter, scatterplot
+from .plots.strip import stripplot, swarmplot
 from .plots.survival import kmplot
 from .policy import Policy, get_policy, load_policy, set_policy
 from .summaries import chi2_contingency, corr, crosstab, describe
@@ -97,6 +98,8 @@ __all__ = [
     "scatter",
     "scatterplot",
     "set_policy",
+    "stripplot",
+    "swarmplot",
 ]
 
 

@@ -209,8 +209,6 @@ def test_facetgrid_script():
 
 
 UNSAFE = {
-    "stripplot": ("sns.stripplot(data=tips, x='day', y='tip')", "boxplot"),
-    "swarmplot": ("sns.swarmplot(data=tips, x='day', y='tip')", "scatterplot"),
     "violinplot": ("sns.violinplot(data=tips, x='day', y='tip')", "method='confidential'"),
     "rugplot": ("sns.rugplot(data=tips, x='tip')", "histplot"),
     "boxenplot": ("sns.boxenplot(data=tips, x='day', y='tip')", "boxplot"),

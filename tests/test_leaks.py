@@ -38,6 +38,7 @@ from safeplot.plots.kde import KDE_METHODS
 from safeplot.plots.line import LINE_METHODS
 from safeplot.plots.point import POINT_METHODS
 from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
+from safeplot.plots.strip import STRIP_METHODS
 from safeplot.plots.survival import SURVIVAL_METHODS
 from safeplot.policy import METHODS
 
@@ -702,6 +703,34 @@ CASES += [
         {"count_axis": None},
         own_figure=True,
         per_axes=facet_axes_variables,
+    ),
+    Case(
+        "stripplot",
+        lambda df, m, ax: safeplot.stripplot(data=df, x="g", y="x", method=m, ax=ax),
+        _safe(STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("stripplot",),
+    ),
+    Case(
+        # extreme arguments: horizontal, dodged hue levels, the smallest k, no jitter
+        "stripplot-hue-horizontal",
+        lambda df, m, ax: safeplot.stripplot(
+            data=df, x="y", y="g", hue="g", dodge=True, jitter=False, k=3, method=m, ax=ax
+        ),
+        _safe(STRIP_METHODS),
+        lambda df: {"x": df["y"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        "swarmplot",
+        lambda df, m, ax: safeplot.swarmplot(
+            data=df, x="g", y="x", hue="g", size=2, method=m, ax=ax
+        ),
+        _safe(STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("swarmplot",),
     ),
     Case(
         "ecdfplot",

@@ -50,6 +50,7 @@ from safeplot.plots import (
     okeefe,
     point,
     relational,
+    strip,
 )
 from safeplot.plots.distributions import draw_histogram, release_histogram
 from safeplot.plots.grid import release_grid
@@ -503,6 +504,24 @@ def _():
 
     rel, draw = _private_drawer(point, "draw_estimates", run)
     assert rel.report.function == "pointplot"
+    return rel, draw, None
+
+
+@case("strip", "hue-dodged")
+def _():
+    def run():
+        strip.stripplot(TIPS, x="day", y="tip", hue="sex", dodge=True, jitter=False)
+
+    rel, draw = _private_drawer(strip, "draw_categorical_points", run)
+    return rel, draw, None
+
+
+@case("strip", "swarm-horizontal")
+def _():
+    def run():
+        strip.swarmplot(TIPS, x="total_bill", y="time", size=2, method="probabilistic")
+
+    rel, draw = _private_drawer(strip, "draw_categorical_points", run)
     return rel, draw, None
 
 

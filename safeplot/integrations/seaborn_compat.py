@@ -10,7 +10,7 @@ five ways (:data:`NAMESPACE` says which for each name):
     ``get_dataset_names`` read the datasets bundled with safeplot, offline.
 ``"refused"``
     A plotting function that draws individual records and has no safe
-    version (``stripplot``, ``swarmplot``, ``rugplot``, ``violinplot``, ...):
+    version (``rugplot``, ``violinplot``, ``boxenplot``, ...):
     the name is a function with seaborn's signature that raises
     :class:`~safeplot.errors.UnsafePlotError` naming the safe alternative,
     before anything is drawn.
@@ -74,6 +74,8 @@ SAFE: dict[str, str] = {
     "barplot": "safeplot.plots.bar:barplot",
     "lineplot": "safeplot.plots.line:lineplot",
     "pointplot": "safeplot.plots.point:pointplot",
+    "stripplot": "safeplot.plots.strip:stripplot",
+    "swarmplot": "safeplot.plots.strip:swarmplot",
     "boxplot": "safeplot.plots.categorical:boxplot",
     "countplot": "safeplot.plots.categorical:countplot",
     "histplot": "safeplot.plots.distributions:histplot",
@@ -94,16 +96,8 @@ SAFE: dict[str, str] = {
     "get_dataset_names": "safeplot.datasets:get_dataset_names",
 }
 
-_STRIP_ADVICE = (
-    "Use safeplot.boxplot(data, x=..., y=..., method='confidential') for the distribution of "
-    "each group, or safeplot.scatterplot(data, x=..., y=..., method='deterministic') for "
-    "anonymised points."
-)
-
 #: seaborn plotting functions with no safe version: name -> (what it shows, what to use).
 REFUSED: dict[str, tuple[str, str]] = {
-    "stripplot": ("draws every record as a point at its raw value", _STRIP_ADVICE),
-    "swarmplot": ("draws every record as a point at its raw value", _STRIP_ADVICE),
     "rugplot": (
         "draws a tick at every raw value",
         "Use safeplot.histplot(data, x=...) (small bins suppressed) or safeplot.kdeplot "
@@ -217,7 +211,7 @@ def status(name: str) -> str:
 
     Examples
     --------
-    >>> status("histplot"), status("stripplot"), status("set_theme"), status("FacetGrid")
+    >>> status("histplot"), status("rugplot"), status("set_theme"), status("FacetGrid")
     ('safe', 'refused', 'pass', 'grid')
     """
     try:
@@ -511,10 +505,10 @@ def resolve(name: str) -> Any:
     >>> import seaborn
     >>> resolve("set_theme") is seaborn.set_theme
     True
-    >>> resolve("swarmplot")(x=[1, 2, 3])
+    >>> resolve("rugplot")(x=[1, 2, 3])
     Traceback (most recent call last):
     ...
-    safeplot.errors.UnsafePlotError: seaborn.swarmplot draws every record ...
+    safeplot.errors.UnsafePlotError: seaborn.rugplot draws a tick at every raw value...
     """
     kind = NAMESPACE.get(name)
     if kind is None:
