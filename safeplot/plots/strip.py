@@ -25,7 +25,7 @@ from ..errors import DisclosureError
 from ..marks.points import draw_categorical_points
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, release_kind
+from ..release import DisclosureReport, guard, release_kind
 from ._categories import resolve
 from ._common import (
     axes_for,
@@ -172,6 +172,9 @@ def release_stripplot(
             "be released. Use broader groups, or a smaller k."
         )
     keep = shown[codes]
+    # rare among every record, those of groups left out included: no released value may
+    # equal one of them
+    rare = rare_values(rows.all_values, threshold)
     out = anonymize_values(
         rows.values[keep][:, None],
         m.name,
@@ -181,8 +184,10 @@ def release_stripplot(
         strata=codes[keep],
         threshold=threshold,
         policy=pol,
+        _rare=[rare],
     )
-    values = out.values[:, 0]
+    # the guard's last word: off every rare value, whatever the method's groups were
+    values = guard.released_values(out.values[:, 0], rare, float(np.std(rows.values, ddof=1)))
     kept_codes = codes[keep]
     cats = hues = None
     drawn_levels = drawn_hues = None
@@ -201,7 +206,6 @@ def release_stripplot(
         warnings.append(
             f"{left_out} group(s) with fewer than {fewest} records ({why}) are not drawn."
         )
-    rare = rare_values(rows.all_values, threshold)
     lo, hi = float(values.min()), float(values.max())
     value_lim, value_ticks = axis_from_range(lo, hi, rare)
     params = dict(out.params, threshold=threshold)
