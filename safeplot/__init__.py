@@ -37,6 +37,7 @@ from .plots.okeefe import biplot, ppplot
 from .plots.point import pointplot
 from .plots.regression import qqplot, regplot, residplot
 from .plots.relational import scatter, scatterplot
+from .plots.rug import rugplot
 from .plots.strip import stripplot, swarmplot
 from .plots.survival import kmplot
 from .policy import Policy, get_policy, load_policy, set_policy
@@ -91,6 +92,7 @@ __all__ = [
     "regplot",
     "relplot",
     "residplot",
+    "rugplot",
     "safe_coxph",
     "safe_glm",
     "safe_logit",

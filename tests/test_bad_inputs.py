@@ -312,6 +312,7 @@ PARAM_CALLS: dict[str, Callable] = {
     "lineplot": lambda df, ax, **kw: safeplot.lineplot(data=df, x="x", y="y", ax=ax, **kw),
     "pointplot": lambda df, ax, **kw: safeplot.pointplot(data=df, x="g", y="x", ax=ax, **kw),
     "stripplot": lambda df, ax, **kw: safeplot.stripplot(data=df, x="g", y="x", ax=ax, **kw),
+    "rugplot": lambda df, ax, **kw: safeplot.rugplot(data=df, x="x", ax=ax, **kw),
     "swarmplot": lambda df, ax, **kw: safeplot.swarmplot(
         data=df, x="g", y="x", size=2, ax=ax, **kw
     ),

@@ -38,6 +38,7 @@ from safeplot.plots.kde import KDE_METHODS
 from safeplot.plots.line import LINE_METHODS
 from safeplot.plots.point import POINT_METHODS
 from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
+from safeplot.plots.rug import RUG_METHODS
 from safeplot.plots.strip import STRIP_METHODS
 from safeplot.plots.survival import SURVIVAL_METHODS
 from safeplot.policy import METHODS
@@ -731,6 +732,24 @@ CASES += [
         lambda df: {"y": df["x"].to_numpy()},
         {"count_axis": None},
         functions=("swarmplot",),
+    ),
+    Case(
+        "rugplot",
+        lambda df, m, ax: safeplot.rugplot(data=df, x="x", method=m, ax=ax),
+        _safe(RUG_METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("rugplot",),
+    ),
+    Case(
+        # extreme arguments: both axes released together, per hue level, tall ticks
+        "rugplot-xy-hue",
+        lambda df, m, ax: safeplot.rugplot(
+            data=df, x="x", y="y", hue="g", height=0.2, method=m, ax=ax
+        ),
+        _safe(RUG_METHODS),
+        _xy,
+        {"count_axis": None},
     ),
     Case(
         "ecdfplot",

@@ -50,6 +50,7 @@ from safeplot.plots import (
     okeefe,
     point,
     relational,
+    rug,
     strip,
 )
 from safeplot.plots.distributions import draw_histogram, release_histogram
@@ -522,6 +523,15 @@ def _():
         strip.swarmplot(TIPS, x="total_bill", y="time", size=2, method="probabilistic")
 
     rel, draw = _private_drawer(strip, "draw_categorical_points", run)
+    return rel, draw, None
+
+
+@case("rug", "xy-hue")
+def _():
+    def run():
+        rug.rugplot(TIPS, x="total_bill", y="tip", hue="time", height=0.05)
+
+    rel, draw = _private_drawer(rug, "draw_rug", run)
     return rel, draw, None
 
 

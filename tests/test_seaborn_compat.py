@@ -117,7 +117,6 @@ def test_refused_functions_name_the_alternative(name):
 
 def test_specific_alternatives():
     cases = {
-        "rugplot": "histplot",
         "violinplot": "method='confidential'",
         "boxenplot": "boxplot",
         "distplot": "histplot",

@@ -10,7 +10,7 @@ five ways (:data:`NAMESPACE` says which for each name):
     ``get_dataset_names`` read the datasets bundled with safeplot, offline.
 ``"refused"``
     A plotting function that draws individual records and has no safe
-    version (``rugplot``, ``violinplot``, ``boxenplot``, ...):
+    version (``violinplot``, ``boxenplot``, ``distplot``):
     the name is a function with seaborn's signature that raises
     :class:`~safeplot.errors.UnsafePlotError` naming the safe alternative,
     before anything is drawn.
@@ -74,6 +74,7 @@ SAFE: dict[str, str] = {
     "barplot": "safeplot.plots.bar:barplot",
     "lineplot": "safeplot.plots.line:lineplot",
     "pointplot": "safeplot.plots.point:pointplot",
+    "rugplot": "safeplot.plots.rug:rugplot",
     "stripplot": "safeplot.plots.strip:stripplot",
     "swarmplot": "safeplot.plots.strip:swarmplot",
     "boxplot": "safeplot.plots.categorical:boxplot",
@@ -98,11 +99,6 @@ SAFE: dict[str, str] = {
 
 #: seaborn plotting functions with no safe version: name -> (what it shows, what to use).
 REFUSED: dict[str, tuple[str, str]] = {
-    "rugplot": (
-        "draws a tick at every raw value",
-        "Use safeplot.histplot(data, x=...) (small bins suppressed) or safeplot.kdeplot "
-        "(a density of anonymised values).",
-    ),
     "violinplot": (
         "draws a density of the raw values of each group that reaches their minimum and "
         "maximum, with the raw quartiles or points inside",
@@ -211,7 +207,7 @@ def status(name: str) -> str:
 
     Examples
     --------
-    >>> status("histplot"), status("rugplot"), status("set_theme"), status("FacetGrid")
+    >>> status("histplot"), status("boxenplot"), status("set_theme"), status("FacetGrid")
     ('safe', 'refused', 'pass', 'grid')
     """
     try:
@@ -505,10 +501,10 @@ def resolve(name: str) -> Any:
     >>> import seaborn
     >>> resolve("set_theme") is seaborn.set_theme
     True
-    >>> resolve("rugplot")(x=[1, 2, 3])
+    >>> resolve("boxenplot")(x=[1, 2, 3])
     Traceback (most recent call last):
     ...
-    safeplot.errors.UnsafePlotError: seaborn.rugplot draws a tick at every raw value...
+    safeplot.errors.UnsafePlotError: seaborn.boxenplot draws letter-value boxes...
     """
     kind = NAMESPACE.get(name)
     if kind is None:

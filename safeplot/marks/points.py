@@ -32,6 +32,7 @@ __all__ = [
     "LegendEntries",
     "SemanticPoints",
     "draw_categorical_points",
+    "draw_rug",
     "draw_scatter",
     "draw_semantic",
 ]
@@ -469,3 +470,40 @@ def draw_categorical_points(
     if legend is not None and not names.get("hue"):
         legend.set_title(None)
     set_safe_axis(ax, "y" if rel.orient == "x" else "x", rel.value_lim, rel.value_ticks)
+
+
+def draw_rug(
+    ax: Axes, rel: Any, style: dict[str, Any], kwargs: dict[str, Any], *, set_axes: bool
+) -> None:
+    """Draw a released rug with :func:`seaborn.rugplot`: a tick at each released value.
+
+    Parameters
+    ----------
+    ax : Axes
+    rel : RugRelease
+        Released values per axis, the hue level of each, the levels drawn,
+        and each axis' limits and ticks.
+    style, kwargs : dict
+        seaborn's appearance arguments, and matplotlib's.
+    set_axes : bool
+        Give the rug's axes the released limits and ticks (an empty Axes);
+        otherwise the plot underneath keeps its own.
+    """
+    import seaborn as sns
+
+    cols = {a: (rel.names.get(a) or a) for a in rel.values}
+    if len(set(cols.values())) < len(cols):
+        cols = {a: f"{name} ({a})" for a, name in cols.items()}
+    frame = pd.DataFrame({cols[a]: np.asarray(v, dtype=float) for a, v in rel.values.items()})
+    semantic: dict[str, Any] = {}
+    if rel.hues is not None:
+        hue = rel.names.get("hue") or "hue"
+        while hue in frame:
+            hue = f"{hue} "
+        frame[hue] = pd.Categorical(np.array(rel.hues, dtype=object), categories=rel.hue_levels)
+        semantic = {"hue": hue, "hue_order": rel.hue_levels}
+    with quiet_seaborn():
+        sns.rugplot(frame, x=cols.get("x"), y=cols.get("y"), ax=ax, **semantic, **style, **kwargs)
+    if set_axes:
+        for a in rel.values:
+            set_safe_axis(ax, a, rel.limits[a], rel.ticks[a])
