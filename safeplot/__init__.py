@@ -32,10 +32,14 @@ from .plots.distributions import hist, histplot
 from .plots.ecdf import ecdfplot
 from .plots.facets import catplot, displot, lmplot, relplot
 from .plots.kde import kdeplot
+from .plots.line import lineplot
 from .plots.matrix import heatmap, is_safe_matrix
 from .plots.okeefe import biplot, ppplot
+from .plots.point import pointplot
 from .plots.regression import qqplot, regplot, residplot
 from .plots.relational import scatter, scatterplot
+from .plots.rug import rugplot
+from .plots.strip import stripplot, swarmplot
 from .plots.survival import kmplot
 from .policy import Policy, get_policy, load_policy, set_policy
 from .remote import accepts_remote as _accepts_remote
@@ -91,6 +95,7 @@ __all__ = [
     "kdeplot",
     "kmplot",
     "ledger",
+    "lineplot",
     "lmplot",
     "load_dataset",
     "load_policy",
@@ -98,12 +103,14 @@ __all__ = [
     "metrics",
     "pairplot",
     "parallelboxplot",
+    "pointplot",
     "policy",
     "ppplot",
     "qqplot",
     "regplot",
     "relplot",
     "residplot",
+    "rugplot",
     "safe_coxph",
     "safe_glm",
     "safe_logit",
@@ -111,6 +118,8 @@ __all__ = [
     "scatter",
     "scatterplot",
     "set_policy",
+    "stripplot",
+    "swarmplot",
 ]
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import matplotlib as mpl
 import numpy as np
-from matplotlib.collections import Collection, PathCollection, QuadMesh
+from matplotlib.collections import Collection, LineCollection, PathCollection, QuadMesh
 from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
@@ -349,6 +349,16 @@ def scan_figure(
                             verts = (offsets[:, None, :] + verts[None, :, :]).reshape(-1, 2)
                         check("path x", verts[:, 0], "x")
                         check("path y", verts[:, 1], "y")
+            elif isinstance(coll, LineCollection):
+                # a line collection with one coordinate in data units and the other in axes
+                # units (a rug's ticks): the data coordinate is checked
+                tr = coll.get_transform()
+                for j, axis in enumerate(("x", "y")):
+                    part = getattr(tr, f"_{axis}", None)
+                    if part is not None and part.contains_branch(ax.transData):
+                        for path in coll.get_paths():
+                            if path.vertices.size:
+                                check(f"tick {axis}", path.vertices[:, j], axis)
         for image in ax.images:
             if isinstance(image, AxesImage):
                 check(

@@ -117,8 +117,11 @@ ACCEPTED: dict[str, dict[str, str]] = {
     "small-stratum": {".*": "a small hue level is suppressed, or g is not plotted"},
 }
 # the cases that do not plot x: any x is ignored (pandas-bar and countplot-dp count g;
-# barplot-hue-pi and pandas-box plot y)
-_NO_X = r"pandas-bar|barplot-hue-pi|pandas-box|countplot-dp"
+# barplot-hue-pi, pointplot-hue-pi-median, stripplot-hue-horizontal and pandas-box plot y)
+_NO_X = (
+    r"pandas-bar|barplot-hue-pi|pointplot-hue-pi-median|stripplot-hue-horizontal|pandas-box"
+    r"|countplot-dp"
+)
 # x is a category: its levels are counted, and levels held by fewer than threshold records are
 # suppressed (a constant, a date, a boolean, text and inf are all just labels)
 _X_CATEGORY = r"countplot|countplot-dask|catplot-count"
@@ -311,6 +314,13 @@ PARAM_CALLS: dict[str, Callable] = {
         df.assign(x10=df["x"].round(-1)), x="g", y="x10", ax=ax, **kw
     ),
     "barplot": lambda df, ax, **kw: safeplot.barplot(data=df, x="g", y="x", ax=ax, **kw),
+    "lineplot": lambda df, ax, **kw: safeplot.lineplot(data=df, x="x", y="y", ax=ax, **kw),
+    "pointplot": lambda df, ax, **kw: safeplot.pointplot(data=df, x="g", y="x", ax=ax, **kw),
+    "stripplot": lambda df, ax, **kw: safeplot.stripplot(data=df, x="g", y="x", ax=ax, **kw),
+    "rugplot": lambda df, ax, **kw: safeplot.rugplot(data=df, x="x", ax=ax, **kw),
+    "swarmplot": lambda df, ax, **kw: safeplot.swarmplot(
+        data=df, x="g", y="x", size=2, ax=ax, **kw
+    ),
     "ecdfplot": lambda df, ax, **kw: safeplot.ecdfplot(data=df, x="x", ax=ax, **kw),
     "kmplot": lambda df, ax, **kw: safeplot.kmplot(
         data=df.assign(e=(df["y"] > df["y"].mean()).astype(int)),

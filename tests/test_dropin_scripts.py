@@ -209,12 +209,7 @@ def test_facetgrid_script():
 
 
 UNSAFE = {
-    "stripplot": ("sns.stripplot(data=tips, x='day', y='tip')", "boxplot"),
-    "swarmplot": ("sns.swarmplot(data=tips, x='day', y='tip')", "scatterplot"),
     "violinplot": ("sns.violinplot(data=tips, x='day', y='tip')", "method='confidential'"),
-    "rugplot": ("sns.rugplot(data=tips, x='tip')", "histplot"),
-    "lineplot": ("sns.lineplot(data=tips, x='total_bill', y='tip')", "regplot"),
-    "pointplot": ("sns.pointplot(data=tips, x='day', y='tip')", "barplot"),
     "boxenplot": ("sns.boxenplot(data=tips, x='day', y='tip')", "boxplot"),
     "facet-scatter": (
         "g = sns.FacetGrid(tips, col='time'); g.map(plt.scatter, 'total_bill', 'tip')",

@@ -420,7 +420,7 @@ def test_a_facet_refused_half_way_leaves_nothing_logged():
     _refused(lambda: catplot(df, x="c", y="x", col="g", kind="box"), "fewer than")
 
 
-@pytest.mark.parametrize("kind", ["strip", "swarm", "violin", "boxen", "point"])
+@pytest.mark.parametrize("kind", ["strip", "swarm", "violin", "boxen"])
 def test_unsafe_catplot_kinds_name_the_safe_kind(kind):
     df = SHAPES["outliers"]
     _refused(lambda: catplot(df, x="h", y="x", kind=kind), "kind='box'", UnsafePlotError)
@@ -430,10 +430,19 @@ def test_catplot_default_kind_strip_is_refused():
     _refused(lambda: catplot(SHAPES["outliers"], x="h", y="x"), "default", UnsafePlotError)
 
 
-def test_relplot_line_and_displot_rug_are_refused():
+def test_displot_rug_is_refused():
     df = SHAPES["outliers"]
-    _refused(lambda: relplot(df, x="x", y="y", kind="line"), "kind='scatter'", UnsafePlotError)
     _refused(lambda: displot(df, x="x", rug=True), "rug", UnsafePlotError)
+
+
+def test_relplot_line_refuses_what_lineplot_refuses():
+    df = SHAPES["outliers"]
+    _refused(lambda: relplot(df, x="x", y="y", kind="line", units="g"), "units=", DisclosureError)
+    _refused(
+        lambda: relplot(df, x="x", y="y", kind="line", estimator=None),
+        "estimator=None",
+        DisclosureError,
+    )
 
 
 @pytest.mark.parametrize(

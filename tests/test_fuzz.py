@@ -189,6 +189,11 @@ PARAM_RAW = {
     "countplot": lambda df: {"x": np.array([])},
     "boxplot": lambda df: {"y": df["x"].to_numpy()},
     "barplot": lambda df: {"y": df["x"].to_numpy()},
+    "lineplot": lambda df: {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()},
+    "pointplot": lambda df: {"y": df["x"].to_numpy()},
+    "stripplot": lambda df: {"y": df["x"].to_numpy()},
+    "rugplot": lambda df: {"x": df["x"].to_numpy()},
+    "swarmplot": lambda df: {"y": df["x"].to_numpy()},
     "catplot": lambda df: {"y": df["x"].to_numpy()},
     "correspondenceplot": lambda df: {"x": df["x"].round(-1).to_numpy()},
 }

@@ -36,7 +36,11 @@ from safeplot.plots.ecdf import ECDF_METHODS
 from safeplot.plots.facets import facet_axes_variables
 from safeplot.plots.grid import GRID_METHODS
 from safeplot.plots.kde import KDE_METHODS
+from safeplot.plots.line import LINE_METHODS
+from safeplot.plots.point import POINT_METHODS
 from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
+from safeplot.plots.rug import RUG_METHODS
+from safeplot.plots.strip import STRIP_METHODS
 from safeplot.plots.survival import SURVIVAL_METHODS
 from safeplot.policy import METHODS
 
@@ -626,6 +630,167 @@ CASES += [
         {"count_axis": None},
     ),
     Case(
+        "lineplot",
+        lambda df, m, ax: safeplot.lineplot(
+            data=df, x="x", y="y", errorbar=("se", 2), method=m, ax=ax
+        ),
+        _safe(LINE_METHODS),
+        _xy,
+        {"count_axis": None},
+        functions=("lineplot",),
+    ),
+    Case(
+        # extreme arguments: lines per level, the widest percentile band, the median
+        "lineplot-hue-style-pi-median",
+        lambda df, m, ax: safeplot.lineplot(
+            data=df,
+            x="x",
+            y="y",
+            hue="g",
+            style="g",
+            estimator="median",
+            errorbar=("pi", 95),
+            markers=True,
+            err_style="bars",
+            method=m,
+            ax=ax,
+        ),
+        _safe(LINE_METHODS),
+        _xy,
+        {"count_axis": None},
+    ),
+    Case(
+        "lineplot-ci99-threshold6",
+        lambda df, m, ax: safeplot.lineplot(
+            data=df,
+            x="x",
+            y="y",
+            errorbar=("ci", 99),
+            n_boot=50,
+            seed=0,
+            threshold=6,
+            method=m,
+            ax=ax,
+        ),
+        _safe(LINE_METHODS),
+        _xy,
+        {"count_axis": None},
+    ),
+    Case(
+        "relplot-line",
+        lambda df, m, ax: safeplot.relplot(
+            df,
+            x="x",
+            y="y",
+            col="g",
+            hue="g",
+            kind="line",
+            errorbar=("se", 1),
+            method=m,
+            height=2,
+        ),
+        _safe(LINE_METHODS),
+        _xy,
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
+        "pointplot",
+        lambda df, m, ax: safeplot.pointplot(
+            data=df, x="g", y="x", errorbar=("se", 2), method=m, ax=ax
+        ),
+        _safe(POINT_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("pointplot",),
+    ),
+    Case(
+        # extreme arguments: the widest percentile interval, the median, dodged hue levels
+        "pointplot-hue-pi-median",
+        lambda df, m, ax: safeplot.pointplot(
+            data=df,
+            x="g",
+            y="y",
+            hue="g",
+            estimator="median",
+            errorbar=("pi", 95),
+            dodge=True,
+            capsize=0.2,
+            method=m,
+            ax=ax,
+        ),
+        _safe(POINT_METHODS),
+        lambda df: {"y": df["y"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        "catplot-point",
+        lambda df, m, ax: safeplot.catplot(
+            df,
+            x="g",
+            y="x",
+            col="g",
+            kind="point",
+            errorbar=("ci", 99),
+            n_boot=50,
+            seed=0,
+            method=m,
+            height=2,
+        ),
+        _safe(POINT_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
+        "stripplot",
+        lambda df, m, ax: safeplot.stripplot(data=df, x="g", y="x", method=m, ax=ax),
+        _safe(STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("stripplot",),
+    ),
+    Case(
+        # extreme arguments: horizontal, dodged hue levels, the smallest k, no jitter
+        "stripplot-hue-horizontal",
+        lambda df, m, ax: safeplot.stripplot(
+            data=df, x="y", y="g", hue="g", dodge=True, jitter=False, k=3, method=m, ax=ax
+        ),
+        _safe(STRIP_METHODS),
+        lambda df: {"x": df["y"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        "swarmplot",
+        lambda df, m, ax: safeplot.swarmplot(
+            data=df, x="g", y="x", hue="g", size=2, method=m, ax=ax
+        ),
+        _safe(STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("swarmplot",),
+    ),
+    Case(
+        "rugplot",
+        lambda df, m, ax: safeplot.rugplot(data=df, x="x", method=m, ax=ax),
+        _safe(RUG_METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("rugplot",),
+    ),
+    Case(
+        # extreme arguments: both axes released together, per hue level, tall ticks
+        "rugplot-xy-hue",
+        lambda df, m, ax: safeplot.rugplot(
+            data=df, x="x", y="y", hue="g", height=0.2, method=m, ax=ax
+        ),
+        _safe(RUG_METHODS),
+        _xy,
+        {"count_axis": None},
+    ),
+    Case(
         "ecdfplot",
         lambda df, m, ax: safeplot.ecdfplot(data=df, x="x", hue="g", method=m, ax=ax),
         _safe(ECDF_METHODS),
@@ -817,6 +982,56 @@ def _scan(case, fig, result, df):
 #: that draws; ``test_every_case_and_method_draws_on_some_shape`` fails for a case that would
 #: be refused on every shape.
 REFUSALS: list[Refusal] = [
+    Refusal(
+        "(pointplot|pointplot-hue-pi-median)",
+        "microaggregation",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "needs at least 6 records \\(2\\*k=6\\) in every group; .* have fewer",
+        "a level of about 5 records holds no two groups of k, and is named in the refusal",
+    ),
+    Refusal(
+        "catplot-point",
+        "(deterministic|microaggregation)",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "catplot-point",
+        "(confidential|generalize|probabilistic|rounding|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "catplot-point",
+        "rounding",
+        "strata_near_k",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values in each facet",
+    ),
+    Refusal(
+        "relplot-line",
+        ".*",
+        "(strata_near_k|tiny_groups)",
+        DisclosureError,
+        "(facet\\(s\\) have fewer than|every group has fewer than threshold=3 records, so no "
+        "estimate)",
+        "a facet of a few records (or of no x value or bin with threshold records) has no point "
+        "to show, and its title names the group",
+    ),
+    Refusal(
+        "relplot-line",
+        "rounding",
+        "ties",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values in each facet",
+    ),
     Refusal(
         "barplot",
         "microaggregation",
@@ -1234,7 +1449,7 @@ def test_the_scanner_catches_the_raw_version(case):
         "histplot-bivariate",
     ):
         pytest.skip("counts of raw categories or cells: checked in the function's own tests")
-    if case.name.startswith("barplot"):
+    if case.name.startswith(("barplot", "pointplot", "catplot-point")):
         pytest.skip("raw means and intervals are rarely data values: test_bar flags a raw one")
     if case.name == "pandas-bar":
         pytest.skip("value_counts are counts, not values: test_pandas_backend checks them")

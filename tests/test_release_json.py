@@ -40,10 +40,23 @@ from matplotlib.text import Text
 import safeplot
 from safeplot.datasets import simulate
 from safeplot.integrations import pandas_backend
-from safeplot.plots import axisgrid, bar, categorical, confidential, ecdf, okeefe, relational
+from safeplot.marks.lines import draw_estimate_lines
+from safeplot.plots import (
+    axisgrid,
+    bar,
+    categorical,
+    confidential,
+    ecdf,
+    okeefe,
+    point,
+    relational,
+    rug,
+    strip,
+)
 from safeplot.plots.distributions import draw_histogram, release_histogram
 from safeplot.plots.grid import release_grid
 from safeplot.plots.kde import draw_kde, release_kde
+from safeplot.plots.line import release_lineplot
 from safeplot.plots.okeefe import draw_pp, release_pp
 from safeplot.plots.regression import draw_qq, release_qq
 from safeplot.plots.relational import draw_scatter, release_scatter
@@ -483,6 +496,64 @@ def _():
 
     rel, draw = _private_drawer(bar, "_draw_bars", run)
     return rel, draw, None
+
+
+@case("bar", "point")
+def _():
+    def run():
+        point.pointplot(TIPS, x="day", y="tip", hue="sex", errorbar=("pi", 50), dodge=True)
+
+    rel, draw = _private_drawer(point, "draw_estimates", run)
+    assert rel.report.function == "pointplot"
+    return rel, draw, None
+
+
+@case("strip", "hue-dodged")
+def _():
+    def run():
+        strip.stripplot(TIPS, x="day", y="tip", hue="sex", dodge=True, jitter=False)
+
+    rel, draw = _private_drawer(strip, "draw_categorical_points", run)
+    return rel, draw, None
+
+
+@case("strip", "swarm-horizontal")
+def _():
+    def run():
+        strip.swarmplot(TIPS, x="total_bill", y="time", size=2, method="probabilistic")
+
+    rel, draw = _private_drawer(strip, "draw_categorical_points", run)
+    return rel, draw, None
+
+
+@case("rug", "xy-hue")
+def _():
+    def run():
+        rug.rugplot(TIPS, x="total_bill", y="tip", hue="time", height=0.05)
+
+    rel, draw = _private_drawer(rug, "draw_rug", run)
+    return rel, draw, None
+
+
+@case("line", "hue-style-binned")
+def _():
+    rel = release_lineplot(
+        TIPS, x="total_bill", y="tip", hue="time", style="sex", errorbar=("se", 1)
+    )
+    assert rel.bin_width is not None and rel.notes  # binned x, points left out
+
+    def draw(ax, r):
+        draw_estimate_lines(ax, r, markers=True, err_style="bars", legend="auto")
+
+    return rel, draw, None
+
+
+@case("line", "wide-no-band")
+def _():
+    wide = pd.DataFrame(
+        np.random.default_rng(3).normal(size=(60, 2)).cumsum(axis=0), columns=["a", "b"]
+    )
+    return release_lineplot(wide, errorbar=None), draw_estimate_lines, None
 
 
 @case("pp", "confidential")

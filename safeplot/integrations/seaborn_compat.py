@@ -10,7 +10,7 @@ five ways (:data:`NAMESPACE` says which for each name):
     ``get_dataset_names`` read the datasets bundled with safeplot, offline.
 ``"refused"``
     A plotting function that draws individual records and has no safe
-    version (``stripplot``, ``swarmplot``, ``rugplot``, ``violinplot``, ...):
+    version (``violinplot``, ``boxenplot``, ``distplot``):
     the name is a function with seaborn's signature that raises
     :class:`~safeplot.errors.UnsafePlotError` naming the safe alternative,
     before anything is drawn.
@@ -76,6 +76,11 @@ SAFE: dict[str, str] = {
     "countplot": "safeplot:countplot",  # the public one: it also takes a RemoteFrame
     "histplot": "safeplot:histplot",  # the public one: it also takes a RemoteFrame
     "kdeplot": "safeplot:kdeplot",  # the public one: it also takes a RemoteFrame
+    "lineplot": "safeplot.plots.line:lineplot",
+    "pointplot": "safeplot.plots.point:pointplot",
+    "rugplot": "safeplot.plots.rug:rugplot",
+    "stripplot": "safeplot.plots.strip:stripplot",
+    "swarmplot": "safeplot.plots.strip:swarmplot",
     "ecdfplot": "safeplot.plots.ecdf:ecdfplot",
     "scatterplot": "safeplot:scatterplot",  # the public one: it also takes a RemoteFrame
     "heatmap": "safeplot:heatmap",  # the public one: it also takes a RemoteFrame
@@ -92,21 +97,8 @@ SAFE: dict[str, str] = {
     "get_dataset_names": "safeplot.datasets:get_dataset_names",
 }
 
-_STRIP_ADVICE = (
-    "Use safeplot.boxplot(data, x=..., y=..., method='confidential') for the distribution of "
-    "each group, or safeplot.scatterplot(data, x=..., y=..., method='deterministic') for "
-    "anonymised points."
-)
-
 #: seaborn plotting functions with no safe version: name -> (what it shows, what to use).
 REFUSED: dict[str, tuple[str, str]] = {
-    "stripplot": ("draws every record as a point at its raw value", _STRIP_ADVICE),
-    "swarmplot": ("draws every record as a point at its raw value", _STRIP_ADVICE),
-    "rugplot": (
-        "draws a tick at every raw value",
-        "Use safeplot.histplot(data, x=...) (small bins suppressed) or safeplot.kdeplot "
-        "(a density of anonymised values).",
-    ),
     "violinplot": (
         "draws a density of the raw values of each group that reaches their minimum and "
         "maximum, with the raw quartiles or points inside",
@@ -117,18 +109,6 @@ REFUSED: dict[str, tuple[str, str]] = {
     "boxenplot": (
         "draws letter-value boxes out to the most extreme records, and those records",
         "Use safeplot.boxplot(data, x=..., y=...) (any method).",
-    ),
-    "pointplot": (
-        "draws group estimates with raw error bars, and joins groups of any size",
-        "Use safeplot.barplot(data, x=..., y=...): means of groups with at least "
-        "threshold records, rounded, with rounded error bars.",
-    ),
-    "lineplot": (
-        "draws a line through the raw records (or through the mean of each x value, "
-        "which for most x values is one record)",
-        "Use safeplot.regplot(data, x=..., y=..., lowess=True) for a trend, "
-        "safeplot.barplot(data, x=..., y=...) for means of groups with at least threshold "
-        "records, or safeplot.scatterplot(data, x=..., y=..., method='deterministic').",
     ),
     "distplot": (
         "(deprecated in seaborn) draws a raw histogram, density and optionally a rug of "
@@ -227,7 +207,7 @@ def status(name: str) -> str:
 
     Examples
     --------
-    >>> status("histplot"), status("stripplot"), status("set_theme"), status("FacetGrid")
+    >>> status("histplot"), status("boxenplot"), status("set_theme"), status("FacetGrid")
     ('safe', 'refused', 'pass', 'grid')
     """
     try:
@@ -521,10 +501,10 @@ def resolve(name: str) -> Any:
     >>> import seaborn
     >>> resolve("set_theme") is seaborn.set_theme
     True
-    >>> resolve("swarmplot")(x=[1, 2, 3])
+    >>> resolve("boxenplot")(x=[1, 2, 3])
     Traceback (most recent call last):
     ...
-    safeplot.errors.UnsafePlotError: seaborn.swarmplot draws every record ...
+    safeplot.errors.UnsafePlotError: seaborn.boxenplot draws letter-value boxes...
     """
     kind = NAMESPACE.get(name)
     if kind is None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from matplotlib.axes import Axes
 
 from ..release import HistogramRelease
-from ._axes import set_safe_axis
+from ._axes import quiet_seaborn, set_safe_axis
+from .lines import estimate_rows, interval_of
 
-__all__ = ["DP_ERRORS_GID", "draw_count_errors", "draw_histogram"]
+__all__ = ["DP_ERRORS_GID", "draw_count_errors", "draw_estimates", "draw_histogram"]
 
 
 def draw_histogram(
@@ -92,3 +94,82 @@ def draw_count_errors(ax: Axes, release: HistogramRelease, *, orient: str = "x")
     for artist in container.lines[2]:
         artist.set_gid(DP_ERRORS_GID)
     return ax
+
+
+def draw_estimates(
+    ax: Axes, rel: Any, kind: str, style: dict[str, Any], kwargs: dict[str, Any]
+) -> None:
+    """Draw released group estimates with seaborn's ``barplot`` or ``pointplot``.
+
+    seaborn is handed, per shown group, the rows of
+    :func:`~safeplot.marks.lines.estimate_rows` (the estimate three times,
+    the error-bar ends once) with ``estimator="median"`` and an error bar
+    from their minimum to their maximum, so the drawn estimate and error bar
+    are exactly the released ones.
+
+    Parameters
+    ----------
+    ax : Axes
+    rel : BarRelease
+        Its ``groups``, ``estimates``, ``lower``, ``upper``, ``levels``,
+        ``other`` and ``layout`` (names, orientation, levels and dtypes).
+    kind : {"bar", "point"}
+        The seaborn function that draws them.
+    style : dict
+        seaborn's appearance arguments, the palette already chosen.
+    kwargs : dict
+        Passed on to seaborn and matplotlib.
+    """
+    import seaborn as sns
+
+    draw = {"bar": sns.barplot, "point": sns.pointplot}[kind]
+    lay = rel.layout
+    has_err = rel.lower is not None
+    values, reps = estimate_rows(rel.estimates, rel.lower, rel.upper)
+    per_group = [p[np.isfinite(p)] for p in values.reshape(-1, reps)]
+    lengths = [len(p) for p in per_group]
+    common = dict(style, estimator="median", errorbar=interval_of if has_err else None, ax=ax)
+    with quiet_seaborn():
+        if lay.wide:
+            frame = pd.DataFrame(
+                {
+                    str(cat): pd.Series(vals, dtype=float)
+                    for (cat, _), vals in zip(rel.groups, per_group, strict=True)
+                }
+            )
+            draw(data=frame, orient=lay.orient, **common, **kwargs)
+            return
+        val = pd.Series(np.concatenate(per_group), name=lay.value_name, dtype=float)
+        cat = hue = None
+        if lay.has_cat:
+            cat = pd.Series(
+                np.repeat(np.array([c for c, _ in rel.groups], dtype=object), lengths),
+                name=lay.cat_name,
+            )
+            if rel.other is None:
+                cat = cat.astype(lay.cat_dtype)
+        hue_order = None
+        if lay.hue_levels is not None:
+            # a categorical hue goes as plain objects (its order as hue_order): seaborn 0.13
+            # compares hue and category columns, which pandas refuses for two categoricals
+            dtype = object if isinstance(lay.hue_dtype, pd.CategoricalDtype) else lay.hue_dtype
+            hue = pd.Series(
+                np.repeat(np.array([h for _, h in rel.groups], dtype=object), lengths),
+                name=lay.hue_name,
+            ).astype(dtype)
+            present = {h for _, h in rel.groups}
+            hue_order = [h for h in lay.hue_levels if h in present]
+        xy = {"x": cat, "y": val} if lay.orient == "x" else {"x": val, "y": cat}
+        # a category whose every group is suppressed is not drawn, and so not named
+        drawn = {c for c, _ in rel.groups}
+        draw(
+            **xy,
+            hue=hue,
+            order=[lev for lev in rel.levels if lev in drawn] if lay.has_cat else None,
+            hue_order=hue_order,
+            orient=lay.orient if lay.has_cat else None,
+            **common,
+            **kwargs,
+        )
+    (ax.set_xlabel if lay.orient == "x" else ax.set_ylabel)(lay.cat_name or "")
+    (ax.set_ylabel if lay.orient == "x" else ax.set_xlabel)(lay.value_name or "")

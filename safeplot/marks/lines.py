@@ -20,12 +20,16 @@ from ._axes import set_safe_axis
 from ._large import is_large, scatter_points
 
 __all__ = [
+    "LINE_NOTE_GID",
     "default_color",
+    "draw_estimate_lines",
     "draw_estimates",
     "draw_fit",
     "draw_markers",
     "draw_qq",
     "draw_zero_line",
+    "estimate_rows",
+    "interval_of",
     "line_style",
     "marker_style",
 ]
@@ -274,3 +278,123 @@ def draw_qq(ax: Axes, release: Any, **plotkwargs: Any) -> Axes:
     ax.set_xlabel(release.xlabel)
     ax.set_ylabel(release.ylabel)
     return ax
+
+
+# -- estimates per x value: seaborn's lineplot and pointplot ------------------------------
+
+#: gid of the note saying which x values of a line plot were left out (or binned).
+LINE_NOTE_GID = "safeplot-line-note"
+
+
+def estimate_rows(
+    estimates: np.ndarray, lower: np.ndarray | None, upper: np.ndarray | None
+) -> tuple[np.ndarray, int]:
+    """Rows that make seaborn draw exactly the released estimate and interval of a point.
+
+    Each point becomes the rows ``(e, e, e, lower, upper)``: their median is
+    the estimate whatever the interval, and their range is the interval
+    (``errorbar=lambda v: (min(v), max(v))``). Without an interval, one row.
+
+    Returns
+    -------
+    tuple
+        The values, point after point, and the rows per point.
+
+    Examples
+    --------
+    >>> estimate_rows(np.array([2.0]), np.array([1.5]), np.array([2.5]))
+    (array([2. , 2. , 2. , 1.5, 2.5]), 5)
+    """
+    if lower is None or upper is None:
+        return np.asarray(estimates, dtype=float), 1
+    e = np.asarray(estimates, dtype=float)
+    return np.column_stack([e, e, e, lower, upper]).ravel(), 5
+
+
+def interval_of(values: np.ndarray) -> tuple[float, float]:
+    """Return the error bar seaborn draws for the rows of :func:`estimate_rows`: their range."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    return float(v.min()), float(v.max())
+
+
+def draw_estimate_lines(ax: Axes, release: Any, **kws: Any) -> None:
+    """Draw a released line plot with :func:`seaborn.lineplot`: only the released points.
+
+    Parameters
+    ----------
+    ax : Axes
+    release : LineRelease
+        Positions, estimates, band ends, the hue/style level of each point,
+        limits, ticks and notes.
+    **kws
+        seaborn's appearance arguments (palette, dashes, markers, err_style,
+        err_kws, legend, sort, and matplotlib's).
+    """
+    import pandas as pd
+    import seaborn as sns
+
+    from ._axes import note_below, quiet_seaborn
+
+    values, reps = estimate_rows(release.estimates, release.lower, release.upper)
+    names = release.names
+    cols: dict[str, str] = {}
+    for role in ("x", "y", "hue", "style"):
+        name = names.get(role) or ("" if role in ("x", "y") else role)
+        while name in cols.values() or name == "":
+            name = f"{name or role} "
+        cols[role] = name
+    frame = pd.DataFrame({cols["x"]: np.repeat(release.x, reps), cols["y"]: values})
+    semantic: dict[str, Any] = {}
+    same = release.hue is not None and release.hue == release.style
+    for role, per_point, levels in (
+        ("hue", release.hue, release.hue_levels),
+        ("style", release.style, release.style_levels),
+    ):
+        if per_point is None:
+            continue
+        col = cols["hue"] if (same and role == "style") else cols[role]
+        if col not in frame:
+            frame[col] = pd.Categorical(
+                np.repeat(np.array(per_point, dtype=object), reps), categories=levels
+            )
+        semantic[role] = col
+        semantic[f"{role}_order"] = levels
+    has_err = release.lower is not None
+    palette = kws.pop("palette", None)
+    if release.hue_positions is not None and (
+        palette is None or isinstance(palette, (str, list, tuple))
+    ):
+        # each level keeps the colour it has among all levels, whichever are left out
+        from seaborn.palettes import get_color_cycle
+
+        n = release.n_hue
+        if palette is None and n > len(get_color_cycle()):
+            palette = "husl"
+        colours = sns.color_palette(palette, n)
+        palette = {
+            lev: colours[i]
+            for lev, i in zip(release.hue_levels, release.hue_positions, strict=True)
+        }
+    with quiet_seaborn():
+        sns.lineplot(
+            frame,
+            x=cols["x"],
+            y=cols["y"],
+            estimator="median",
+            errorbar=interval_of if has_err else None,
+            palette=palette,
+            ax=ax,
+            **semantic,
+            **kws,
+        )
+    ax.set_xlabel(names.get("x") or "")
+    ax.set_ylabel(names.get("y") or "")
+    legend = ax.get_legend()
+    if legend is not None and not (names.get("hue") or names.get("style")):
+        legend.set_title(None)  # wide form: the columns, untitled, as seaborn draws them
+    if release.xlim is not None:
+        set_safe_axis(ax, "x", release.xlim, release.xticks)
+        set_safe_axis(ax, "y", release.ylim, release.yticks)
+    if release.notes:
+        note_below(ax, "\n".join(release.notes), LINE_NOTE_GID)

@@ -27,7 +27,15 @@ from ._large import distinct_rows, is_large, mark_shared
 from ._style import semantic_type
 from .boxes import draw_boxes
 
-__all__ = ["BRIEF_TICKS", "LegendEntries", "SemanticPoints", "draw_scatter", "draw_semantic"]
+__all__ = [
+    "BRIEF_TICKS",
+    "LegendEntries",
+    "SemanticPoints",
+    "draw_categorical_points",
+    "draw_rug",
+    "draw_scatter",
+    "draw_semantic",
+]
 
 #: Entries seaborn aims for in a "brief" numeric legend (its locator's ``nbins``).
 BRIEF_TICKS = 6
@@ -412,3 +420,90 @@ def draw_semantic(
     if rel.xlim is not None:
         set_safe_axis(ax, "x", rel.xlim, rel.xticks)
         set_safe_axis(ax, "y", rel.ylim, rel.yticks)
+
+
+def draw_categorical_points(
+    ax: Axes, rel: Any, kind: str, style: dict[str, Any], kwargs: dict[str, Any]
+) -> None:
+    """Draw released values per category with seaborn's ``stripplot`` or ``swarmplot``.
+
+    Parameters
+    ----------
+    ax : Axes
+    rel : StripRelease
+        The released values, the category and hue level of each, the levels
+        drawn (only those are named), names, and the value axis' limits and ticks.
+    kind : {"strip", "swarm"}
+        seaborn's jitter or swarm layout along the category axis.
+    style, kwargs : dict
+        seaborn's appearance arguments, and matplotlib's.
+    """
+    import seaborn as sns
+
+    names = rel.names
+    cols: dict[str, str] = {}
+    for role in ("cat", "value", "hue"):
+        name = names.get(role) or role
+        while name in cols.values():
+            name = f"{name} "
+        cols[role] = name
+    frame = pd.DataFrame({cols["value"]: np.asarray(rel.values, dtype=float)})
+    roles: dict[str, Any] = {}
+    if rel.categories is not None:
+        frame[cols["cat"]] = pd.Categorical(
+            np.array(rel.categories, dtype=object), categories=rel.levels
+        )
+        roles["order"] = rel.levels
+    if rel.hues is not None:
+        frame[cols["hue"]] = np.array(rel.hues, dtype=object)
+        roles["hue"] = cols["hue"]
+        roles["hue_order"] = rel.hue_levels
+    cat = cols["cat"] if rel.categories is not None else None
+    xy = {"x": cat, "y": cols["value"]} if rel.orient == "x" else {"x": cols["value"], "y": cat}
+    with quiet_seaborn():
+        getattr(sns, f"{kind}plot")(
+            frame, **xy, orient=rel.orient if cat else None, ax=ax, **roles, **style, **kwargs
+        )
+    (ax.set_xlabel if rel.orient == "x" else ax.set_ylabel)(names.get("cat") or "")
+    (ax.set_ylabel if rel.orient == "x" else ax.set_xlabel)(names.get("value") or "")
+    legend = ax.get_legend()
+    if legend is not None and not names.get("hue"):
+        legend.set_title(None)
+    set_safe_axis(ax, "y" if rel.orient == "x" else "x", rel.value_lim, rel.value_ticks)
+
+
+def draw_rug(
+    ax: Axes, rel: Any, style: dict[str, Any], kwargs: dict[str, Any], *, set_axes: bool
+) -> None:
+    """Draw a released rug with :func:`seaborn.rugplot`: a tick at each released value.
+
+    Parameters
+    ----------
+    ax : Axes
+    rel : RugRelease
+        Released values per axis, the hue level of each, the levels drawn,
+        and each axis' limits and ticks.
+    style, kwargs : dict
+        seaborn's appearance arguments, and matplotlib's.
+    set_axes : bool
+        Give the rug's axes the released limits and ticks (an empty Axes);
+        otherwise the plot underneath keeps its own.
+    """
+    import seaborn as sns
+
+    cols = {a: (rel.names.get(a) or a) for a in rel.values}
+    if len(set(cols.values())) < len(cols):
+        cols = {a: f"{name} ({a})" for a, name in cols.items()}
+    frame = pd.DataFrame({cols[a]: np.asarray(v, dtype=float) for a, v in rel.values.items()})
+    semantic: dict[str, Any] = {}
+    if rel.hues is not None:
+        hue = rel.names.get("hue") or "hue"
+        while hue in frame:
+            hue = f"{hue} "
+        frame[hue] = pd.Categorical(np.array(rel.hues, dtype=object), categories=rel.hue_levels)
+        semantic = {"hue": hue, "hue_order": rel.hue_levels}
+    with quiet_seaborn():
+        sns.rugplot(frame, x=cols.get("x"), y=cols.get("y"), ax=ax, **semantic, **style, **kwargs)
+    if set_axes:
+        for a in rel.values:
+            set_safe_axis(ax, a, rel.limits[a], rel.ticks[a])

@@ -33,12 +33,12 @@ from ..anonymize import winsorize
 from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
+from ..marks.bars import draw_estimates
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
 from ._categories import (
     Layout,
-    hue_dtype,
     log_axes,
     log_axis,
     log_base,
@@ -59,7 +59,7 @@ from ._common import (
     takes_method_options,
 )
 
-__all__ = ["BAR_METHODS", "BarRelease", "barplot", "release_barplot"]
+__all__ = ["BAR_METHODS", "BarRelease", "barplot", "check_errorbar", "release_barplot"]
 
 #: Families of methods (:attr:`~safeplot.methods.Method.family`) a bar plot releases.
 _BAR_FAMILIES = ("counts", "values", "rules", "raw")
@@ -162,7 +162,16 @@ def _check_estimator(estimator: Any) -> str:
     return guard.named_estimator(estimator, function="barplot")
 
 
-def _check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
+def check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
+    """Read seaborn's `errorbar` argument as ``(method, level)``; refuse a callable.
+
+    A bare name gets seaborn's default level; None gives ``(None, None)``.
+
+    Examples
+    --------
+    >>> check_errorbar("se"), check_errorbar(("pi", 50)), check_errorbar(None)
+    (('se', 1), ('pi', 50), (None, None))
+    """
     if callable(errorbar):
         raise ValueError(
             "barplot: a callable errorbar computes its interval from the raw values of each "
@@ -292,6 +301,7 @@ def release_barplot(
     k: int = 3,
     q: float = 0.25,
     policy: Policy | None = None,
+    function: str = "barplot",
 ) -> BarRelease:
     """Release the numbers of a bar plot: group estimates and error bars, small groups left out.
 
@@ -313,6 +323,9 @@ def release_barplot(
         ``"probabilistic"``.
     policy : Policy, optional
         The policy in force (default: :func:`safeplot.get_policy`).
+    function : str, default "barplot"
+        The public function releasing the estimates (a point or line plot
+        releases them as a bar plot does), for its report and messages.
 
     Returns
     -------
@@ -346,7 +359,7 @@ def release_barplot(
         pol.check_q(q)
     if not m.raw:
         estimator = _check_estimator(estimator)
-    err = _check_errorbar(errorbar)
+    err = check_errorbar(errorbar)
     if not m.raw:
         for name, value, why in (
             ("units", units, "a bootstrap over units"),
@@ -354,17 +367,17 @@ def release_barplot(
         ):
             if value is not None:
                 raise ValueError(
-                    f"barplot: {name}= is not supported under method={method!r} ({why} can rest "
-                    "on a few records, which safeplot does not check yet). Leave it out, or "
+                    f"{function}: {name}= is not supported under method={method!r} ({why} can "
+                    "rest on a few records, which safeplot does not check yet). Leave it out, or "
                     "aggregate the data per unit first."
                 )
-    layout, rows = resolve("barplot", data, x, y, hue, order, hue_order, orient, numeric=True)
+    layout, rows = resolve(function, data, x, y, hue, order, hue_order, orient, numeric=True)
     _, val_log = log_axes(log_scale, layout, native_scale)
     base = log_base(val_log)
     values = rows.values
     if base is not None and (values <= 0).any():
         raise ValueError(
-            "barplot: log_scale needs positive values, but the variable has zero or negative "
+            f"{function}: log_scale needs positive values, but the variable has zero or negative "
             "values. Drop log_scale, or plot a shifted or transformed variable."
         )
     levels = list(layout.levels)
@@ -422,8 +435,13 @@ def release_barplot(
         )
     if not m.raw and not shown.any():
         raise DisclosureError(
-            f"barplot: every group has fewer than threshold={threshold} records, so no bar can "
-            "be shown. Merge categories (method='generalize'), or use broader groups."
+            f"{function}: every group has fewer than threshold={threshold} records, so no "
+            f"{'bar' if function == 'barplot' else 'estimate'} can be shown. "
+            + (
+                "Merge categories (method='generalize'), or use broader groups."
+                if function == "barplot"
+                else "Use broader groups (fewer hue or style levels)."
+            )
         )
     stat_values = np.log(values) / math.log(base) if base is not None else values
     pi_values = stat_values
@@ -434,7 +452,7 @@ def release_barplot(
             small = [describe(g) for g in present if shown[g] and sizes[g] < fewest]
             if small:
                 raise DisclosureError(
-                    f"barplot: method={method!r} with k={k} needs at least {fewest} records "
+                    f"{function}: method={method!r} with k={k} needs at least {fewest} records "
                     f"({why}) in every group; {'; '.join(small)} have fewer. Use a smaller k or "
                     "merge groups."
                 )
@@ -502,7 +520,7 @@ def release_barplot(
     params["estimator"] = estimator if isinstance(estimator, str) else repr(estimator)
     params["errorbar"] = None if err[0] is None else f"{err[0]}, {err[1]}"
     report = make_report(
-        "barplot",
+        function,
         method,
         params,
         variables,
@@ -566,72 +584,13 @@ def _value_axis(
 
 
 def _draw_bars(ax: Axes, rel: BarRelease, style: dict[str, Any], kwargs: dict[str, Any]) -> None:
-    """Draw the released bars with seaborn: three rows per bar, the median and its range.
+    """Draw the released bars (:func:`~safeplot.marks.bars.draw_estimates`), colours kept.
 
-    seaborn is handed, per shown group, the rows ``(lower, estimate, upper)``
-    with ``estimator="median"`` and an error bar from their minimum to their
-    maximum, so the drawn bar and error bar are exactly the released ones.
+    A hue level whose every bar is suppressed is not drawn; the others keep
+    the colours they would have had with it (:func:`stable_palette`).
     """
-    import seaborn as sns
-
-    lay = rel.layout
-    has_err = rel.lower is not None
-    per_group = (
-        [np.array([a, e, b]) for a, e, b in zip(rel.lower, rel.estimates, rel.upper, strict=True)]
-        if has_err
-        else [np.array([e]) for e in rel.estimates]
-    )
-    per_group = [p[np.isfinite(p)] for p in per_group]
-    lengths = [len(p) for p in per_group]
-    errbar = (lambda v: (float(np.min(v)), float(np.max(v)))) if has_err else None
-    palette_rel = _PaletteView(rel)
-    common = dict(
-        style,
-        palette=stable_palette(palette_rel, style),
-        estimator="median",
-        errorbar=errbar,
-        ax=ax,
-    )
-    with quiet_seaborn():
-        if lay.wide:
-            frame = pd.DataFrame(
-                {
-                    str(cat): pd.Series(vals, dtype=float)
-                    for (cat, _), vals in zip(rel.groups, per_group, strict=True)
-                }
-            )
-            sns.barplot(data=frame, orient=lay.orient, **common, **kwargs)
-            return
-        val = pd.Series(np.concatenate(per_group), name=lay.value_name, dtype=float)
-        cat = hue = None
-        if lay.has_cat:
-            cat = pd.Series(
-                np.repeat(np.array([c for c, _ in rel.groups], dtype=object), lengths),
-                name=lay.cat_name,
-            )
-            if rel.other is None:
-                cat = cat.astype(lay.cat_dtype)
-        if lay.hue_levels is not None:
-            hue = pd.Series(
-                np.repeat(np.array([h for _, h in rel.groups], dtype=object), lengths),
-                name=lay.hue_name,
-            ).astype(hue_dtype(lay))
-        hue_order = None
-        if lay.hue_levels is not None:
-            present = {h for _, h in rel.groups}
-            hue_order = [h for h in lay.hue_levels if h in present]
-        xy = {"x": cat, "y": val} if lay.orient == "x" else {"x": val, "y": cat}
-        sns.barplot(
-            **xy,
-            hue=hue,
-            order=rel.levels if lay.has_cat else None,
-            hue_order=hue_order,
-            orient=lay.orient if lay.has_cat else None,
-            **common,
-            **kwargs,
-        )
-    (ax.set_xlabel if lay.orient == "x" else ax.set_ylabel)(lay.cat_name or "")
-    (ax.set_ylabel if lay.orient == "x" else ax.set_xlabel)(lay.value_name or "")
+    style = dict(style, palette=stable_palette(_PaletteView(rel), style))
+    draw_estimates(ax, rel, "bar", style, kwargs)
 
 
 @dataclass

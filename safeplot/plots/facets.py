@@ -58,9 +58,9 @@ __all__ = [
 #: Kinds of :func:`displot` (all have a safe version; ``"ecdf"`` once ``ecdfplot`` exists).
 DISPLOT_KINDS = ("hist", "kde", "ecdf")
 #: Kinds of :func:`relplot` with a safe version.
-RELPLOT_KINDS = ("scatter",)
+RELPLOT_KINDS = ("scatter", "line")
 #: Kinds of :func:`catplot` with a safe version (``"bar"`` once ``barplot`` exists).
-CATPLOT_KINDS = ("box", "count", "bar")
+CATPLOT_KINDS = ("box", "count", "bar", "point")
 
 #: safeplot's own keyword arguments, passed on only to functions that take them.
 _OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "discretizer")
@@ -70,7 +70,6 @@ _UNSAFE_CAT_KINDS = {
     "swarm": "a swarm plot draws one marker per record at its raw value",
     "violin": "a violin plot draws a density whose tails end at the raw extremes",
     "boxen": "a boxen plot draws its outermost boxes and outliers at raw values",
-    "point": "a point plot draws means of groups of any size with raw-data error bars",
 }
 
 
@@ -873,8 +872,11 @@ def relplot(
         A categorical hue/style legend is drawn once for the grid; numeric
         hue or size legends, and the cell-count legends of ``"suppress"``
         and ``"generalize"``, stay on each facet (their scales are per facet).
-    kind : {"scatter"}, default "scatter"
-        ``"line"`` is refused: it joins the raw values of each record.
+    kind : {"scatter", "line"}, default "scatter"
+        ``"line"`` draws :func:`~safeplot.plots.line.lineplot` per facet: the
+        estimate of y per x value over at least ``threshold`` records
+        (method default ``"suppress"``), with `units`, `weights` and `size`
+        refused as there.
     method : str, optional
         Disclosure-control method of every facet (default: the policy's for
         scatter plots, ``"deterministic"``).
@@ -896,8 +898,6 @@ def relplot(
     DisclosureError
         A facet (or hue level within one) too small, or a parameter below a
         policy floor; nothing is drawn or logged.
-    UnsafePlotError
-        ``kind="line"``.
 
     See Also
     --------
@@ -935,11 +935,32 @@ def relplot(
     pol = get_policy()
     resolve_annotate(annotate, pol)
     if kind == "line":
-        raise UnsafePlotError(
-            "relplot(kind='line') joins the raw values of individual records or series and "
-            "cannot be released. Use relplot(kind='scatter') (released points per facet), "
-            "lmplot(..., lowess=True) for a released trend, or aggregate first (e.g. means of "
-            "groups of at least threshold records) and plot the aggregates."
+        return _relplot_line(
+            data,
+            roles={"x": x, "y": y, "hue": hue, "size": size, "style": style},
+            facets={"row": row, "col": col},
+            orders={"row": row_order, "col": col_order},
+            units=units,
+            weights=weights,
+            col_wrap=col_wrap,
+            palette=palette,
+            hue_order=hue_order,
+            dashes=True if dashes is None else dashes,
+            markers=markers,
+            style_order=style_order,
+            legend=legend,
+            height=height,
+            aspect=aspect,
+            facet_kws=facet_kws,
+            method=method,
+            threshold=threshold,
+            k=k,
+            q=q,
+            algorithm=algorithm,
+            discretizer=discretizer,
+            annotate=annotate,
+            pol=pol,
+            kwargs=kwargs,
         )
     if kind != "scatter":
         raise ValueError(f"Plot kind {kind} not recognized")
@@ -1042,6 +1063,96 @@ def relplot(
     return grid
 
 
+def _relplot_line(
+    data: Any,
+    *,
+    roles: dict[str, Any],
+    facets: dict[str, Any],
+    orders: dict[str, Any],
+    units: Any,
+    weights: Any,
+    col_wrap: int | None,
+    palette: Any,
+    hue_order: Any,
+    dashes: Any,
+    markers: Any,
+    style_order: Any,
+    legend: Any,
+    height: float,
+    aspect: float,
+    facet_kws: dict | None,
+    method: str | None,
+    threshold: int | None,
+    k: int,
+    q: float,
+    algorithm: str,
+    discretizer: str,
+    annotate: bool | None,
+    pol: Policy,
+    kwargs: dict[str, Any],
+) -> FacetGrid:
+    """Draw relplot(kind="line"): a released line plot per facet (``lineplot``).
+
+    Every facet releases its own estimates per x value (and bins a
+    continuous x on its own safe grid); the shared axes are agreed from the
+    releases, as for scatter plots.
+    """
+    from .line import lineplot
+
+    _warn_ax(kwargs, "relplot", "line")
+    if roles["x"] is None or roles["y"] is None:
+        raise ValueError("relplot(kind='line') needs both x= and y= naming numeric variables.")
+    method = pol.check_method(method, "count")
+    m = get_method(method)
+    threshold = pol.check_threshold(threshold)
+    frame, names = _frame(data, {**roles, **facets}, "relplot")
+    minimum, why = _minimum(m, threshold, k, pol)
+    _check_facets(frame, names, orders, ["x", "y"], minimum, why, "relplot")
+    levels = _facet_levels(frame, names, orders)
+    hue_levels = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
+    style_levels = (
+        categorical_order(frame[names["style"]], style_order) if "style" in names else None
+    )
+    fkws, xlim, ylim = _facet_kws(facet_kws, "relplot")
+    tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, m.raw)
+
+    def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
+        lineplot(
+            sub,
+            x=names["x"],
+            y=names["y"],
+            hue=names.get("hue"),
+            size=names.get("size"),
+            style=names.get("style"),
+            units=units,
+            weights=weights,
+            palette=palette,
+            hue_order=hue_levels,
+            dashes=dashes,
+            markers=markers,
+            style_order=style_levels,
+            legend=legend,
+            ax=ax,
+            method=method,
+            threshold=threshold,
+            k=k,
+            q=q,
+            algorithm=algorithm,
+            discretizer=discretizer,
+            annotate=annotate,
+            **kwargs,
+        )
+
+    with all_or_nothing():
+        grid = _facet_grid(frame, names, levels, col_wrap, height, aspect, fkws, dropna=False)
+        _draw(grid, tracker, draw_one, {"x": xlim, "y": ylim})
+        xlabel, ylabel = _labels(grid)
+        if legend and ("hue" in names or "style" in names):
+            _legend_from_facets(grid, None, None)
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel)
+    return grid
+
+
 # -- catplot -----------------------------------------------------------------------------
 
 
@@ -1124,11 +1235,12 @@ def catplot(
     row, col : name or vector, optional
         Facet variables. Every facet needs at least ``threshold`` records.
     kind : str, default "strip"
-        ``"box"``, ``"count"`` or ``"bar"``. seaborn's default, ``"strip"``,
-        draws every record and is refused, as are ``"swarm"``, ``"violin"``,
-        ``"boxen"`` and ``"point"``: pass ``kind="box"`` (or ``"count"``).
+        ``"box"``, ``"count"``, ``"bar"`` or ``"point"``. seaborn's default,
+        ``"strip"``, draws every record and is refused, as are ``"swarm"``,
+        ``"violin"`` and ``"boxen"``: pass ``kind="box"`` (or ``"count"``).
     estimator, errorbar, n_boot, seed, units, weights : optional
-        Used by ``kind="bar"`` (passed to ``barplot``). With ``"box"`` and
+        Used by ``kind="bar"`` and ``"point"`` (passed to ``barplot`` or
+        ``pointplot``). With ``"box"`` and
         ``"count"``, `units` and `weights` are refused (they would change what
         is released) and the others are ignored, as seaborn ignores them.
     order, hue_order : list, optional
@@ -1162,7 +1274,7 @@ def catplot(
     ------
     UnsafePlotError
         ``kind`` is ``"strip"`` (the default), ``"swarm"``, ``"violin"``,
-        ``"boxen"`` or ``"point"``; or ``"bar"`` without a safe ``barplot``.
+        or ``"boxen"``; or ``"bar"`` without a safe ``barplot``.
     DisclosureError
         A facet with too few records, a group too small for its box, or a
         parameter below a policy floor; nothing is drawn or logged.
@@ -1203,9 +1315,7 @@ def catplot(
     pol = get_policy()
     resolve_annotate(annotate, pol)
     if kind in _UNSAFE_CAT_KINDS:
-        alternative = "kind='box'" + (
-            " or kind='bar'" if kind == "point" and _optional("bar", "barplot") else ""
-        )
+        alternative = "kind='box'"
         default = " (seaborn's default kind)" if kind == "strip" else ""
         raise UnsafePlotError(
             f"catplot(kind={kind!r}){default} cannot be released: {_UNSAFE_CAT_KINDS[kind]}. "
@@ -1218,8 +1328,10 @@ def catplot(
             "'box', 'boxen', 'violin', 'bar', 'count', and 'point'."
         )
     _warn_ax(kwargs, "catplot", kind)
-    func = {"box": boxplot, "count": countplot}.get(kind) or _barplot()
-    if kind != "bar":
+    from .point import pointplot
+
+    func = {"box": boxplot, "count": countplot, "point": pointplot}.get(kind) or _barplot()
+    if kind not in ("bar", "point"):
         for name, value in (("units", units), ("weights", weights)):
             if value is not None:
                 raise ValueError(
@@ -1233,7 +1345,9 @@ def catplot(
             "catplot needs x= and/or y= naming the variables (reshape wide-form data with "
             "df.melt() first)."
         )
-    method = pol.check_method(method, {"box": "box", "count": "count", "bar": "count"}[kind])
+    method = pol.check_method(
+        method, {"box": "box", "count": "count", "bar": "count", "point": "count"}[kind]
+    )
     m = get_method(method)
     threshold = pol.check_threshold(threshold)
     roles = {"x": x, "y": y, "hue": hue, "row": row, "col": col}
@@ -1264,7 +1378,7 @@ def catplot(
     fkws.setdefault("legend_out", legend_out)
     fkws.setdefault("margin_titles", margin_titles)
     extra = {}
-    if kind == "bar":
+    if kind in ("bar", "point"):
         extra = {
             "estimator": estimator,
             "errorbar": errorbar,

@@ -1,0 +1,254 @@
+"""lineplot and relplot(kind="line"): released numbers, refusals and attacks."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import safeplot
+from safeplot import audit
+from safeplot.anonymize.grids import rare_values
+from safeplot.anonymize.statistics import round_sig
+from safeplot.errors import DisclosureError
+from safeplot.marks.lines import LINE_NOTE_GID
+from safeplot.plots.line import ERRORBAR_MENU, lineplot, release_lineplot
+from safeplot.release.guard import released_statistics
+
+from .leakscan import scan_figure
+
+TIPS = safeplot.load_dataset("tips")
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def _texts(ax):
+    texts = [t.get_text() for t in ax.texts]
+    legend = ax.get_legend()
+    if legend is not None:
+        texts += [t.get_text() for t in legend.get_texts()]
+    texts += [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels()]
+    return texts
+
+
+# -- the released numbers -----------------------------------------------------------------
+
+
+def test_estimates_and_bands_per_x_value_are_the_rounded_group_statistics():
+    rel = release_lineplot(TIPS, x="size", y="tip", errorbar=("se", 1))
+    groups = TIPS.groupby("size")["tip"]
+    mean, sem = groups.mean(), groups.sem()
+    assert rel.x.tolist() == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    assert rel.estimates.tolist() == [1.46, 2.58, 3.42, 4.14, 4.03, 5.22]
+    # rounded to 3 figures and moved off tips fewer than 3 records hold: 1.44 -> 1.46
+    rare = rare_values(TIPS["tip"], 3)
+    assert {1.44, 1.45} <= set(rare)
+    assert rel.estimates.tolist() == list(released_statistics(mean.to_numpy(), rare))
+    assert rel.lower.tolist() == [1.18, 2.5, 3.17, 3.87, 3.38, 4.7]
+    assert rel.upper.tolist() == [1.69, 2.66, 3.65, 4.41, 4.68, 5.75]
+    assert rel.upper.tolist() == list(released_statistics((mean + sem).to_numpy(), rare))
+    assert rel.bin_width is None and rel.notes == []
+    assert rel.report.function == "lineplot"
+    assert rel.report.params["estimator"] == "mean"
+    assert rel.report.params["errorbar"] == "se, 1"
+
+
+def test_the_median_and_a_percentile_band():
+    rel = release_lineplot(TIPS, x="size", y="tip", estimator="median", errorbar=("pi", 50))
+    medians = TIPS.groupby("size")["tip"].median().to_numpy()
+    assert medians.tolist() == [1.415, 2.5, 3.29, 3.76, 5.0, 5.0]
+    # 3.76 and 5.00 are tips of fewer than 3 records: the released medians move off them
+    assert rel.estimates.tolist() == [1.42, 2.5, 3.29, 3.77, 5.01, 5.01]
+    # percentile bands under "suppress" come from values winsorised at mean +/- 2.6 SD
+    assert rel.report.params["winsor_sd"] == 2.6
+
+
+def test_a_hue_level_is_left_out_where_it_has_too_few_records():
+    rel = release_lineplot(TIPS, x="size", y="tip", hue="time", errorbar=("se", 1))
+    lunch = rel.line(hue="Lunch")
+    assert lunch["x"].tolist() == [2.0, 3.0, 4.0, 6.0]
+    assert lunch["estimate"].tolist() == [2.42, 2.76, 4.22, 5.3]
+    dinner = rel.line(hue="Dinner")
+    counts = TIPS[TIPS["time"] == "Dinner"].groupby("size").size()
+    assert dinner["x"].tolist() == [float(s) for s in counts[counts >= 3].index]
+    # size 1: two records at lunch and two at dinner: the x value is left out altogether
+    assert rel.notes[0] == "1 x value(s) with fewer than 3 records left out"
+    assert rel.notes[1] == "2 point(s) of single lines with fewer than 3 records left out"
+    assert "1 x value(s) with fewer than 3 records left out." in rel.report.warnings
+
+
+def test_a_continuous_x_is_binned_on_the_histogram_grid():
+    rel = release_lineplot(TIPS, x="total_bill", y="tip", errorbar=None)
+    assert rel.bin_width == 5.0
+    edges = np.arange(6.25, 60, 5.0)  # the safe grid: edges and centres off rare values
+    assert rel.x.tolist() == [8.75, 13.75, 18.75, 23.75, 28.75, 33.75, 38.75, 43.75, 48.75]
+    idx = np.searchsorted(edges, TIPS["total_bill"], side="right")
+    expected = TIPS.groupby(idx)["tip"].agg(["mean", "size"])
+    expected = expected[expected["size"] >= 3]
+    assert rel.estimates.tolist() == list(round_sig(expected["mean"].to_numpy(), 3))
+    assert rel.notes[-1] == "x binned in steps of 5 (too few records per x value)"
+    assert rel.report.details["x_bin_width"] == 5.0
+
+
+def test_a_discrete_x_with_enough_records_per_value_is_not_binned():
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"dose": np.repeat([0.0, 0.5, 1.0, 2.0], 20), "y": rng.normal(size=80)})
+    rel = release_lineplot(df, x="dose", y="y", errorbar=None)
+    assert rel.bin_width is None
+    assert rel.x.tolist() == [0.0, 0.5, 1.0, 2.0]
+
+
+def test_wide_form_draws_one_line_per_column_against_the_binned_index():
+    wide = pd.DataFrame(
+        np.random.default_rng(0).normal(size=(100, 3)).cumsum(axis=0), columns=["a", "b", "c"]
+    )
+    rel = release_lineplot(wide, errorbar=("sd", 1))
+    assert rel.hue_levels == ["a", "b", "c"] and rel.style == rel.hue
+    assert rel.bin_width == 10.0
+    line = rel.line(hue="a", style="a")
+    assert line["x"].iloc[0] == 5.0  # the bin [0, 10) holds the rows 0..9
+    assert line["estimate"].iloc[0] == round_sig(wide.iloc[:10]["a"].mean(), 3)
+    fig, ax = plt.subplots()
+    safeplot.lineplot(wide, errorbar=("sd", 1), ax=ax)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b", "c"]
+
+
+def test_values_methods_anonymise_within_each_point_and_microaggregation_needs_2k():
+    rel = release_lineplot(TIPS, x="size", y="tip", method="microaggregation", errorbar=None)
+    # a point needs 2k = 6 records for two groups of k: sizes 1, 5 and 6 have 4 or 5
+    assert rel.x.tolist() == [2.0, 3.0, 4.0]
+    assert rel.notes == ["3 x value(s) with fewer than 6 records left out"]
+    det = release_lineplot(TIPS, x="size", y="tip", method="deterministic", errorbar=None)
+    assert det.x.tolist() == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    assert det.report.method == "deterministic"
+
+
+# -- the figure ---------------------------------------------------------------------------
+
+
+def test_the_figure_draws_the_release_and_notes_what_was_left_out():
+    fig, ax = plt.subplots()
+    lineplot(TIPS, x="size", y="tip", hue="time", errorbar=("se", 1), ax=ax)
+    rel = release_lineplot(TIPS, x="size", y="tip", hue="time", errorbar=("se", 1))
+    lines = [line for line in ax.get_lines() if line.get_label() in ("Lunch", "Dinner")]
+    lines = [line for line in ax.get_lines() if len(line.get_xdata()) > 1]
+    drawn = {tuple(line.get_ydata()) for line in lines}
+    assert tuple(rel.line(hue="Lunch")["estimate"]) in drawn
+    assert tuple(rel.line(hue="Dinner")["estimate"]) in drawn
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == LINE_NOTE_GID]
+    assert notes == ["\n".join(rel.notes)]
+    assert ax.safeplot_report.function == "lineplot"
+    assert audit.entries()[-1].function == "lineplot"
+
+
+def test_a_level_keeps_its_colour_when_another_is_left_out():
+    df = TIPS.assign(party=TIPS["day"].astype(str))
+    df.loc[df.index[df["size"] == 5][:2], "party"] = "five"  # two records: left out
+    fig, (a, b) = plt.subplots(1, 2)
+    order = ["Thur", "five", "Fri", "Sat", "Sun"]
+    lineplot(df, x="size", y="tip", hue="party", hue_order=order, errorbar=None, ax=a)
+    lineplot(TIPS, x="size", y="tip", hue="day", errorbar=None, ax=b)
+    labels = [t.get_text() for t in a.get_legend().get_texts()]
+    assert "five" not in labels
+    colours = {
+        t.get_text(): plt.matplotlib.colors.to_hex(h.get_color())
+        for t, h in zip(a.get_legend().get_texts(), a.get_legend().legend_handles, strict=True)
+    }
+    assert colours["Fri"] == plt.matplotlib.colors.to_hex("C2")
+
+
+# -- attacks ------------------------------------------------------------------------------
+
+
+def test_a_one_record_x_value_is_neither_drawn_nor_named():
+    df = TIPS[["size", "tip"]].copy()
+    df.loc[len(df)] = [17.0, 9.871]  # one party of 17: its tip is its record
+    fig, ax = plt.subplots()
+    lineplot(df, x="size", y="tip", errorbar=("se", 1), ax=ax)
+    assert not scan_figure(fig, {"x": df["size"].to_numpy(), "y": df["tip"].to_numpy()})
+    for line in ax.get_lines():
+        assert 17.0 not in line.get_xdata()
+    assert not any("17" in t or "9.87" in t for t in _texts(ax))
+    assert ax.get_xlim()[1] < 17
+
+
+def test_stepping_the_errorbar_level_is_refused_off_the_menu():
+    accepted = []
+    for kind in ("ci", "pi", "se", "sd"):
+        for level in [*range(1, 100), 2.5, 94.9]:
+            try:
+                release_lineplot(TIPS, x="size", y="tip", errorbar=(kind, level), n_boot=10)
+            except ValueError as err:
+                assert "not available" in str(err)
+            else:
+                accepted.append((kind, level))
+    assert sorted(accepted) == sorted(ERRORBAR_MENU)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"estimator": None}, DisclosureError, "estimator=None draws every record"),
+        ({"estimator": np.mean}, DisclosureError, "callable estimator"),
+        ({"estimator": "max"}, DisclosureError, "'max' is not a released estimator"),
+        ({"estimator": "sum"}, DisclosureError, "'mean' or 'median'"),
+        ({"units": "day"}, DisclosureError, "units= draws one line per unit"),
+        ({"weights": "size"}, ValueError, "weights= is not supported"),
+        ({"errorbar": lambda v: (v.min(), v.max())}, ValueError, "callable errorbar"),
+        ({"errorbar": ("ci", 94)}, ValueError, "not available"),
+        ({"errorbar": "iqr"}, ValueError, "must be one of"),
+        ({"size": "day"}, ValueError, "size= is not supported"),
+        ({"orient": "y"}, ValueError, "orient='y' is not supported"),
+        ({"method": "generalize"}, ValueError, "not available for line plots"),
+        ({"method": "none"}, DisclosureError, "raw"),
+        ({"threshold": 2}, DisclosureError, "threshold"),
+        ({"ci": 95}, ValueError, "deprecated spelling"),
+    ],
+)
+def test_refusals_name_the_safe_alternative_and_draw_nothing(kwargs, error, match):
+    fig, ax = plt.subplots()
+    with pytest.raises(error, match=match):
+        lineplot(TIPS, x="size", y="tip", ax=ax, **kwargs)
+    assert not ax.lines and not ax.collections and not ax.texts
+    assert audit.entries() == []
+
+
+@pytest.mark.parametrize(
+    ("data", "kwargs", "match"),
+    [
+        (TIPS, {"x": "day", "y": "tip"}, "text|numeric|categor"),
+        (TIPS, {"x": "size"}, "needs both x= and y="),
+        (TIPS.iloc[:0], {"x": "size", "y": "tip"}, "empty"),
+        (TIPS.assign(t=np.inf), {"x": "size", "y": "t"}, "inf"),
+        (TIPS, {"x": "size", "y": "nope"}, "no column"),
+        (TIPS.set_index("day"), {}, "index, which must be numeric"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(data, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        lineplot(data, **kwargs)
+
+
+def test_raw_output_needs_the_policy():
+    with safeplot.policy(allow_raw=True):
+        fig, ax = plt.subplots()
+        lineplot(TIPS, x="size", y="tip", method="none", errorbar=None, ax=ax)
+    assert ax.safeplot_report.method == "none"
+
+
+def test_relplot_kind_line_releases_each_facet():
+    g = safeplot.relplot(
+        TIPS, x="size", y="tip", col="time", kind="line", errorbar=("se", 1), height=2
+    )
+    reports = g.safeplot_reports
+    assert [r.function for r in reports] == ["lineplot", "lineplot"]
+    assert [r.method for r in reports] == ["suppress", "suppress"]
+    raw = {"x": TIPS["size"].to_numpy(), "y": TIPS["tip"].to_numpy()}
+    from safeplot.plots.facets import facet_axes_variables
+
+    assert not scan_figure(g.figure, raw, per_axes=facet_axes_variables(g, TIPS))
