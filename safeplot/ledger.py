@@ -79,6 +79,9 @@ __all__ = [
     "using",
 ]
 
+#: Fewest records the keys identify: the shapes and orders of fewer values coincide by chance
+#: too often to tell a transformed copy from another variable.
+_FEWEST = 10
 #: Significant digits kept of standardised values in the shift-and-scale key.
 _STANDARD_DIGITS = 6
 
@@ -166,7 +169,7 @@ def _round_sig(z: np.ndarray) -> np.ndarray:
     return out
 
 
-def records_keys(column: Any) -> tuple[bytes | None, bytes]:
+def records_keys(column: Any) -> tuple[bytes | None, bytes | None]:
     """Return the two keys that identify the records behind one released variable.
 
     Parameters
@@ -178,7 +181,8 @@ def records_keys(column: Any) -> tuple[bytes | None, bytes]:
     -------
     tuple of bytes
         The rank-order key (None for a sorted column, whose rank order says
-        nothing) and the standardised-values key (see the module docstring).
+        nothing) and the standardised-values key (see the module docstring);
+        both None for fewer than 10 values.
         Never show them: they are hashes of exact values.
 
     Examples
@@ -191,6 +195,8 @@ def records_keys(column: Any) -> tuple[bytes | None, bytes]:
     True
     """
     values = np.asarray(column, dtype=float).ravel()
+    if values.size < _FEWEST:  # a handful of values: unrelated columns look alike too often
+        return None, None
     return _rank_key(values), _standard_key(values)
 
 

@@ -206,7 +206,9 @@ DATA_PARAMS = [
 def _check_refused(err: BaseException, pattern: str, before: set[int], ax=None, n_art=0):
     assert isinstance(err, ALLOWED_ERRORS), f"{type(err).__name__}: {err}"
     assert re.search(pattern, str(err)), f"message does not name the problem: {err}"
-    assert audit.entries() == [], "a refused call left an entry in the audit log"
+    # a model fitted before its refused diagnostic plot is a release of its own (the fit)
+    refused = [e for e in audit.entries() if e.function not in ("safe_ols", "safe_glm")]
+    assert refused == [], "a refused call left an entry in the audit log"
     now = set(plt.get_fignums())
     if ax is not None:
         now.discard(ax.figure.number)

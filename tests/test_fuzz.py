@@ -118,7 +118,9 @@ def _check(run, scan_raw, threshold: int) -> str:
             result = run()
         except ALLOWED_ERRORS as err:
             assert str(err)
-            assert audit.entries() == [], "a refused call left an audit entry"
+            # a model fitted before its refused diagnostic plot is a release of its own
+            refused = [e for e in audit.entries() if e.function not in ("safe_ols", "safe_glm")]
+            assert refused == [], "a refused call left an audit entry"
             assert set(plt.get_fignums()) == before, "a refused call left a figure open"
             return "refused"
     fig, raw, per_axes, scan = scan_raw(result)

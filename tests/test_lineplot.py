@@ -77,8 +77,9 @@ def test_a_hue_level_is_left_out_where_it_has_too_few_records():
     counts = TIPS[TIPS["time"] == "Dinner"].groupby("size").size()
     assert dinner["x"].tolist() == [float(s) for s in counts[counts >= 3].index]
     # size 1: two records at lunch and two at dinner: the x value is left out altogether
-    assert rel.notes[0] == "1 x value(s) with fewer than 3 records left out"
-    assert rel.notes[1] == "2 point(s) of single lines with fewer than 3 records left out"
+    assert rel.notes[0] == "x values with too few records left out"
+    assert rel.notes[1] == "points of single lines with too few records left out"
+    assert "2 point(s) of single lines with fewer than 3 records left out." in rel.report.warnings
     assert "1 x value(s) with fewer than 3 records left out." in rel.report.warnings
 
 
@@ -91,7 +92,8 @@ def test_a_continuous_x_is_binned_on_the_histogram_grid():
     expected = TIPS.groupby(idx)["tip"].agg(["mean", "size"])
     expected = expected[expected["size"] >= 3]
     assert rel.estimates.tolist() == list(round_sig(expected["mean"].to_numpy(), 3))
-    assert rel.notes[-1] == "x binned in steps of 5 (too few records per x value)"
+    assert rel.notes[-1] == "x binned on a regular grid (too few records per x value)"
+    assert "x binned in steps of 5 (too few records per x value)." in rel.report.warnings
     assert rel.report.details["x_bin_width"] == 5.0
 
 
@@ -122,7 +124,8 @@ def test_values_methods_anonymise_within_each_point_and_microaggregation_needs_2
     rel = release_lineplot(TIPS, x="size", y="tip", method="microaggregation", errorbar=None)
     # a point needs 2k = 6 records for two groups of k: sizes 1, 5 and 6 have 4 or 5
     assert rel.x.tolist() == [2.0, 3.0, 4.0]
-    assert rel.notes == ["3 x value(s) with fewer than 6 records left out"]
+    assert rel.notes == ["x values with too few records left out"]
+    assert "3 x value(s) with fewer than 6 records left out." in rel.report.warnings
     det = release_lineplot(TIPS, x="size", y="tip", method="deterministic", errorbar=None)
     assert det.x.tolist() == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
     assert det.report.method == "deterministic"

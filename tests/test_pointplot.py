@@ -121,7 +121,7 @@ def test_a_callable_estimator_returning_an_extreme_record_is_refused():
     def top(v):
         return float(np.max(v))
 
-    with pytest.raises(DisclosureError, match="smallest or largest value"):
+    with pytest.raises(DisclosureError, match="pointplot: estimator='top' is not one of"):
         pointplot(TIPS, x="day", y="tip", estimator=top)
 
 

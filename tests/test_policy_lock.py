@@ -88,7 +88,9 @@ def _refused(call, error=DisclosureError, match=None):
     with pytest.raises(error, match=match) as info:
         call()
     assert set(plt.get_fignums()) == before, "a refused call left a figure open"
-    assert audit.entries() == [], "a refused call reached the audit log"
+    # a model fitted before its refused diagnostic plot is a release of its own (the fit)
+    refused = [e for e in audit.entries() if e.function not in ("safe_ols", "safe_glm")]
+    assert refused == [], "a refused call reached the audit log"
     return info.value
 
 

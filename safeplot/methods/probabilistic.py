@@ -34,15 +34,16 @@ class Probabilistic(Method):
         c = context
         ordered: list[np.ndarray] = []
         noisy = add_keyed_noise(x, c.q, names=c.names, policy=c.policy, _sorted=ordered)
-        # the rare values of a sorted column are listed without sorting it again
-        listed = None
+        # a transformed copy of the same records draws new noise: the ledger counts it (after
+        # the noise is made, so bad input gets its own error first; nothing is released yet)
         names = list(c.names) if c.names is not None else [None] * x.shape[1]
         for j in range(x.shape[1]):
-            # a transformed copy of the same records draws new noise: the ledger counts it
             column = ordered[j] if len(ordered) == x.shape[1] else np.sort(x[:, j])
             guard.charge_noise(
                 x[:, j], _fingerprint(column), c.q, name=names[j], function="probabilistic"
             )
+        # the rare values of a sorted column are listed without sorting it again
+        listed = None
         if len(ordered) == x.shape[1]:
             listed = [rare_values(column, c.threshold) for column in ordered]
             given = c.rare if c.rare and len(c.rare) == x.shape[1] else [None] * x.shape[1]

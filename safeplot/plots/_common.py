@@ -296,8 +296,10 @@ def safe_limits(
     limits = [lo - margin * span, hi + margin * span]
     avoid = as_sorted(avoid)
     for i, sign in ((0, -1.0), (1, 1.0)):
+        # a step below the matching tolerance of a large limit would never leave the value
+        step = max(1e-6 * span, 4 * MATCH_RTOL * abs(limits[i]), np.finfo(float).tiny)
         while hits_any([limits[i]], avoid):
-            limits[i] += sign * 1e-6 * span
+            limits[i] += sign * step
     return float(limits[0]), float(limits[1])
 
 

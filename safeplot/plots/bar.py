@@ -145,21 +145,21 @@ class BarRelease:
 # -- checks --------------------------------------------------------------------------------
 
 
-def _check_estimator(estimator: Any) -> str:
+def _check_estimator(estimator: Any, function: str = "barplot") -> str:
     """Return the estimator's name, refusing record-valued and custom estimators."""
     name = estimator if isinstance(estimator, str) else getattr(estimator, "__name__", "")
     if (isinstance(estimator, str) and estimator in _RECORD_ESTIMATORS) or any(
         estimator is f for f in _RECORD_FUNCTIONS
     ):
         raise DisclosureError(
-            f"barplot: estimator={name!r} returns one record's value (the group's "
+            f"{function}: estimator={name!r} returns one record's value (the group's "
             f"{'smallest' if 'min' in name else 'largest' if 'max' in name else 'first/last'} "
             "record), which a bar would show. Use estimator='mean' or 'median' (rounded), or "
             "safeplot.boxplot(..., method='confidential') for the range of each group."
         )
     if not (isinstance(estimator, str) or callable(estimator)):
-        raise ValueError(f"barplot: estimator must be a name or a callable, got {estimator!r}.")
-    return guard.named_estimator(estimator, function="barplot")
+        raise ValueError(f"{function}: estimator must be a name or a callable, got {estimator!r}.")
+    return guard.named_estimator(estimator, function=function)
 
 
 def check_errorbar(errorbar: Any) -> tuple[str | None, float | None]:
@@ -358,7 +358,7 @@ def release_barplot(
     if m.adds_noise:
         pol.check_q(q)
     if not m.raw:
-        estimator = _check_estimator(estimator)
+        estimator = _check_estimator(estimator, function)
     err = check_errorbar(errorbar)
     if not m.raw:
         for name, value, why in (

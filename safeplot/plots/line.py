@@ -490,18 +490,24 @@ def release_lineplot(
     drawn_pos = np.unique(drawn_x)
     left_out = positions.size - drawn_pos.size
     what = "x bin" if bin_width is not None else "x value"
+    # the figure's note says what was left out, not how many: a count drawn in the figure
+    # could equal a raw value; the report keeps the counts
+    counted = []
     if left_out:
-        notes.append(f"{left_out} {what}(s) with fewer than {threshold} records left out")
+        notes.append(f"{what}s with too few records left out")
+        counted.append(f"{left_out} {what}(s) with fewer than {threshold} records left out")
     if line_roles:
         # points of single lines left out at x values that are drawn for other lines
         pairs = np.unique(np.c_[pos, codes], axis=0)
         partial = int(np.isin(pairs[:, 0], drawn_pos).sum()) - len(bar.groups)
         if partial:
-            notes.append(
+            notes.append("points of single lines with too few records left out")
+            counted.append(
                 f"{partial} point(s) of single lines with fewer than {threshold} records left out"
             )
     if bin_width is not None:
-        notes.append(f"x binned in steps of {bin_width:g} (too few records per x value)")
+        notes.append("x binned on a regular grid (too few records per x value)")
+        counted.append(f"x binned in steps of {bin_width:g} (too few records per x value)")
     report = bar.report
     report.details["x_bin_width"] = bin_width
     report.details["x_left_out"] = int(left_out)
@@ -512,7 +518,7 @@ def release_lineplot(
         )
     # the notes say what the bar release's count of suppressed groups said, per x value
     report.warnings[:] = [w for w in report.warnings if "group(s) with fewer than" not in w]
-    report.warnings.extend(f"{n}." for n in notes)
+    report.warnings.extend(f"{n}." for n in counted)
     numbers = bar.estimates
     if has_err:
         numbers = np.r_[

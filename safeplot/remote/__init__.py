@@ -385,7 +385,7 @@ class RemoteFit:
         args = {"formula": self.formula, "model": model, "panel": panel}
         args.update({k: v for k, v in options.items() if v is not None})
         call = session.release(dataset, "diagnostics", args, columns)
-        (released,) = call.releases
+        released = call.releases[-1]  # the panel (the fit behind it is logged first)
         ax = get_ax(ax)
         _draw_panel(ax, released)
         return finish(ax, released.report, annotate=annotate, policy=get_policy())
