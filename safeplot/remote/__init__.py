@@ -31,6 +31,7 @@ import pandas as pd
 
 from ..errors import DisclosureError
 from ._calls import CALLS, PLOTS, CallRelease, for_analyst, run_call
+from ._federation import pooled_quantiles
 
 __all__ = [
     "CALLS",
@@ -43,6 +44,7 @@ __all__ = [
     "accepts_remote",
     "connect",
     "for_analyst",
+    "pooled_quantiles",
     "run_call",
 ]
 
@@ -238,6 +240,10 @@ class RemoteFrame:
         The data set's name on the server.
     n : int or str
         Number of records, rounded by the server's policy.
+    n_rounded_to : int
+        The rounding base of record counts in this server's releases (the
+        policy's ``round_n_to``): a count ``n`` stands for ``n - base/2`` up
+        to ``n + base/2``.
     columns : Index
         Column names.
     dtypes : Series
@@ -260,6 +266,7 @@ class RemoteFrame:
         self.dtypes = pd.Series([types[c] for c in names], index=self.columns, dtype=object)
         self._levels = {c["name"]: c.get("levels") for c in info["columns"]}
         self.n = info["n"]
+        self.n_rounded_to = int(info.get("n_rounded_to", 1))
 
     @property
     def session(self) -> Session:

@@ -137,6 +137,7 @@ class DatasetInfo(BaseModel):
 
     name: str
     n: int | str
+    n_rounded_to: int
     columns: list[Column]
 
 
@@ -291,7 +292,9 @@ def _metadata(name: str, frame: Any, policy: Policy) -> DatasetInfo:
             )
             for c in frame.columns
         ]
-    return DatasetInfo(name=name, n=policy.round_count(n), columns=columns)
+    return DatasetInfo(
+        name=name, n=policy.round_count(n), n_rounded_to=policy.round_n_to, columns=columns
+    )
 
 
 class _Analysts:
