@@ -50,6 +50,7 @@ from .grid import GRID_BINS, release_grid
 
 __all__ = [
     "HIST_METHODS",
+    "dp_epsilon",
     "draw_histogram",
     "hist",
     "histplot",
@@ -558,6 +559,47 @@ def dp_edges(
     return np.linspace(lo, hi, n_bins + 1)
 
 
+def dp_epsilon(m: Any, epsilon: float | None) -> float:
+    """Return the epsilon of a ``method="dp"`` release: the call's, the method's, or the default.
+
+    Raises a ValueError when the call and the method object name different
+    epsilons, or the epsilon is not a positive finite number, and an
+    ImportError saying how to install OpenDP when it is missing. Nothing is
+    spent here.
+
+    Examples
+    --------
+    >>> from safeplot.methods import get_method
+    >>> dp_epsilon(get_method("dp"), 0.5)
+    0.5
+    """
+    from ..anonymize import dp as dpnum
+
+    given = m.get_params().get("epsilon")
+    if epsilon is not None and given is not None and float(epsilon) != float(given):
+        raise ValueError(f"epsilon={epsilon!r} contradicts the method's epsilon={given!r}.")
+    eps = dpnum.check_epsilon(
+        epsilon if epsilon is not None else given if given is not None else m.default_epsilon
+    )
+    if not dpnum.opendp_available():
+        dpnum._dp()  # raises, saying how to install OpenDP
+    return eps
+
+
+def refuse_epsilon(epsilon: float | None, method: str, function: str) -> None:
+    """Refuse ``epsilon=`` given with a method other than ``"dp"``.
+
+    Examples
+    --------
+    >>> refuse_epsilon(None, "suppress", "heatmap")
+    """
+    if epsilon is not None:
+        raise ValueError(
+            f"{function}: epsilon= is the privacy loss of method='dp'; method={method!r} "
+            "takes no epsilon."
+        )
+
+
 def _release_private_histograms(
     raw: np.ndarray,
     codes: np.ndarray,
@@ -803,7 +845,9 @@ def histplot(
         ``binrange`` (and ``bins`` or ``binwidth``), or a quarter of epsilon is spent
         on a differentially private range estimate. Each count carries discrete
         Laplace noise of scale 1/epsilon, is shown with its 95% error bar, and is
-        not suppressed (see the security notes).
+        not suppressed (see the security notes). With `x` and `y` the grid of
+        cells gets the noise (``binrange`` one pair for both axes or one per axis)
+        and the Axes states each cell's 95% accuracy.
     threshold : int, optional
         Minimum count of a shown bin (default and floor: the policy's).
     factor : int, default 2
@@ -910,6 +954,8 @@ def histplot(
             annotate=annotate,
             policy=pol,
             kwargs=kwargs,
+            epsilon=epsilon,
+            binrange=binrange,
         )
     has_hue = "hue" in frame.columns
     name = labels.get(orient) or orient
@@ -1050,6 +1096,8 @@ def _bivariate_histplot(
     annotate,
     policy,
     kwargs,
+    epsilon=None,
+    binrange=None,
 ) -> Axes:
     has_hue = "hue" in frame.columns
     names = (labels.get("x") or "x", labels.get("y") or "y")
@@ -1071,6 +1119,9 @@ def _bivariate_histplot(
         kind="hist",
         function="histplot",
         policy=policy,
+        epsilon=epsilon,
+        # the other methods place their cells on a safe grid of their own (binrange unused)
+        binrange=binrange if get_method(method).private else None,
     )
     ax = axes_for(ax, grid.report, grid)
     rows = []
@@ -1110,6 +1161,7 @@ def _bivariate_histplot(
     set_safe_axis(ax, "y", grid.ylim, grid.yticks)
     ax.set_xlabel(labels.get("x", ""))
     ax.set_ylabel(labels.get("y", ""))
+    bars.draw_grid_accuracy(ax, grid)  # DP: how far each cell's count may be off
     return finish(ax, grid.report, annotate=annotate, policy=policy)
 
 

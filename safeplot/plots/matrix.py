@@ -37,6 +37,7 @@ from .._validate import refuse_dask
 from ..anonymize.grids import RareValues, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
+from ..marks.bars import draw_grid_accuracy
 from ..methods import get_method
 from ..policy import get_policy
 from ..release import DisclosureReport, GridRelease, guard
@@ -539,6 +540,8 @@ def _grid_heatmap(
     bins: int,
     method: str | None,
     threshold: int | None,
+    epsilon: float | None = None,
+    binrange: Any = None,
     factor: int,
     k: int,
     q: float,
@@ -578,11 +581,14 @@ def _grid_heatmap(
         kind="heatmap",
         function="heatmap",
         policy=pol,
+        epsilon=epsilon,
+        binrange=binrange,
     )
     method = rel.report.method
+    private = rel.accuracy is not None
     threshold_used = rel.report.params.get("threshold", pol.threshold)
     counts = rel.counts[0]
-    if not get_method(method).raw:
+    if not get_method(method).raw and not private:
         counts = guard.released_counts(counts, threshold_used, what="cell", policy=pol)
     shown = np.isfinite(counts) & (counts > 0)
     grid = np.ma.array(np.where(shown, counts, 0.0).T, mask=~shown.T)  # rows = y cells
@@ -610,7 +616,7 @@ def _grid_heatmap(
         vmin = 0.0
     colormap = _colormap(cmap, center, vmin, vmax)
     avoid = np.array([])
-    raw = get_method(method).raw
+    raw = get_method(method).raw or private  # DP: nothing is placed by the records
     if not raw and is_dask_collection(pdata.frame):
         avoid = _dask_colorbar_avoid(pdata.frame, threshold_used, vmin, vmax) if cbar else avoid
     elif not raw:
@@ -645,7 +651,9 @@ def _grid_heatmap(
             whole = ticks[ticks == np.round(ticks)]  # counts: whole-number ticks if there are
             cb.set_ticks(whole if whole.size >= 2 else ticks)
         if "label" not in cbar_kws:
-            cb.set_label("Count")
+            cb.set_label("Count" if not private else f"Count (+/- {rel.accuracy:g} at 95%)")
+    if private:
+        draw_grid_accuracy(ax, rel)
     if annot:
         _annotate_grid(ax, mesh, rel, grid, fmt, annot_kws)
     return finish(ax, rel.report, annotate=annotate, policy=pol)
@@ -751,6 +759,8 @@ def heatmap(
     hue: Any = None,
     bins: int = GRID_BINS,
     method: str | None = None,
+    epsilon: float | None = None,
+    binrange: Any = None,
     threshold: int | None = None,
     factor: int = 2,
     k: int = 3,
@@ -827,6 +837,15 @@ def heatmap(
         Disclosure-control method of a density grid; default the policy's
         for heat maps (``"suppress"``). See Notes. With a raw matrix only
         ``"none"`` (if the policy allows raw output) draws it.
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` density grid (default 1.0), spent
+        from the policy's ``dp_budget``. Each cell's count carries discrete
+        Laplace noise of scale 1/epsilon (OpenDP); the 95% accuracy is
+        written on the colour bar's label and in the report.
+    binrange : (low, high) or ((xlow, xhigh), (ylow, yhigh)), optional
+        ``method="dp"`` only: the span of the grid, fixed before the data
+        is read. Without it a quarter of epsilon is spent on a
+        differentially private range estimate.
     threshold : int, optional
         Minimum shown count of a density grid (default and floor: the
         policy's). For a table, give it to :func:`crosstab`.
@@ -889,6 +908,11 @@ def heatmap(
     - ``"confidential"``: the counts of the winsorised values, then
       suppressed.
     - ``"none"``: the raw grid, if the policy allows raw output.
+    - ``"dp"``: differential privacy. Every cell of a `bins` x `bins` grid
+      on edges fixed by `binrange` (or by a DP range estimate) gets OpenDP's
+      discrete Laplace noise of scale 1/epsilon; negative counts are shown
+      as 0 and no cell is suppressed (a noisy count certifies no record).
+      The colour bar says how far each count may be off (+/- N at 95%).
 
     A matrix is drawn as released: :func:`crosstab` suppresses small cells
     and the cells that would give them back through the totals.
@@ -935,6 +959,8 @@ def heatmap(
             ax=ax,
             bins=bins,
             method=method,
+            epsilon=epsilon,
+            binrange=binrange,
             threshold=threshold,
             factor=factor,
             k=k,
@@ -948,6 +974,11 @@ def heatmap(
             "records with x= and y= for a density grid."
         )
     pol = get_policy()
+    if epsilon is not None or binrange is not None:
+        raise ValueError(
+            "heatmap: epsilon= and binrange= apply to a method='dp' density grid (x=, y=). A "
+            "table is released by crosstab(..., method='dp', epsilon=...); draw it as it is."
+        )
     if is_safe_matrix(data):
         marker = data.attrs[MARKER]
         report = matrix_report(marker)
