@@ -882,6 +882,15 @@ def _release_private_binned(
 
     eps = dp_epsilon(get_method("dp"), epsilon)
     n_levels = len(levels) if levels else 1
+    threshold = get_policy().threshold
+    sizes = np.bincount(codes[codes >= 0], minlength=n_levels)
+    small = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
+    if levels and small:
+        raise DisclosureError(
+            f"{function}: hue level(s) {', '.join(small)} have fewer than threshold={threshold} "
+            "records; they would be named in the legend. Merge them with other levels or "
+            "leave them out (hue_order=)."
+        )
     edges, noisy, details = private_bin_counts(
         t, codes, n_levels, epsilon=eps, bins=bins, binrange=binrange, function=function
     )
