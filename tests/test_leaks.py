@@ -331,8 +331,8 @@ def _eps(m):
 
 
 def _crosstab_heatmap(df, m, ax):
-    """A table of g by (x above 50), released by crosstab and drawn as a heat map."""
-    frame = df.assign(h=np.where(df["x"] > 50, "high", "low"))
+    """A table of g by (y above its median), released by crosstab and drawn as a heat map."""
+    frame = df.assign(h=np.where(df["y"] > df["y"].median(), "high", "low"))
     labels = {"row_order": ["a", "b"], "col_order": ["low", "high"]} if m == "dp" else {}
     return safeplot.heatmap(
         safeplot.crosstab(frame, "g", "h", method=m, **labels, **_eps(m)), annot=True, ax=ax
