@@ -46,6 +46,7 @@ from ._common import (
     takes_method_options,
 )
 from ._data import categorical_order, plot_data, wide_to_long
+from ._dp import dp_epsilon
 from .grid import GRID_BINS, release_grid
 
 __all__ = [
@@ -558,47 +559,6 @@ def dp_edges(
             raise ValueError("binwidth gives more than 10000 bins over binrange.")
         return lo + width * np.arange(count + 1)
     return np.linspace(lo, hi, n_bins + 1)
-
-
-def dp_epsilon(m: Any, epsilon: float | None) -> float:
-    """Return the epsilon of a ``method="dp"`` release: the call's, the method's, or the default.
-
-    Raises a ValueError when the call and the method object name different
-    epsilons, or the epsilon is not a positive finite number, and an
-    ImportError saying how to install OpenDP when it is missing. Nothing is
-    spent here.
-
-    Examples
-    --------
-    >>> from safeplot.methods import get_method
-    >>> dp_epsilon(get_method("dp"), 0.5)
-    0.5
-    """
-    from ..anonymize import dp as dpnum
-
-    given = m.get_params().get("epsilon")
-    if epsilon is not None and given is not None and float(epsilon) != float(given):
-        raise ValueError(f"epsilon={epsilon!r} contradicts the method's epsilon={given!r}.")
-    eps = dpnum.check_epsilon(
-        epsilon if epsilon is not None else given if given is not None else m.default_epsilon
-    )
-    if not dpnum.opendp_available():
-        dpnum._dp()  # raises, saying how to install OpenDP
-    return eps
-
-
-def refuse_epsilon(epsilon: float | None, method: str, function: str) -> None:
-    """Refuse ``epsilon=`` given with a method other than ``"dp"``.
-
-    Examples
-    --------
-    >>> refuse_epsilon(None, "suppress", "heatmap")
-    """
-    if epsilon is not None:
-        raise ValueError(
-            f"{function}: epsilon= is the privacy loss of method='dp'; method={method!r} "
-            "takes no epsilon."
-        )
 
 
 def private_bin_counts(

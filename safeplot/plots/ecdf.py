@@ -397,7 +397,8 @@ def _release_private_ecdf(
     post-processing. The band is the 95% half-width of each cumulative count.
     """
     from ..anonymize import dp as dpnum
-    from .distributions import dp_epsilon, private_bin_counts
+    from ._dp import dp_epsilon
+    from .distributions import private_bin_counts
 
     eps = dp_epsilon(get_method("dp"), epsilon)
     sizes = np.bincount(codes[codes >= 0], minlength=len(levels))

@@ -298,6 +298,21 @@ def _dask_source(x: Any, y: Any, hue: Any, hue_order: Any, function: str) -> Das
     )
 
 
+#: Share of epsilon a DP grid spends on estimating the ranges it is not given (split between
+#: the axes), as a DP histogram does for its one axis.
+DP_RANGE_SHARE = 0.25
+
+
+def _fixed_edges(n_bins: int, binrange: tuple[float, float] | None) -> np.ndarray | None:
+    """Return `n_bins` equal cells over `binrange` (None: the range is to be estimated)."""
+    if binrange is None:
+        return None
+    lo, hi = (float(v) for v in binrange)
+    if not (np.isfinite([lo, hi]).all() and hi > lo):
+        raise ValueError(f"binrange must be (low, high) with low < high, got {binrange!r}.")
+    return np.linspace(lo, hi, int(n_bins) + 1)
+
+
 def _axis_ranges(binrange: Any) -> list[tuple[float, float] | None]:
     """Return the (x, y) binranges of a DP grid: one pair for both axes, or one per axis."""
     if binrange is None:
@@ -391,20 +406,20 @@ def release_private_grid(
     """
     from ..anonymize import dp as dpnum
     from ..release import guard
-    from .distributions import DP_RANGE_SHARE, dp_edges, dp_epsilon
+    from ._dp import dp_epsilon
 
     pol = get_policy(policy)
     eps = dp_epsilon(m, epsilon)
     n_bins = _axis_bins(bins)
     ranges = _axis_ranges(binrange)
-    edges = [dp_edges(n_bins[j], None, ranges[j], False) for j in range(2)]
+    edges = [_fixed_edges(n_bins[j], ranges[j]) for j in range(2)]
     # every argument is valid: the release will be made, so its privacy loss is spent now
     left = guard.spend_epsilon(eps, function=function)
     missing = [j for j in range(2) if edges[j] is None]
     eps_range = eps * DP_RANGE_SHARE if missing else 0.0
     for j in missing:
         lo, hi = dpnum.private_range(raw[:, j], eps_range / len(missing))
-        edges[j] = dp_edges(n_bins[j], None, (lo, hi), False)
+        edges[j] = _fixed_edges(n_bins[j], (lo, hi))
     xedges, yedges = (np.asarray(e, dtype=float) for e in edges)
     eps_counts = eps - eps_range
     exact = np.stack(

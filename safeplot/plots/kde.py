@@ -878,7 +878,8 @@ def _release_private_binned(
     `binrange` or a DP range estimate); the density smoothed from them is
     post-processing and spends nothing more.
     """
-    from .distributions import dp_epsilon, private_bin_counts
+    from ._dp import dp_epsilon
+    from .distributions import private_bin_counts
 
     eps = dp_epsilon(get_method("dp"), epsilon)
     n_levels = len(levels) if levels else 1

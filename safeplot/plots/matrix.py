@@ -38,7 +38,7 @@ from ..anonymize.grids import RareValues, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..marks.bars import draw_grid_accuracy
-from ..methods import get_method
+from ..methods import available_methods, get_method
 from ..policy import get_policy
 from ..release import DisclosureReport, GridRelease, guard
 from ..sources.dask import DaskColumns, is_dask_collection
@@ -417,12 +417,14 @@ def crosstab(
     """
     pol = get_policy()
     method = pol.check_method("suppress" if method is None else method, "count")
-    if method not in ("suppress", "dp"):
+    chosen = get_method(method)
+    if not (_table_method(chosen) or chosen.private):
+        takes = [m.name for m in available_methods() if _table_method(m) or m.private]
         raise ValueError(
-            f"crosstab: method={method!r} is not available for tables; use 'suppress' (cell "
-            "suppression) or 'dp' (differentially private counts)."
+            f"crosstab: method={method!r} is not available for tables; use one of {takes} "
+            "(cell suppression, or differentially private counts)."
         )
-    private = get_method(method).private
+    private = chosen.private
     if not private:
         if epsilon is not None:
             raise ValueError(
@@ -535,6 +537,11 @@ def crosstab(
     return out
 
 
+def _table_method(m: Any) -> bool:
+    """Whether a table releases its cells under `m` by suppression (counts kept, not coarsened)."""
+    return m.counts_only and not m.coarsens and not m.private
+
+
 class _Accuracy:
     """The 95% accuracy of a released DP table, as :func:`draw_grid_accuracy` reads it."""
 
@@ -582,7 +589,7 @@ def _private_crosstab(
 ) -> pd.DataFrame:
     """Release the table of the named labels with OpenDP's discrete Laplace noise."""
     from ..anonymize import dp as dpnum
-    from .distributions import dp_epsilon
+    from ._dp import dp_epsilon
 
     m = get_method("dp")
     eps = dp_epsilon(m, epsilon)
@@ -1247,7 +1254,11 @@ def heatmap(
             ax=ax,
             **kwargs,
         )
-    if report.method == "dp" and report.details.get("accuracy_95") is not None:
+    if (
+        report.method
+        and get_method(report.method).private
+        and report.details.get("accuracy_95") is not None
+    ):
         # a DP table: one line says how far each cell's count may be off
         draw_grid_accuracy(ax, _Accuracy(float(report.details["accuracy_95"])))
     return finish(ax, report, annotate=annotate, policy=pol)
