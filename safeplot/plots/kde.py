@@ -2649,6 +2649,13 @@ def kdeplot(
     >>> ax = kdeplot(data=penguins, x="bill_length_mm", y="bill_depth_mm", ax=plt.figure().gca())
     >>> ax.safeplot_report.method, ax.safeplot_report.params["bins"]
     ('suppress', 30)
+
+    A density smoothed from differentially private counts of 26 bins:
+
+    >>> ax = kdeplot(data=penguins, x="flipper_length_mm", method="dp", epsilon=0.5,
+    ...              binrange=(170, 235), bins=26, ax=plt.figure().gca())
+    >>> ax.safeplot_report.params
+    {'epsilon': 0.5, 'bins': 26}
     >>> plt.close("all")
     """
     x, y, data, changes = _legacy_kwargs(kwargs, x, y, data)
