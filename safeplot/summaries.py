@@ -921,8 +921,12 @@ def crosstab(
     *,
     threshold: int | None = None,
     secondary: bool = True,
+    method: str | None = None,
+    epsilon: float | None = None,
+    row_order: Sequence[Any] | None = None,
+    col_order: Sequence[Any] | None = None,
 ) -> pd.DataFrame:
-    """Cross-tabulate categorical variables, with small cells suppressed.
+    """Cross-tabulate categorical variables, with small cells suppressed (or DP noise).
 
     Two call forms release the same table:
 
@@ -967,6 +971,17 @@ def crosstab(
     secondary : bool, default True
         Apply secondary suppression (turn it off only when no totals of the
         table are published anywhere).
+    method : {"suppress", "dp"}, optional
+        ``"suppress"`` (default), or ``"dp"``: every cell of the table of
+        the labels named by `row_order` and `col_order` gets OpenDP's
+        discrete Laplace noise of scale 1/epsilon (one record is in one
+        cell: L1 sensitivity 1); nothing is suppressed.
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` table (default 1.0), spent from
+        the policy's ``dp_budget``.
+    row_order, col_order : sequence, optional
+        ``method="dp"`` only, and required there: the public row and column
+        labels (tuples for several keys).
 
     Returns
     -------
@@ -995,8 +1010,9 @@ def crosstab(
 
     Notes
     -----
-    Methods: always ``"suppress"`` (primary and secondary cell suppression;
-    see :func:`safeplot.plots.matrix.crosstab`). Series given in pandas'
+    Methods: ``"suppress"`` (primary and secondary cell suppression;
+    see :func:`safeplot.plots.matrix.crosstab`), or ``"dp"`` (noisy counts
+    of the named labels, each cell +/- the 95% accuracy in the report). Series given in pandas'
     form are aligned on the intersection of their indexes, as pandas
     does; arrays must have as many values as that index.
 
@@ -1079,4 +1095,8 @@ def crosstab(
         dropna=dropna,
         normalize=normalize,
         secondary=secondary,
+        method=method,
+        epsilon=epsilon,
+        row_order=row_order,
+        col_order=col_order,
     )

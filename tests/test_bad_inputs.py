@@ -90,7 +90,7 @@ DATA_INPUTS: dict[str, tuple[pd.DataFrame, str]] = {
 
 #: cases whose draw reads df["x"] itself (vectors, not names): no wrong-column cell
 NO_NAMES = re.compile(
-    r"^(hist|scatter|qqplot(-direct)?|pandas-(hist|kde|box|bar)|safe-axes-.*|heatmap-corr)$"
+    r"^(hist|scatter|qqplot(-direct)?|pandas-(hist|kde|box|bar)(-dp)?|safe-axes-.*|heatmap-corr)$"
 )
 #: cases whose draw computes from x in the test before the call (residuals of a fit, rounding,
 #: a correlation matrix): bad x breaks the test's own arithmetic, so they get no data cells;
@@ -116,11 +116,12 @@ ACCEPTED: dict[str, dict[str, str]] = {
     # drawn must not show the unique row's x (61.3) or y (28.4), which the scan checks
     "small-stratum": {".*": "a small hue level is suppressed, or g is not plotted"},
 }
-# the cases that do not plot x: any x is ignored (pandas-bar and countplot-dp count g;
-# barplot-hue-pi, pointplot-hue-pi-median, stripplot-hue-horizontal and pandas-box plot y)
+# the cases that do not plot x: any x is ignored (pandas-bar and countplot-dp count g,
+# crosstab-heatmap-dp tabulates g by y; barplot-hue-pi, pointplot-hue-pi-median,
+# stripplot-hue-horizontal and pandas-box plot y)
 _NO_X = (
     r"pandas-bar|barplot-hue-pi|pointplot-hue-pi-median|stripplot-hue-horizontal|pandas-box"
-    r"|countplot-dp"
+    r"|countplot-dp|crosstab-heatmap-dp"
 )
 # x is a category: its levels are counted, and levels held by fewer than threshold records are
 # suppressed (a constant, a date, a boolean, text and inf are all just labels)
@@ -148,9 +149,9 @@ ACCEPTED["boolean"]["boxplot-continuous-x"] = "two groups, True and False, of ma
 ACCEPTED["boolean"]["safe_ols-.*"] = "a boolean predictor is a 0/1 term of the model"
 # 4 records: one box (parallelboxplot), a density left empty with a warning (kde), or 8 values
 # in two strata of 4 >= k (wide-form boxplot of two columns)
-ACCEPTED["tiny-n"]["parallelboxplot.*|kdeplot.*|pandas-kde|safe-axes-boxplot"] = (
-    "a box or strata of at least threshold records; a kde of too few records is left empty"
-)
+ACCEPTED["tiny-n"][
+    "parallelboxplot.*|kdeplot.*|pandas-kde|pandas-kde-dp|displot-kde-dp|safe-axes-boxplot"
+] = "a box or strata of at least threshold records; a kde of too few records is left empty"
 
 
 #: (input, case-name pattern) -> another message the refusal may give, and why it is right
@@ -363,6 +364,18 @@ PARAM_INPUTS: dict[str, tuple[dict[str, Any], tuple[str | None, ...], str]] = {
     "threshold=2.5": ({"threshold": 2.5}, (None,), r"threshold"),
     "bins=0": ({"bins": 0}, (None,), r"bins"),
     "bins=-3": ({"bins": -3}, (None,), r"bins"),
+    # method="dp": the privacy loss must be a positive finite number, and the bins must be
+    # fixed by the call before the data is read (a numpy rule reads the data; discrete bins
+    # need binrange). A DP count plot refuses first for want of its public categories (order=)
+    "epsilon=0": ({"epsilon": 0}, ("dp",), r"epsilon|order="),
+    "epsilon=-1": ({"epsilon": -1}, ("dp",), r"epsilon|order="),
+    "epsilon=nan": ({"epsilon": float("nan")}, ("dp",), r"epsilon|order="),
+    "epsilon=inf": ({"epsilon": float("inf")}, ("dp",), r"epsilon|order="),
+    "epsilon=True": ({"epsilon": True}, ("dp",), r"epsilon|order="),
+    "epsilon-without-dp": ({"epsilon": 1.0}, ("suppress",), r"epsilon"),
+    "bins=numpy-rule": ({"bins": "fd"}, ("dp",), r"bins"),
+    "discrete-without-binrange": ({"discrete": True}, ("dp",), r"binrange"),
+    "binrange-reversed": ({"binrange": (5.0, 1.0)}, ("dp",), r"binrange"),
 }
 
 
@@ -504,8 +517,9 @@ def test_table_and_anonymiser_functions_refuse_bad_data(fname, name):
 # silently (a data set that does not fit in memory is the reason to use dask).
 
 #: cases that are not safeplot functions of a frame: the pandas backend is reached through
-#: pandas' own ``.plot`` (a dask frame has none); qqplot's case computes in the test first
-DASK_NOT_APPLICABLE = re.compile(r"pandas-.*|qqplot")
+#: pandas' own ``.plot`` (a dask frame has none); qqplot's and crosstab-heatmap-dp's cases
+#: compute in the test first (crosstab's refusal of a dask frame is tested with the tables)
+DASK_NOT_APPLICABLE = re.compile(r"pandas-.*|qqplot|crosstab-heatmap-dp")
 DASK_PARAMS = [
     pytest.param(case, id=case.name)
     for case in [*CASES, QQ_CASE]
@@ -515,7 +529,9 @@ DASK_PARAMS = [
 
 #: the cases of the four functions that count a dask DataFrame out of core (heatmap-corr is a
 #: heatmap of a correlation matrix, which corr computes from every record)
-OUT_OF_CORE = re.compile(r"(histplot|heatmap|countplot|kdeplot)(-(hue-stack-kde|bivariate|dp))?")
+OUT_OF_CORE = re.compile(
+    r"(histplot|heatmap|countplot|kdeplot)(-(hue-stack-kde|bivariate|dp|bivariate-dp))?"
+)
 
 
 def test_out_of_core_cases_are_the_dask_functions():
@@ -526,7 +542,13 @@ def test_out_of_core_cases_are_the_dask_functions():
 
 
 #: the 2-D out-of-core cases: 60 records over a 2-D grid leave every cell below the threshold
-DASK_ALL_SMALL_CELLS = {"histplot-bivariate", "heatmap", "kdeplot-bivariate"}
+DASK_ALL_SMALL_CELLS = {
+    "histplot-bivariate",
+    "heatmap",
+    "kdeplot-bivariate",
+    "histplot-bivariate-dp",
+    "heatmap-dp",
+}
 
 
 @pytest.mark.parametrize("case", DASK_PARAMS)

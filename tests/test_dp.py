@@ -278,11 +278,11 @@ def test_dask_frames_are_refused(frame):
     [
         lambda df: safeplot.scatterplot(data=df, x="x", y="x", method="dp"),
         lambda df: safeplot.boxplot(data=df, x="g", y="x", method="dp"),
-        lambda df: safeplot.kdeplot(data=df, x="x", method="dp"),
-        lambda df: safeplot.ecdfplot(data=df, x="x", method="dp"),
+        lambda df: safeplot.kdeplot(data=df, x="x", y="x", method="dp"),
         lambda df: safeplot.barplot(data=df, x="g", y="x", method="dp"),
-        lambda df: safeplot.histplot(data=df, x="x", y="x", method="dp"),
         lambda df: safeplot.qqplot(df["x"], method="dp"),
+        lambda df: df.plot.hexbin(x="x", y="x", backend="safeplot", method="dp"),
+        lambda df: safeplot.clustermap(df[["x"]].T, sdc_method="dp"),
     ],
 )
 def test_plots_of_other_kinds_refuse_dp_naming_the_plots_that_take_it(frame, draw):
@@ -374,3 +374,363 @@ def test_countplot_noise_has_the_mechanisms_scale():
     assert np.all(np.abs(noise.mean(axis=0)) < 5 * sd / math.sqrt(300))
     assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.25)
     assert ledger.current().epsilon_spent() == pytest.approx(300.0)
+
+
+# -- 2-D count grids: histplot(x, y) and heatmap(x, y) -------------------------------------
+
+
+@pytest.fixture
+def pairs():
+    rng = np.random.default_rng(11)
+    x = np.round(rng.normal(50, 10, 800), 2)
+    return pd.DataFrame({"x": x, "y": np.round(0.5 * x + rng.normal(0, 5, 800), 2)})
+
+
+def _exact_grid(df, xedges, yedges):
+    return np.histogram2d(df["x"], df["y"], bins=[xedges, yedges])[0]
+
+
+def test_grid_noise_has_the_mechanisms_mean_and_scale(pairs):
+    from safeplot.methods import get_method
+    from safeplot.plots.grid import release_private_grid
+
+    raw = pairs[["x", "y"]].to_numpy()
+    codes = np.zeros(len(raw), dtype=int)
+    epsilon = 1.0
+    with safeplot.policy(dp_budget=1e6):
+        draws = [
+            release_private_grid(
+                raw,
+                codes,
+                [None],
+                get_method("dp"),
+                names=("x", "y"),
+                bins=4,
+                binrange=((0, 100), (0, 60)),
+                epsilon=epsilon,
+                function="heatmap",
+            )
+            for _ in range(300)
+        ]
+    rel = draws[0]
+    assert np.array_equal(rel.xedges, np.linspace(0, 100, 5))
+    assert np.array_equal(rel.yedges, np.linspace(0, 60, 5))
+    exact = _exact_grid(pairs, rel.xedges, rel.yedges)
+    counts = np.stack([d.counts[0] for d in draws])
+    assert (counts >= 0).all() and not np.isnan(counts).any()
+    big = exact >= 60  # far from 0: the clamp never acts there
+    assert big.sum() >= 3
+    noise = (counts - exact)[:, big]
+    sd = math.sqrt(2 * math.exp(-1)) / (1 - math.exp(-1))
+    assert np.all(np.abs(noise.mean(axis=0)) < 5 * sd / math.sqrt(300))
+    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.25)
+    # the budget is the session's: spent exactly once per release
+    assert ledger.current().epsilon_spent() == pytest.approx(300.0)
+
+
+def test_grid_budget_is_spent_exactly_and_refused_past_it(pairs):
+    book = ledger.current()
+    ax = safeplot.histplot(
+        data=pairs, x="x", y="y", method="dp", epsilon=1.0, binrange=((0, 100), (0, 60))
+    )
+    assert book.epsilon_spent() == pytest.approx(1.0)
+    details = ax.safeplot_report.details
+    assert details["bins_from"] == "the call" and details["epsilon_counts"] == 1.0
+    ax = safeplot.heatmap(data=pairs, x="x", y="y", method="dp", epsilon=1.5, bins=10)
+    details = ax.safeplot_report.details
+    # both ranges estimated: a quarter of epsilon, split between the axes
+    assert details["epsilon_range"] == pytest.approx(0.375)
+    assert details["epsilon_counts"] == pytest.approx(1.125)
+    assert book.epsilon_spent() == pytest.approx(2.5)
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match=r"only 0.5 of the privacy budget dp_budget=3"):
+        safeplot.heatmap(data=pairs, x="x", y="y", method="dp", epsilon=1.0, binrange=(0, 100))
+    assert book.epsilon_spent() == pytest.approx(2.5)
+    assert plt.get_fignums() == before
+
+
+def test_grid_draws_its_accuracy_and_reports_it(pairs):
+    from safeplot.marks.bars import DP_ERRORS_GID
+
+    ax = safeplot.heatmap(data=pairs, x="x", y="y", method="dp", epsilon=1.0, binrange=(0, 100))
+    marks = [t for t in ax.texts if t.get_gid() == DP_ERRORS_GID]
+    assert marks and "+/- 3 (95%)" in marks[0].get_text()
+    assert ax.safeplot_report.details["accuracy_95"] == 3
+    assert any("+/- 3 at 95%" in w for w in ax.safeplot_report.warnings)
+    assert ax.safeplot_report.cells_suppressed == 0
+    _, ax = plt.subplots()
+    ax = safeplot.histplot(data=pairs, x="x", y="y", method="dp", binrange=(0, 100), ax=ax)
+    assert [t for t in ax.texts if t.get_gid() == DP_ERRORS_GID]
+
+
+def test_grid_edges_never_come_from_the_raw_extremes(pairs):
+    from safeplot.plots.grid import release_grid
+
+    rel = release_grid(pairs["x"], pairs["y"], method="dp", bins=10, epsilon=1.0)
+    for edges, col in ((rel.xedges, "x"), (rel.yedges, "y")):
+        assert edges[0] in dpnum.RANGE_CANDIDATES and edges[-1] in dpnum.RANGE_CANDIDATES
+        assert pairs[col].min() not in edges and pairs[col].max() not in edges
+
+
+def test_grid_bad_arguments_spend_nothing(pairs):
+    for kwargs in (
+        {"epsilon": 0},
+        {"binrange": (5, 1)},
+        {"binrange": ((0, 1), (0, 1), (0, 1))},
+        {"bins": 0},
+    ):
+        with pytest.raises(ValueError):
+            safeplot.heatmap(data=pairs, x="x", y="y", method="dp", **kwargs)
+    with pytest.raises(ValueError, match="epsilon= is the privacy loss"):
+        safeplot.heatmap(data=pairs, x="x", y="y", method="suppress", epsilon=1.0)
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+# -- crosstab ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def table_frame():
+    return pd.DataFrame(
+        {"a": ["u"] * 300 + ["v"] * 200 + ["w"] * 2, "b": ["p", "q"] * 251},
+    )
+
+
+def test_crosstab_noise_has_the_mechanisms_scale_and_no_count_is_negative(table_frame):
+    exact = pd.crosstab(table_frame["a"], table_frame["b"]).reindex(["u", "v"]).to_numpy()
+    with safeplot.policy(dp_budget=1e6):
+        draws = np.stack(
+            [
+                safeplot.crosstab(
+                    table_frame,
+                    "a",
+                    "b",
+                    method="dp",
+                    epsilon=1.0,
+                    row_order=["u", "v", "never"],
+                    col_order=["p", "q"],
+                ).to_numpy()
+                for _ in range(300)
+            ]
+        )
+    assert draws.shape == (300, 3, 2)
+    assert (draws >= 0).all()
+    noise = draws[:, :2, :] - exact
+    sd = math.sqrt(2 * math.exp(-1)) / (1 - math.exp(-1))
+    assert np.all(np.abs(noise.mean(axis=0)) < 5 * sd / math.sqrt(300))
+    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.25)
+    # the named row with no record gets clamped noise around 0, never suppressed
+    assert not np.isnan(draws[:, 2, :]).any() and (draws[:, 2, :] > 0).any()
+    assert ledger.current().epsilon_spent() == pytest.approx(300.0)
+
+
+def test_crosstab_dp_labels_come_from_the_call_and_budget_is_spent(table_frame):
+    t = safeplot.crosstab(
+        table_frame, "a", "b", method="dp", epsilon=0.5, row_order=["u", "w"], col_order=["q"]
+    )
+    assert list(t.index) == ["u", "w"] and list(t.columns) == ["q"]
+    report = t.attrs["safeplot"]["report"]
+    details = report["details"] if isinstance(report, dict) else report.details
+    assert details["accuracy_95"] == dpnum.accuracy(0.5)
+    assert ledger.current().epsilon_spent() == 0.5
+    entry = audit.entries()[-1]
+    assert entry.method == "dp" and entry.params == {"epsilon": 0.5}
+    # the rare level "w" (2 records) is not refused: its label is the call's
+    with_margins = safeplot.crosstab(
+        table_frame,
+        "a",
+        "b",
+        method="dp",
+        epsilon=0.5,
+        row_order=["u", "v"],
+        col_order=["p", "q"],
+        margins=True,
+    )
+    cells = with_margins.to_numpy()
+    assert np.allclose(cells[:2, 2], cells[:2, :2].sum(axis=1))
+    assert np.allclose(cells[2, :], cells[:2, :].sum(axis=0))
+    assert ledger.current().epsilon_spent() == 1.0
+    ax = safeplot.heatmap(with_margins)
+    from safeplot.marks.bars import DP_ERRORS_GID
+
+    assert [t for t in ax.texts if t.get_gid() == DP_ERRORS_GID]
+    with (
+        pytest.raises(DisclosureError, match=r"only 0 of the privacy budget"),
+        safeplot.policy(dp_budget=1.0),
+    ):
+        safeplot.crosstab(table_frame, "a", "b", method="dp", row_order=["u"], col_order=["p"])
+
+
+def test_crosstab_dp_refusals_spend_nothing(table_frame):
+    with pytest.raises(ValueError, match="row_order="):
+        safeplot.crosstab(table_frame, "a", "b", method="dp", col_order=["p"])
+    with pytest.raises(ValueError, match="col_order="):
+        safeplot.crosstab(table_frame, "a", "b", method="dp", row_order=["u"])
+    with pytest.raises(ValueError, match="epsilon= is the privacy loss"):
+        safeplot.crosstab(table_frame, "a", "b", epsilon=1.0)
+    with pytest.raises(ValueError, match="not available for tables"):
+        safeplot.crosstab(table_frame, "a", "b", method="generalize")
+    with pytest.raises(ValueError, match="epsilon"):
+        safeplot.crosstab(
+            table_frame, "a", "b", method="dp", epsilon=-1, row_order=["u"], col_order=["p"]
+        )
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+# -- ECDF ------------------------------------------------------------------------------------
+
+
+def test_ecdf_is_monotone_within_0_and_1_and_spends_once(frame):
+    from safeplot.plots.ecdf import release_ecdf
+
+    with safeplot.policy(dp_budget=1e6):
+        for _ in range(100):
+            rel = release_ecdf(
+                frame, x="x", hue="g", method="dp", epsilon=0.2, binrange=(0, 100), bins=25
+            )
+            for level in rel.levels:
+                assert (rel.weights[rel.levels.index(level)] >= 0).all()
+                pos, cum = rel.curve(level)
+                assert np.all(np.diff(cum) >= 0)
+                assert cum.min() >= 0 and cum[-1] == pytest.approx(1.0)
+                assert np.array_equal(pos, np.linspace(0, 100, 26)[1:])
+    assert ledger.current().epsilon_spent() == pytest.approx(20.0)
+
+
+def test_ecdf_is_unbiased_where_the_counts_are_large(frame):
+    from safeplot.plots.ecdf import release_ecdf
+
+    edges = np.linspace(0, 100, 21)
+    exact = np.cumsum(np.histogram(frame["x"], bins=edges)[0])
+    with safeplot.policy(dp_budget=1e6):
+        cums = np.stack(
+            [
+                np.cumsum(
+                    release_ecdf(
+                        frame, x="x", method="dp", epsilon=1.0, binrange=(0, 100)
+                    ).weights[0]
+                )
+                for _ in range(300)
+            ]
+        )
+    # the middle of the curve: cumulative noise of j counts has SD sd * sqrt(j)
+    sd = math.sqrt(2 * math.exp(-1)) / (1 - math.exp(-1))
+    j = 10
+    err = cums[:, j - 1] - exact[j - 1]
+    assert abs(err.mean()) < 5 * sd * math.sqrt(j) / math.sqrt(300) + 1.0
+    assert err.std(ddof=1) < 1.5 * sd * math.sqrt(j)
+
+
+def test_ecdf_draws_its_band_and_reports_the_accuracy(frame):
+    from safeplot.marks.bars import DP_ERRORS_GID
+
+    ax = safeplot.ecdfplot(frame, x="x", method="dp", epsilon=1.0, binrange=(0, 100))
+    bands = [c for c in ax.collections if c.get_gid() == DP_ERRORS_GID]
+    assert len(bands) == 1
+    report = ax.safeplot_report
+    assert report.details["accuracy_95"] == 3 and report.params == {"epsilon": 1.0}
+    assert any("+/- 3 at 95%" in w and "monotone" in w for w in report.warnings)
+    assert ledger.current().epsilon_spent() == 1.0
+    _, ax = plt.subplots()
+    ax = safeplot.ecdfplot(frame, x="x", hue="g", method="dp", epsilon=0.5, ax=ax)
+    assert len([c for c in ax.collections if c.get_gid() == DP_ERRORS_GID]) == 2
+    assert ax.safeplot_report.details["epsilon_range"] == pytest.approx(0.125)
+    assert ledger.current().epsilon_spent() == 1.5
+
+
+def test_ecdf_refusals_spend_nothing(frame):
+    for kwargs in ({"epsilon": 0}, {"bins": "fd"}, {"binrange": (3, 1)}, {"log_scale": True}):
+        with pytest.raises(ValueError):
+            safeplot.ecdfplot(frame, x="x", method="dp", **kwargs)
+    with pytest.raises(ValueError, match="epsilon="):
+        safeplot.ecdfplot(frame, x="x", method="suppress", epsilon=1.0)
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+# -- KDE -------------------------------------------------------------------------------------
+
+
+def test_kde_is_smoothed_from_dp_counts_with_a_band(frame):
+    from safeplot.marks.bars import DP_ERRORS_GID
+    from safeplot.plots.kde import release_kde
+
+    rel = release_kde(frame["x"], method="dp", epsilon=1.0, binrange=(0, 100), bins=20)
+    assert (rel.data["weights"] > 0).all()
+    centres = np.linspace(2.5, 97.5, 20)
+    assert set(rel.data["x"]) <= set(centres)
+    est = rel.estimate
+    assert est.band and est.band[0].size == est.support[0].size
+    assert (est.band[0] >= 0).all() and est.band[0].max() > 0
+    area = np.trapezoid(est.density[0], est.support[0])
+    assert area == pytest.approx(1.0, abs=0.02)
+    assert ledger.current().epsilon_spent() == 1.0
+    _, ax = plt.subplots()
+    ax = safeplot.kdeplot(
+        frame, x="x", hue="g", method="dp", epsilon=0.5, binrange=(0, 100), ax=ax
+    )
+    assert len([c for c in ax.collections if c.get_gid() == DP_ERRORS_GID]) == 2
+    assert ax.safeplot_report.params == {"epsilon": 0.5, "bins": 30}
+    assert ledger.current().epsilon_spent() == 1.5
+
+
+def test_kde_band_matches_the_spread_of_many_releases(frame):
+    from safeplot.plots.kde import release_kde
+
+    with safeplot.policy(dp_budget=1e6):
+        rels = [
+            release_kde(frame["x"], method="dp", epsilon=0.5, binrange=(0, 100), bins=20, cut=0)
+            for _ in range(200)
+        ]
+    mid = [float(np.interp(50.0, r.estimate.support[0], r.estimate.density[0])) for r in rels]
+    bands = [np.interp(50.0, r.estimate.support[0], r.estimate.band[0]) for r in rels]
+    band = float(np.median(bands))
+    # the band is 1.96 SD of the curve's noise: the curves' spread at the mode agrees
+    assert np.std(mid, ddof=1) == pytest.approx(band / 1.96, rel=0.35)
+
+
+def test_kde_refusals_spend_nothing(frame):
+    for kwargs in ({"epsilon": -1}, {"binrange": (3, 1)}, {"log_scale": True}):
+        with pytest.raises(ValueError):
+            safeplot.kdeplot(frame, x="x", method="dp", **kwargs)
+    with pytest.raises(ValueError, match="epsilon="):
+        safeplot.kdeplot(frame, x="x", method="deterministic", epsilon=1.0)
+    with pytest.raises(ValueError, match="not available"):
+        safeplot.kdeplot(frame, x="x", y="x", method="dp")
+    assert ledger.current().epsilon_spent() == 0.0
+
+
+# -- hist(), the pandas backend and displot ----------------------------------------------------
+
+
+def test_hist_takes_epsilon_and_draws_error_bars(frame):
+    from safeplot.marks.bars import DP_ERRORS_GID
+
+    fig, ax = plt.subplots()
+    n, edges, _ = safeplot.hist(
+        frame["x"], bins=10, range=(0, 100), method="dp", epsilon=0.5, ax=ax
+    )
+    assert np.array_equal(edges, np.linspace(0, 100, 11)) and (n >= 0).all()
+    assert [c for c in ax.collections if c.get_gid() == DP_ERRORS_GID]
+    assert ax.safeplot_report.params == {"epsilon": 0.5}
+    assert ledger.current().epsilon_spent() == 0.5
+    with pytest.raises(ValueError, match="epsilon= is the privacy loss"):
+        safeplot.hist(frame["x"], method="suppress", epsilon=0.5)
+
+
+def test_pandas_backend_hist_and_kde_take_epsilon(frame):
+    ax = frame["x"].hist(backend="safeplot", method="dp", epsilon=0.25, bins=10)
+    assert ax.safeplot_report.params == {"epsilon": 0.25}
+    ax = frame.plot.kde(y="x", backend="safeplot", method="dp", epsilon=0.25)
+    assert ax.safeplot_report.params["epsilon"] == 0.25
+    assert ledger.current().epsilon_spent() == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="epsilon= is the privacy loss"):
+        frame.plot.box(backend="safeplot", epsilon=0.5)
+
+
+@pytest.mark.parametrize("kind", ["hist", "kde", "ecdf"])
+def test_displot_spends_epsilon_per_facet(frame, kind):
+    g = safeplot.displot(
+        frame, x="x", col="g", kind=kind, method="dp", epsilon=0.5, binrange=(0, 100)
+    )
+    assert [a.safeplot_report.params["epsilon"] for a in g.axes.flat] == [0.5, 0.5]
+    assert ledger.current().epsilon_spent() == pytest.approx(1.0)

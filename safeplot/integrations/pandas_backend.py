@@ -6,9 +6,10 @@ through safeplot: ``df.plot.hist()``, ``df.plot.box()``, ``df.plot.kde()``,
 ``df.plot.scatter()``, ``df.plot.hexbin()``, ``counts.plot.bar()``,
 ``df.hist()`` and ``df.boxplot()`` release the data under a disclosure-control
 method (``method=`` as a keyword, the policy's default otherwise) and draw
-only the release. Kinds that draw every raw value (``line``, ``area``,
-``pie``) raise :class:`~safeplot.errors.UnsafePlotError` naming the safe
-alternative.
+only the release. ``method="dp"`` with ``epsilon=`` is taken by ``hist`` and
+``kde`` (each panel is one release and spends its epsilon). Kinds that draw
+every raw value (``line``, ``area``, ``pie``) raise
+:class:`~safeplot.errors.UnsafePlotError` naming the safe alternative.
 
 pandas finds this module through the ``pandas_plotting_backends`` entry
 point ``safeplot``. It provides what pandas looks up on a backend:
@@ -163,6 +164,8 @@ class _Call:
     def safe(self) -> dict[str, Any]:
         """Keyword arguments of safeplot's plot functions."""
         out = {k: v for k, v in self.options.items() if k in ("threshold", "factor", "k", "q")}
+        if self.options.get("epsilon") is not None:  # method="dp": each panel spends it
+            out["epsilon"] = self.options["epsilon"]
         return {"method": self.method, "annotate": self.annotate, **out}
 
 
@@ -198,6 +201,14 @@ def _parse(kind: str, kwargs: dict[str, Any], *, rounding_c: bool = True) -> _Ca
     annotate = kwargs.pop("annotate", None)
     resolve_annotate(annotate, pol)
     options: dict[str, Any] = {"threshold": threshold, "factor": factor, "k": k, "q": q}
+    epsilon = kwargs.pop("epsilon", None)
+    if epsilon is not None:
+        if not m.private:
+            raise ValueError(
+                f"kind={kind!r}: epsilon= is the privacy loss of method='dp'; method={method!r} "
+                "takes no epsilon."
+            )
+        options["epsilon"] = epsilon
     rounding = {
         "algorithm": kwargs.pop("algorithm", None),
         "discretizer": kwargs.pop("discretizer", None),

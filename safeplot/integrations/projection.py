@@ -58,7 +58,7 @@ from .._validate import _numeric_column, refuse_dask
 from ..anonymize.grids import rare_values
 from ..errors import UnsafePlotError
 from ..marks.hexbin import draw_hexbin
-from ..methods import get_method
+from ..methods import get_method, refuse_unsupported
 from ..plots._common import (
     finish,
     make_report,
@@ -823,6 +823,7 @@ label, data
             return super().hist2d(x, y, bins, data=data, **given, **kwargs)
         pol = get_policy()
         method = pol.check_method(method, "heatmap")
+        refuse_unsupported(method, "projection", "safeplot axes")
         resolve_annotate(annotate, pol)
         if get_method(method).raw:
             return self._raw(
@@ -997,6 +998,7 @@ label, data
             return super().hexbin(x, y, C, data=data, **plain, **kwargs)
         pol = get_policy()
         method = pol.check_method(method, "heatmap")
+        refuse_unsupported(method, "projection", "safeplot axes")
         resolve_annotate(annotate, pol)
         if get_method(method).raw:
             return self._raw(

@@ -12,7 +12,13 @@ from ..release import HistogramRelease
 from ._axes import quiet_seaborn, set_safe_axis
 from .lines import estimate_rows, interval_of
 
-__all__ = ["DP_ERRORS_GID", "draw_count_errors", "draw_estimates", "draw_histogram"]
+__all__ = [
+    "DP_ERRORS_GID",
+    "draw_count_errors",
+    "draw_estimates",
+    "draw_grid_accuracy",
+    "draw_histogram",
+]
 
 
 def draw_histogram(
@@ -93,6 +99,41 @@ def draw_count_errors(ax: Axes, release: HistogramRelease, *, orient: str = "x")
     )
     for artist in container.lines[2]:
         artist.set_gid(DP_ERRORS_GID)
+    return ax
+
+
+def draw_grid_accuracy(ax: Axes, release: Any) -> Axes:
+    """State a DP grid's 95% accuracy on the Axes, next to the cells it applies to.
+
+    A grid of cells has no room for an error bar per cell; every cell's
+    noise has the same known distribution, so one line says how far any
+    count may be off: ``each cell +/- N (95%)``. The number depends on
+    epsilon only, not on the records.
+
+    Parameters
+    ----------
+    ax : Axes
+    release : GridRelease
+        A release with ``accuracy`` set (others are left alone).
+
+    Returns
+    -------
+    Axes
+    """
+    if getattr(release, "accuracy", None) is None:
+        return ax
+    text = ax.text(
+        0.99,
+        0.99,
+        f"each cell +/- {release.accuracy:g} (95%)",
+        transform=ax.transAxes,
+        ha="right",
+        va="top",
+        fontsize="x-small",
+        color="0.2",
+        bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "0.7", "alpha": 0.8},
+    )
+    text.set_gid(DP_ERRORS_GID)
     return ax
 
 

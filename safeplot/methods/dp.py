@@ -32,15 +32,26 @@ class DifferentialPrivacy(Method):
     >>> m.family, m.get_params()
     ('private', {'epsilon': 0.5})
     >>> m.plots
-    ('histplot', 'hist', 'displot', 'countplot')
+    ('histplot', 'hist', 'displot', 'countplot', 'heatmap', 'crosstab', 'ecdfplot', 'kdeplot')
     """
 
     name = "dp"
     summary = "Counts carry OpenDP's discrete Laplace noise of scale 1/epsilon."
     note_params = ("epsilon",)
     private = True
-    plots = ("histplot", "hist", "displot", "countplot")
-    plot_kinds = ("hist", "count")
+    plots = (
+        "histplot",
+        "hist",
+        "displot",
+        "countplot",
+        "heatmap",
+        "crosstab",
+        "ecdfplot",
+        "kdeplot",
+    )
+    #: "heatmap": 2-D count grids (heatmap with x and y, histplot with x and y); "kde": the
+    #: univariate density smoothed from DP counts; ECDFs take the "hist" kind.
+    plot_kinds = ("hist", "count", "heatmap", "kde")
     param_names = ("epsilon",)
 
     #: epsilon of a release that names none.

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import DisclosureError
-from ..methods import get_method
+from ..methods import get_method, refuse_unsupported
 from ..policy import get_policy
 from ..release import guard
 from ._common import finish, make_report, quiet_seaborn
@@ -146,6 +146,7 @@ def clustermap(
             )
     else:
         chosen = pol.check_method(sdc_method, "heatmap")
+        refuse_unsupported(chosen, "clustermap", "clustermap")
         if not get_method(chosen).raw:
             raise refuse_raw_matrix()
         report = make_report(

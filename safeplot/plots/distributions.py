@@ -46,13 +46,16 @@ from ._common import (
     takes_method_options,
 )
 from ._data import categorical_order, plot_data, wide_to_long
+from ._dp import dp_epsilon
 from .grid import GRID_BINS, release_grid
 
 __all__ = [
     "HIST_METHODS",
+    "dp_epsilon",
     "draw_histogram",
     "hist",
     "histplot",
+    "private_bin_counts",
     "release_histogram",
     "release_histograms",
 ]
@@ -558,6 +561,81 @@ def dp_edges(
     return np.linspace(lo, hi, n_bins + 1)
 
 
+def private_bin_counts(
+    raw: np.ndarray,
+    codes: np.ndarray,
+    n_levels: int,
+    *,
+    epsilon: float,
+    bins: object = "auto",
+    binwidth: float | None = None,
+    binrange: tuple[float, float] | None = None,
+    clamp: bool = True,
+    function: str = "histplot",
+) -> tuple[np.ndarray, Any, dict[str, Any]]:
+    """Spend `epsilon` on DP counts of `raw` per level, on bins fixed before the data is read.
+
+    The edges come from the call (:func:`dp_edges`) or, without
+    ``binrange``, from a differentially private range estimate spending a
+    quarter of epsilon; the rest covers the counts (L1 sensitivity 1: one
+    record is in one bin of one level). The arguments are checked before
+    anything is spent.
+
+    Parameters
+    ----------
+    raw : ndarray, shape (n,)
+        Finite raw values.
+    codes : ndarray of int, shape (n,)
+        Level of each value (``-1``: not counted).
+    n_levels : int
+        Number of levels.
+    epsilon : float
+        Privacy loss of the whole release (checked: :func:`dp_epsilon`).
+    bins, binwidth, binrange
+        As in :func:`dp_edges`.
+    clamp : bool, default True
+        Set negative noisy counts to 0; off for a caller that post-processes
+        the raw noisy counts itself (a cumulative sum is less biased from them).
+    function : str
+        The calling function, for the ledger.
+
+    Returns
+    -------
+    edges : ndarray
+    noisy : DPCounts
+        Counts of shape ``(n_levels, len(edges) - 1)``.
+    details : dict
+        What the report says of the mechanism, the epsilon split and the budget.
+    """
+    from ..anonymize import dp as dpnum
+
+    edges = dp_edges(bins, binwidth, binrange, False)
+    n_bins = DP_BINS if isinstance(bins, str) else int(bins) if edges is None else edges.size - 1
+    left = guard.spend_epsilon(epsilon, function=function)
+    eps_range = 0.0
+    if edges is None:
+        eps_range = epsilon * DP_RANGE_SHARE
+        lo, hi = dpnum.private_range(raw, eps_range)
+        edges = dp_edges(n_bins, binwidth, (lo, hi), False)
+    eps_counts = epsilon - eps_range
+    counts = np.stack(
+        [histogram_counts(raw[(codes == i)], edges) for i in range(n_levels)]
+    ).astype(int)
+    noisy = dpnum.noisy_counts(counts, eps_counts, clamp=clamp)
+    details: dict[str, Any] = {
+        "mechanism": "discrete Laplace (OpenDP make_laplace), L1 sensitivity 1",
+        "epsilon_counts": eps_counts,
+        "noise_scale": noisy.scale,
+        "noise_sd": round(noisy.sd, 3),
+        "accuracy_95": noisy.accuracy,
+        "bins_from": "a differentially private range estimate" if eps_range else "the call",
+        "budget_left": round(left, 6),
+    }
+    if eps_range:
+        details["epsilon_range"] = eps_range
+    return np.asarray(edges, dtype=float), noisy, details
+
+
 def _release_private_histograms(
     raw: np.ndarray,
     codes: np.ndarray,
@@ -803,7 +881,9 @@ def histplot(
         ``binrange`` (and ``bins`` or ``binwidth``), or a quarter of epsilon is spent
         on a differentially private range estimate. Each count carries discrete
         Laplace noise of scale 1/epsilon, is shown with its 95% error bar, and is
-        not suppressed (see the security notes).
+        not suppressed (see the security notes). With `x` and `y` the grid of
+        cells gets the noise (``binrange`` one pair for both axes or one per axis)
+        and the Axes states each cell's 95% accuracy.
     threshold : int, optional
         Minimum count of a shown bin (default and floor: the policy's).
     factor : int, default 2
@@ -910,6 +990,8 @@ def histplot(
             annotate=annotate,
             policy=pol,
             kwargs=kwargs,
+            epsilon=epsilon,
+            binrange=binrange,
         )
     has_hue = "hue" in frame.columns
     name = labels.get(orient) or orient
@@ -1050,6 +1132,8 @@ def _bivariate_histplot(
     annotate,
     policy,
     kwargs,
+    epsilon=None,
+    binrange=None,
 ) -> Axes:
     has_hue = "hue" in frame.columns
     names = (labels.get("x") or "x", labels.get("y") or "y")
@@ -1071,6 +1155,9 @@ def _bivariate_histplot(
         kind="hist",
         function="histplot",
         policy=policy,
+        epsilon=epsilon,
+        # the other methods place their cells on a safe grid of their own (binrange unused)
+        binrange=binrange if get_method(method).private else None,
     )
     ax = axes_for(ax, grid.report, grid)
     rows = []
@@ -1110,6 +1197,7 @@ def _bivariate_histplot(
     set_safe_axis(ax, "y", grid.ylim, grid.yticks)
     ax.set_xlabel(labels.get("x", ""))
     ax.set_ylabel(labels.get("y", ""))
+    bars.draw_grid_accuracy(ax, grid)  # DP: how far each cell's count may be off
     return finish(ax, grid.report, annotate=annotate, policy=policy)
 
 
@@ -1136,6 +1224,7 @@ def hist(
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
+    epsilon: float | None = None,
     **kwargs,
 ):
     """Plot a histogram of released data, as :meth:`matplotlib.axes.Axes.hist` does.
@@ -1165,6 +1254,12 @@ def hist(
         Number of representative values (``method="rounding"``).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
         How rounding forms its intervals (``method="rounding"``).
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` histogram (default 1.0), spent from
+        the policy's ``dp_budget``; give ``range`` to fix the bins, else a
+        quarter of it is spent on a differentially private range estimate.
+        Each count is drawn with its 95% error bar (unless ``density``,
+        ``cumulative`` or a stacked type, where the report keeps it).
     **kwargs
         Passed to matplotlib.
 
@@ -1183,6 +1278,13 @@ def hist(
     >>> n, edges, patches = safeplot.hist(np.random.default_rng(0).normal(size=500), bins=20)
     >>> bool(np.all(np.isnan(n) | (n == 0) | (n >= 3)))
     True
+
+    Differentially private counts of 10 bins over a range fixed by the call:
+
+    >>> n, edges, _ = safeplot.hist(np.random.default_rng(0).normal(size=500), bins=10,
+    ...                             range=(-4, 4), method="dp", epsilon=0.5)
+    >>> edges.tolist()[:3], bool((n >= 0).all())
+    ([-4.0, -3.2, -2.4], True)
     """
     pol = get_policy()
     method = pol.check_method(method, "hist")
@@ -1209,6 +1311,7 @@ def hist(
         n_dropped=clean.n_dropped,
         function="hist",
         policy=pol,
+        epsilon=epsilon,
     )[0]
     ax = axes_for(ax, rel.report, rel)
     shown = np.nan_to_num(rel.counts)
@@ -1227,6 +1330,14 @@ def hist(
         **kwargs,
     )
     axis = "x" if orientation == "vertical" else "y"
+    if rel.accuracy is not None:
+        if not density and not cumulative and histtype in ("bar", "step", "stepfilled"):
+            bars.draw_count_errors(ax, rel, orient=axis)  # each count +/- its 95% accuracy
+        else:
+            rel.report.warnings.append(
+                "Error bars are drawn for plain count histograms; the accuracy of each count "
+                "is in this report."
+            )
     set_safe_axis(ax, axis, rel.xlim, rel.xticks)
     finish(ax, rel.report, annotate=annotate, policy=pol)
     return rel.counts, rel.edges, patches

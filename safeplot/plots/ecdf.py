@@ -26,7 +26,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from .._validate import clean_numeric
 from ..anonymize import winsorize
-from ..anonymize.grids import rare_values
+from ..anonymize.grids import rare_values, safe_ticks
 from ..errors import DisclosureError
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
@@ -77,6 +77,10 @@ class EcdfRelease:
     report : DisclosureReport
     var : str
         The axis of the values, "x" or "y".
+    band : list of ndarray, optional
+        ``method="dp"``: per level, the 95% half-width of the cumulative
+        count after each step (the noise of the counts summed so far);
+        None for the other methods.
     """
 
     method: str
@@ -89,6 +93,7 @@ class EcdfRelease:
     var: str = "x"
     names: dict[str, str | None] = field(default_factory=dict)
     hue_dtype: Any = None
+    band: list[np.ndarray] | None = None
 
     def curve(self, level: Any = None, stat: str = "proportion") -> tuple[np.ndarray, np.ndarray]:
         """Return the step positions and the ECDF after each step for one hue level.
@@ -127,6 +132,8 @@ def release_ecdf(
     k: int = 3,
     q: float = 0.25,
     policy: Policy | None = None,
+    epsilon: float | None = None,
+    binrange: tuple[float, float] | None = None,
 ) -> EcdfRelease:
     """Release the steps of an ECDF under a disclosure-control method.
 
@@ -145,6 +152,11 @@ def release_ecdf(
         Parameters of the value methods.
     policy : Policy, optional
         The policy in force (default: :func:`safeplot.get_policy`).
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` release (default 1.0).
+    binrange : (float, float), optional
+        ``method="dp"``: the span of the fixed grid of bins (else a quarter
+        of epsilon is spent on a differentially private range estimate).
 
     Returns
     -------
@@ -166,8 +178,14 @@ def release_ecdf(
     (['Male', 'Female'], 'suppress')
     """
     pol = get_policy(policy)
-    m = check_family(pol.check_method(method, "hist"), _ECDF_FAMILIES, "ECDF plots")
+    m = check_family(pol.check_method(method, "hist"), (*_ECDF_FAMILIES, "private"), "ECDF plots")
     method = m.name
+    if not m.private and (epsilon is not None or binrange is not None):
+        which = "epsilon=" if epsilon is not None else "binrange="
+        raise ValueError(
+            f"ecdfplot: {which} applies to method='dp' (the privacy loss, the fixed grid of "
+            f"bins); method={method!r} takes neither."
+        )
     threshold = pol.check_threshold(threshold)
     if m.uses_k:
         pol.check_k(k)
@@ -222,6 +240,15 @@ def release_ecdf(
         )
     name = pdata.label(var)
     names = {"value": name, "hue": pdata.label("hue") if "hue" in frame else None}
+    if m.private:
+        if base is not None:
+            raise ValueError(
+                "ecdfplot: log_scale is not supported with method='dp' (its bins are fixed on "
+                "the variable's own scale); plot the logarithm of the variable instead."
+            )
+        return _release_private_ecdf(
+            values, codes, levels, name, names, var, hue_dtype, bins, binrange, epsilon, pol
+        )
     if m.raw:
         report = make_report("ecdfplot", method, {}, (name,), values.size, n_dropped, pol)
         return EcdfRelease(
@@ -347,6 +374,121 @@ def release_ecdf(
     )
 
 
+def _release_private_ecdf(
+    values: np.ndarray,
+    codes: np.ndarray,
+    levels: list[Any],
+    name: str,
+    names: dict[str, str | None],
+    var: str,
+    hue_dtype: Any,
+    bins: Any,
+    binrange: tuple[float, float] | None,
+    epsilon: float | None,
+    pol: Policy,
+) -> EcdfRelease:
+    """Release a DP ECDF: the cumulative sum of DP counts on a fixed grid of bins.
+
+    The counts are those of a ``method="dp"`` histogram (OpenDP's discrete
+    Laplace noise, negative counts set to 0, edges fixed by the call or a
+    DP range estimate); the steps are at the bins' upper edges. Counts that
+    are never negative sum to a non-decreasing curve, and dividing by their
+    total keeps it in [0, 1]: everything after the noisy counts is
+    post-processing. The band is the 95% half-width of each cumulative count.
+    """
+    from ..anonymize import dp as dpnum
+    from ._dp import dp_epsilon
+    from .distributions import private_bin_counts
+
+    eps = dp_epsilon(get_method("dp"), epsilon)
+    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
+    small = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < pol.threshold))]
+    if small:
+        raise DisclosureError(
+            f"ecdfplot: hue level(s) {', '.join(small)} have fewer than threshold="
+            f"{pol.threshold} records; they would be named in the legend. Merge them with "
+            "other levels or leave them out (hue_order=)."
+        )
+    edges, noisy, details = private_bin_counts(
+        values,
+        codes,
+        len(levels),
+        epsilon=eps,
+        bins=bins,
+        binrange=binrange,
+        clamp=False,
+        function="ecdfplot",
+    )
+    # post-processing of the raw noisy counts: a monotone cumulative sum within [0, total];
+    # its steps are the heights seaborn sums again, none negative
+    cum = dpnum.cumulative_counts(noisy.counts)
+    steps = np.diff(np.concatenate([np.zeros((cum.shape[0], 1)), cum], axis=1), axis=1)
+    band = dpnum.cumulative_accuracy(float(details["epsilon_counts"]), edges.size - 1)
+    report = make_report(
+        "ecdfplot",
+        "dp",
+        {"epsilon": eps},
+        (name,),
+        round(float(cum[:, -1].sum())),  # the noisy totals: post-processing
+        0,  # rows dropped are a count of records too, and not released under dp
+        pol,
+        details=details,
+        warnings=[
+            f"Differentially private ECDF (epsilon={eps:g}): the cumulative sum of noisy "
+            f"counts (each +/- {noisy.accuracy} at 95%), made monotone, within [0, total], "
+            "divided by the noisy total; the band is the 95% interval of each cumulative count."
+        ],
+    )
+    lim = (float(edges[0]), float(edges[-1]))
+    return EcdfRelease(
+        "dp",
+        levels,
+        [edges[1:].copy() for _ in levels],
+        [steps[i] for i in range(len(levels))],
+        lim,
+        safe_ticks(*lim),
+        report,
+        var,
+        names,
+        hue_dtype,
+        band=[band.copy() for _ in levels],
+    )
+
+
+def _draw_ecdf_band(ax: Axes, rel: EcdfRelease, stat: str, complementary: bool) -> None:
+    """Shade each level's 95% band around a DP ECDF, in the colour of its line."""
+    from ..anonymize.dp import cumulative_counts
+    from ..marks.bars import DP_ERRORS_GID
+
+    lines = [ln for ln in ax.lines if ln.get_gid() != DP_ERRORS_GID]
+    for pos, counts, half in zip(rel.positions, rel.weights, rel.band or [], strict=False):
+        cum = cumulative_counts(counts)
+        total = float(cum[-1]) if cum.size else 0.0
+        if total <= 0:
+            continue
+        scale = {"proportion": 1.0 / total, "percent": 100.0 / total, "count": 1.0}[stat]
+        top = {"proportion": 1.0, "percent": 100.0, "count": total}[stat]
+        curve = cum * scale
+        low = np.clip((cum - half) * scale, 0.0, top)
+        high = np.clip((cum + half) * scale, 0.0, top)
+        if complementary:
+            curve, low, high = top - curve, top - high, top - low
+        colour = "0.4"
+        for ln in lines:  # the line seaborn drew for this level: its steps are these values
+            ys = np.asarray(ln.get_ydata() if rel.var == "x" else ln.get_xdata(), dtype=float)
+            if ys.size and np.isin(np.round(curve, 9), np.round(ys, 9)).all():
+                colour = ln.get_color()
+                break
+        x = np.r_[pos[0] - (pos[1] - pos[0]) if pos.size > 1 else pos[0], pos]
+        start = top if complementary else 0.0
+        lo, hi = np.r_[start, low], np.r_[start, high]
+        if rel.var == "x":
+            patch = ax.fill_between(x, lo, hi, step="post", color=colour, alpha=0.2, lw=0)
+        else:
+            patch = ax.fill_betweenx(x, lo, hi, step="post", color=colour, alpha=0.2, lw=0)
+        patch.set_gid(DP_ERRORS_GID)
+
+
 @takes_method_options
 def ecdfplot(
     data: Any = None,
@@ -373,6 +515,8 @@ def ecdfplot(
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
+    epsilon: float | None = None,
+    binrange: tuple[float, float] | None = None,
     **kwargs: Any,
 ) -> Axes:
     """Plot an empirical cumulative distribution whose steps disclose no individual value.
@@ -418,6 +562,13 @@ def ecdfplot(
         ``"microaggregation"`` and ``"rounding"``.
     annotate : bool, optional
         Add the method note (default: the policy's setting).
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` ECDF (default 1.0), spent from the
+        policy's ``dp_budget``.
+    binrange : (float, float), optional
+        ``method="dp"``: the span of the fixed grid of `bins` (20 bins for
+        "auto"); without it a quarter of epsilon is spent on a
+        differentially private range estimate.
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.plot` via seaborn.
 
@@ -465,6 +616,16 @@ def ecdfplot(
         rounded to the policy's significant figures.
     ``"none"``
         seaborn's raw ECDF, only when the policy allows raw output.
+    ``"dp"``
+        Differential privacy: the counts of a grid of bins fixed before the
+        data is read (`binrange` and `bins`, or a DP range estimate) get
+        OpenDP's discrete Laplace noise of scale 1/epsilon and are set to 0
+        where negative. The ECDF is their cumulative sum, monotone by
+        construction, divided by the noisy total, so it lies in [0, 1]
+        (in [0, n] for ``stat="count"``, n the noisy total). A band shows
+        the 95% interval of each cumulative count (the noise of the j
+        counts summed so far). Post-processing only: no further privacy
+        is spent.
 
     The value axis gets limits and ticks that equal no rare raw value.
 
@@ -477,6 +638,13 @@ def ecdfplot(
     >>> ax = ecdfplot(penguins, x="flipper_length_mm", hue="species", ax=ax)
     >>> ax.safeplot_report.method
     'suppress'
+
+    A differentially private ECDF on 20 bins between 150 and 250 mm:
+
+    >>> ax = ecdfplot(penguins, x="flipper_length_mm", method="dp", epsilon=0.5,
+    ...               binrange=(150, 250))
+    >>> ax.safeplot_report.params["epsilon"]
+    0.5
     """
     if stat not in _STATS:
         raise ValueError(f"ecdfplot: stat must be one of {list(_STATS)}, got {stat!r}.")
@@ -501,6 +669,8 @@ def ecdfplot(
         k=k,
         q=q,
         policy=pol,
+        epsilon=epsilon,
+        binrange=binrange,
     )
     ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
     import seaborn as sns
@@ -544,6 +714,8 @@ def ecdfplot(
             **style,
             **kwargs,
         )
+    if rel.band is not None:
+        _draw_ecdf_band(ax, rel, stat, complementary)
     set_safe_axis(ax, rel.var, rel.value_lim, rel.value_ticks)
     axis = ax.xaxis if rel.var == "x" else ax.yaxis
     if axis.get_scale() == "log":

@@ -20,7 +20,7 @@ import numpy as np
 from .._validate import clean_numeric
 from ..anonymize.grids import rare_values, safe_edges, safe_ticks
 from ..anonymize.suppression import suppress
-from ..methods import anonymize_values, check_family, get_method
+from ..methods import anonymize_values, check_family, get_method, refuse_unsupported
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, release_kind
 from ._common import (
@@ -193,6 +193,8 @@ def release_hexbin(
     """
     pol = get_policy(policy)
     method = pol.check_method(method, "heatmap")
+    # hexagons are no heat-map grid of counts on fixed edges: methods of such grids only
+    refuse_unsupported(method, "hexbin", "hexbin")
     m = get_method(method)
     if names[0] == names[1]:
         names = (f"{names[0]} (x)", f"{names[1]} (y)")

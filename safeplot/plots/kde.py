@@ -247,6 +247,10 @@ class KdeEstimate:
         ``"y"`` for contours). Absent for the raw plot, which matplotlib scales.
     ticks : dict
         Axis -> tick positions, as `limits`.
+    band : list of ndarray
+        ``method="dp"``: per level, the 95% half-width of the curve from
+        the noise of the counts it smooths (empty for the other methods, and
+        for cumulative, stacked or filled curves).
     """
 
     kind: str
@@ -261,6 +265,7 @@ class KdeEstimate:
     notes: list[str]
     limits: dict[str, tuple[float, float]] = field(default_factory=dict)
     ticks: dict[str, np.ndarray] = field(default_factory=dict)
+    band: list[np.ndarray] = field(default_factory=list)
 
     @property
     def shown(self) -> list[bool]:
@@ -366,6 +371,8 @@ def release_kde(
     multiple: str = "layer",
     levels: Any = 10,
     thresh: float | None = 0.05,
+    epsilon: float | None = None,
+    binrange: tuple[float, float] | None = None,
 ) -> KdeRelease:
     """Release the kernel density of `x` (and/or `y`), estimated from what the method releases.
 
@@ -412,6 +419,12 @@ def release_kde(
         How univariate densities of several hue levels are combined.
     levels, thresh
         Bivariate: the contour levels, as in :func:`kdeplot`.
+    epsilon : float, optional
+        Privacy loss of a univariate ``method="dp"`` density (default 1.0).
+    binrange : (float, float), optional
+        ``method="dp"``: the span of the fixed grid of `bins` whose noisy
+        counts are smoothed (else a quarter of epsilon is spent on a
+        differentially private range estimate).
 
     Returns
     -------
@@ -439,7 +452,18 @@ def release_kde(
         raise ValueError(f"{function}: give the values to plot, as x= and/or y=.")
     bivariate = len(roles) == 2
     method = pol.check_method(method, "contour" if bivariate else "kde")
-    m = check_family(method, _FAMILIES, "kernel density plots")
+    m = check_family(method, (*_FAMILIES, "private"), "kernel density plots")
+    if not m.private and (epsilon is not None or binrange is not None):
+        which = "epsilon=" if epsilon is not None else "binrange="
+        raise ValueError(
+            f"{function}: {which} applies to method='dp' (the privacy loss, the fixed grid of "
+            f"bins); method={method!r} takes neither."
+        )
+    if m.private and wide:
+        raise ValueError(
+            f"{function}: method='dp' draws one variable; with several columns each record "
+            "would be counted once per column. Draw each column in its own call."
+        )
     threshold = pol.check_threshold(threshold)
     bins = check_positive_int("bins", bins)
     factor = check_positive_int("factor", factor)
@@ -542,6 +566,14 @@ def release_kde(
     for j, r in enumerate(roles):
         parts = [rare_values(raw[:, j] if g is None else raw[g, j], threshold) for g in groups]
         avoid[r] = np.unique(np.concatenate(parts)) if parts else np.array([])
+    if m.private:
+        # nothing in a DP release is placed or moved by the records: no rare value is avoided
+        avoid = {r: np.array([]) for r in roles}
+        if any(s.log for s in scales.values()):
+            raise ValueError(
+                f"{function}: log_scale is not supported with method='dp' (its bins are fixed "
+                "on the variable's own scale); plot the logarithm of the variable instead."
+            )
     if not m.raw:
         _refuse_rare_clip(clip, avoid, function)
     if wide:
@@ -575,6 +607,11 @@ def release_kde(
             released["hue"] = hue_kept
         if w is not None:
             released["weights"] = w
+    elif m.private:
+        released, report_params, details, warn = _release_private_binned(
+            t[:, 0], codes, hue_levels, roles[0], bins, binrange, epsilon, function
+        )
+        n_dropped = 0  # rows dropped are a count of records too, and not released under dp
     elif m.counts_only and bivariate:
         grid = release_grid(
             t[:, 0],
@@ -653,7 +690,7 @@ def release_kde(
             method,
             report_params,
             names,
-            raw.shape[0],
+            raw.shape[0] if not m.private else round(float(released["weights"].sum())),
             n_dropped,
             pol,
             cells_suppressed=cells_suppressed,
@@ -671,6 +708,8 @@ def release_kde(
         report=report,
     )
     release = _estimated(release, avoid, params, pol)
+    if m.private:
+        _add_dp_band(release, params, float(report.details["noise_sd"]), pol)
     if m.rule_based:
         # the winsorised values are raw values: only the rounded density is released
         release.data = release.data.iloc[:0].reset_index(drop=True)
@@ -820,6 +859,91 @@ def _release_binned(
     if levels is not None and not released.empty:
         released["hue"] = _like_levels(released["hue"], levels)
     return released, n_suppressed, params, warn
+
+
+def _release_private_binned(
+    t: np.ndarray,
+    codes: np.ndarray,
+    levels: list | None,
+    role: str,
+    bins: int,
+    binrange: tuple[float, float] | None,
+    epsilon: float | None,
+    function: str,
+) -> tuple[pd.DataFrame, dict[str, Any], dict[str, Any], list[str]]:
+    """DP histogram per hue level: bin centres weighted by their noisy counts, to be smoothed.
+
+    The counts come from :func:`~safeplot.plots.distributions.private_bin_counts`
+    (OpenDP's discrete Laplace noise, negative counts set to 0, bins fixed by
+    `binrange` or a DP range estimate); the density smoothed from them is
+    post-processing and spends nothing more.
+    """
+    from ._dp import dp_epsilon
+    from .distributions import private_bin_counts
+
+    eps = dp_epsilon(get_method("dp"), epsilon)
+    n_levels = len(levels) if levels else 1
+    threshold = get_policy().threshold
+    sizes = np.bincount(codes[codes >= 0], minlength=n_levels)
+    small = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
+    if levels and small:
+        raise DisclosureError(
+            f"{function}: hue level(s) {', '.join(small)} have fewer than threshold={threshold} "
+            "records; they would be named in the legend. Merge them with other levels or "
+            "leave them out (hue_order=)."
+        )
+    edges, noisy, details = private_bin_counts(
+        t, codes, n_levels, epsilon=eps, bins=bins, binrange=binrange, function=function
+    )
+    centres = (edges[:-1] + edges[1:]) / 2
+    rows = []
+    for i in range(n_levels):
+        c = noisy.counts[i]
+        keep = c > 0
+        part = pd.DataFrame({role: centres[keep], "weights": c[keep]})
+        if levels is not None:
+            part["hue"] = levels[i]
+        rows.append(part)
+    released = pd.concat(rows, ignore_index=True)
+    if levels is not None and not released.empty:
+        released["hue"] = _like_levels(released["hue"], levels)
+    details = dict(details, smoothing="Gaussian kernel over the noisy counts (post-processing)")
+    warn = [
+        f"Differentially private density (epsilon={eps:g}): noisy counts of {edges.size - 1} "
+        f"fixed bins (each +/- {noisy.accuracy} at 95%, negative ones set to 0) smoothed with "
+        "the kernel; the band is the 95% interval from that noise."
+    ]
+    return released, {"epsilon": eps, "bins": int(edges.size - 1)}, details, warn
+
+
+def _add_dp_band(release: KdeRelease, params: Mapping[str, Any], noise_sd: float, pol: Policy):
+    """Set the 95% band of each DP density curve: the counts' noise carried through the kernel."""
+    from statistics import NormalDist
+
+    from ..anonymize.dp import smoothed_counts
+
+    est = release.estimate
+    if est is None or est.kind != "curve":
+        return
+    est.band = [np.array([]) for _ in est.support]
+    if params["cumulative"] or (release.levels is not None and params["multiple"] != "layer"):
+        return  # the report keeps the accuracy of the counts
+    z = NormalDist().inv_cdf(0.975)
+    rows = _level_rows(release)
+    axis = release.data_axis
+    whole = float(release.data["weights"].sum()) if "weights" in release.data else 0.0
+    common = params["common_norm"] and release.levels is not None
+    for i, part in enumerate(rows):
+        if not est.shown[i] or part.empty:
+            continue
+        centres = part[axis].to_numpy(dtype=float)
+        counts = part["weights"].to_numpy(dtype=float)
+        kde = _fit(centres[None, :], params, counts=counts)
+        bw = float(np.sqrt(np.squeeze(kde.covariance)))
+        _, sd = smoothed_counts(centres, counts, est.support[i], bw, noise_sd)
+        if common and whole > 0:
+            sd = sd * float(counts.sum()) / whole
+        est.band[i] = np.asarray(round_sig(z * sd, pol.sig_figs), dtype=float)
 
 
 def release_kde_dask(
@@ -1163,7 +1287,7 @@ def _curve_estimate(
     """Estimate the univariate densities of a release, as seaborn's kdeplot does."""
     axis = release.data_axis
     scale = _Scale(release.scales.get(axis))
-    counts_only = get_method(release.method).counts_only
+    counts_only = get_method(release.method).counts_only or get_method(release.method).private
     has_weights = "weights" in release.data.columns
     frequency, analytic = has_weights and counts_only, has_weights and not counts_only
     rows = _level_rows(release)
@@ -1373,7 +1497,9 @@ def _surface_estimate(
     """Estimate the bivariate densities of a release and their contour levels, as seaborn does."""
     scales = {r: _Scale(release.scales.get(r)) for r in ("x", "y")}
     has_weights = "weights" in release.data.columns
-    frequency = has_weights and get_method(release.method).counts_only
+    frequency = has_weights and (
+        get_method(release.method).counts_only or get_method(release.method).private
+    )
     analytic = has_weights and not frequency
     rows = _level_rows(release)
     n_levels = len(rows)
@@ -2094,10 +2220,28 @@ def _draw_curves(
                 (artist,) = ax.plot(density, support, **kws)
             artist.sticky_edges.x[:] = sticky_density
             artist.sticky_edges.y[:] = sticky_support
+        if est.band and est.band[i].size:
+            _draw_band(ax, release, i, artist)
     _axis_labels(ax, release)
     if has_hue and legend:
         _legend(ax, release, order, lookup, fill, multiple, alpha, plot_kws)
     return bool(fill)
+
+
+def _draw_band(ax: Axes, release: KdeRelease, i: int, artist: Any) -> None:
+    """Shade a DP curve's 95% band (cut at 0) in the colour of its curve."""
+    from ..marks.bars import DP_ERRORS_GID
+
+    est = release.estimate
+    support, density, half = est.support[i], est.density[i], est.band[i]
+    low, high = np.maximum(density - half, 0.0), density + half
+    if isinstance(artist, mpl.lines.Line2D):
+        colour = artist.get_color()
+    else:
+        colour = mpl.colors.to_hex(np.asarray(artist.get_facecolor()).reshape(-1, 4)[0])
+    fill = ax.fill_between if release.data_axis == "x" else ax.fill_betweenx
+    band = fill(support, low, high, color=colour, alpha=0.2, lw=0)
+    band.set_gid(DP_ERRORS_GID)
 
 
 def _draw_contours(
@@ -2310,6 +2454,8 @@ def kdeplot(
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
+    epsilon: float | None = None,
+    binrange: tuple[float, float] | None = None,
     **kwargs: Any,
 ) -> Axes:
     """Plot univariate or bivariate distributions using kernel density estimation, safely.
@@ -2397,6 +2543,13 @@ def kdeplot(
         Number of representative values (``method="rounding"``).
     discretizer : {"ewd", "efd", "kmeans", "resampling"}, default "ewd"
         How rounding forms its intervals (``method="rounding"``).
+    epsilon : float, optional
+        Privacy loss of a univariate ``method="dp"`` density (default 1.0),
+        spent from the policy's ``dp_budget``.
+    binrange : (float, float), optional
+        ``method="dp"``: the span of the fixed grid of `bins` whose noisy
+        counts are smoothed; without it a quarter of epsilon is spent on a
+        differentially private range estimate.
     **kwargs
         Passed to matplotlib (``plot``/``fill_between``, or
         ``contour``/``contourf``).
@@ -2444,6 +2597,14 @@ def kdeplot(
       The counts are frequency weights (each centre counted once per
       record), so the bandwidth rule sees the number of records, not bins.
     - ``"generalize"``: as ``"suppress"`` with bins `factor` times wider.
+    - ``"dp"``: differential privacy. The records are counted in `bins`
+      bins fixed before the data is read (`binrange`, or a DP range
+      estimate spending a quarter of epsilon), the counts get OpenDP's
+      discrete Laplace noise of scale 1/epsilon and negative ones are set
+      to 0; the density is those noisy counts smoothed with the kernel, as
+      for ``"suppress"`` (post-processing: nothing more is spent). A band
+      shows the 95% interval that the counts' noise gives the curve (for
+      layered, non-cumulative curves). Bivariate densities do not take it.
 
     Bivariate (``x`` and ``y``; policy kind ``"contour"``, default
     ``"suppress"``):
@@ -2488,6 +2649,13 @@ def kdeplot(
     >>> ax = kdeplot(data=penguins, x="bill_length_mm", y="bill_depth_mm", ax=plt.figure().gca())
     >>> ax.safeplot_report.method, ax.safeplot_report.params["bins"]
     ('suppress', 30)
+
+    A density smoothed from differentially private counts of 26 bins:
+
+    >>> ax = kdeplot(data=penguins, x="flipper_length_mm", method="dp", epsilon=0.5,
+    ...              binrange=(170, 235), bins=26, ax=plt.figure().gca())
+    >>> ax.safeplot_report.params
+    {'epsilon': 0.5, 'bins': 26}
     >>> plt.close("all")
     """
     x, y, data, changes = _legacy_kwargs(kwargs, x, y, data)
@@ -2504,7 +2672,7 @@ def kdeplot(
     pol = get_policy()
     bivariate = x is not None and y is not None
     method = pol.check_method(method, "contour" if bivariate else "kde")
-    m = check_family(method, _FAMILIES, "kernel density plots")
+    m = check_family(method, (*_FAMILIES, "private"), "kernel density plots")
     pol.check_threshold(threshold)
     if weights is not None and not m.raw:
         raise ValueError(
@@ -2583,6 +2751,8 @@ def kdeplot(
         multiple=multiple,
         levels=levels,
         thresh=thresh,
+        epsilon=epsilon,
+        binrange=binrange,
     )
     ax = axes_for(ax, release.report, release)
     draw_kde(

@@ -37,7 +37,8 @@ from .._validate import refuse_dask
 from ..anonymize.grids import RareValues, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
-from ..methods import get_method
+from ..marks.bars import draw_grid_accuracy
+from ..methods import available_methods, get_method
 from ..policy import get_policy
 from ..release import DisclosureReport, GridRelease, guard
 from ..sources.dask import DaskColumns, is_dask_collection
@@ -291,8 +292,12 @@ def crosstab(
     dropna: bool = True,
     normalize: bool | str | int = False,
     secondary: bool = True,
+    method: str | None = None,
+    epsilon: float | None = None,
+    row_order: Sequence[Any] | None = None,
+    col_order: Sequence[Any] | None = None,
 ) -> pd.DataFrame:
-    """Cross-tabulate categorical columns, with small cells suppressed.
+    """Cross-tabulate categorical columns, with small cells suppressed (or DP noise).
 
     Like :func:`pandas.crosstab`, but on a DataFrame with column names, and
     released through cell suppression: cells with ``0 < count < threshold``
@@ -324,6 +329,19 @@ def crosstab(
     secondary : bool, default True
         Apply secondary suppression. Turn it off only when no totals of
         the table will be published anywhere.
+    method : {"suppress", "dp"}, optional
+        ``"suppress"`` (default): cell suppression as below. ``"dp"``:
+        differential privacy; every cell gets OpenDP's discrete Laplace
+        noise of scale 1/epsilon (one record is in one cell: L1
+        sensitivity 1) and nothing is suppressed.
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` table (default 1.0), spent from
+        the policy's ``dp_budget``.
+    row_order, col_order : sequence, optional
+        ``method="dp"``: the row and column labels, public and fixed before
+        the data is read (tuples for several keys). Each one is a row or
+        column of the table, with its noisy count even when no record has
+        it; records with other values are left out. Required with ``"dp"``.
 
     Returns
     -------
@@ -360,6 +378,14 @@ def crosstab(
     solution as in tau-argus: it blocks recovery from any one row or column
     equation, but combined equations can still bound a suppressed cell.
 
+    With ``method="dp"`` the table of the named rows and columns is
+    released with noise instead: negative noisy counts become 0, margins
+    and proportions are computed from the noisy cells (post-processing,
+    so a margin's error grows with the number of cells it adds up), and
+    the report and ``.attrs["safeplot"]`` state each cell's 95% accuracy
+    ("+/- N at 95%"). Labels come from `row_order` and `col_order`, never
+    from the data, so no label is refused as rare.
+
     A row or column label is published with the table, so a key value held
     by fewer than `threshold` records is refused (merge such values first).
     The release is logged in :mod:`safeplot.audit` (``figure="crosstab"``).
@@ -379,9 +405,37 @@ def crosstab(
 
     One Thursday dinner is a small cell; the other three cells go with it so
     that no row or column total gives it back.
+
+    Differentially private counts of the categories the call names:
+
+    >>> import safeplot
+    >>> with safeplot.policy(dp_budget=10):
+    ...     t = crosstab(tips, "day", "time", method="dp", epsilon=1.0,
+    ...                  row_order=["Thur", "Fri", "Sat", "Sun"], col_order=["Lunch", "Dinner"])
+    >>> t.shape, bool((t.to_numpy() >= 0).all())
+    ((4, 2), True)
     """
     pol = get_policy()
-    method = pol.check_method("suppress")
+    method = pol.check_method("suppress" if method is None else method, "count")
+    chosen = get_method(method)
+    if not (_table_method(chosen) or chosen.private):
+        takes = [m.name for m in available_methods() if _table_method(m) or m.private]
+        raise ValueError(
+            f"crosstab: method={method!r} is not available for tables; use one of {takes} "
+            "(cell suppression, or differentially private counts)."
+        )
+    private = chosen.private
+    if not private:
+        if epsilon is not None:
+            raise ValueError(
+                f"crosstab: epsilon= is the privacy loss of method='dp'; method={method!r} "
+                "takes no epsilon."
+            )
+        if row_order is not None or col_order is not None:
+            raise ValueError(
+                "crosstab: row_order= and col_order= name the public labels of a method='dp' "
+                "table; a suppressed table takes its labels from the records."
+            )
     threshold = pol.check_threshold(threshold)
     refuse_dask(data, "crosstab")
     if isinstance(data, dict):
@@ -401,6 +455,19 @@ def crosstab(
     how = _normalize_mode(normalize)
     if data.shape[0] == 0:
         raise ValueError("crosstab: the data are empty (no rows). There is nothing to release.")
+    if private:
+        return _private_crosstab(
+            data,
+            rows,
+            cols,
+            row_order=row_order,
+            col_order=col_order,
+            epsilon=epsilon,
+            margins=margins,
+            margins_name=margins_name,
+            how=how,
+            policy=pol,
+        )
     keys = data[rows + cols]
     complete = keys.notna().all(axis=1).to_numpy()
     if dropna:
@@ -463,6 +530,134 @@ def crosstab(
         pol,
         cells_suppressed=released.n_suppressed,
         details=details,
+        warnings=warnings,
+    )
+    mark_safe_matrix(out, "crosstab", report)
+    audit.record(report, figure="crosstab", released=out)
+    return out
+
+
+def _table_method(m: Any) -> bool:
+    """Whether a table releases its cells under `m` by suppression (counts kept, not coarsened)."""
+    return m.counts_only and not m.coarsens and not m.private
+
+
+class _Accuracy:
+    """The 95% accuracy of a released DP table, as :func:`draw_grid_accuracy` reads it."""
+
+    def __init__(self, accuracy: float) -> None:
+        self.accuracy = accuracy
+
+
+def _public_labels(role: str, order: Any, keys: list[Hashable]) -> pd.Index:
+    """Return the labels a DP table's rows or columns take from the call."""
+    what = "row_order" if role == "index" else "col_order"
+    if order is None:
+        raise ValueError(
+            f"crosstab: method='dp' needs the {'row' if role == 'index' else 'column'} labels "
+            f"before the data is read: give {what}=[...] (labels read from the records would "
+            "tell which values occur, which the noise does not protect)."
+        )
+    labels = list(order)
+    if not labels:
+        raise ValueError(f"crosstab: {what} is empty; name at least one label.")
+    if len(keys) > 1:
+        if not all(isinstance(v, tuple) and len(v) == len(keys) for v in labels):
+            raise ValueError(
+                f"crosstab: with {len(keys)} keys, {what} must hold tuples of {len(keys)} values."
+            )
+        index = pd.MultiIndex.from_tuples(labels, names=keys)
+    else:
+        index = pd.Index(labels, name=keys[0])
+    if index.has_duplicates:
+        raise ValueError(f"crosstab: {what} names a label twice.")
+    return index
+
+
+def _private_crosstab(
+    data: pd.DataFrame,
+    rows: list[Hashable],
+    cols: list[Hashable],
+    *,
+    row_order: Any,
+    col_order: Any,
+    epsilon: float | None,
+    margins: bool,
+    margins_name: str,
+    how: str | None,
+    policy: Any,
+) -> pd.DataFrame:
+    """Release the table of the named labels with OpenDP's discrete Laplace noise."""
+    from ..anonymize import dp as dpnum
+    from ._dp import dp_epsilon
+
+    m = get_method("dp")
+    eps = dp_epsilon(m, epsilon)
+    row_index = _public_labels("index", row_order, rows)
+    col_index = _public_labels("columns", col_order, cols)
+    keys = data[rows + cols]
+    complete = keys.notna().all(axis=1)
+    keys = keys[complete]
+    # each record counts in the cell of its labels, if the call named them; counting by
+    # position in the public labels makes the table's shape depend on the call alone
+    row_codes = row_index.get_indexer(
+        pd.MultiIndex.from_frame(keys[rows]) if len(rows) > 1 else keys[rows[0]]
+    )
+    col_codes = col_index.get_indexer(
+        pd.MultiIndex.from_frame(keys[cols]) if len(cols) > 1 else keys[cols[0]]
+    )
+    inside = (row_codes >= 0) & (col_codes >= 0)
+    r, c = len(row_index), len(col_index)
+    exact = np.bincount(row_codes[inside] * c + col_codes[inside], minlength=r * c).reshape(r, c)
+    # every argument is valid: the release will be made, so its privacy loss is spent now
+    left = guard.spend_epsilon(eps, function="crosstab")
+    noisy = dpnum.noisy_counts(exact, eps)
+    counts = noisy.counts
+    row_labels, col_labels = row_index, col_index
+    if how is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):  # a row or column of zeros
+            values, margin_row, margin_col = _normalized(counts, how, margins)
+    else:
+        values, margin_row, margin_col = counts, margins, margins
+        if margins:
+            values = np.block(
+                [
+                    [counts, counts.sum(axis=1)[:, None]],
+                    [counts.sum(axis=0)[None, :], np.array([[counts.sum()]])],
+                ]
+            )
+    if margin_row:
+        row_labels = _with_margin(row_labels, margins_name, "rows")
+    if margin_col:
+        col_labels = _with_margin(col_labels, margins_name, "columns")
+    out = pd.DataFrame(values, index=row_labels, columns=col_labels)
+    warnings = [
+        f"Differentially private counts (epsilon={eps:g}): each cell +/- {noisy.accuracy} at "
+        "95%; negative noisy counts shown as 0."
+    ]
+    if margins or how is not None:
+        warnings.append(
+            "Margins and proportions are computed from the noisy cells: a total of m cells "
+            "carries the noise of all m."
+        )
+    report = make_report(
+        "crosstab",
+        "dp",
+        {"epsilon": eps},
+        tuple(str(v) for v in rows + cols),
+        round(float(counts.sum())),  # a sum of noisy counts: post-processing
+        0,  # rows dropped are a count of records too, and not released under dp
+        policy,
+        details={
+            "mechanism": "discrete Laplace (OpenDP make_laplace), L1 sensitivity 1",
+            "noise_scale": noisy.scale,
+            "noise_sd": round(noisy.sd, 3),
+            "accuracy_95": noisy.accuracy,
+            "budget_left": round(left, 6),
+            "margins": bool(margins),
+            "normalize": how or False,
+            "labels_from": "the call (row_order, col_order)",
+        },
         warnings=warnings,
     )
     mark_safe_matrix(out, "crosstab", report)
@@ -539,6 +734,8 @@ def _grid_heatmap(
     bins: int,
     method: str | None,
     threshold: int | None,
+    epsilon: float | None = None,
+    binrange: Any = None,
     factor: int,
     k: int,
     q: float,
@@ -578,11 +775,14 @@ def _grid_heatmap(
         kind="heatmap",
         function="heatmap",
         policy=pol,
+        epsilon=epsilon,
+        binrange=binrange,
     )
     method = rel.report.method
+    private = rel.accuracy is not None
     threshold_used = rel.report.params.get("threshold", pol.threshold)
     counts = rel.counts[0]
-    if not get_method(method).raw:
+    if not get_method(method).raw and not private:
         counts = guard.released_counts(counts, threshold_used, what="cell", policy=pol)
     shown = np.isfinite(counts) & (counts > 0)
     grid = np.ma.array(np.where(shown, counts, 0.0).T, mask=~shown.T)  # rows = y cells
@@ -610,7 +810,7 @@ def _grid_heatmap(
         vmin = 0.0
     colormap = _colormap(cmap, center, vmin, vmax)
     avoid = np.array([])
-    raw = get_method(method).raw
+    raw = get_method(method).raw or private  # DP: nothing is placed by the records
     if not raw and is_dask_collection(pdata.frame):
         avoid = _dask_colorbar_avoid(pdata.frame, threshold_used, vmin, vmax) if cbar else avoid
     elif not raw:
@@ -645,7 +845,9 @@ def _grid_heatmap(
             whole = ticks[ticks == np.round(ticks)]  # counts: whole-number ticks if there are
             cb.set_ticks(whole if whole.size >= 2 else ticks)
         if "label" not in cbar_kws:
-            cb.set_label("Count")
+            cb.set_label("Count" if not private else f"Count (+/- {rel.accuracy:g} at 95%)")
+    if private:
+        draw_grid_accuracy(ax, rel)
     if annot:
         _annotate_grid(ax, mesh, rel, grid, fmt, annot_kws)
     return finish(ax, rel.report, annotate=annotate, policy=pol)
@@ -751,6 +953,8 @@ def heatmap(
     hue: Any = None,
     bins: int = GRID_BINS,
     method: str | None = None,
+    epsilon: float | None = None,
+    binrange: Any = None,
     threshold: int | None = None,
     factor: int = 2,
     k: int = 3,
@@ -827,6 +1031,15 @@ def heatmap(
         Disclosure-control method of a density grid; default the policy's
         for heat maps (``"suppress"``). See Notes. With a raw matrix only
         ``"none"`` (if the policy allows raw output) draws it.
+    epsilon : float, optional
+        Privacy loss of a ``method="dp"`` density grid (default 1.0), spent
+        from the policy's ``dp_budget``. Each cell's count carries discrete
+        Laplace noise of scale 1/epsilon (OpenDP); the 95% accuracy is
+        written on the colour bar's label and in the report.
+    binrange : (low, high) or ((xlow, xhigh), (ylow, yhigh)), optional
+        ``method="dp"`` only: the span of the grid, fixed before the data
+        is read. Without it a quarter of epsilon is spent on a
+        differentially private range estimate.
     threshold : int, optional
         Minimum shown count of a density grid (default and floor: the
         policy's). For a table, give it to :func:`crosstab`.
@@ -889,6 +1102,11 @@ def heatmap(
     - ``"confidential"``: the counts of the winsorised values, then
       suppressed.
     - ``"none"``: the raw grid, if the policy allows raw output.
+    - ``"dp"``: differential privacy. Every cell of a `bins` x `bins` grid
+      on edges fixed by `binrange` (or by a DP range estimate) gets OpenDP's
+      discrete Laplace noise of scale 1/epsilon; negative counts are shown
+      as 0 and no cell is suppressed (a noisy count certifies no record).
+      The colour bar says how far each count may be off (+/- N at 95%).
 
     A matrix is drawn as released: :func:`crosstab` suppresses small cells
     and the cells that would give them back through the totals.
@@ -908,6 +1126,14 @@ def heatmap(
     >>> ax.safeplot_report.details["matrix"]
     'crosstab'
     >>> plt.close(fig)
+
+    A density grid of differentially private counts on cells fixed by the call:
+
+    >>> ax = heatmap(penguins, x="bill_length_mm", y="flipper_length_mm", bins=10,
+    ...              binrange=((30, 60), (170, 235)), method="dp", epsilon=0.5)
+    >>> ax.safeplot_report.details["accuracy_95"]
+    6
+    >>> plt.close("all")
     """
     if x is not None or y is not None or hue is not None:
         return _grid_heatmap(
@@ -935,6 +1161,8 @@ def heatmap(
             ax=ax,
             bins=bins,
             method=method,
+            epsilon=epsilon,
+            binrange=binrange,
             threshold=threshold,
             factor=factor,
             k=k,
@@ -948,6 +1176,11 @@ def heatmap(
             "records with x= and y= for a density grid."
         )
     pol = get_policy()
+    if epsilon is not None or binrange is not None:
+        raise ValueError(
+            "heatmap: epsilon= and binrange= apply to a method='dp' density grid (x=, y=). A "
+            "table is released by crosstab(..., method='dp', epsilon=...); draw it as it is."
+        )
     if is_safe_matrix(data):
         marker = data.attrs[MARKER]
         report = matrix_report(marker)
@@ -1029,4 +1262,11 @@ def heatmap(
             ax=ax,
             **kwargs,
         )
+    if (
+        report.method
+        and get_method(report.method).private
+        and report.details.get("accuracy_95") is not None
+    ):
+        # a DP table: one line says how far each cell's count may be off
+        draw_grid_accuracy(ax, _Accuracy(float(report.details["accuracy_95"])))
     return finish(ax, report, annotate=annotate, policy=pol)

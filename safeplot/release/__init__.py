@@ -302,6 +302,10 @@ class GridRelease:
     xticks, yticks : ndarray
         Tick positions on the safe grid.
     report : DisclosureReport
+    accuracy : float, optional
+        For differentially private counts: each cell's count lies within
+        +/- this of the true count with 95% probability; None for exact
+        counts.
     """
 
     xedges: np.ndarray
@@ -313,6 +317,7 @@ class GridRelease:
     xticks: np.ndarray
     yticks: np.ndarray
     report: DisclosureReport
+    accuracy: float | None = None
 
     @property
     def xcentres(self) -> np.ndarray:
