@@ -41,6 +41,7 @@ from .plots.relational import scatter, scatterplot
 from .plots.rug import rugplot
 from .plots.strip import stripplot, swarmplot
 from .plots.survival import kmplot
+from .plots.violin import violinplot
 from .policy import Policy, get_policy, load_policy, set_policy
 from .remote import accepts_remote as _accepts_remote
 from .remote import connect
@@ -120,6 +121,7 @@ __all__ = [
     "set_policy",
     "stripplot",
     "swarmplot",
+    "violinplot",
 ]
 
 

@@ -42,6 +42,7 @@ from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
 from safeplot.plots.rug import RUG_METHODS
 from safeplot.plots.strip import STRIP_METHODS
 from safeplot.plots.survival import SURVIVAL_METHODS
+from safeplot.plots.violin import VIOLIN_METHODS
 from safeplot.policy import METHODS
 
 from .leakscan import scan_figure
@@ -725,6 +726,17 @@ CASES += [
         {"count_axis": None},
     ),
     Case(
+        "catplot-violin",
+        lambda df, m, ax: safeplot.catplot(
+            df, x="g", y="x", col="g", kind="violin", method=m, height=2
+        ),
+        _safe(VIOLIN_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
         "catplot-point",
         lambda df, m, ax: safeplot.catplot(
             df,
@@ -771,6 +783,44 @@ CASES += [
         lambda df: {"y": df["x"].to_numpy()},
         {"count_axis": None},
         functions=("swarmplot",),
+    ),
+    Case(
+        "violinplot",
+        lambda df, m, ax: safeplot.violinplot(data=df, x="g", y="x", method=m, ax=ax),
+        _safe(VIOLIN_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("violinplot",),
+    ),
+    Case(
+        # extreme arguments: horizontal, dodged hue levels, quartiles, widths by count, the
+        # coarsest grid of the menu and the narrowest kernel allowed
+        "violinplot-hue-horizontal-quart",
+        lambda df, m, ax: safeplot.violinplot(
+            data=df,
+            x="y",
+            y="g",
+            hue="g",
+            inner="quart",
+            density_norm="count",
+            gridsize=50,
+            bw_adjust=0.5,
+            method=m,
+            ax=ax,
+        ),
+        _safe(VIOLIN_METHODS),
+        lambda df: {"x": df["y"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        # one mark per released value
+        "violinplot-stick",
+        lambda df, m, ax: safeplot.violinplot(
+            data=df, x="g", y="x", inner="stick", method=m, ax=ax
+        ),
+        tuple(m for m in _safe(VIOLIN_METHODS) if m in STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
     ),
     Case(
         "rugplot",
@@ -1111,6 +1161,38 @@ REFUSALS: list[Refusal] = [
         ValueError,
         "c=10 is larger than the number of distinct values",
         "rounding to c=10 points needs at least 10 distinct values",
+    ),
+    Refusal(
+        "catplot-violin",
+        ".*",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "catplot-violin",
+        "(generalize|suppress)",
+        "strata_near_k",
+        DisclosureError,
+        "no group has a density that can be released",
+        "every bin of a facet of 3 to 5 records is below the threshold",
+    ),
+    Refusal(
+        "catplot-violin",
+        "rounding",
+        "strata_near_k",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values",
+    ),
+    Refusal(
+        "catplot-violin",
+        "(deterministic|microaggregation)",
+        "strata_near_k",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below 2k would show its records and name the group",
     ),
     Refusal(
         "catplot-count",

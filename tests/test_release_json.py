@@ -52,6 +52,7 @@ from safeplot.plots import (
     relational,
     rug,
     strip,
+    violin,
 )
 from safeplot.plots.distributions import draw_histogram, release_histogram
 from safeplot.plots.grid import release_grid
@@ -523,6 +524,26 @@ def _():
         strip.swarmplot(TIPS, x="total_bill", y="time", size=2, method="probabilistic")
 
     rel, draw = _private_drawer(strip, "draw_categorical_points", run)
+    return rel, draw, None
+
+
+@case("violin", "hue-box")
+def _():
+    def run():
+        violin.violinplot(TIPS, x="day", y="tip", hue="sex", method="confidential")
+
+    rel, draw = _private_drawer(violin, "draw_violins", run)
+    assert rel.boxes is not None
+    return rel, draw, None
+
+
+@case("violin", "horizontal-stick")
+def _():
+    def run():
+        violin.violinplot(TIPS, x="total_bill", y="time", inner="stick", density_norm="count")
+
+    rel, draw = _private_drawer(violin, "draw_violins", run)
+    assert rel.values is not None
     return rel, draw, None
 
 

@@ -10,7 +10,7 @@ five ways (:data:`NAMESPACE` says which for each name):
     ``get_dataset_names`` read the datasets bundled with safeplot, offline.
 ``"refused"``
     A plotting function that draws individual records and has no safe
-    version (``violinplot``, ``boxenplot``, ``distplot``):
+    version (``boxenplot``, ``distplot``):
     the name is a function with seaborn's signature that raises
     :class:`~safeplot.errors.UnsafePlotError` naming the safe alternative,
     before anything is drawn.
@@ -81,6 +81,7 @@ SAFE: dict[str, str] = {
     "rugplot": "safeplot.plots.rug:rugplot",
     "stripplot": "safeplot.plots.strip:stripplot",
     "swarmplot": "safeplot.plots.strip:swarmplot",
+    "violinplot": "safeplot.plots.violin:violinplot",
     "ecdfplot": "safeplot.plots.ecdf:ecdfplot",
     "scatterplot": "safeplot:scatterplot",  # the public one: it also takes a RemoteFrame
     "heatmap": "safeplot:heatmap",  # the public one: it also takes a RemoteFrame
@@ -99,13 +100,6 @@ SAFE: dict[str, str] = {
 
 #: seaborn plotting functions with no safe version: name -> (what it shows, what to use).
 REFUSED: dict[str, tuple[str, str]] = {
-    "violinplot": (
-        "draws a density of the raw values of each group that reaches their minimum and "
-        "maximum, with the raw quartiles or points inside",
-        "Use safeplot.boxplot(data, x=..., y=..., method='confidential') for released "
-        "summaries of each group, or safeplot.kdeplot(data, x=..., hue=...) for densities of "
-        "anonymised values.",
-    ),
     "boxenplot": (
         "draws letter-value boxes out to the most extreme records, and those records",
         "Use safeplot.boxplot(data, x=..., y=...) (any method).",

@@ -60,7 +60,7 @@ DISPLOT_KINDS = ("hist", "kde", "ecdf")
 #: Kinds of :func:`relplot` with a safe version.
 RELPLOT_KINDS = ("scatter", "line")
 #: Kinds of :func:`catplot` with a safe version (``"bar"`` once ``barplot`` exists).
-CATPLOT_KINDS = ("box", "count", "bar", "point")
+CATPLOT_KINDS = ("box", "count", "bar", "point", "violin")
 
 #: safeplot's own keyword arguments, passed on only to functions that take them.
 _OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "discretizer")
@@ -68,7 +68,6 @@ _OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "
 _UNSAFE_CAT_KINDS = {
     "strip": "a strip plot draws one marker per record at its raw value",
     "swarm": "a swarm plot draws one marker per record at its raw value",
-    "violin": "a violin plot draws a density whose tails end at the raw extremes",
     "boxen": "a boxen plot draws its outermost boxes and outliers at raw values",
 }
 
@@ -1329,8 +1328,11 @@ def catplot(
         )
     _warn_ax(kwargs, "catplot", kind)
     from .point import pointplot
+    from .violin import violinplot
 
-    func = {"box": boxplot, "count": countplot, "point": pointplot}.get(kind) or _barplot()
+    func = {"box": boxplot, "count": countplot, "point": pointplot, "violin": violinplot}.get(
+        kind
+    ) or _barplot()
     if kind not in ("bar", "point"):
         for name, value in (("units", units), ("weights", weights)):
             if value is not None:
@@ -1346,7 +1348,8 @@ def catplot(
             "df.melt() first)."
         )
     method = pol.check_method(
-        method, {"box": "box", "count": "count", "bar": "count", "point": "count"}[kind]
+        method,
+        {"box": "box", "count": "count", "bar": "count", "point": "count", "violin": "box"}[kind],
     )
     m = get_method(method)
     threshold = pol.check_threshold(threshold)
