@@ -25,6 +25,7 @@ from .errors import DisclosureError, UnsafePlotError
 from .integrations import projection as _projection  # noqa: F401 (projection, savefig hook)
 from .plots.axisgrid import jointplot, pairplot
 from .plots.bar import barplot
+from .plots.boxen import boxenplot
 from .plots.categorical import boxplot, countplot
 from .plots.cluster import clustermap
 from .plots.confidential import correspondenceplot, parallelboxplot
@@ -73,6 +74,7 @@ __all__ = [
     "audit",
     "barplot",
     "biplot",
+    "boxenplot",
     "boxplot",
     "catplot",
     "chi2_contingency",

@@ -179,9 +179,7 @@ def _violins(rel: Any) -> dict[str, Any]:
             if rel.values is not None:
                 rows += [[cat, hue, "value", float(v), None] for v in rel.values[g]]
         else:
-            for depth, (lo, hi) in enumerate(zip(rel.lower[g], rel.upper[g], strict=True)):
-                rows.append([cat, hue, f"lower{depth + 1}", float(lo), None])
-                rows.append([cat, hue, f"upper{depth + 1}", float(hi), None])
+            rows += [[cat, hue, "letter value", float(v), None] for v in rel.letter_values[g]]
             rows.append([cat, hue, "med", float(rel.medians[g]), None])
             rows += [[cat, hue, "flier", float(v), None] for v in rel.fliers[g]]
     return _table(["category", "hue", "part", "value", "density"], rows)

@@ -11,6 +11,7 @@ import pytest
 
 import safeplot
 from safeplot.demo import demo_policy
+from safeplot.plots.boxen import boxenplot
 from safeplot.plots.violin import violinplot
 
 COMPARE = pytest.mark.mpl_image_compare(
@@ -51,4 +52,24 @@ def test_violinplot_methods():
         axes[3].set_title("generalize")
         violinplot(df, x="stay", y="ward", method="probabilistic", inner="stick", ax=axes[4])
         axes[4].set_title("probabilistic (stick)")
+    return fig
+
+
+@COMPARE
+def test_boxenplot_methods():
+    """Raw boxen, then deterministic (hue), suppress, confidential, probabilistic horizontal."""
+    df = _wards()
+    with safeplot.policy(demo_policy()):
+        fig, axes = plt.subplots(1, 5, figsize=(20, 3.8), layout="constrained")
+        boxenplot(df, x="ward", y="stay", method="none", ax=axes[0])
+        axes[0].set_title("none")
+        boxenplot(df, x="ward", y="stay", hue="sex", ax=axes[1])
+        axes[1].set_title("deterministic")
+        safeplot.move_legend(axes[1], "upper left", bbox_to_anchor=(1.08, 1), frameon=False)
+        boxenplot(df, x="ward", y="stay", method="suppress", bins=20, ax=axes[2])
+        axes[2].set_title("suppress")
+        boxenplot(df, x="ward", y="stay", method="confidential", ax=axes[3])
+        axes[3].set_title("confidential")
+        boxenplot(df, x="stay", y="ward", method="probabilistic", k_depth="proportion", ax=axes[4])
+        axes[4].set_title("probabilistic (proportion)")
     return fig

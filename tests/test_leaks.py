@@ -30,6 +30,7 @@ from safeplot.methods import get_method
 from safeplot.plots._common import FOOTNOTE_GID, method_note
 from safeplot.plots.axisgrid import JOINT_METHODS, PAIR_METHODS, pair_axes_variables
 from safeplot.plots.bar import BAR_METHODS
+from safeplot.plots.boxen import BOXEN_METHODS
 from safeplot.plots.categorical import BOX_METHODS, COUNT_METHODS
 from safeplot.plots.distributions import HIST_METHODS
 from safeplot.plots.ecdf import ECDF_METHODS
@@ -737,6 +738,17 @@ CASES += [
         per_axes=facet_axes_variables,
     ),
     Case(
+        "catplot-boxen",
+        lambda df, m, ax: safeplot.catplot(
+            df, x="g", y="x", col="g", kind="boxen", method=m, height=2
+        ),
+        _safe(BOXEN_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
         "catplot-point",
         lambda df, m, ax: safeplot.catplot(
             df,
@@ -820,6 +832,24 @@ CASES += [
         ),
         tuple(m for m in _safe(VIOLIN_METHODS) if m in STRIP_METHODS),
         lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        "boxenplot",
+        lambda df, m, ax: safeplot.boxenplot(data=df, x="g", y="x", method=m, ax=ax),
+        _safe(BOXEN_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("boxenplot",),
+    ),
+    Case(
+        # extreme arguments: horizontal, dodged hue levels, as many letter values as asked
+        "boxenplot-hue-horizontal-deep",
+        lambda df, m, ax: safeplot.boxenplot(
+            data=df, x="y", y="g", hue="g", k_depth=20, width_method="area", method=m, ax=ax
+        ),
+        _safe(BOXEN_METHODS),
+        lambda df: {"x": df["y"].to_numpy()},
         {"count_axis": None},
     ),
     Case(
@@ -1163,7 +1193,7 @@ REFUSALS: list[Refusal] = [
         "rounding to c=10 points needs at least 10 distinct values",
     ),
     Refusal(
-        "catplot-violin",
+        "catplot-(violin|boxen)",
         ".*",
         "tiny_groups",
         DisclosureError,
@@ -1171,15 +1201,15 @@ REFUSALS: list[Refusal] = [
         "a facet below the threshold (or 2k) would show its records and name the group",
     ),
     Refusal(
-        "catplot-violin",
+        "catplot-(violin|boxen)",
         "(generalize|suppress)",
         "strata_near_k",
         DisclosureError,
-        "no group has a density that can be released",
+        "no group (has a density that can be released|keeps 3 records)",
         "every bin of a facet of 3 to 5 records is below the threshold",
     ),
     Refusal(
-        "catplot-violin",
+        "catplot-(violin|boxen)",
         "rounding",
         "strata_near_k",
         ValueError,
@@ -1187,7 +1217,7 @@ REFUSALS: list[Refusal] = [
         "rounding to c=10 points needs at least 10 distinct values",
     ),
     Refusal(
-        "catplot-violin",
+        "catplot-(violin|boxen)",
         "(deterministic|microaggregation)",
         "strata_near_k",
         DisclosureError,

@@ -44,6 +44,7 @@ from safeplot.marks.lines import draw_estimate_lines
 from safeplot.plots import (
     axisgrid,
     bar,
+    boxen,
     categorical,
     confidential,
     ecdf,
@@ -544,6 +545,25 @@ def _():
 
     rel, draw = _private_drawer(violin, "draw_violins", run)
     assert rel.values is not None
+    return rel, draw, None
+
+
+@case("boxen", "hue-fliers")
+def _():
+    def run():
+        boxen.boxenplot(TIPS, x="day", y="tip", hue="sex", k_depth="proportion")
+
+    rel, draw = _private_drawer(boxen, "draw_boxens", run)
+    assert any(f.size for f in rel.fliers)
+    return rel, draw, None
+
+
+@case("boxen", "horizontal-confidential")
+def _():
+    def run():
+        boxen.boxenplot(TIPS, x="total_bill", y="time", method="confidential", fill=False)
+
+    rel, draw = _private_drawer(boxen, "draw_boxens", run)
     return rel, draw, None
 
 

@@ -117,7 +117,6 @@ def test_refused_functions_name_the_alternative(name):
 
 def test_specific_alternatives():
     cases = {
-        "boxenplot": "boxplot",
         "distplot": "histplot",
     }
     for name, alternative in cases.items():
@@ -139,6 +138,7 @@ def test_module_views_and_passed_modules():
     assert safeplot.mpl is seaborn.mpl
     assert "histplot" in dir(safeplot.distributions)
     assert safeplot.categorical.violinplot is safeplot.violinplot
+    assert safeplot.categorical.boxenplot is safeplot.boxenplot
     with pytest.raises(UnsafePlotError):
         safeplot.distributions.distplot()
 

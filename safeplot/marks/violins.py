@@ -277,8 +277,8 @@ def draw_boxens(
     ----------
     ax : Axes
     rel : BoxenRelease
-        Per group the released letter values (lower and upper quantile of
-        each depth, widest box first), the median, and released outliers.
+        Per group the released letter values (``2k`` quantiles, ascending),
+        the median, and released outliers.
     color, palette, saturation, fill, dodge, width, gap, linewidth, linecolor
         As in :func:`seaborn.boxenplot`.
     width_method : {"exponential", "linear", "area"}
@@ -286,70 +286,71 @@ def draw_boxens(
     showfliers, legend, box_kws, flier_kws, line_kws
         As in :func:`seaborn.boxenplot`.
     """
-    import seaborn as sns
+    from seaborn import light_palette
 
     box_kws = dict(box_kws or {})
     flier_kws = dict(flier_kws or {})
     line_kws = dict(line_kws or {})
     if linewidth is None:
-        linewidth = mpl.rcParams["patch.linewidth"]
+        linewidth = (0.5 if fill else 1.0) * mpl.rcParams["lines.linewidth"]
     colours = _colours(rel, color, palette, saturation)
     edge = _line_colour(colours, linecolor)
     pos, widths = _positions(rel, dodge, width, gap)
     for g in range(len(rel.groups)):
-        lower, upper = rel.lower[g], rel.upper[g]
-        k = lower.size
+        vals = np.asarray(rel.letter_values[g], dtype=float)
+        k = vals.size // 2
         if not k:
             continue
-        base = colours[g]
-        # widest (outermost) box first; the innermost box is drawn in the full colour
+        levels = k + 1 - np.concatenate([np.arange(k + 1, 1, -1), np.arange(2, k + 2)[1:]])
+        exponent = (levels - 1 - k).astype(float)
         if width_method == "linear":
-            rel_w = np.linspace(1, 1 / k, k)[::-1][::-1]
-            rel_w = (np.arange(k, 0, -1) / k)[::-1][::-1]
-            rel_w = np.arange(1, k + 1) / k
+            rel_widths = levels + 1.0
         elif width_method == "area":
-            spans = upper - lower
-            rel_w = np.where(
-                spans > 0, (2.0 ** -np.arange(k, 0, -1)) / np.maximum(spans, 1e-300), 0
-            )
-            rel_w = rel_w / rel_w.max() if rel_w.max() > 0 else np.ones(k)
+            tails = levels < (k - 1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rel_widths = 2 ** (exponent - tails) / np.diff(vals)
+            rel_widths = np.nan_to_num(rel_widths, nan=0.0, posinf=0.0)
         else:
-            rel_w = 0.5 ** np.arange(k - 1, -1, -1)  # innermost (last) widest
-        rel_w = rel_w[::-1] if width_method != "area" else rel_w
-        # rel_w[i] is the width of depth i, outermost (i=0) narrowest
-        cmap = sns.light_palette(base, k + 1, as_cmap=False)[1:]
-        patches = []
-        faces = []
-        for i in range(k):
-            w = widths[g] * rel_w[i]
-            lo, hi = lower[i], upper[i]
+            rel_widths = 2**exponent
+        peak = rel_widths.max() if rel_widths.max() > 0 else 1.0
+        box_w = rel_widths / peak * widths[g]
+        main = colours[g]
+        boxes = []
+        for i in range(2 * k - 1):
+            lo, hi = vals[i], vals[i + 1]
             if rel.orient == "x":
-                patches.append(Rectangle((pos[g] - w / 2, lo), w, hi - lo))
+                boxes.append(Rectangle((pos[g] - box_w[i] / 2, lo), box_w[i], hi - lo))
             else:
-                patches.append(Rectangle((lo, pos[g] - w / 2), hi - lo, w))
-            faces.append(cmap[i])
-        coll = PatchCollection(
-            patches,
+                boxes.append(Rectangle((lo, pos[g] - box_w[i] / 2), hi - lo, box_w[i]))
+        if fill:
+            cmap = light_palette(main, as_cmap=True)
+            paint = {"facecolors": cmap(2 ** ((exponent + 2) / 3)), "edgecolors": edge}
+        else:
+            paint = {"facecolors": "none", "edgecolors": main}
+        ax.add_collection(
+            PatchCollection(boxes, **{**paint, "linewidth": linewidth, **box_kws}), autolim=False
+        )
+        hw = widths[g] / 2
+        ax.plot(
+            *_segments(rel.orient, [pos[g] - hw, pos[g] + hw], [rel.medians[g]] * 2),
             **{
-                "facecolors": faces if fill else "none",
-                "edgecolors": edge if fill else base,
-                "linewidths": linewidth,
-                **box_kws,
+                "color": edge if fill else main,
+                "solid_capstyle": "butt",
+                "linewidth": 1.25 * linewidth,
+                **line_kws,
             },
         )
-        ax.add_collection(coll, autolim=False)
-        w_in = widths[g] * rel_w[-1]
-        ax.plot(
-            *_segments(rel.orient, [pos[g] - w_in / 2, pos[g] + w_in / 2], [rel.medians[g]] * 2),
-            **{"color": edge if fill else base, "linewidth": linewidth, **line_kws},
-        )
-        fliers = rel.fliers[g]
+        fliers = np.asarray(rel.fliers[g], dtype=float)
         if showfliers and fliers.size:
             ax.scatter(
                 *_segments(rel.orient, np.full(fliers.size, pos[g]), fliers),
-                **{"marker": "d", "s": 12, "color": edge if fill else base, "linewidth": 0,
-                   **flier_kws},
-            )  # fmt: skip
+                **{
+                    "facecolor": "none",
+                    "edgecolor": ".45" if fill else main,
+                    "s": 25,
+                    **flier_kws,
+                },
+            )
     _category_axis(ax, rel)
     set_safe_axis(ax, rel.value_axis, rel.value_lim, rel.value_ticks)
     _legend(ax, rel, colours, edge, fill, legend)

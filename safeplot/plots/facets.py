@@ -60,7 +60,7 @@ DISPLOT_KINDS = ("hist", "kde", "ecdf")
 #: Kinds of :func:`relplot` with a safe version.
 RELPLOT_KINDS = ("scatter", "line")
 #: Kinds of :func:`catplot` with a safe version (``"bar"`` once ``barplot`` exists).
-CATPLOT_KINDS = ("box", "count", "bar", "point", "violin")
+CATPLOT_KINDS = ("box", "count", "bar", "point", "violin", "boxen")
 
 #: safeplot's own keyword arguments, passed on only to functions that take them.
 _OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "discretizer")
@@ -68,7 +68,6 @@ _OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "
 _UNSAFE_CAT_KINDS = {
     "strip": "a strip plot draws one marker per record at its raw value",
     "swarm": "a swarm plot draws one marker per record at its raw value",
-    "boxen": "a boxen plot draws its outermost boxes and outliers at raw values",
 }
 
 
@@ -1327,12 +1326,17 @@ def catplot(
             "'box', 'boxen', 'violin', 'bar', 'count', and 'point'."
         )
     _warn_ax(kwargs, "catplot", kind)
+    from .boxen import boxenplot
     from .point import pointplot
     from .violin import violinplot
 
-    func = {"box": boxplot, "count": countplot, "point": pointplot, "violin": violinplot}.get(
-        kind
-    ) or _barplot()
+    func = {
+        "box": boxplot,
+        "count": countplot,
+        "point": pointplot,
+        "violin": violinplot,
+        "boxen": boxenplot,
+    }.get(kind) or _barplot()
     if kind not in ("bar", "point"):
         for name, value in (("units", units), ("weights", weights)):
             if value is not None:
@@ -1349,7 +1353,14 @@ def catplot(
         )
     method = pol.check_method(
         method,
-        {"box": "box", "count": "count", "bar": "count", "point": "count", "violin": "box"}[kind],
+        {
+            "box": "box",
+            "count": "count",
+            "bar": "count",
+            "point": "count",
+            "violin": "box",
+            "boxen": "box",
+        }[kind],
     )
     m = get_method(method)
     threshold = pol.check_threshold(threshold)
