@@ -421,13 +421,32 @@ def test_a_facet_refused_half_way_leaves_nothing_logged():
 
 
 @pytest.mark.parametrize("kind", ["strip", "swarm"])
-def test_unsafe_catplot_kinds_name_the_safe_kind(kind):
+def test_catplot_strip_and_swarm_release_each_facet_as_stripplot_does(kind):
+    from safeplot.plots.strip import release_stripplot
+
     df = SHAPES["outliers"]
-    _refused(lambda: catplot(df, x="h", y="x", kind=kind), "kind='box'", UnsafePlotError)
+    g = catplot(df, x="g", y="x", col="g", kind=kind, height=2, size=2)
+    assert [r.function for r in g.safeplot_reports] == [f"{kind}plot"] * 2
+    for ax, level in zip(g.axes.flat, ["a", "b"], strict=True):
+        drawn = np.sort(np.concatenate([c.get_offsets()[:, 1] for c in ax.collections]))
+        alone = release_stripplot(df[df["g"] == level], x="g", y="x", order=["a", "b"])
+        np.testing.assert_array_equal(drawn, np.sort(alone.values))
+    per_axes = facet_axes_variables(g, df)
+    assert not scan_figure(g.figure, {"y": df["x"].to_numpy()}, per_axes=per_axes)
 
 
-def test_catplot_default_kind_strip_is_refused():
-    _refused(lambda: catplot(SHAPES["outliers"], x="h", y="x"), "default", UnsafePlotError)
+def test_catplot_default_kind_is_a_released_strip_plot():
+    g = catplot(SHAPES["outliers"], x="g", y="x", height=2)
+    assert g.safeplot_reports[0].function == "stripplot"
+    assert g.safeplot_reports[0].method == "deterministic"
+
+
+def test_catplot_strip_refuses_methods_that_leave_values_raw():
+    _refused(
+        lambda: catplot(SHAPES["outliers"], x="g", y="x", kind="strip", method="suppress"),
+        "not available for stripplots",
+        ValueError,
+    )
 
 
 def test_displot_rug_is_refused():

@@ -73,3 +73,16 @@ def test_boxenplot_methods():
         boxenplot(df, x="stay", y="ward", method="probabilistic", k_depth="proportion", ax=axes[4])
         axes[4].set_title("probabilistic (proportion)")
     return fig
+
+
+@COMPARE
+def test_catplot_strip_swarm_facets():
+    """catplot's default kind (strip) per facet, hue dodged; the small ward left out."""
+    df = _wards()
+    df["unit"] = np.where(df.index % 3 == 0, "day", "night")
+    with safeplot.policy(demo_policy()):
+        np.random.seed(0)  # noqa: NPY002 (seaborn jitters with the global generator)
+        g = safeplot.catplot(
+            df, x="ward", y="stay", hue="sex", col="unit", dodge=True, height=3, aspect=1.2
+        )
+    return g.figure

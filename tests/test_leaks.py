@@ -749,6 +749,28 @@ CASES += [
         per_axes=facet_axes_variables,
     ),
     Case(
+        "catplot-strip",
+        lambda df, m, ax: safeplot.catplot(
+            df, x="g", y="x", col="g", kind="strip", method=m, height=2
+        ),
+        _safe(STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
+        "catplot-swarm",
+        lambda df, m, ax: safeplot.catplot(
+            df, x="g", y="x", hue="g", row="g", kind="swarm", size=2, method=m, height=2
+        ),
+        _safe(STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
         "catplot-point",
         lambda df, m, ax: safeplot.catplot(
             df,
@@ -1193,7 +1215,7 @@ REFUSALS: list[Refusal] = [
         "rounding to c=10 points needs at least 10 distinct values",
     ),
     Refusal(
-        "catplot-(violin|boxen)",
+        "catplot-(violin|boxen|strip|swarm)",
         ".*",
         "tiny_groups",
         DisclosureError,
@@ -1209,7 +1231,7 @@ REFUSALS: list[Refusal] = [
         "every bin of a facet of 3 to 5 records is below the threshold",
     ),
     Refusal(
-        "catplot-(violin|boxen)",
+        "catplot-(violin|boxen|strip|swarm)",
         "rounding",
         "strata_near_k",
         ValueError,
@@ -1217,7 +1239,7 @@ REFUSALS: list[Refusal] = [
         "rounding to c=10 points needs at least 10 distinct values",
     ),
     Refusal(
-        "catplot-(violin|boxen)",
+        "catplot-(violin|boxen|strip|swarm)",
         "(deterministic|microaggregation)",
         "strata_near_k",
         DisclosureError,

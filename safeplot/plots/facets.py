@@ -60,16 +60,10 @@ DISPLOT_KINDS = ("hist", "kde", "ecdf")
 #: Kinds of :func:`relplot` with a safe version.
 RELPLOT_KINDS = ("scatter", "line")
 #: Kinds of :func:`catplot` with a safe version (``"bar"`` once ``barplot`` exists).
-CATPLOT_KINDS = ("box", "count", "bar", "point", "violin", "boxen")
+CATPLOT_KINDS = ("strip", "swarm", "box", "count", "bar", "point", "violin", "boxen")
 
 #: safeplot's own keyword arguments, passed on only to functions that take them.
 _OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "discretizer")
-
-_UNSAFE_CAT_KINDS = {
-    "strip": "a strip plot draws one marker per record at its raw value",
-    "swarm": "a swarm plot draws one marker per record at its raw value",
-}
-
 
 # -- optional axes-level functions -------------------------------------------------------
 
@@ -1233,9 +1227,9 @@ def catplot(
     row, col : name or vector, optional
         Facet variables. Every facet needs at least ``threshold`` records.
     kind : str, default "strip"
-        ``"box"``, ``"count"``, ``"bar"`` or ``"point"``. seaborn's default,
-        ``"strip"``, draws every record and is refused, as are ``"swarm"``,
-        ``"violin"`` and ``"boxen"``: pass ``kind="box"`` (or ``"count"``).
+        ``"strip"``, ``"swarm"``, ``"box"``, ``"violin"``, ``"boxen"``,
+        ``"count"``, ``"bar"`` or ``"point"``: each facet is drawn by the
+        safe function of that name (``stripplot``, ``violinplot``, ...).
     estimator, errorbar, n_boot, seed, units, weights : optional
         Used by ``kind="bar"`` and ``"point"`` (passed to ``barplot`` or
         ``pointplot``). With ``"box"`` and
@@ -1271,8 +1265,7 @@ def catplot(
     Raises
     ------
     UnsafePlotError
-        ``kind`` is ``"strip"`` (the default), ``"swarm"``, ``"violin"``,
-        or ``"boxen"``; or ``"bar"`` without a safe ``barplot``.
+        ``kind="bar"`` without a safe ``barplot``.
     DisclosureError
         A facet with too few records, a group too small for its box, or a
         parameter below a policy floor; nothing is drawn or logged.
@@ -1293,9 +1286,11 @@ def catplot(
     ``threshold`` are suppressed (``"suppress"``), merged into coarser
     levels (``"generalize"``) or rounded (``"confidential"``).
 
-    The default ``kind="strip"`` is refused rather than silently replaced:
-    a script asking for a strip plot should say which released plot it
-    shows instead.
+    With ``kind="strip"`` (the default) and ``"swarm"`` each facet draws
+    one anonymised value per record (``stripplot``: kNN centroids formed
+    within each category x hue group, or values plus keyed noise);
+    ``"violin"`` draws kdeplot's released density per group and
+    ``"boxen"`` letter values from released quantiles.
 
     Examples
     --------
@@ -1312,14 +1307,6 @@ def catplot(
 
     pol = get_policy()
     resolve_annotate(annotate, pol)
-    if kind in _UNSAFE_CAT_KINDS:
-        alternative = "kind='box'"
-        default = " (seaborn's default kind)" if kind == "strip" else ""
-        raise UnsafePlotError(
-            f"catplot(kind={kind!r}){default} cannot be released: {_UNSAFE_CAT_KINDS[kind]}. "
-            f"Use catplot({alternative}, ...) (safeplot.boxplot per facet) or kind='count' "
-            "for the number of records per category."
-        )
     if kind not in CATPLOT_KINDS:
         raise ValueError(
             f"Invalid `kind`: {kind!r}. Options are 'strip', 'swarm', "
@@ -1328,6 +1315,7 @@ def catplot(
     _warn_ax(kwargs, "catplot", kind)
     from .boxen import boxenplot
     from .point import pointplot
+    from .strip import stripplot, swarmplot
     from .violin import violinplot
 
     func = {
@@ -1336,6 +1324,8 @@ def catplot(
         "point": pointplot,
         "violin": violinplot,
         "boxen": boxenplot,
+        "strip": stripplot,
+        "swarm": swarmplot,
     }.get(kind) or _barplot()
     if kind not in ("bar", "point"):
         for name, value in (("units", units), ("weights", weights)):
@@ -1360,6 +1350,8 @@ def catplot(
             "point": "count",
             "violin": "box",
             "boxen": "box",
+            "strip": "scatter",
+            "swarm": "scatter",
         }[kind],
     )
     m = get_method(method)
