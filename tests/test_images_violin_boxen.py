@@ -86,3 +86,20 @@ def test_catplot_strip_swarm_facets():
             df, x="ward", y="stay", hue="sex", col="unit", dodge=True, height=3, aspect=1.2
         )
     return g.figure
+
+
+@COMPARE
+def test_displot_rug_facets():
+    """displot(rug=True): each facet's suppressed histogram with its released rug."""
+    df = _wards()
+    with safeplot.policy(demo_policy()):
+        g = safeplot.displot(
+            df[df["ward"] != "E"],
+            x="stay",
+            col="ward",
+            rug=True,
+            rug_kws={"height": 0.08, "color": "0.2"},
+            height=2.6,
+            aspect=1.1,
+        )
+    return g.figure

@@ -934,6 +934,18 @@ CASES += [
         per_axes=facet_axes_variables,
     ),
     Case(
+        # the rug of each facet, released under the facets' method, x and y together
+        "displot-rug",
+        lambda df, m, ax: safeplot.displot(
+            df, x="x", y="y", col="g", kind="kde", rug=True, method=m, height=2
+        ),
+        tuple(m for m in _safe(KDE_METHODS) if m in RUG_METHODS),
+        _xy,
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
         "displot-kde",
         lambda df, m, ax: safeplot.displot(df, x="x", col="g", kind="kde", method=m, height=2),
         _safe(KDE_METHODS),
@@ -1311,7 +1323,7 @@ REFUSALS: list[Refusal] = [
         "facets of 3 to 5 records: no bin of the DP range estimate stands out of the noise",
     ),
     Refusal(
-        "displot-kde",
+        "displot-(kde|rug)",
         "(deterministic|microaggregation)",
         "(strata_near_k|tiny_groups)",
         DisclosureError,
@@ -1319,7 +1331,7 @@ REFUSALS: list[Refusal] = [
         "a facet below the threshold (or 2k) would show its records and name the group",
     ),
     Refusal(
-        "displot-kde",
+        "displot-(kde|rug)",
         "(confidential|generalize|probabilistic|rounding|suppress)",
         "tiny_groups",
         DisclosureError,
@@ -1327,7 +1339,15 @@ REFUSALS: list[Refusal] = [
         "a facet below the threshold (or 2k) would show its records and name the group",
     ),
     Refusal(
-        "displot-kde",
+        "displot-rug",
+        "rounding",
+        "ties",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "the rug rounds y too, and a facet of the tied data has fewer than 10 distinct y values",
+    ),
+    Refusal(
+        "displot-(kde|rug)",
         "rounding",
         "strata_near_k",
         ValueError,

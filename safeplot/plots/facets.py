@@ -612,9 +612,15 @@ def displot(
     kind : {"hist", "kde", "ecdf"}, default "hist"
         The axes-level function drawn on every facet.
     rug : bool, default False
-        ``True`` is refused: a rug draws one tick at every raw value.
+        Add :func:`safeplot.rugplot`'s released rug to each facet: a tick at
+        each record's released value (by default the kNN centroid of `k`
+        records, within each hue level), not at its raw value.
     rug_kws : dict, optional
-        Unused (see `rug`).
+        Passed to :func:`safeplot.rugplot` (``height``, ``color``, ...). Its
+        ``method`` defaults to `method` when that moves every value
+        (``"deterministic"``, ``"probabilistic"``, ...), else to the
+        policy's method for point plots; binned and summary methods release
+        no value per record.
     log_scale, legend, palette, hue_order, hue_norm, color : optional
         As in seaborn, passed to every facet (hue levels in one order, so
         colours match across facets).
@@ -653,7 +659,7 @@ def displot(
         parameter below a policy floor, or a facet the method cannot release;
         nothing is drawn, no figure is left open and nothing is logged.
     UnsafePlotError
-        ``rug=True``; ``kind="ecdf"`` without a safe ``ecdfplot``.
+        ``kind="ecdf"`` without a safe ``ecdfplot``.
 
     See Also
     --------
@@ -696,11 +702,6 @@ def displot(
     resolve_annotate(annotate, pol)
     if kind not in DISPLOT_KINDS:
         raise ValueError(f"kind must be one of {list(DISPLOT_KINDS)}, got {kind!r}.")
-    if rug:
-        raise UnsafePlotError(
-            "displot: rug=True draws one tick at every raw value and cannot be released. "
-            "Leave rug=False; the histogram or density of each facet shows the distribution."
-        )
     if kind == "ecdf":
         func = _ecdfplot()
     else:
@@ -755,8 +756,43 @@ def displot(
     if color is None and hue is None:
         color = "C0"
     tracker = _Axes({r: names[r] for r in data_roles}, threshold, m.raw)
+    rug_kws = dict(rug_kws or {})
+    if rug:
+        from .rug import RUG_METHODS, rugplot
+
+        # a rug releases one value per record: the method of the facets if it moves every
+        # value, else the policy's method for point plots
+        rug_method = rug_kws.pop("method", None)
+        if rug_method is None:
+            rug_method = method if method in RUG_METHODS else pol.check_method(None, "scatter")
+        if color is not None and hue is None:
+            rug_kws.setdefault("color", color)
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
+        draw_facet(ax, sub)
+        if rug:
+            _call(
+                rugplot,
+                data=sub,
+                x=names.get("x"),
+                y=names.get("y"),
+                hue=names.get("hue"),
+                hue_order=hue_levels,
+                palette=palette,
+                hue_norm=hue_norm,
+                legend=False,
+                ax=ax,
+                method=rug_method,
+                threshold=threshold,
+                k=k,
+                q=q,
+                algorithm=algorithm,
+                discretizer=discretizer,
+                annotate=annotate,
+                **rug_kws,
+            )
+
+    def draw_facet(ax: Axes, sub: pd.DataFrame) -> None:
         _call(
             func,
             data=sub,
