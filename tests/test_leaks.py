@@ -220,6 +220,15 @@ CASES = [
         functions=("histplot",),
     ),
     Case(
+        # bins evenly spaced in log10(x), per hue level, with the density of the bin centres
+        "histplot-log-hue",
+        lambda df, m, ax: safeplot.histplot(
+            data=df, x="x", hue="g", log_scale=True, kde=True, method=m, ax=ax
+        ),
+        _safe(HIST_METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
+    ),
+    Case(
         "histplot-hue-stack-kde",
         lambda df, m, ax: safeplot.histplot(
             data=df, x="x", hue="g", multiple="stack", kde=True, method=m, ax=ax
@@ -1307,6 +1316,14 @@ REFUSALS: list[Refusal] = [
         "rounding to c=10 points needs at least 10 distinct values",
     ),
     Refusal(
+        "histplot-log-hue",
+        ".*",
+        "(outliers|ties|bounded)",
+        ValueError,
+        "log_scale needs positive values",
+        "zero and negative values have no logarithm",
+    ),
+    Refusal(
         "displot",
         "dp",
         "tiny_groups",
@@ -1379,7 +1396,7 @@ REFUSALS: list[Refusal] = [
         "hue levels of 1 or 2 records would be named in the legend",
     ),
     Refusal(
-        "histplot-hue-stack-kde",
+        "histplot-(hue-stack-kde|log-hue)",
         "microaggregation",
         "strata_near_k",
         DisclosureError,
@@ -1387,7 +1404,7 @@ REFUSALS: list[Refusal] = [
         "a level of about 5 records holds no two groups of k, and is named in the refusal",
     ),
     Refusal(
-        "histplot-hue-stack-kde",
+        "histplot-(hue-stack-kde|log-hue)",
         "(confidential|deterministic|dp|generalize|microaggregation|probabilistic|rounding|suppress)",
         "tiny_groups",
         DisclosureError,
@@ -1609,6 +1626,8 @@ def test_the_scanner_catches_the_raw_version(case):
         pytest.skip("value_counts are counts, not values: test_pandas_backend checks them")
     if case.name == "kmplot":
         pytest.skip("durations cannot be negative, as in the outlier data: test_survival flags")
+    if case.name == "histplot-log-hue":
+        pytest.skip("the outlier data are negative, which a log scale refuses: test_histplot_log")
     if case.name in ("correspondenceplot", "heatmap-corr", "biplot", "ppplot", "ppplot-other"):
         pytest.skip("coordinates and coefficients are no data values: checked in their own tests")
     if case.name.startswith("kdeplot") or case.name in ("pandas-kde", "displot-kde"):
