@@ -44,7 +44,7 @@ from ._common import (
     quiet_seaborn,
     takes_method_options,
 )
-from .kde import KdeRelease, _estimate_params, _estimated, release_kde
+from .kde import KdeRelease, estimate_params, estimate_released, release_kde
 
 __all__ = ["VIOLIN_METHODS", "ViolinRelease", "release_violinplot", "violinplot"]
 
@@ -133,7 +133,18 @@ class _Groups:
 
 
 def group_records(layout: Layout, rows: Rows, fewest: int, why: str, function: str) -> _Groups:
-    """Split records into groups (category x hue level); refuse when none is large enough."""
+    """Split records into groups (category x hue level); refuse when none is large enough.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> from safeplot.plots._categories import resolve
+    >>> tips = safeplot.load_dataset("tips")
+    >>> layout, rows = resolve("violinplot", tips, "day", "tip", None, None, None, None,
+    ...                        numeric=True)
+    >>> group_records(layout, rows, 20, "threshold=20", "violinplot").left_out
+    1
+    """
     n_hue = layout.n_hue
     codes = rows.cat * n_hue + rows.hue
     sizes = np.bincount(codes, minlength=len(layout.levels) * n_hue)
@@ -156,6 +167,16 @@ def group_labels(
     seaborn keeps them, whether or not a group of theirs is drawn: they are
     named by the call, not by the data. Other levels are named only when a
     group of theirs is drawn.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> from safeplot.plots._categories import resolve
+    >>> tips = safeplot.load_dataset("tips")
+    >>> layout, rows = resolve("violinplot", tips, "day", "tip", None, None, None, None,
+    ...                        numeric=True)
+    >>> group_labels(layout, [0, 2])
+    ([('Thur', None), ('Sat', None)], ['Thur', 'Sat'], None)
     """
     n_hue = layout.n_hue
     groups = [
@@ -190,7 +211,7 @@ def _inner(inner: Any, function: str) -> str | None:
     )
 
 
-def released_box_stats(
+def _released_box_stats(
     layout: Layout,
     rows: Rows,
     grouped: _Groups,
@@ -352,7 +373,7 @@ def release_violinplot(
         raise ValueError(
             f"{function}: density_norm={density_norm!r} is not one of {list(_DENSITY_NORMS)}."
         )
-    params = _estimate_params(
+    params = estimate_params(
         bw_method=bw_method, bw_adjust=bw_adjust, gridsize=gridsize, cut=0, common_norm=False
     )
     if m.raw:
@@ -417,7 +438,7 @@ def release_violinplot(
             report=base,
             avoid={"x": rare},
         )
-        kde = _estimated(kde, {"x": rare}, params, pol)
+        kde = estimate_released(kde, {"x": rare}, params, pol)
     else:
         kde = release_kde(
             values, hue=codes, hue_order=list(shown), labels={"x": names["value"] or "x"},
@@ -459,7 +480,7 @@ def release_violinplot(
         if per_record:
             stats = {c: _tukey(v) for c, v in zip(shown, per_values, strict=True)}
         else:
-            stats, more = released_box_stats(
+            stats, more = _released_box_stats(
                 layout, rows, grouped, m.name, threshold=threshold, factor=factor, k=k, q=q,
                 bins=bins, policy=pol, function=function,
             )  # fmt: skip
