@@ -134,3 +134,21 @@ def test_bad_and_unsafe_arguments_are_refused(kwargs, error, match):
 def test_catplot_boxen():
     g = safeplot.catplot(TIPS, x="day", y="tip", hue="sex", col="time", kind="boxen", height=2)
     assert [r.function for r in g.safeplot_reports] == ["boxenplot"] * 2
+
+
+@pytest.mark.parametrize("name", ["boxenplot", "violinplot"])
+def test_signature_is_seaborns_plus_safeplot_parameters(name):
+    import inspect
+
+    import seaborn as sns
+
+    theirs = inspect.signature(getattr(sns, name)).parameters
+    ours = inspect.signature(getattr(safeplot, name)).parameters
+    head = [(k, p.kind) for k, p in theirs.items() if k != "kwargs"]
+    assert [(k, p.kind) for k, p in ours.items()][: len(head)] == head
+    for k, p in theirs.items():
+        if k != "kwargs" and type(p.default).__name__ != "Deprecated":
+            assert ours[k].default == p.default, k
+    extra = [k for k in ours if k not in theirs]
+    assert extra[0] == "method" and extra[-1] == "annotate"
+    assert list(ours)[-1] == "kwargs"

@@ -394,7 +394,7 @@ def boxenplot(
     native_scale: bool = False,
     formatter: Any = None,
     legend: str | bool = "auto",
-    scale: Any = None,
+    scale: Any = "deprecated",
     box_kws: dict[str, Any] | None = None,
     flier_kws: dict[str, Any] | None = None,
     line_kws: dict[str, Any] | None = None,
@@ -441,8 +441,11 @@ def boxenplot(
         anonymise every value have any).
     hue_norm, formatter, legend, box_kws, flier_kws, line_kws
         As in seaborn.
-    log_scale, native_scale, scale
+    log_scale, native_scale
         Not supported yet (refused when given).
+    scale : str, optional
+        seaborn's deprecated name of `width_method` ("linear" there is
+        "exponential" here, as seaborn maps it).
     ax : Axes, optional
     method : str, optional
         Default: the policy's method for box plots, ``"deterministic"``.
@@ -485,6 +488,8 @@ def boxenplot(
     >>> plt.close(fig)
     """
     function = "boxenplot"
+    if scale != "deprecated":
+        width_method = {"linear": "exponential", "exponential": "exponential"}.get(scale, scale)
     pol = get_policy()
     chosen = pol.check_method(method, "box")
     if get_method(chosen).raw:
@@ -509,7 +514,6 @@ def boxenplot(
     for name, value in (
         ("native_scale", native_scale),
         ("log_scale", log_scale),
-        ("scale", scale),
     ):
         if value:
             raise ValueError(

@@ -567,6 +567,9 @@ def violinplot(
     log_scale: Any = None,
     native_scale: bool = False,
     legend: str | bool = "auto",
+    scale: Any = "deprecated",
+    scale_hue: Any = "deprecated",
+    bw: Any = "deprecated",
     inner_kws: dict[str, Any] | None = None,
     ax: Axes | None = None,
     method: str | None = None,
@@ -621,6 +624,9 @@ def violinplot(
         Scale across all violins rather than within hue levels.
     hue_norm, formatter, legend, inner_kws
         As in seaborn.
+    scale, scale_hue, bw
+        seaborn's deprecated names of `density_norm`, ``not common_norm``
+        and `bw_method`; used as seaborn uses them.
     log_scale, native_scale
         Not supported yet (refused).
     ax : Axes, optional
@@ -673,6 +679,12 @@ def violinplot(
     >>> plt.close(fig)
     """
     function = "violinplot"
+    if scale != "deprecated":
+        density_norm = scale
+    if scale_hue != "deprecated":
+        common_norm = not scale_hue
+    if bw != "deprecated":
+        bw_method = bw
     pol = get_policy()
     chosen = pol.check_method(method, "box")
     if get_method(chosen).raw:
