@@ -17,6 +17,9 @@ birds.
 """
 
 import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
 
 import safeplot
 
@@ -81,4 +84,22 @@ for ax, method in zip(axes, ["suppress", "generalize"], strict=True):
 fig, ax = plt.subplots(figsize=(6, 3.2), layout="constrained")
 n, bins, patches = safeplot.hist(penguins["bill_depth_mm"], bins=20, ax=ax)
 print(n)
+
+# %%
+# Bins on a log scale
+# -------------------
+#
+# With ``log_scale=True`` seaborn places the bins evenly in ``log10`` of the
+# values; so does safeplot, between the logarithms of the released bin range,
+# suppressing small bins as on a linear axis. Left, seaborn draws the highest
+# income's bin (one person); right, safeplot does not. Zero or negative
+# values have no logarithm and are refused.
+
+rng = np.random.default_rng(4)
+incomes = pd.DataFrame({"income": np.round(rng.lognormal(10, 1, 600), 2)})
+fig, (raw, safe) = plt.subplots(1, 2, figsize=(11, 3.6), layout="constrained")
+sns.histplot(incomes, x="income", log_scale=True, ax=raw)
+raw.set_title("seaborn (raw)")
+safeplot.histplot(incomes, x="income", log_scale=True, ax=safe)
+safe.set_title("safeplot (suppress)")
 plt.show()

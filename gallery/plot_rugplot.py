@@ -50,4 +50,18 @@ left.set_title("histplot + rugplot (probabilistic)")
 safeplot.scatterplot(d2, x="x", y="y", ax=right)
 safeplot.rugplot(d2, x="x", y="y", ax=right)
 right.set_title("scatterplot + rugplot (deterministic)")
+
+# %%
+# ``displot(rug=True)``
+# ---------------------
+# seaborn's ``displot(rug=True)`` adds a raw rug to every facet (top);
+# safeplot's adds each facet's released rug (bottom), under the facets'
+# method when it moves every value, else under the policy's method for
+# point plots (here the histograms are suppressed, the rug deterministic).
+
+d2["half"] = ["first" if i % 2 else "second" for i in range(len(d2))]
+g = sns.displot(d2, x="x", col="half", rug=True, rug_kws={"height": 0.08}, height=2.8)
+g.figure.suptitle("seaborn (raw)", y=1.04)
+g = safeplot.displot(d2, x="x", col="half", rug=True, rug_kws={"height": 0.08}, height=2.8)
+g.figure.suptitle("safeplot (suppress, rug deterministic)", y=1.04)
 plt.show()

@@ -25,6 +25,7 @@ from .errors import DisclosureError, UnsafePlotError
 from .integrations import projection as _projection  # noqa: F401 (projection, savefig hook)
 from .plots.axisgrid import jointplot, pairplot
 from .plots.bar import barplot
+from .plots.boxen import boxenplot
 from .plots.categorical import boxplot, countplot
 from .plots.cluster import clustermap
 from .plots.confidential import correspondenceplot, parallelboxplot
@@ -41,6 +42,7 @@ from .plots.relational import scatter, scatterplot
 from .plots.rug import rugplot
 from .plots.strip import stripplot, swarmplot
 from .plots.survival import kmplot
+from .plots.violin import violinplot
 from .policy import Policy, get_policy, load_policy, set_policy
 from .remote import accepts_remote as _accepts_remote
 from .remote import connect
@@ -72,6 +74,7 @@ __all__ = [
     "audit",
     "barplot",
     "biplot",
+    "boxenplot",
     "boxplot",
     "catplot",
     "chi2_contingency",
@@ -120,6 +123,7 @@ __all__ = [
     "set_policy",
     "stripplot",
     "swarmplot",
+    "violinplot",
 ]
 
 

@@ -161,6 +161,30 @@ def _boxes(rel: Any) -> dict[str, Any]:
     return {"columns": columns, "data": data}
 
 
+def _violins(rel: Any) -> dict[str, Any]:
+    """One row per drawn number of each violin or letter-value box: its part and value."""
+    rows = []
+    for g, (cat, hue) in enumerate(rel.groups):
+        cat, hue = _label(cat), _label(hue)
+        if hasattr(rel, "density"):
+            for v, d in zip(rel.support[g], rel.density[g], strict=True):
+                rows.append([cat, hue, "density", float(v), float(d)])
+            box = rel.boxes[g] if rel.boxes is not None else None
+            if box is not None:
+                for part in ("whislo", "q1", "med", "q3", "whishi"):
+                    rows.append([cat, hue, part, getattr(box, part), None])
+            if rel.quartiles is not None and rel.quartiles[g] is not None:
+                for part, v in zip(("q1", "med", "q3"), rel.quartiles[g], strict=True):
+                    rows.append([cat, hue, part, float(v), None])
+            if rel.values is not None:
+                rows += [[cat, hue, "value", float(v), None] for v in rel.values[g]]
+        else:
+            rows += [[cat, hue, "letter value", float(v), None] for v in rel.letter_values[g]]
+            rows.append([cat, hue, "med", float(rel.medians[g]), None])
+            rows += [[cat, hue, "flier", float(v), None] for v in rel.fliers[g]]
+    return _table(["category", "hue", "part", "value", "density"], rows)
+
+
 def released_table(obj: Any) -> dict[str, Any] | None:
     """Return the numbers a release shows as ``{"columns": [...], "data": [[...], ...]}``.
 
@@ -202,6 +226,8 @@ def released_table(obj: Any) -> dict[str, Any] | None:
         return _grid(obj)
     if hasattr(obj, "x") and hasattr(obj, "y") and hasattr(obj, "sizes"):
         return _points(obj)
+    if hasattr(obj, "groups") and (hasattr(obj, "density") or hasattr(obj, "medians")):
+        return _violins(obj)
     if hasattr(obj, "groups") and hasattr(obj, "boxes") and hasattr(obj, "values"):
         return _boxes(obj)
     summary_frame = getattr(type(obj), "summary_frame", None)

@@ -118,10 +118,12 @@ ACCEPTED: dict[str, dict[str, str]] = {
 }
 # the cases that do not plot x: any x is ignored (pandas-bar and countplot-dp count g,
 # crosstab-heatmap-dp tabulates g by y; barplot-hue-pi, pointplot-hue-pi-median,
-# stripplot-hue-horizontal and pandas-box plot y)
+# stripplot-hue-horizontal, pandas-box, violinplot-hue-horizontal-quart and
+# boxenplot-hue-horizontal-deep plot y)
 _NO_X = (
     r"pandas-bar|barplot-hue-pi|pointplot-hue-pi-median|stripplot-hue-horizontal|pandas-box"
-    r"|countplot-dp|crosstab-heatmap-dp"
+    r"|countplot-dp|crosstab-heatmap-dp|violinplot-hue-horizontal-quart"
+    r"|boxenplot-hue-horizontal-deep"
 )
 # x is a category: its levels are counted, and levels held by fewer than threshold records are
 # suppressed (a constant, a date, a boolean, text and inf are all just labels)
@@ -321,6 +323,8 @@ PARAM_CALLS: dict[str, Callable] = {
     "pointplot": lambda df, ax, **kw: safeplot.pointplot(data=df, x="g", y="x", ax=ax, **kw),
     "stripplot": lambda df, ax, **kw: safeplot.stripplot(data=df, x="g", y="x", ax=ax, **kw),
     "rugplot": lambda df, ax, **kw: safeplot.rugplot(data=df, x="x", ax=ax, **kw),
+    "boxenplot": lambda df, ax, **kw: safeplot.boxenplot(data=df, x="g", y="x", ax=ax, **kw),
+    "violinplot": lambda df, ax, **kw: safeplot.violinplot(data=df, x="g", y="x", ax=ax, **kw),
     "swarmplot": lambda df, ax, **kw: safeplot.swarmplot(
         data=df, x="g", y="x", size=2, ax=ax, **kw
     ),

@@ -209,8 +209,6 @@ def test_facetgrid_script():
 
 
 UNSAFE = {
-    "violinplot": ("sns.violinplot(data=tips, x='day', y='tip')", "method='confidential'"),
-    "boxenplot": ("sns.boxenplot(data=tips, x='day', y='tip')", "boxplot"),
     "facet-scatter": (
         "g = sns.FacetGrid(tips, col='time'); g.map(plt.scatter, 'total_bill', 'tip')",
         "scatterplot",

@@ -16,7 +16,7 @@ from matplotlib.patches import Rectangle
 import safeplot
 from safeplot import audit
 from safeplot.anonymize.grids import hits_any, rare_values
-from safeplot.errors import DisclosureError, UnsafePlotError
+from safeplot.errors import DisclosureError
 from safeplot.plots._common import FOOTNOTE_GID
 from safeplot.plots.categorical import boxplot
 from safeplot.plots.distributions import histplot
@@ -420,19 +420,63 @@ def test_a_facet_refused_half_way_leaves_nothing_logged():
     _refused(lambda: catplot(df, x="c", y="x", col="g", kind="box"), "fewer than")
 
 
-@pytest.mark.parametrize("kind", ["strip", "swarm", "violin", "boxen"])
-def test_unsafe_catplot_kinds_name_the_safe_kind(kind):
+@pytest.mark.parametrize("kind", ["strip", "swarm"])
+def test_catplot_strip_and_swarm_release_each_facet_as_stripplot_does(kind):
+    from safeplot.plots.strip import release_stripplot
+
     df = SHAPES["outliers"]
-    _refused(lambda: catplot(df, x="h", y="x", kind=kind), "kind='box'", UnsafePlotError)
+    g = catplot(df, x="g", y="x", col="g", kind=kind, height=2, size=2)
+    assert [r.function for r in g.safeplot_reports] == [f"{kind}plot"] * 2
+    for ax, level in zip(g.axes.flat, ["a", "b"], strict=True):
+        drawn = np.sort(np.concatenate([c.get_offsets()[:, 1] for c in ax.collections]))
+        alone = release_stripplot(df[df["g"] == level], x="g", y="x", order=["a", "b"])
+        np.testing.assert_array_equal(drawn, np.sort(alone.values))
+    per_axes = facet_axes_variables(g, df)
+    assert not scan_figure(g.figure, {"y": df["x"].to_numpy()}, per_axes=per_axes)
 
 
-def test_catplot_default_kind_strip_is_refused():
-    _refused(lambda: catplot(SHAPES["outliers"], x="h", y="x"), "default", UnsafePlotError)
+def test_catplot_default_kind_is_a_released_strip_plot():
+    g = catplot(SHAPES["outliers"], x="g", y="x", height=2)
+    assert g.safeplot_reports[0].function == "stripplot"
+    assert g.safeplot_reports[0].method == "deterministic"
 
 
-def test_displot_rug_is_refused():
+def test_catplot_strip_refuses_methods_that_leave_values_raw():
+    _refused(
+        lambda: catplot(SHAPES["outliers"], x="g", y="x", kind="strip", method="suppress"),
+        "not available for stripplots",
+        ValueError,
+    )
+
+
+def test_displot_rug_draws_each_facets_released_rug():
+    from safeplot.plots.rug import release_rugplot
+
     df = SHAPES["outliers"]
-    _refused(lambda: displot(df, x="x", rug=True), "rug", UnsafePlotError)
+    g = displot(df, x="x", col="g", rug=True, rug_kws={"height": 0.1}, height=2)
+    assert [r.method for r in g.safeplot_reports] == ["suppress"] * 2
+    for ax, level in zip(g.axes.flat, ["a", "b"], strict=True):
+        ticks = [c for c in ax.collections if c.__class__.__name__ == "LineCollection"]
+        assert len(ticks) == 1
+        drawn = np.sort([seg[0, 0] for seg in ticks[0].get_segments()])
+        # the ticks are the facet's released values (kNN centroids), not its raw values
+        alone = release_rugplot(df[df["g"] == level], x="x")
+        np.testing.assert_array_equal(drawn, np.sort(alone.values["x"]))
+        assert not np.isin(drawn, df["x"].to_numpy()).all()
+    assert "rugplot" in {e.function for e in audit.entries()}
+    per_axes = facet_axes_variables(g, df)
+    assert not scan_figure(g.figure, {"x": df["x"].to_numpy()}, per_axes=per_axes)
+
+
+def test_displot_rug_takes_a_value_method_and_refuses_others():
+    df = SHAPES["outliers"]
+    _refused(
+        lambda: displot(df, x="x", rug=True, rug_kws={"method": "suppress"}),
+        "not available for rug plots",
+        ValueError,
+    )
+    g = displot(df, x="x", col="g", kind="kde", method="probabilistic", rug=True, height=2)
+    assert "q" in g.safeplot_reports[0].params
 
 
 def test_relplot_line_refuses_what_lineplot_refuses():

@@ -30,6 +30,7 @@ from safeplot.methods import get_method
 from safeplot.plots._common import FOOTNOTE_GID, method_note
 from safeplot.plots.axisgrid import JOINT_METHODS, PAIR_METHODS, pair_axes_variables
 from safeplot.plots.bar import BAR_METHODS
+from safeplot.plots.boxen import BOXEN_METHODS
 from safeplot.plots.categorical import BOX_METHODS, COUNT_METHODS
 from safeplot.plots.distributions import HIST_METHODS
 from safeplot.plots.ecdf import ECDF_METHODS
@@ -42,6 +43,7 @@ from safeplot.plots.relational import SCATTER_METHODS, SCATTER_POINT_METHODS
 from safeplot.plots.rug import RUG_METHODS
 from safeplot.plots.strip import STRIP_METHODS
 from safeplot.plots.survival import SURVIVAL_METHODS
+from safeplot.plots.violin import VIOLIN_METHODS
 from safeplot.policy import METHODS
 
 from .leakscan import scan_figure
@@ -219,6 +221,15 @@ CASES = [
         _safe(HIST_METHODS, private=True),
         lambda df: {"x": df["x"].to_numpy()},
         functions=("histplot",),
+    ),
+    Case(
+        # bins evenly spaced in log10(x), per hue level, with the density of the bin centres
+        "histplot-log-hue",
+        lambda df, m, ax: safeplot.histplot(
+            data=df, x="x", hue="g", log_scale=True, kde=True, method=m, ax=ax
+        ),
+        _safe(HIST_METHODS),
+        lambda df: {"x": df["x"].to_numpy()},
     ),
     Case(
         "histplot-hue-stack-kde",
@@ -830,6 +841,50 @@ CASES += [
         {"count_axis": None},
     ),
     Case(
+        "catplot-violin",
+        lambda df, m, ax: safeplot.catplot(
+            df, x="g", y="x", col="g", kind="violin", method=m, height=2
+        ),
+        _safe(VIOLIN_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
+        "catplot-boxen",
+        lambda df, m, ax: safeplot.catplot(
+            df, x="g", y="x", col="g", kind="boxen", method=m, height=2
+        ),
+        _safe(BOXEN_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
+        "catplot-strip",
+        lambda df, m, ax: safeplot.catplot(
+            df, x="g", y="x", col="g", kind="strip", method=m, height=2
+        ),
+        _safe(STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
+        "catplot-swarm",
+        lambda df, m, ax: safeplot.catplot(
+            df, x="g", y="x", hue="g", row="g", kind="swarm", size=2, method=m, height=2
+        ),
+        _safe(STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
         "catplot-point",
         lambda df, m, ax: safeplot.catplot(
             df,
@@ -876,6 +931,62 @@ CASES += [
         lambda df: {"y": df["x"].to_numpy()},
         {"count_axis": None},
         functions=("swarmplot",),
+    ),
+    Case(
+        "violinplot",
+        lambda df, m, ax: safeplot.violinplot(data=df, x="g", y="x", method=m, ax=ax),
+        _safe(VIOLIN_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("violinplot",),
+    ),
+    Case(
+        # extreme arguments: horizontal, dodged hue levels, quartiles, widths by count, the
+        # coarsest grid of the menu and the narrowest kernel allowed
+        "violinplot-hue-horizontal-quart",
+        lambda df, m, ax: safeplot.violinplot(
+            data=df,
+            x="y",
+            y="g",
+            hue="g",
+            inner="quart",
+            density_norm="count",
+            gridsize=50,
+            bw_adjust=0.5,
+            method=m,
+            ax=ax,
+        ),
+        _safe(VIOLIN_METHODS),
+        lambda df: {"x": df["y"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        # one mark per released value
+        "violinplot-stick",
+        lambda df, m, ax: safeplot.violinplot(
+            data=df, x="g", y="x", inner="stick", method=m, ax=ax
+        ),
+        tuple(m for m in _safe(VIOLIN_METHODS) if m in STRIP_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+    ),
+    Case(
+        "boxenplot",
+        lambda df, m, ax: safeplot.boxenplot(data=df, x="g", y="x", method=m, ax=ax),
+        _safe(BOXEN_METHODS),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("boxenplot",),
+    ),
+    Case(
+        # extreme arguments: horizontal, dodged hue levels, as many letter values as asked
+        "boxenplot-hue-horizontal-deep",
+        lambda df, m, ax: safeplot.boxenplot(
+            data=df, x="y", y="g", hue="g", k_depth=20, width_method="area", method=m, ax=ax
+        ),
+        _safe(BOXEN_METHODS),
+        lambda df: {"x": df["y"].to_numpy()},
+        {"count_axis": None},
     ),
     Case(
         "rugplot",
@@ -937,6 +1048,18 @@ CASES += [
         lambda df: {"x": df["x"].to_numpy()},
         {"count_axis": "y"},
         functions=("displot",),
+        own_figure=True,
+        per_axes=facet_axes_variables,
+    ),
+    Case(
+        # the rug of each facet, released under the facets' method, x and y together
+        "displot-rug",
+        lambda df, m, ax: safeplot.displot(
+            df, x="x", y="y", col="g", kind="kde", rug=True, method=m, height=2
+        ),
+        tuple(m for m in _safe(KDE_METHODS) if m in RUG_METHODS),
+        _xy,
+        {"count_axis": None},
         own_figure=True,
         per_axes=facet_axes_variables,
     ),
@@ -1247,6 +1370,38 @@ REFUSALS: list[Refusal] = [
         "rounding to c=10 points needs at least 10 distinct values",
     ),
     Refusal(
+        "catplot-(violin|boxen|strip|swarm)",
+        ".*",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below the threshold (or 2k) would show its records and name the group",
+    ),
+    Refusal(
+        "catplot-(violin|boxen)",
+        "(generalize|suppress)",
+        "strata_near_k",
+        DisclosureError,
+        "no group (has a density that can be released|keeps 3 records)",
+        "every bin of a facet of 3 to 5 records is below the threshold",
+    ),
+    Refusal(
+        "catplot-(violin|boxen|strip|swarm)",
+        "rounding",
+        "strata_near_k",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "rounding to c=10 points needs at least 10 distinct values",
+    ),
+    Refusal(
+        "catplot-(violin|boxen|strip|swarm)",
+        "(deterministic|microaggregation)",
+        "strata_near_k",
+        DisclosureError,
+        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
+        "a facet below 2k would show its records and name the group",
+    ),
+    Refusal(
         "catplot-count",
         "(confidential|generalize|suppress)",
         "tiny_groups",
@@ -1295,6 +1450,14 @@ REFUSALS: list[Refusal] = [
         "rounding to c=10 points needs at least 10 distinct values",
     ),
     Refusal(
+        "histplot-log-hue",
+        ".*",
+        "(outliers|ties|bounded)",
+        ValueError,
+        "log_scale needs positive values",
+        "zero and negative values have no logarithm",
+    ),
+    Refusal(
         "displot",
         "dp",
         "tiny_groups",
@@ -1303,7 +1466,7 @@ REFUSALS: list[Refusal] = [
         "a facet below the threshold would be named in its title, whatever the method",
     ),
     Refusal(
-        "displot-kde",
+        "displot-(kde|rug)",
         "(deterministic|microaggregation)",
         "(strata_near_k|tiny_groups)",
         DisclosureError,
@@ -1311,7 +1474,7 @@ REFUSALS: list[Refusal] = [
         "a facet below the threshold (or 2k) would show its records and name the group",
     ),
     Refusal(
-        "displot-kde",
+        "displot-(kde|rug)",
         "(confidential|generalize|probabilistic|rounding|suppress)",
         "tiny_groups",
         DisclosureError,
@@ -1319,7 +1482,15 @@ REFUSALS: list[Refusal] = [
         "a facet below the threshold (or 2k) would show its records and name the group",
     ),
     Refusal(
-        "displot-kde",
+        "displot-rug",
+        "rounding",
+        "ties",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "the rug rounds y too, and a facet of the tied data has fewer than 10 distinct y values",
+    ),
+    Refusal(
+        "displot-(kde|rug)",
         "rounding",
         "strata_near_k",
         ValueError,
@@ -1351,7 +1522,7 @@ REFUSALS: list[Refusal] = [
         "hue levels of 1 or 2 records would be named in the legend",
     ),
     Refusal(
-        "histplot-hue-stack-kde",
+        "histplot-(hue-stack-kde|log-hue)",
         "microaggregation",
         "strata_near_k",
         DisclosureError,
@@ -1359,7 +1530,7 @@ REFUSALS: list[Refusal] = [
         "a level of about 5 records holds no two groups of k, and is named in the refusal",
     ),
     Refusal(
-        "histplot-hue-stack-kde",
+        "histplot-(hue-stack-kde|log-hue)",
         "(confidential|deterministic|dp|generalize|microaggregation|probabilistic|rounding|suppress)",
         "tiny_groups",
         DisclosureError,
@@ -1581,6 +1752,8 @@ def test_the_scanner_catches_the_raw_version(case):
         pytest.skip("value_counts are counts, not values: test_pandas_backend checks them")
     if case.name == "kmplot":
         pytest.skip("durations cannot be negative, as in the outlier data: test_survival flags")
+    if case.name == "histplot-log-hue":
+        pytest.skip("the outlier data are negative, which a log scale refuses: test_histplot_log")
     if case.name in ("correspondenceplot", "heatmap-corr", "biplot", "ppplot", "ppplot-other"):
         pytest.skip("coordinates and coefficients are no data values: checked in their own tests")
     if case.name == "crosstab-heatmap-dp":

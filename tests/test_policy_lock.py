@@ -354,7 +354,7 @@ def test_raw_refused_through_the_seaborn_namespace(no_raw, frame):
     plt.close(grid.figure)
     assert audit.entries() == []
     # functions with no safe version are refused whatever the policy, even when raw is allowed
-    for name in ("violinplot", "boxenplot"):
+    for name in ("distplot",):
         _refused(lambda name=name: getattr(sns, name)(data=frame, x="x"), safeplot.UnsafePlotError)
         with safeplot.policy(allow_raw=True) if no_raw == "default" else _nothing():
             _refused(

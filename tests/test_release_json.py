@@ -44,6 +44,7 @@ from safeplot.marks.lines import draw_estimate_lines
 from safeplot.plots import (
     axisgrid,
     bar,
+    boxen,
     categorical,
     confidential,
     ecdf,
@@ -52,6 +53,7 @@ from safeplot.plots import (
     relational,
     rug,
     strip,
+    violin,
 )
 from safeplot.plots.distributions import draw_histogram, release_histogram
 from safeplot.plots.grid import release_grid
@@ -523,6 +525,45 @@ def _():
         strip.swarmplot(TIPS, x="total_bill", y="time", size=2, method="probabilistic")
 
     rel, draw = _private_drawer(strip, "draw_categorical_points", run)
+    return rel, draw, None
+
+
+@case("violin", "hue-box")
+def _():
+    def run():
+        violin.violinplot(TIPS, x="day", y="tip", hue="sex", method="confidential")
+
+    rel, draw = _private_drawer(violin, "draw_violins", run)
+    assert rel.boxes is not None
+    return rel, draw, None
+
+
+@case("violin", "horizontal-stick")
+def _():
+    def run():
+        violin.violinplot(TIPS, x="total_bill", y="time", inner="stick", density_norm="count")
+
+    rel, draw = _private_drawer(violin, "draw_violins", run)
+    assert rel.values is not None
+    return rel, draw, None
+
+
+@case("boxen", "hue-fliers")
+def _():
+    def run():
+        boxen.boxenplot(TIPS, x="day", y="tip", hue="sex", k_depth="proportion")
+
+    rel, draw = _private_drawer(boxen, "draw_boxens", run)
+    assert any(f.size for f in rel.fliers)
+    return rel, draw, None
+
+
+@case("boxen", "horizontal-confidential")
+def _():
+    def run():
+        boxen.boxenplot(TIPS, x="total_bill", y="time", method="confidential", fill=False)
+
+    rel, draw = _private_drawer(boxen, "draw_boxens", run)
     return rel, draw, None
 
 

@@ -10,7 +10,7 @@ five ways (:data:`NAMESPACE` says which for each name):
     ``get_dataset_names`` read the datasets bundled with safeplot, offline.
 ``"refused"``
     A plotting function that draws individual records and has no safe
-    version (``violinplot``, ``boxenplot``, ``distplot``):
+    version (``distplot``):
     the name is a function with seaborn's signature that raises
     :class:`~safeplot.errors.UnsafePlotError` naming the safe alternative,
     before anything is drawn.
@@ -81,6 +81,8 @@ SAFE: dict[str, str] = {
     "rugplot": "safeplot.plots.rug:rugplot",
     "stripplot": "safeplot.plots.strip:stripplot",
     "swarmplot": "safeplot.plots.strip:swarmplot",
+    "boxenplot": "safeplot.plots.boxen:boxenplot",
+    "violinplot": "safeplot.plots.violin:violinplot",
     "ecdfplot": "safeplot.plots.ecdf:ecdfplot",
     "scatterplot": "safeplot:scatterplot",  # the public one: it also takes a RemoteFrame
     "heatmap": "safeplot:heatmap",  # the public one: it also takes a RemoteFrame
@@ -99,17 +101,6 @@ SAFE: dict[str, str] = {
 
 #: seaborn plotting functions with no safe version: name -> (what it shows, what to use).
 REFUSED: dict[str, tuple[str, str]] = {
-    "violinplot": (
-        "draws a density of the raw values of each group that reaches their minimum and "
-        "maximum, with the raw quartiles or points inside",
-        "Use safeplot.boxplot(data, x=..., y=..., method='confidential') for released "
-        "summaries of each group, or safeplot.kdeplot(data, x=..., hue=...) for densities of "
-        "anonymised values.",
-    ),
-    "boxenplot": (
-        "draws letter-value boxes out to the most extreme records, and those records",
-        "Use safeplot.boxplot(data, x=..., y=...) (any method).",
-    ),
     "distplot": (
         "(deprecated in seaborn) draws a raw histogram, density and optionally a rug of "
         "every value",
@@ -207,7 +198,7 @@ def status(name: str) -> str:
 
     Examples
     --------
-    >>> status("histplot"), status("boxenplot"), status("set_theme"), status("FacetGrid")
+    >>> status("histplot"), status("distplot"), status("set_theme"), status("FacetGrid")
     ('safe', 'refused', 'pass', 'grid')
     """
     try:
@@ -501,10 +492,10 @@ def resolve(name: str) -> Any:
     >>> import seaborn
     >>> resolve("set_theme") is seaborn.set_theme
     True
-    >>> resolve("boxenplot")(x=[1, 2, 3])
+    >>> resolve("distplot")(x=[1, 2, 3])
     Traceback (most recent call last):
     ...
-    safeplot.errors.UnsafePlotError: seaborn.boxenplot draws letter-value boxes...
+    safeplot.errors.UnsafePlotError: seaborn.distplot (deprecated in seaborn) draws a raw...
     """
     kind = NAMESPACE.get(name)
     if kind is None:

@@ -22,6 +22,7 @@ from ..anonymize.grids import (
     discrete_edges,
     histogram_counts,
     hits_any,
+    rare_values,
     safe_edges,
     safe_ticks,
 )
@@ -32,6 +33,7 @@ from ..methods import AnonymizedValues, anonymize_values, available_methods, get
 from ..policy import Policy, get_policy
 from ..release import HistogramRelease, guard
 from ..sources.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
+from . import _logbins
 from ._common import (
     attach_release,
     axes_for,
@@ -868,8 +870,12 @@ def histplot(
         As in seaborn (the bivariate ones act on the released grid).
     palette, hue_order, hue_norm, color, legend : optional
         As in seaborn.
-    log_scale : None
-        Not supported: transform the variable (e.g. ``np.log10``) first.
+    log_scale : bool or number, or pair, optional
+        As in seaborn: the bins are evenly spaced in the logarithm of the
+        values (base 10 for ``True``), between the logarithms of the
+        released bin range, and the value axis is logarithmic. The values
+        must be positive (zero or negative values are refused). Histograms of
+        one variable of a pandas frame only.
     ax : Axes, optional
         Axes to draw on (default: the current Axes).
     method : str, optional
@@ -941,11 +947,6 @@ def histplot(
     pol = get_policy()
     method = pol.check_method(method, "hist")
     resolve_annotate(annotate, pol)
-    if log_scale:
-        raise ValueError(
-            "histplot: log_scale is not supported on released bins; plot the logarithm of the "
-            "variable instead (e.g. x=np.log10(df['income']))."
-        )
     _refuse_weights(weights, method, "histplot")
     if hue is not None and not common_bins:
         raise ValueError(
@@ -965,6 +966,17 @@ def histplot(
         pdata = plot_data(data, {"x": x, "y": y, "hue": hue}, function="histplot")
         frame, labels = pdata.frame, pdata.labels
         orient = "x" if x is not None else "y"
+    base = _logbins.log_base(log_scale, orient) if log_scale else None
+    if base is not None and is_dask_collection(frame):
+        raise ValueError(
+            "histplot with log_scale does not take a dask DataFrame yet: use histplot without "
+            "log_scale (counted out of core) on the logarithm of the variable."
+        )
+    if base is not None and x is not None and y is not None:
+        raise ValueError(
+            "histplot: log_scale is supported for histograms of one variable; for two "
+            "variables plot the logarithm of each."
+        )
     if x is not None and y is not None:
         return _bivariate_histplot(
             frame,
@@ -1005,6 +1017,13 @@ def histplot(
         clean = clean_numeric(frame, [orient], strata=["hue"] if has_hue else None)
         codes, levels = _level_codes(frame.loc[_complete_rows(frame, orient)], hue_order)
         values, n_clean, n_dropped = clean.values[:, 0], clean.n, clean.n_dropped
+    if base is not None:
+        # seaborn bins on the log scale: release the histogram of log(x), edges evenly
+        # spaced there, and turn the edges back into data units below
+        raw_values = values
+        values = _logbins.to_log(values, base, name)
+        if binrange is not None:
+            binrange = tuple(_logbins.to_log(np.asarray(binrange, dtype=float), base, "binrange"))
     releases = release_histograms(
         values,
         levels=codes,
@@ -1029,7 +1048,11 @@ def histplot(
     )
     for rel, level in zip(releases, levels, strict=True):
         rel.level = level
-    edges = releases[0].edges
+    log_releases = releases
+    if base is not None:
+        rare = rare_values(raw_values, pol.check_threshold(threshold))
+        releases = _logbins.from_log(releases, base, rare)
+    edges = log_releases[0].edges
     widths = np.diff(edges)
     if stat == "count" and not np.allclose(widths, widths[0], rtol=1e-9):
         stat = "frequency"
@@ -1047,7 +1070,9 @@ def histplot(
     hue_col = (labels.get("hue") or "hue") if has_hue else None
     if hue_col == var:
         hue_col = f"{hue_col} "
-    drawn = _drawn_frame(releases, var, hue_col)
+    drawn = _drawn_frame(log_releases, var, hue_col)
+    if base is not None:
+        drawn[var] = base ** drawn[var]  # each bin's centre on the log scale
     if kde and len(drawn):
         # one row per record at its bin centre: the density's bandwidth then follows the
         # number of records, not the number of bins (as weights would make it)
@@ -1076,6 +1101,7 @@ def histplot(
                 hue_norm=hue_norm,
                 color=color,
                 legend=legend,
+                log_scale=base,
                 ax=ax,
                 **kwargs,
             )
@@ -1093,7 +1119,11 @@ def histplot(
                 "accuracy of each count is in this report."
             )
     rel0 = releases[0]
+    if base is not None:
+        (ax.set_xscale if orient == "x" else ax.set_yscale)("log", base=base)
     set_safe_axis(ax, orient, rel0.xlim, rel0.xticks)
+    if base is not None:
+        _logbins.axis_labels(ax, orient)
     (ax.set_xlabel if orient == "x" else ax.set_ylabel)(labels.get(orient, ""))
     return finish(ax, report, annotate=annotate, policy=pol, released=releases)
 

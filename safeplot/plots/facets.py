@@ -60,18 +60,10 @@ DISPLOT_KINDS = ("hist", "kde", "ecdf")
 #: Kinds of :func:`relplot` with a safe version.
 RELPLOT_KINDS = ("scatter", "line")
 #: Kinds of :func:`catplot` with a safe version (``"bar"`` once ``barplot`` exists).
-CATPLOT_KINDS = ("box", "count", "bar", "point")
+CATPLOT_KINDS = ("strip", "swarm", "box", "count", "bar", "point", "violin", "boxen")
 
 #: safeplot's own keyword arguments, passed on only to functions that take them.
 _OWN = ("method", "threshold", "factor", "k", "q", "metric", "algorithm", "c", "discretizer")
-
-_UNSAFE_CAT_KINDS = {
-    "strip": "a strip plot draws one marker per record at its raw value",
-    "swarm": "a swarm plot draws one marker per record at its raw value",
-    "violin": "a violin plot draws a density whose tails end at the raw extremes",
-    "boxen": "a boxen plot draws its outermost boxes and outliers at raw values",
-}
-
 
 # -- optional axes-level functions -------------------------------------------------------
 
@@ -620,9 +612,15 @@ def displot(
     kind : {"hist", "kde", "ecdf"}, default "hist"
         The axes-level function drawn on every facet.
     rug : bool, default False
-        ``True`` is refused: a rug draws one tick at every raw value.
+        Add :func:`safeplot.rugplot`'s released rug to each facet: a tick at
+        each record's released value (by default the kNN centroid of `k`
+        records, within each hue level), not at its raw value.
     rug_kws : dict, optional
-        Unused (see `rug`).
+        Passed to :func:`safeplot.rugplot` (``height``, ``color``, ...). Its
+        ``method`` defaults to `method` when that moves every value
+        (``"deterministic"``, ``"probabilistic"``, ...), else to the
+        policy's method for point plots; binned and summary methods release
+        no value per record.
     log_scale, legend, palette, hue_order, hue_norm, color : optional
         As in seaborn, passed to every facet (hue levels in one order, so
         colours match across facets).
@@ -661,7 +659,7 @@ def displot(
         parameter below a policy floor, or a facet the method cannot release;
         nothing is drawn, no figure is left open and nothing is logged.
     UnsafePlotError
-        ``rug=True``; ``kind="ecdf"`` without a safe ``ecdfplot``.
+        ``kind="ecdf"`` without a safe ``ecdfplot``.
 
     See Also
     --------
@@ -704,11 +702,6 @@ def displot(
     resolve_annotate(annotate, pol)
     if kind not in DISPLOT_KINDS:
         raise ValueError(f"kind must be one of {list(DISPLOT_KINDS)}, got {kind!r}.")
-    if rug:
-        raise UnsafePlotError(
-            "displot: rug=True draws one tick at every raw value and cannot be released. "
-            "Leave rug=False; the histogram or density of each facet shows the distribution."
-        )
     if kind == "ecdf":
         func = _ecdfplot()
     else:
@@ -763,8 +756,43 @@ def displot(
     if color is None and hue is None:
         color = "C0"
     tracker = _Axes({r: names[r] for r in data_roles}, threshold, m.raw)
+    rug_kws = dict(rug_kws or {})
+    if rug:
+        from .rug import RUG_METHODS, rugplot
+
+        # a rug releases one value per record: the method of the facets if it moves every
+        # value, else the policy's method for point plots
+        rug_method = rug_kws.pop("method", None)
+        if rug_method is None:
+            rug_method = method if method in RUG_METHODS else pol.check_method(None, "scatter")
+        if color is not None and hue is None:
+            rug_kws.setdefault("color", color)
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
+        draw_facet(ax, sub)
+        if rug:
+            _call(
+                rugplot,
+                data=sub,
+                x=names.get("x"),
+                y=names.get("y"),
+                hue=names.get("hue"),
+                hue_order=hue_levels,
+                palette=palette,
+                hue_norm=hue_norm,
+                legend=False,
+                ax=ax,
+                method=rug_method,
+                threshold=threshold,
+                k=k,
+                q=q,
+                algorithm=algorithm,
+                discretizer=discretizer,
+                annotate=annotate,
+                **rug_kws,
+            )
+
+    def draw_facet(ax: Axes, sub: pd.DataFrame) -> None:
         _call(
             func,
             data=sub,
@@ -1235,9 +1263,9 @@ def catplot(
     row, col : name or vector, optional
         Facet variables. Every facet needs at least ``threshold`` records.
     kind : str, default "strip"
-        ``"box"``, ``"count"``, ``"bar"`` or ``"point"``. seaborn's default,
-        ``"strip"``, draws every record and is refused, as are ``"swarm"``,
-        ``"violin"`` and ``"boxen"``: pass ``kind="box"`` (or ``"count"``).
+        ``"strip"``, ``"swarm"``, ``"box"``, ``"violin"``, ``"boxen"``,
+        ``"count"``, ``"bar"`` or ``"point"``: each facet is drawn by the
+        safe function of that name (``stripplot``, ``violinplot``, ...).
     estimator, errorbar, n_boot, seed, units, weights : optional
         Used by ``kind="bar"`` and ``"point"`` (passed to ``barplot`` or
         ``pointplot``). With ``"box"`` and
@@ -1273,8 +1301,7 @@ def catplot(
     Raises
     ------
     UnsafePlotError
-        ``kind`` is ``"strip"`` (the default), ``"swarm"``, ``"violin"``,
-        or ``"boxen"``; or ``"bar"`` without a safe ``barplot``.
+        ``kind="bar"`` without a safe ``barplot``.
     DisclosureError
         A facet with too few records, a group too small for its box, or a
         parameter below a policy floor; nothing is drawn or logged.
@@ -1295,9 +1322,11 @@ def catplot(
     ``threshold`` are suppressed (``"suppress"``), merged into coarser
     levels (``"generalize"``) or rounded (``"confidential"``).
 
-    The default ``kind="strip"`` is refused rather than silently replaced:
-    a script asking for a strip plot should say which released plot it
-    shows instead.
+    With ``kind="strip"`` (the default) and ``"swarm"`` each facet draws
+    one anonymised value per record (``stripplot``: kNN centroids formed
+    within each category x hue group, or values plus keyed noise);
+    ``"violin"`` draws kdeplot's released density per group and
+    ``"boxen"`` letter values from released quantiles.
 
     Examples
     --------
@@ -1314,23 +1343,26 @@ def catplot(
 
     pol = get_policy()
     resolve_annotate(annotate, pol)
-    if kind in _UNSAFE_CAT_KINDS:
-        alternative = "kind='box'"
-        default = " (seaborn's default kind)" if kind == "strip" else ""
-        raise UnsafePlotError(
-            f"catplot(kind={kind!r}){default} cannot be released: {_UNSAFE_CAT_KINDS[kind]}. "
-            f"Use catplot({alternative}, ...) (safeplot.boxplot per facet) or kind='count' "
-            "for the number of records per category."
-        )
     if kind not in CATPLOT_KINDS:
         raise ValueError(
             f"Invalid `kind`: {kind!r}. Options are 'strip', 'swarm', "
             "'box', 'boxen', 'violin', 'bar', 'count', and 'point'."
         )
     _warn_ax(kwargs, "catplot", kind)
+    from .boxen import boxenplot
     from .point import pointplot
+    from .strip import stripplot, swarmplot
+    from .violin import violinplot
 
-    func = {"box": boxplot, "count": countplot, "point": pointplot}.get(kind) or _barplot()
+    func = {
+        "box": boxplot,
+        "count": countplot,
+        "point": pointplot,
+        "violin": violinplot,
+        "boxen": boxenplot,
+        "strip": stripplot,
+        "swarm": swarmplot,
+    }.get(kind) or _barplot()
     if kind not in ("bar", "point"):
         for name, value in (("units", units), ("weights", weights)):
             if value is not None:
@@ -1346,7 +1378,17 @@ def catplot(
             "df.melt() first)."
         )
     method = pol.check_method(
-        method, {"box": "box", "count": "count", "bar": "count", "point": "count"}[kind]
+        method,
+        {
+            "box": "box",
+            "count": "count",
+            "bar": "count",
+            "point": "count",
+            "violin": "box",
+            "boxen": "box",
+            "strip": "scatter",
+            "swarm": "scatter",
+        }[kind],
     )
     m = get_method(method)
     threshold = pol.check_threshold(threshold)

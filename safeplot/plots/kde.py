@@ -90,6 +90,8 @@ __all__ = [
     "KdeEstimate",
     "KdeRelease",
     "draw_kde",
+    "estimate_params",
+    "estimate_released",
     "kdeplot",
     "release_kde",
 ]
@@ -747,6 +749,50 @@ def _estimate_params(**given: Any) -> dict[str, Any]:
             tuple(c) if c is not None and not np.isscalar(c) else c for c in clip
         )
     return params
+
+
+def estimate_params(**given: Any) -> dict[str, Any]:
+    """Check estimation parameters against kdeplot's floors and menus; return them all.
+
+    The parameters are :func:`kdeplot`'s (``bw_method``, ``bw_adjust``,
+    ``gridsize``, ``cut``, ...); those not given take seaborn's defaults. Other
+    plots that draw kernel densities (violins) check theirs here, before any
+    record is read.
+
+    Examples
+    --------
+    >>> estimate_params(gridsize=100, cut=0)["gridsize"]
+    100
+    """
+    return _estimate_params(**given)
+
+
+def estimate_released(
+    release: KdeRelease,
+    rare: Mapping[str, Any],
+    params: Mapping[str, Any],
+    policy: Policy | None = None,
+) -> KdeRelease:
+    """Return `release` (values released elsewhere) with its density estimated and rounded.
+
+    As :func:`release_kde` estimates its own: on the regular grid seaborn's
+    rules give (``params`` from :func:`estimate_params`), rounded to the
+    policy's figures and clear of the `rare` raw values of each axis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from safeplot.plots._common import make_report
+    >>> from safeplot.policy import get_policy
+    >>> values = np.random.default_rng(0).normal(size=200)
+    >>> report = make_report("kdeplot", "deterministic", {}, ("x",), 200, 0, get_policy())
+    >>> rel = KdeRelease(pd.DataFrame({"x": values}), {"x": "x"}, None, "deterministic", None,
+    ...                  {"x": None}, None, report)
+    >>> est = estimate_released(rel, {"x": np.array([])}, estimate_params(cut=0)).estimate
+    >>> bool(est.support[0][0] == values.min()), est.support[0].size
+    (True, 200)
+    """
+    return _estimated(release, rare, params, get_policy(policy))
 
 
 def _recorded(params: Mapping[str, Any]) -> dict[str, Any]:
