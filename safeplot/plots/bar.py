@@ -714,9 +714,7 @@ def _release_private_bars(
     cells = len(levels) * n_hue
     counts = np.bincount(codes, minlength=cells)
     sums = np.bincount(codes, weights=np.clip(values, lo, hi) - centre, minlength=cells)
-    noisy_n = dpnum.mechanism_counts(
-        counts, eps_count, mechanism=mech, delta=d_count, clamp=False
-    )
+    noisy_n = dpnum.mechanism_counts(counts, eps_count, mechanism=mech, delta=d_count, clamp=False)
     noisy_s = dpnum.noisy_sums(sums, half, eps_sum, mechanism=mech, delta=d_sum)
     ns, ss = noisy_n.counts, noisy_s.sums
     shown = np.flatnonzero(ns >= DP_MIN_COUNT)
