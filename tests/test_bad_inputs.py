@@ -363,6 +363,15 @@ PARAM_INPUTS: dict[str, tuple[dict[str, Any], tuple[str | None, ...], str]] = {
     "threshold=2.5": ({"threshold": 2.5}, (None,), r"threshold"),
     "bins=0": ({"bins": 0}, (None,), r"bins"),
     "bins=-3": ({"bins": -3}, (None,), r"bins"),
+    # method="dp": delta out of (0, 1e-5], an unknown mechanism, no clipping bounds
+    "delta=2e-5": ({"delta": 2e-5, "mechanism": "gaussian"}, ("dp",), r"delta=2e-05"),
+    "delta=0": ({"delta": 0.0, "mechanism": "gaussian"}, ("dp",), r"delta"),
+    "delta=0.5": ({"delta": 0.5, "mechanism": "gaussian"}, ("dp",), r"delta"),
+    "delta-laplace": ({"delta": 1e-6}, ("dp",), r"delta=1e-06 is for mechanism='gaussian'"),
+    "delta-missing": ({"mechanism": "gaussian"}, ("dp",), r"needs delta="),
+    "mechanism=exponential": ({"mechanism": "exponential"}, ("dp",), r"mechanism"),
+    "bounds-missing": ({"bounds": None}, ("dp",), r"bounds=\(low, high\)"),
+    "bounds-reversed": ({"bounds": (10.0, 0.0)}, ("dp",), r"bounds"),
 }
 
 

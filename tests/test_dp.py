@@ -280,7 +280,7 @@ def test_dask_frames_are_refused(frame):
         lambda df: safeplot.boxplot(data=df, x="g", y="x", method="dp"),
         lambda df: safeplot.kdeplot(data=df, x="x", method="dp"),
         lambda df: safeplot.ecdfplot(data=df, x="x", method="dp"),
-        lambda df: safeplot.barplot(data=df, x="g", y="x", method="dp"),
+        lambda df: safeplot.pointplot(data=df, x="g", y="x", method="dp"),
         lambda df: safeplot.histplot(data=df, x="x", y="x", method="dp"),
         lambda df: safeplot.qqplot(df["x"], method="dp"),
     ],

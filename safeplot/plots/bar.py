@@ -664,6 +664,7 @@ def _release_private_bars(
     params_m = m.get_params()
     mech = dpnum.check_mechanism(params_m.get("mechanism", mechanism))
     dlt = dpnum.check_delta(params_m.get("delta", delta), mech)
+    clip = _dp_bounds(bounds, function)
     if order is None or (hue is not None and hue_order is None):
         raise ValueError(
             f"{function}: method='dp' needs the categories before the data is read: give "
@@ -691,7 +692,6 @@ def _release_private_bars(
             raise ValueError(
                 f"{function}: {what}= is not supported under method='dp'. Leave it out."
             )
-    clip = _dp_bounds(bounds, function)
     if not dpnum.opendp_available():
         dpnum._dp()  # raises, saying how to install OpenDP
     layout, rows = resolve(function, data, x, y, hue, order, hue_order, orient, numeric=True)
