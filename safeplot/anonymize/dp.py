@@ -687,11 +687,13 @@ def km_from_counts(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Compute a grouped Kaplan-Meier curve from (noisy) events and censorings per time bin.
 
-    Post-processing only: the noisy counts are clamped at 0, the records at
-    risk at the start of each bin are the (noisy) total less everyone who
-    left in earlier bins, the events of a bin are capped at those at risk,
-    and the survival is the running product of ``1 - events / at risk``. The
-    curve is therefore non-increasing and in [0, 1] whatever the noise.
+    Post-processing only: the records at risk at the start of each bin are
+    the noisy total less everyone who left (noisy events and censorings) in
+    earlier bins, floored at 0; the counts enter these sums unclamped, so
+    that the noise of the many empty cells does not add up to a bias. The
+    events of a bin are then clamped to ``[0, at risk]`` and the survival is
+    the running product of ``1 - events / at risk``: non-increasing and in
+    [0, 1] whatever the noise.
 
     Parameters
     ----------
@@ -712,14 +714,14 @@ def km_from_counts(
     >>> s.tolist(), n.tolist()
     ([0.5, 0.0], [10.0, 5.0])
     """
-    d = np.maximum(np.asarray(events, dtype=float), 0.0)
-    c = np.maximum(np.asarray(censored, dtype=float), 0.0)
-    b = np.maximum(np.asarray(beyond, dtype=float), 0.0)
+    d = np.asarray(events, dtype=float)
+    c = np.asarray(censored, dtype=float)
+    b = np.asarray(beyond, dtype=float)
     left = d + c
     total = left.sum(axis=-1) + b
     gone = np.cumsum(left, axis=-1) - left
     n = np.maximum(total[..., None] - gone, 0.0)
-    d = np.minimum(d, n)
+    d = np.clip(d, 0.0, n)
     with np.errstate(divide="ignore", invalid="ignore"):
         factor = np.where(n > 0, 1.0 - d / n, 1.0)
     return np.cumprod(factor, axis=-1), n, d

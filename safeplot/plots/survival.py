@@ -930,7 +930,7 @@ def _release_private_survival(
         "event": pdata.label("e"),
         "hue": pdata.label("hue") if "hue" in frame else None,
     }
-    total = np.maximum(counts, 0.0).sum()
+    total = max(float(counts.sum()), 0.0)  # unclamped: the noise of empty cells cancels
     report = make_report(
         function,
         m.name,
@@ -960,7 +960,7 @@ def _release_private_survival(
         report,
         names,
         [
-            np.round([np.maximum(counts[i], 0).sum(), np.maximum(ev_n[i], 0).sum()])
+            np.round(np.maximum([counts[i].sum(), ev_n[i].sum()], 0.0))
             for i in range(len(levels))
         ],
     )
