@@ -959,10 +959,7 @@ def _release_private_survival(
         alpha,
         report,
         names,
-        [
-            np.round(np.maximum([counts[i].sum(), ev_n[i].sum()], 0.0))
-            for i in range(len(levels))
-        ],
+        [np.round(np.maximum([counts[i].sum(), ev_n[i].sum()], 0.0)) for i in range(len(levels))],
     )
 
 
