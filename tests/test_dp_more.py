@@ -426,3 +426,22 @@ def test_dp_km_timeline_is_used_as_given(survival):
     fig, ax = plt.subplots()
     safeplot.kmplot(survival, duration="d", event="e", method="dp", timeline=grid, ax=ax)
     assert ax.safeplot_report.params["bins"] == 4
+
+
+def test_gaussian_sums_of_a_wide_range_get_noise_proportional_to_it():
+    # OpenDP's scale search overflows at large sensitivities: the scale is searched at 1
+    narrow = dpnum.noisy_sums([0.0], 1.0, 1.0, mechanism="gaussian", delta=1e-6)
+    wide = dpnum.noisy_sums([0.0], 2500.0, 1.0, mechanism="gaussian", delta=1e-6)
+    assert wide.sd / narrow.sd == pytest.approx(2500.0, rel=1e-3)
+    assert _opendp_float_gaussian_map(wide.scale, 2500.0, 1e-6) <= 1.0 * (1 + 1e-9)
+
+
+def _opendp_float_gaussian_map(scale: float, d_in: float, delta: float) -> float:
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
+    meas = dp.c.make_fix_delta(
+        dp.c.make_zCDP_to_approxDP(dp.m.make_gaussian(*space, scale=scale)), delta
+    )
+    return float(meas.map(d_in)[0])

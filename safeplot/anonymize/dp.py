@@ -649,10 +649,17 @@ def noisy_sums(
             meas = dp.m.make_laplace(*space, scale=scale)
         sd = math.sqrt(2.0) * scale
     else:
-        scale = _gaussian_scale(eps, dlt, sens, True)
+        # the privacy of Gaussian noise depends on sensitivity / scale only: search the scale
+        # for sensitivity 1 (OpenDP's search overflows at large sensitivities), then scale up
+        scale = _gaussian_scale(eps, dlt, 1.0, True) * sens
         meas = _gaussian_measurement(scale, dlt, floats=True)
-        got_eps, got_delta = meas.map(sens)
-        if got_eps > eps * (1 + 1e-9) or got_delta > dlt * (1 + 1e-9):
+        for _ in range(100):
+            got_eps, got_delta = meas.map(sens)
+            if got_eps <= eps * (1 + 1e-9) and got_delta <= dlt * (1 + 1e-9):
+                break
+            scale *= 1 + 1e-6
+            meas = _gaussian_measurement(scale, dlt, floats=True)
+        else:
             raise RuntimeError("OpenDP's privacy map exceeds the (epsilon, delta) asked for.")
         sd = scale
     noisy = np.asarray(meas([float(v) for v in flat]), dtype=float) if flat.size else flat
