@@ -445,3 +445,38 @@ def _opendp_float_gaussian_map(scale: float, d_in: float, delta: float) -> float
         dp.c.make_zCDP_to_approxDP(dp.m.make_gaussian(*space, scale=scale)), delta
     )
     return float(meas.map(d_in)[0])
+
+
+def test_histplot_and_countplot_take_the_gaussian_mechanism(groups):
+    fig, (a1, a2) = plt.subplots(1, 2)
+    safeplot.histplot(
+        groups,
+        x="y",
+        method="dp",
+        binrange=(0, 100),
+        bins=10,
+        mechanism="gaussian",
+        delta=1e-6,
+        epsilon=0.5,
+        ax=a1,
+    )
+    safeplot.countplot(
+        groups,
+        x="g",
+        order=["a", "b", "c"],
+        method="dp",
+        mechanism="gaussian",
+        delta=2e-6,
+        epsilon=0.5,
+        ax=a2,
+    )
+    sigma = dpnum.gaussian_scale(0.5, 1e-6)
+    assert a1.safeplot_report.details["noise_sd"] == pytest.approx(sigma, abs=1e-3)
+    assert a2.safeplot_report.params == {"epsilon": 0.5, "mechanism": "gaussian", "delta": 2e-6}
+    assert ledger.current().epsilon_spent() == pytest.approx(1.0)
+    assert ledger.current().delta_spent() == pytest.approx(3e-6)
+    with pytest.raises(ValueError, match="method='dp'"):
+        safeplot.countplot(groups, x="g", mechanism="gaussian", delta=1e-6)
+    with pytest.raises(ValueError, match="needs delta="):
+        safeplot.histplot(groups, x="y", method="dp", binrange=(0, 100), mechanism="gaussian")
+    assert ledger.current().epsilon_spent() == pytest.approx(1.0)
