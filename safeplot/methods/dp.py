@@ -47,7 +47,7 @@ class DifferentialPrivacy(Method):
 
     name = "dp"
     summary = "Counts carry OpenDP's discrete Laplace noise of scale 1/epsilon."
-    note_params = ("epsilon",)
+    note_params = ("epsilon", "delta")
     private = True
     plots = ("histplot", "hist", "displot", "countplot", "barplot", "kmplot")
     plot_kinds = ("hist", "count")

@@ -748,10 +748,12 @@ def _release_private_bars(
     variables = tuple(
         v for v in (layout.value_name, layout.cat_name, layout.hue_name) if v is not None
     ) or ("values",)
-    params: dict[str, Any] = {
-        "epsilon": eps,
-        "delta": dlt,
-        "mechanism": mech,
+    # mechanism and delta are named for Gaussian releases only (Laplace: delta 0), as in every
+    # DP plot, so that the method note names delta exactly when there is one
+    params: dict[str, Any] = {"epsilon": eps}
+    if mech != "laplace":
+        params.update(mechanism=mech, delta=dlt)
+    params |= {
         "bounds": (lo, hi),
         "estimator": "mean",
         "errorbar": None if level is None else f"ci, {level:g}",

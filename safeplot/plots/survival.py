@@ -899,10 +899,11 @@ def _release_private_survival(
         if mech == "laplace"
         else "discrete Gaussian (OpenDP make_gaussian, zCDP converted to (epsilon, delta))"
     )
-    params: dict[str, Any] = {
-        "epsilon": eps,
-        "delta": dlt,
-        "mechanism": mech,
+    # mechanism and delta are named for Gaussian releases only (Laplace: delta 0)
+    params: dict[str, Any] = {"epsilon": eps}
+    if mech != "laplace":
+        params.update(mechanism=mech, delta=dlt)
+    params |= {
         "bins": n_bins,
         "alpha": alpha,
     }
@@ -1118,8 +1119,8 @@ def kmplot(
 
     >>> ax = kmplot(load_rossi(), duration="week", event="arrest", method="dp",
     ...             epsilon=1.0, binrange=(0, 52), bins=20, ax=ax)
-    >>> ax.safeplot_report.params["mechanism"]
-    'laplace'
+    >>> ax.safeplot_report.params["epsilon"]
+    1.0
     """
     ci_menu = tuple(round(1 - a, 2) for a in ALPHA_MENU)
     level = guard.from_menu("ci", ci, ci_menu, what="confidence bands")
