@@ -1152,6 +1152,10 @@ def release_countplot(
             "y= for horizontal ones (hue= adds a second categorical variable)."
         )
     if m.private:
+        from ..anonymize import dp as dpnum
+
+        mech = dpnum.check_mechanism(m.get_params().get("mechanism", mechanism))
+        dpnum.check_delta(m.get_params().get("delta", delta), mech)
         if order is None or (hue is not None and hue_order is None):
             raise ValueError(
                 "countplot: method='dp' needs the categories before the data is read: give "
@@ -1159,8 +1163,8 @@ def release_countplot(
             )
     elif epsilon is not None or delta is not None or mechanism != "laplace":
         raise ValueError(
-            f"countplot: epsilon= is the privacy loss of method='dp' (as are mechanism= and "
-            f"delta=); method={method!r} takes no epsilon."
+            f"countplot: epsilon= is the privacy loss of method='dp' (mechanism= and delta= "
+            f"belong to it too); method={method!r} takes no epsilon."
         )
     if is_dask_collection(data):  # counted out of core: one pass over the partitions
         check_dask_method(method, "countplot", families=_DASK_COUNT_FAMILIES)
@@ -1377,9 +1381,9 @@ def countplot(
     method: str | None = None,
     epsilon: float | None = None,
     threshold: int | None = None,
-    annotate: bool | None = None,
     mechanism: str = "laplace",
     delta: float | None = None,
+    annotate: bool | None = None,
     **kwargs: Any,
 ) -> Axes:
     """Show the counts of a categorical variable as bars, with small counts protected.

@@ -384,8 +384,8 @@ def release_histograms(
         )
     if epsilon is not None or delta is not None or mechanism != "laplace":
         raise ValueError(
-            f"{function}: epsilon= (and mechanism=, delta=) belong to method='dp'; "
-            f"method={method!r} takes no epsilon."
+            f"{function}: epsilon= is the privacy loss of method='dp' (mechanism= and delta= "
+            f"belong to it too); method={method!r} takes no epsilon."
         )
     if released is not None:
         if not m.moves_values:
