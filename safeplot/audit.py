@@ -529,6 +529,16 @@ def summary(*, file: Any = None) -> str:
             f"privacy budget of {name!r}: epsilon {eps:g} spent of dp_budget={budget:g}"
             for name, eps in spent.items()
         ]
+        from . import ledger
+
+        book = ledger.current()
+        delta_budget = get_policy().dp_delta_budget
+        lines += [
+            f"delta budget of {name!r}: delta {book.delta_spent(name):g} spent of "
+            f"dp_delta_budget={delta_budget:g}"
+            for name in spent
+            if book.delta_spent(name) > 0
+        ]
     from ._display import AuditSummary  # the same text, shown as a table in notebooks
 
     text = AuditSummary("\n".join(lines), logged)

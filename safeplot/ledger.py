@@ -20,6 +20,8 @@ released and checks each new release against it:
 * **Privacy budget** (:meth:`Ledger.spend_epsilon`): differentially private
   releases of a data set spend from its budget (the policy's ``dp_budget``);
   a release that would overspend it is refused, naming what is left.
+  (epsilon, delta) releases (the Gaussian mechanism) also spend delta: deltas
+  add up (basic composition) against the policy's ``dp_delta_budget``.
 
 "The same records" must be recognised under transformations an analyst can
 apply. Two keys identify the records behind a released variable, and a noise
@@ -298,6 +300,8 @@ class Ledger:
         self._draws: dict[bytes, dict[bytes, float]] = {}
         #: data set -> epsilon spent
         self._epsilon: dict[str, float] = {}
+        #: data set -> delta spent ((epsilon, delta) releases only)
+        self._delta: dict[str, float] = {}
         #: the records of a bin (see :func:`bin_keys`) -> what was released of them
         self._bins: dict[bytes, _Bin] = {}
         self._decisions: list[Decision] = []
@@ -343,12 +347,30 @@ class Ledger:
         with self._lock:
             return {name: float(v) for name, v in self._epsilon.items()}
 
+    def delta_spent(self, dataset: str = "session") -> float:
+        """Return the delta spent on `dataset` so far (the sum over its releases).
+
+        Examples
+        --------
+        >>> book = Ledger()
+        >>> _ = book.spend_epsilon(0.5, delta=1e-6)
+        >>> book.delta_spent()
+        1e-06
+        """
+        with self._lock:
+            return float(self._delta.get(dataset, 0.0))
+
     def budget_left(self, dataset: str = "session") -> float:
         """Return the privacy-loss budget left for `dataset` (the policy's ``dp_budget``)."""
         return max(0.0, float(self.policy.dp_budget) - self.epsilon_spent(dataset))
 
     def spend_epsilon(
-        self, epsilon: float, *, dataset: str = "session", function: str = ""
+        self,
+        epsilon: float,
+        *,
+        dataset: str = "session",
+        function: str = "",
+        delta: float = 0.0,
     ) -> float:
         """Spend `epsilon` of `dataset`'s budget; return what is left.
 
@@ -363,12 +385,17 @@ class Ledger:
             sets.
         function : str
             The function making the release (for the log).
+        delta : float, default 0.0
+            The delta of an (epsilon, delta)-DP release (0 for pure DP).
+            Deltas add up, and their sum may not pass the policy's
+            ``dp_delta_budget``.
 
         Raises
         ------
         DisclosureError
-            If the release would take the spent total past the budget; the
-            message names the budget left. Nothing is spent then.
+            If the release would take the spent total past the budget (of
+            epsilon, or of delta); the message names the budget left.
+            Nothing is spent then.
         """
         try:
             epsilon = float(epsilon)
@@ -376,9 +403,31 @@ class Ledger:
             raise ValueError(f"epsilon must be a positive number, got {epsilon!r}.") from None
         if not math.isfinite(epsilon) or epsilon <= 0:
             raise ValueError(f"epsilon must be a positive finite number, got {epsilon}.")
+        try:
+            delta = float(delta)
+        except (TypeError, ValueError):
+            raise ValueError(f"delta must be a number in [0, 1), got {delta!r}.") from None
+        if not (math.isfinite(delta) and 0 <= delta < 1):
+            raise ValueError(f"delta must be a number in [0, 1), got {delta}.")
         budget = float(self.policy.dp_budget)
+        delta_budget = float(getattr(self.policy, "dp_delta_budget", 0.0))
         with self._lock:
             spent = self._epsilon.get(dataset, 0.0)
+            spent_delta = self._delta.get(dataset, 0.0)
+            if delta > 0 and spent_delta + delta > delta_budget * (1 + 1e-12):
+                left_delta = max(0.0, delta_budget - spent_delta)
+                self._decide(
+                    function,
+                    "refused",
+                    f"delta={delta:g} with {left_delta:g} of {delta_budget:g} left",
+                )
+                raise DisclosureError(
+                    f"This differentially private release needs delta={delta:g}, but only "
+                    f"{left_delta:g} of the delta budget dp_delta_budget={delta_budget:g} is "
+                    f"left for {dataset!r} (spent so far: {spent_delta:g}; deltas add up). Use "
+                    "a smaller delta, mechanism='laplace' (no delta), or ask the data "
+                    "custodian: the budget is the policy's, not the call's."
+                )
             if spent + epsilon > budget * (1 + 1e-12):
                 left = max(0.0, budget - spent)
                 self._decide(
@@ -391,7 +440,10 @@ class Ledger:
                     "data custodian: the budget is the policy's, not the call's."
                 )
             self._epsilon[dataset] = spent + epsilon
-        self._decide(function, "epsilon spent", f"epsilon={epsilon:g} on {dataset!r}", epsilon)
+            if delta > 0:
+                self._delta[dataset] = spent_delta + delta
+        shown = f"epsilon={epsilon:g}" + (f", delta={delta:g}" if delta > 0 else "")
+        self._decide(function, "epsilon spent", f"{shown} on {dataset!r}", epsilon)
         return max(0.0, budget - spent - epsilon)
 
     # -- keyed noise ---------------------------------------------------------------------

@@ -92,6 +92,7 @@ _FLOOR_DIRECTION = {
     "winsor_sd": "down",
     "sig_figs": "down",
     "dp_budget": "down",
+    "dp_delta_budget": "down",
     "noise_draws": "down",
 }
 
@@ -138,6 +139,11 @@ class Policy:
         Privacy-loss budget (total epsilon) of differentially private
         releases of one data set; the session's ledger
         (:mod:`safeplot.ledger`) refuses a release that would exceed it.
+    dp_delta_budget : float, default 1e-5
+        Total delta of (epsilon, delta)-DP releases (``mechanism="gaussian"``)
+        of one data set. Deltas add up under composition, as epsilons do
+        (basic composition), and the ledger refuses a release that would take
+        their sum past this. Laplace releases spend no delta.
     noise_draws : int, default 1
         Independent noise draws the ledger allows for the same records (a
         transformed copy of the data draws new noise; averaging ``m`` draws
@@ -181,6 +187,7 @@ class Policy:
     progress: bool | None = None
     dp_budget: float = 3.0
     noise_draws: int = 1
+    dp_delta_budget: float = 1e-5
     secret_key: SecretKey | None = field(default=None, repr=False, compare=False)
     locked: bool = False
     source: str = "built-in defaults"
@@ -205,6 +212,7 @@ class Policy:
         _require_positive("q_min", self.q_min)
         _require_positive("winsor_sd", self.winsor_sd)
         _require_positive("dp_budget", self.dp_budget)
+        _require_positive("dp_delta_budget", self.dp_delta_budget)
         _require_int("noise_draws", self.noise_draws, 1)
         unknown = self.allowed_methods - set(_known_methods)
         if unknown:

@@ -154,6 +154,9 @@ ACCEPTED["boolean"]["safe_ols-.*"] = "a boolean predictor is a 0/1 term of the m
 ACCEPTED["tiny-n"][
     "parallelboxplot.*|kdeplot.*|pandas-kde|pandas-kde-dp|displot-kde-dp|safe-axes-boxplot"
 ] = "a box or strata of at least threshold records; a kde of too few records is left empty"
+# a DP release may show 4 records: every number carries noise of a known scale whatever n (it
+# may also refuse, when no noisy count is large enough to show)
+ACCEPTED["tiny-n"]["barplot-dp|kmplot-dp"] = "a DP release: the guarantee does not depend on n"
 
 
 #: (input, case-name pattern) -> another message the refusal may give, and why it is right
@@ -380,6 +383,15 @@ PARAM_INPUTS: dict[str, tuple[dict[str, Any], tuple[str | None, ...], str]] = {
     "bins=numpy-rule": ({"bins": "fd"}, ("dp",), r"bins"),
     "discrete-without-binrange": ({"discrete": True}, ("dp",), r"binrange"),
     "binrange-reversed": ({"binrange": (5.0, 1.0)}, ("dp",), r"binrange"),
+    # method="dp": delta out of (0, 1e-5], an unknown mechanism, no clipping bounds
+    "delta=2e-5": ({"delta": 2e-5, "mechanism": "gaussian"}, ("dp",), r"delta=2e-05"),
+    "delta=0": ({"delta": 0.0, "mechanism": "gaussian"}, ("dp",), r"delta"),
+    "delta=0.5": ({"delta": 0.5, "mechanism": "gaussian"}, ("dp",), r"delta"),
+    "delta-laplace": ({"delta": 1e-6}, ("dp",), r"delta=1e-06 is for mechanism='gaussian'"),
+    "delta-missing": ({"mechanism": "gaussian"}, ("dp",), r"needs delta="),
+    "mechanism=exponential": ({"mechanism": "exponential"}, ("dp",), r"mechanism"),
+    "bounds-missing": ({"bounds": None}, ("dp",), r"bounds=\(low, high\)"),
+    "bounds-reversed": ({"bounds": (10.0, 0.0)}, ("dp",), r"bounds"),
 }
 
 

@@ -279,7 +279,7 @@ def test_dask_frames_are_refused(frame):
         lambda df: safeplot.scatterplot(data=df, x="x", y="x", method="dp"),
         lambda df: safeplot.boxplot(data=df, x="g", y="x", method="dp"),
         lambda df: safeplot.kdeplot(data=df, x="x", y="x", method="dp"),
-        lambda df: safeplot.barplot(data=df, x="g", y="x", method="dp"),
+        lambda df: safeplot.pointplot(data=df, x="g", y="x", method="dp"),
         lambda df: safeplot.qqplot(df["x"], method="dp"),
         lambda df: df.plot.hexbin(x="x", y="x", backend="safeplot", method="dp"),
         lambda df: safeplot.clustermap(df[["x"]].T, sdc_method="dp"),

@@ -26,7 +26,7 @@ import safeplot
 from safeplot import audit
 from safeplot.datasets import simulate
 from safeplot.errors import DisclosureError
-from safeplot.methods import get_method
+from safeplot.methods import available_methods, get_method
 from safeplot.plots._common import FOOTNOTE_GID, method_note
 from safeplot.plots.axisgrid import JOINT_METHODS, PAIR_METHODS, pair_axes_variables
 from safeplot.plots.bar import BAR_METHODS
@@ -328,6 +328,17 @@ CASES = [
         lambda df: {"x_labels": _column(df, "x").to_numpy().ravel()},
         {"count_axis": "y", "categorical": "x"},
         functions=("countplot",),
+    ),
+    Case(
+        # a DP bar plot of the named categories (order=), values clipped to public bounds
+        "barplot-dp",
+        lambda df, m, ax: safeplot.barplot(
+            data=df, x="g", y="x", order=["a", "b"], bounds=(-500, 500), method=m, ax=ax
+        ),
+        tuple(m.name for m in available_methods() if m.private),
+        lambda df: {"y": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("barplot",),
     ),
 ]
 
@@ -1034,6 +1045,17 @@ CASES += [
         {"count_axis": None},
         functions=("kmplot",),
     ),
+    Case(
+        # a DP survival curve on a public grid (binrange=), from noisy events and censorings
+        "kmplot-dp",
+        lambda df, m, ax: safeplot.kmplot(
+            data=_with_events(df), duration="x", event="e", binrange=(0, 500), method=m, ax=ax
+        ),
+        tuple(m.name for m in available_methods() if m.private),
+        lambda df: {"x": df["x"].to_numpy()},
+        {"count_axis": None},
+        functions=("kmplot",),
+    ),
 ]
 
 CASES += [
@@ -1674,7 +1696,7 @@ REFUSALS: list[Refusal] = [
         "hue levels of 1 or 2 records would be named in the legend",
     ),
     Refusal(
-        "kmplot",
+        "kmplot(-dp)?",
         ".*",
         "outliers",
         ValueError,
@@ -1750,7 +1772,7 @@ def test_the_scanner_catches_the_raw_version(case):
         pytest.skip("raw means and intervals are rarely data values: test_bar flags a raw one")
     if case.name == "pandas-bar":
         pytest.skip("value_counts are counts, not values: test_pandas_backend checks them")
-    if case.name == "kmplot":
+    if case.name in ("kmplot", "kmplot-dp"):
         pytest.skip("durations cannot be negative, as in the outlier data: test_survival flags")
     if case.name == "histplot-log-hue":
         pytest.skip("the outlier data are negative, which a log scale refuses: test_histplot_log")

@@ -13,7 +13,8 @@ policy when it has a new one)::
     confidential      O'Keefe's rules                        (values, summaries)
     microaggregation  group means (Senavirathne & Torra)     (values)
     rounding          interval representatives (S & T)       (values)
-    dp                differentially private counts (OpenDP)  (private: histograms)
+    dp                differentially private counts (OpenDP)  (private: histograms, counts,
+                                                             bar means, KM curves)
     none              the raw plot (needs allow_raw)
 
 ``method=`` takes a name or a method object, e.g.

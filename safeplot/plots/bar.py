@@ -302,6 +302,10 @@ def release_barplot(
     q: float = 0.25,
     policy: Policy | None = None,
     function: str = "barplot",
+    epsilon: float | None = None,
+    mechanism: str = "laplace",
+    delta: float | None = None,
+    bounds: tuple[float, float] | str | None = None,
 ) -> BarRelease:
     """Release the numbers of a bar plot: group estimates and error bars, small groups left out.
 
@@ -326,6 +330,8 @@ def release_barplot(
     function : str, default "barplot"
         The public function releasing the estimates (a point or line plot
         releases them as a bar plot does), for its report and messages.
+    epsilon, mechanism, delta, bounds
+        ``method="dp"`` only (see :func:`barplot`).
 
     Returns
     -------
@@ -350,8 +356,40 @@ def release_barplot(
     (['Thur', 'Fri', 'Sat', 'Sun'], [17.7, 17.2, 20.4, 21.4])
     """
     pol = get_policy(policy)
-    m = check_family(pol.check_method(method, "count"), _BAR_FAMILIES, "bar plots")
+    checked = get_method(pol.check_method(method, "count"))
+    if checked.private and function == "barplot":
+        return _release_private_bars(
+            data,
+            x=x,
+            y=y,
+            hue=hue,
+            order=order,
+            hue_order=hue_order,
+            estimator=estimator,
+            errorbar=errorbar,
+            units=units,
+            weights=weights,
+            orient=orient,
+            log_scale=log_scale,
+            m=checked,
+            epsilon=epsilon,
+            mechanism=mechanism,
+            delta=delta,
+            bounds=bounds,
+            policy=pol,
+            function=function,
+        )
+    m = check_family(checked, _BAR_FAMILIES, "bar plots")
     method = m.name
+    for name, value in (("epsilon", epsilon), ("delta", delta), ("bounds", bounds)):
+        if value is not None:
+            raise ValueError(
+                f"{function}: {name}= belongs to method='dp'; method={method!r} takes no {name}."
+            )
+    if mechanism != "laplace":
+        raise ValueError(
+            f"{function}: mechanism= belongs to method='dp'; method={method!r} adds no DP noise."
+        )
     threshold = pol.check_threshold(threshold)
     if m.uses_k:
         pol.check_k(k)
@@ -548,6 +586,242 @@ def release_barplot(
     )
 
 
+#: Share of epsilon a DP range estimate of the bar variable spends (``bounds="dp"``).
+DP_BOUNDS_SHARE = 0.25
+#: Share of the (remaining) epsilon and delta spent on the counts; the sums get the rest.
+DP_COUNT_SHARE = 0.5
+#: A group is drawn when its noisy count is at least this (a mean over fewer noisy records
+#: would be mostly noise); deciding from the noisy count is post-processing.
+DP_MIN_COUNT = 1.0
+
+
+def _dp_bounds(bounds: Any, function: str) -> tuple[float, float] | None:
+    """Return the analyst's clipping bounds, None for a DP estimate, or refuse clearly."""
+    if isinstance(bounds, str) and bounds == "dp":
+        return None
+    if bounds is None:
+        raise ValueError(
+            f"{function}: method='dp' clips the values to bounds fixed before the data is read "
+            "(one record then changes a group's sum by a known amount). Give bounds=(low, high) "
+            "from knowledge of the variable, or bounds='dp' to estimate them with part of "
+            "epsilon."
+        )
+    try:
+        lo, hi = (float(v) for v in bounds)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{function}: bounds must be (low, high) or 'dp', got {bounds!r}."
+        ) from None
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError(
+            f"{function}: bounds must be two finite numbers with low < high, got {bounds!r}."
+        )
+    return lo, hi
+
+
+def _release_private_bars(
+    data: Any,
+    *,
+    x: Any,
+    y: Any,
+    hue: Any,
+    order: Sequence[Any] | None,
+    hue_order: Sequence[Any] | None,
+    estimator: Any,
+    errorbar: Any,
+    units: Any,
+    weights: Any,
+    orient: str | None,
+    log_scale: Any,
+    m: Any,
+    epsilon: float | None,
+    mechanism: str,
+    delta: float | None,
+    bounds: Any,
+    policy: Policy,
+    function: str,
+) -> BarRelease:
+    """Release DP means per group: a DP sum over a DP count, values clipped to `bounds`.
+
+    The epsilon (less a quarter for ``bounds="dp"``) and the delta are split
+    equally (:data:`DP_COUNT_SHARE`) between the counts (sensitivity 1) and
+    the sums of the values centred in their bounds (sensitivity half the
+    bounds' width), one record in one group. The error bar is the
+    approximate interval of the noise alone, by the delta method:
+    ``sd(mean) = sqrt(sd_sum**2 + (mean - centre)**2 * sd_count**2) / count``.
+    Everything after the noisy sums and counts is post-processing.
+    """
+    from scipy import stats
+
+    from ..anonymize import dp as dpnum
+
+    eps_given = m.get_params().get("epsilon")
+    if epsilon is not None and eps_given is not None and float(epsilon) != float(eps_given):
+        raise ValueError(f"epsilon={epsilon!r} contradicts the method's epsilon={eps_given!r}.")
+    eps = dpnum.check_epsilon(
+        epsilon if epsilon is not None else eps_given if eps_given is not None else 1.0
+    )
+    params_m = m.get_params()
+    mech = dpnum.check_mechanism(params_m.get("mechanism", mechanism))
+    dlt = dpnum.check_delta(params_m.get("delta", delta), mech)
+    clip = _dp_bounds(bounds, function)
+    if order is None or (hue is not None and hue_order is None):
+        raise ValueError(
+            f"{function}: method='dp' needs the categories before the data is read: give "
+            "order= (and hue_order= with hue), from public knowledge of the variable."
+        )
+    name = _check_estimator(estimator, function)
+    if name != "mean":
+        raise ValueError(
+            f"{function}: method='dp' releases means (a DP sum over a DP count); "
+            f"estimator={name!r} is not available under it. Use estimator='mean'."
+        )
+    if errorbar is not None:
+        err = check_errorbar(errorbar)
+        if err[0] != "ci":
+            raise ValueError(
+                f"{function}: under method='dp' the error bar is the interval of the noise, "
+                f"errorbar=('ci', level) with level in {list(ERRORBAR_MENU['ci'])}, or None; "
+                f"got {errorbar!r}."
+            )
+        level: float | None = float(err[1])
+    else:
+        level = None
+    for what, value in (("units", units), ("weights", weights), ("log_scale", log_scale)):
+        if value is not None:
+            raise ValueError(
+                f"{function}: {what}= is not supported under method='dp'. Leave it out."
+            )
+    if not dpnum.opendp_available():
+        dpnum._dp()  # raises, saying how to install OpenDP
+    layout, rows = resolve(function, data, x, y, hue, order, hue_order, orient, numeric=True)
+    values = np.asarray(rows.values, dtype=float)
+    n_hue = layout.n_hue
+    levels = list(layout.levels)
+    # every argument is valid: the release will be made, so its privacy loss is spent now
+    left = guard.spend_epsilon(eps, function=function, delta=dlt)
+    eps_bounds = 0.0
+    if clip is None:
+        eps_bounds = eps * DP_BOUNDS_SHARE
+        clip = dpnum.private_range(values, eps_bounds)
+    lo, hi = clip
+    centre, half = (lo + hi) / 2.0, (hi - lo) / 2.0
+    rest = eps - eps_bounds
+    eps_count, eps_sum = rest * DP_COUNT_SHARE, rest * (1 - DP_COUNT_SHARE)
+    d_count = dlt * DP_COUNT_SHARE if dlt else None
+    d_sum = dlt * (1 - DP_COUNT_SHARE) if dlt else None
+    codes = rows.cat * n_hue + rows.hue
+    cells = len(levels) * n_hue
+    counts = np.bincount(codes, minlength=cells)
+    sums = np.bincount(codes, weights=np.clip(values, lo, hi) - centre, minlength=cells)
+    noisy_n = dpnum.mechanism_counts(counts, eps_count, mechanism=mech, delta=d_count, clamp=False)
+    noisy_s = dpnum.noisy_sums(sums, half, eps_sum, mechanism=mech, delta=d_sum)
+    ns, ss = noisy_n.counts, noisy_s.sums
+    shown = np.flatnonzero(ns >= DP_MIN_COUNT)
+    if not shown.size:
+        raise DisclosureError(
+            f"{function}: every group's noisy count is below {DP_MIN_COUNT:g}, so no mean can "
+            "be shown at this epsilon. Use a larger epsilon, or broader groups."
+        )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        raw_mean = centre + ss / ns
+    mean = np.clip(raw_mean, lo, hi)
+    sd = np.sqrt(noisy_s.sd**2 + (mean - centre) ** 2 * noisy_n.sd**2) / np.maximum(ns, 1.0)
+    est = guard.released_statistics(mean[shown], policy=policy)
+    if level is not None:
+        z = float(stats.norm.ppf(0.5 + level / 200.0))
+        lower = guard.released_statistics(
+            np.clip(mean[shown] - z * sd[shown], lo, hi), policy=policy
+        )
+        upper = guard.released_statistics(
+            np.clip(mean[shown] + z * sd[shown], lo, hi), policy=policy
+        )
+    groups = [
+        (
+            levels[g // n_hue] if layout.has_cat else None,
+            None if layout.hue_levels is None else layout.hue_levels[g % n_hue],
+        )
+        for g in shown
+    ]
+    numbers = np.r_[est, lower, upper] if level is not None else est
+    value_lim, value_ticks = _value_axis(numbers, np.array([]), None)
+    variables = tuple(
+        v for v in (layout.value_name, layout.cat_name, layout.hue_name) if v is not None
+    ) or ("values",)
+    # mechanism and delta are named for Gaussian releases only (Laplace: delta 0), as in every
+    # DP plot, so that the method note names delta exactly when there is one
+    params: dict[str, Any] = {"epsilon": eps}
+    if mech != "laplace":
+        params.update(mechanism=mech, delta=dlt)
+    params |= {
+        "bounds": (lo, hi),
+        "estimator": "mean",
+        "errorbar": None if level is None else f"ci, {level:g}",
+        "sig": policy.sig_figs,
+    }
+    mech_name = (
+        "discrete Laplace (OpenDP make_laplace)"
+        if mech == "laplace"
+        else "Gaussian (OpenDP make_gaussian, zCDP converted to (epsilon, delta))"
+    )
+    details: dict[str, Any] = {
+        "mechanism": f"{mech_name}: counts of sensitivity 1, sums of values clipped to the "
+        "bounds and centred, sensitivity half their width",
+        "epsilon_counts": eps_count,
+        "epsilon_sums": eps_sum,
+        "delta_counts": d_count or 0.0,
+        "delta_sums": d_sum or 0.0,
+        "bounds_from": "a differentially private range estimate" if eps_bounds else "the call",
+        "count_noise_sd": round(noisy_n.sd, 3),
+        "sum_noise_sd": round(noisy_s.sd, 3),
+        "mean_noise_sd": [round(float(v), 4) for v in sd[shown]],
+        "budget_left": round(left, 6),
+    }
+    if eps_bounds:
+        details["epsilon_bounds"] = eps_bounds
+    warnings = [
+        f"Differentially private means (epsilon={eps:g}"
+        + (f", delta={dlt:g}" if dlt else "")
+        + f"): values clipped to [{lo:g}, {hi:g}]; "
+        + (
+            f"error bars are the {level:g}% interval of the noise alone (approximate)."
+            if level is not None
+            else "no error bars."
+        )
+    ]
+    hidden = cells - shown.size
+    if hidden:
+        warnings.append(
+            f"{hidden} group(s) with a noisy count below {DP_MIN_COUNT:g} are not drawn."
+        )
+    report = make_report(
+        function,
+        m.name,
+        params,
+        variables,
+        round(float(np.maximum(ns, 0).sum())),  # a sum of noisy counts: post-processing
+        0,  # rows dropped are a count of records too, and not released under dp
+        policy,
+        details=details,
+        warnings=warnings,
+    )
+    return BarRelease(
+        m.name,
+        groups,
+        est,
+        lower if level is not None else None,
+        upper if level is not None else None,
+        value_lim,
+        value_ticks,
+        report,
+        suppressed=[],
+        levels=levels,
+        other=None,
+        layout=layout,
+        avoid_categories=np.array([]),
+    )
+
+
 def _is_total(estimator: Any) -> bool:
     return (isinstance(estimator, str) and estimator in _TOTALS) or estimator in (sum, np.sum)
 
@@ -653,6 +927,10 @@ def barplot(
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
+    epsilon: float | None = None,
+    mechanism: str = "laplace",
+    delta: float | None = None,
+    bounds: tuple[float, float] | str | None = None,
     **kwargs: Any,
 ) -> Axes:
     """Show an estimate per group as bars, with small groups left out and numbers rounded.
@@ -709,6 +987,18 @@ def barplot(
         ``"microaggregation"`` and ``"rounding"``.
     annotate : bool, optional
         Add the method note (default: the policy's setting).
+    epsilon : float, optional
+        ``method="dp"``: privacy loss of the release (default 1.0), spent
+        from the policy's ``dp_budget``.
+    mechanism : {"laplace", "gaussian"}, default "laplace"
+        ``method="dp"``: the noise; ``"gaussian"`` needs `delta`.
+    delta : float, optional
+        ``method="dp"`` with ``mechanism="gaussian"``: the delta of
+        (epsilon, delta)-DP, at most 1e-5, spent from ``dp_delta_budget``.
+    bounds : (low, high) or "dp", optional
+        ``method="dp"`` (required): the values are clipped to these bounds,
+        fixed before the data is read; ``"dp"`` estimates them with a
+        quarter of epsilon.
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.bar` via seaborn.
 
@@ -764,6 +1054,15 @@ def barplot(
         representative values; estimates from the released values.
     ``"none"``
         seaborn's raw bar plot, only when the policy allows raw output.
+    ``"dp"``
+        Differential privacy: each group's mean is a noisy sum of the values
+        clipped to `bounds` over a noisy count (OpenDP; Laplace, or Gaussian
+        with `delta`), the epsilon and delta split equally between sums and
+        counts. The categories come from ``order`` (and ``hue_order``), and
+        every group with a noisy count of at least 1 is drawn, none
+        suppressed. The error bars (``errorbar=("ci", level)`` or None) are
+        the approximate interval of the noise alone (delta method); they do
+        not include sampling error.
 
     The value axis gets limits and ticks that equal no rare raw value.
 
@@ -776,6 +1075,13 @@ def barplot(
     >>> ax = barplot(penguins, x="island", y="body_mass_g", hue="sex", errorbar=("se", 1), ax=ax)
     >>> ax.safeplot_report.method
     'suppress'
+
+    Differentially private means of named categories, values clipped to public bounds:
+
+    >>> ax = barplot(penguins, x="island", y="body_mass_g", order=["Biscoe", "Dream"],
+    ...              method="dp", epsilon=0.5, bounds=(2000, 7000), ax=ax)
+    >>> ax.safeplot_report.params["bounds"]
+    (2000.0, 7000.0)
     """
     pol = get_policy()
     rel = release_barplot(
@@ -799,6 +1105,10 @@ def barplot(
         k=k,
         q=q,
         policy=pol,
+        epsilon=epsilon,
+        mechanism=mechanism,
+        delta=delta,
+        bounds=bounds,
     )
     lay = rel.layout
     refuse_native_other(native_scale, rel.other, lay, "barplot")

@@ -1100,6 +1100,8 @@ def release_countplot(
     threshold: int | None = None,
     policy: Policy | None = None,
     epsilon: float | None = None,
+    mechanism: str = "laplace",
+    delta: float | None = None,
 ) -> CountRelease:
     """Release the counts of a count plot under a disclosure-control method.
 
@@ -1118,6 +1120,10 @@ def release_countplot(
         categories must be public: ``order`` (and ``hue_order`` with ``hue``)
         name them, records of other categories are not counted, and every
         named category is shown with its noisy count.
+    mechanism : {"laplace", "gaussian"}, default "laplace"
+        Noise of a ``method="dp"`` release; ``"gaussian"`` needs `delta`.
+    delta : float, optional
+        The delta of a Gaussian ``method="dp"`` release (at most 1e-5).
 
     Returns
     -------
@@ -1146,15 +1152,19 @@ def release_countplot(
             "y= for horizontal ones (hue= adds a second categorical variable)."
         )
     if m.private:
+        from ..anonymize import dp as dpnum
+
+        mech = dpnum.check_mechanism(m.get_params().get("mechanism", mechanism))
+        dpnum.check_delta(m.get_params().get("delta", delta), mech)
         if order is None or (hue is not None and hue_order is None):
             raise ValueError(
                 "countplot: method='dp' needs the categories before the data is read: give "
                 "order= (and hue_order= with hue), from public knowledge of the variable."
             )
-    elif epsilon is not None:
+    elif epsilon is not None or delta is not None or mechanism != "laplace":
         raise ValueError(
-            f"countplot: epsilon= is the privacy loss of method='dp'; method={method!r} "
-            "takes no epsilon."
+            f"countplot: epsilon= is the privacy loss of method='dp' (mechanism= and delta= "
+            f"belong to it too); method={method!r} takes no epsilon."
         )
     if is_dask_collection(data):  # counted out of core: one pass over the partitions
         check_dask_method(method, "countplot", families=_DASK_COUNT_FAMILIES)
@@ -1172,7 +1182,19 @@ def release_countplot(
     levels = list(layout.levels)
     hue_levels = None if layout.hue_levels is None else list(layout.hue_levels)
     if m.private:
-        return _private_counts(table, levels, hue_levels, layout, stat, m, epsilon, n_dropped, pol)
+        return _private_counts(
+            table,
+            levels,
+            hue_levels,
+            layout,
+            stat,
+            m,
+            epsilon,
+            n_dropped,
+            pol,
+            mechanism=mechanism,
+            delta=delta,
+        )
     params: dict[str, Any] = {"threshold": threshold}
     details: dict[str, Any] = {}
     warnings: list[str] = []
@@ -1263,6 +1285,9 @@ def _private_counts(
     epsilon: float | None,
     n_dropped: int,
     pol: Policy,
+    *,
+    mechanism: str = "laplace",
+    delta: float | None = None,
 ) -> CountRelease:
     """Release the count table of the named categories with DP noise, spending epsilon.
 
@@ -1276,10 +1301,12 @@ def _private_counts(
     eps = dpnum.check_epsilon(
         epsilon if epsilon is not None else given if given is not None else 1.0
     )
+    mech = dpnum.check_mechanism(m.get_params().get("mechanism", mechanism))
+    dlt = dpnum.check_delta(m.get_params().get("delta", delta), mech)
     if not dpnum.opendp_available():
         dpnum._dp()  # raises, saying how to install OpenDP
-    left = guard.spend_epsilon(eps, function="countplot")
-    noisy = dpnum.noisy_counts(table.astype(int), eps)
+    left = guard.spend_epsilon(eps, function="countplot", delta=dlt)
+    noisy = dpnum.mechanism_counts(table.astype(int), eps, mechanism=mech, delta=dlt or None)
     released = noisy.counts
     total = float(released.sum())
     if stat == "count" or total == 0:
@@ -1292,13 +1319,18 @@ def _private_counts(
     report = make_report(
         "countplot",
         m.name,
-        {"epsilon": eps},
+        {"epsilon": eps}
+        if mech == "laplace"
+        else {"epsilon": eps, "mechanism": mech, "delta": dlt},
         variables,
         round(total),  # a sum of noisy counts: post-processing
         0,  # rows dropped are a count of records too, and not released under dp
         pol,
         details={
-            "mechanism": "discrete Laplace (OpenDP make_laplace), L1 sensitivity 1",
+            "mechanism": "discrete Laplace (OpenDP make_laplace), L1 sensitivity 1"
+            if mech == "laplace"
+            else "discrete Gaussian (OpenDP make_gaussian, zCDP converted to (epsilon, "
+            "delta)), L2 sensitivity 1",
             "noise_scale": noisy.scale,
             "noise_sd": round(noisy.sd, 3),
             "accuracy_95": noisy.accuracy,
@@ -1349,6 +1381,8 @@ def countplot(
     method: str | None = None,
     epsilon: float | None = None,
     threshold: int | None = None,
+    mechanism: str = "laplace",
+    delta: float | None = None,
     annotate: bool | None = None,
     **kwargs: Any,
 ) -> Axes:
@@ -1397,6 +1431,14 @@ def countplot(
         Minimum count of a shown bar. Default and floor: the policy's.
     annotate : bool, optional
         Add the method note (default: the policy's setting).
+    epsilon : float, optional
+        ``method="dp"``: privacy loss of the release (default 1.0), spent
+        from the policy's ``dp_budget``; the categories come from ``order``.
+    mechanism : {"laplace", "gaussian"}, default "laplace"
+        ``method="dp"``: the noise; ``"gaussian"`` needs `delta`.
+    delta : float, optional
+        ``method="dp"`` with ``mechanism="gaussian"``: at most 1e-5, spent
+        from the policy's ``dp_delta_budget``.
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.bar` via seaborn.
 
@@ -1477,6 +1519,8 @@ def countplot(
         threshold=threshold,
         policy=pol,
         epsilon=epsilon,
+        mechanism=mechanism,
+        delta=delta,
     )
     lay = rel.layout
     _, count_log = log_axes(log_scale, lay, native_scale)

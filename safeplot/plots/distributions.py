@@ -249,6 +249,8 @@ def release_histograms(
     counts_from: DaskColumns | None = None,
     partition: str | None = None,
     epsilon: float | None = None,
+    mechanism: str = "laplace",
+    delta: float | None = None,
 ) -> list[HistogramRelease]:
     """Release one histogram per hue level, suppressed per level, on common bins.
 
@@ -285,6 +287,11 @@ def release_histograms(
     epsilon : float, optional
         Privacy loss of a ``method="dp"`` release (default 1.0), spent from
         the policy's ``dp_budget`` (see :func:`_release_private_histograms`).
+    mechanism : {"laplace", "gaussian"}, default "laplace"
+        Noise of a ``method="dp"`` release; ``"gaussian"`` needs `delta`.
+    delta : float, optional
+        The delta of a Gaussian ``method="dp"`` release (at most 1e-5), spent
+        from the policy's ``dp_delta_budget``.
 
     Returns
     -------
@@ -377,11 +384,13 @@ def release_histograms(
             epsilon=epsilon,
             function=function,
             policy=pol,
+            mechanism=mechanism,
+            delta=delta,
         )
-    if epsilon is not None:
+    if epsilon is not None or delta is not None or mechanism != "laplace":
         raise ValueError(
-            f"{function}: epsilon= is the privacy loss of method='dp'; method={method!r} "
-            "takes no epsilon."
+            f"{function}: epsilon= is the privacy loss of method='dp' (mechanism= and delta= "
+            f"belong to it too); method={method!r} takes no epsilon."
         )
     if released is not None:
         if not m.moves_values:
@@ -653,6 +662,8 @@ def _release_private_histograms(
     epsilon: float | None,
     function: str,
     policy: Policy,
+    mechanism: str = "laplace",
+    delta: float | None = None,
 ) -> list[HistogramRelease]:
     """Release DP histograms (one per hue level) of `raw`, spending epsilon from the budget.
 
@@ -673,6 +684,8 @@ def _release_private_histograms(
     eps = dpnum.check_epsilon(
         epsilon if epsilon is not None else given if given is not None else m.default_epsilon
     )
+    mech = dpnum.check_mechanism(m.get_params().get("mechanism", mechanism))
+    dlt = dpnum.check_delta(m.get_params().get("delta", delta), mech)
     if not dpnum.opendp_available():
         dpnum._dp()  # raises, saying how to install OpenDP
     edges = dp_edges(bins, binwidth, binrange, discrete)
@@ -683,7 +696,7 @@ def _release_private_histograms(
         )
     n_bins = DP_BINS if isinstance(bins, str) else int(bins) if edges is None else edges.size - 1
     # every argument is valid: the release will be made, so its privacy loss is spent now
-    left = guard.spend_epsilon(eps, function=function)
+    left = guard.spend_epsilon(eps, function=function, delta=dlt)
     eps_range = 0.0
     if edges is None:
         eps_range = eps * DP_RANGE_SHARE
@@ -694,10 +707,15 @@ def _release_private_histograms(
     counts = np.stack(
         [histogram_counts(raw[(codes == i)], edges) for i in range(n_levels)]
     ).astype(int)
-    noisy = dpnum.noisy_counts(counts, eps_counts)
+    noisy = dpnum.mechanism_counts(counts, eps_counts, mechanism=mech, delta=dlt or None)
     params: dict[str, Any] = {"epsilon": eps}
+    if mech != "laplace":
+        params.update(mechanism=mech, delta=dlt)
     details: dict[str, Any] = {
-        "mechanism": "discrete Laplace (OpenDP make_laplace), L1 sensitivity 1",
+        "mechanism": "discrete Laplace (OpenDP make_laplace), L1 sensitivity 1"
+        if mech == "laplace"
+        else "discrete Gaussian (OpenDP make_gaussian, zCDP converted to (epsilon, delta)), "
+        "L2 sensitivity 1",
         "epsilon_counts": eps_counts,
         "noise_scale": noisy.scale,
         "noise_sd": round(noisy.sd, 3),
@@ -708,8 +726,9 @@ def _release_private_histograms(
     if eps_range:
         details["epsilon_range"] = eps_range
     warnings = [
-        f"Differentially private counts (epsilon={eps:g}): each count +/- {noisy.accuracy} at "
-        "95%; negative noisy counts shown as 0."
+        f"Differentially private counts (epsilon={eps:g}"
+        + (f", delta={dlt:g}" if dlt else "")
+        + f"): each count +/- {noisy.accuracy} at 95%; negative noisy counts shown as 0."
     ]
     xlim = (float(edges[0]), float(edges[-1]))
     xticks = safe_ticks(*xlim)
@@ -813,6 +832,8 @@ def histplot(
     ax: Axes | None = None,
     method: str | None = None,
     epsilon: float | None = None,
+    mechanism: str = "laplace",
+    delta: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
     k: int = 3,
@@ -890,6 +911,12 @@ def histplot(
         not suppressed (see the security notes). With `x` and `y` the grid of
         cells gets the noise (``binrange`` one pair for both axes or one per axis)
         and the Axes states each cell's 95% accuracy.
+    mechanism : {"laplace", "gaussian"}, default "laplace"
+        ``method="dp"``: the noise; ``"gaussian"`` (discrete Gaussian, (epsilon,
+        delta)-DP through OpenDP) needs `delta`.
+    delta : float, optional
+        ``method="dp"`` with ``mechanism="gaussian"``: at most 1e-5, spent from
+        the policy's ``dp_delta_budget``.
     threshold : int, optional
         Minimum count of a shown bin (default and floor: the policy's).
     factor : int, default 2
@@ -1045,6 +1072,8 @@ def histplot(
         counts_from=source,
         partition=labels.get("hue") if has_hue else None,
         epsilon=epsilon,
+        mechanism=mechanism,
+        delta=delta,
     )
     for rel, level in zip(releases, levels, strict=True):
         rel.level = level

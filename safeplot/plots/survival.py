@@ -46,7 +46,7 @@ from ..anonymize import winsorize
 from ..anonymize.grids import nice_step, rare_values, safe_ticks
 from ..errors import DisclosureError
 from ..marks.survival import draw_survival
-from ..methods import anonymize_values, available_methods, check_family
+from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
 from ._common import axes_for, finish, make_report, safe_limits, takes_method_options
@@ -375,6 +375,11 @@ def release_survival(
     alpha: float = 0.05,
     policy: Policy | None = None,
     function: str = "kmplot",
+    epsilon: float | None = None,
+    mechanism: str = "laplace",
+    delta: float | None = None,
+    timeline: Sequence[float] | None = None,
+    binrange: tuple[float, float] | None = None,
 ) -> SurvivalRelease:
     """Release Kaplan-Meier curves under a disclosure-control method.
 
@@ -404,6 +409,8 @@ def release_survival(
         The policy in force (default: :func:`safeplot.get_policy`).
     function : str
         The public function, for messages and the report.
+    epsilon, mechanism, delta, timeline, binrange
+        ``method="dp"`` only (see :func:`kmplot`).
 
     Returns
     -------
@@ -428,7 +435,42 @@ def release_survival(
     for given in (data, duration, event, hue):
         refuse_dask(given, function)
     pol = get_policy(policy)
-    m = check_family(pol.check_method(method, "hist"), _SURVIVAL_FAMILIES, "survival curves")
+    checked = get_method(pol.check_method(method, "hist"))
+    if checked.private:
+        return _release_private_survival(
+            data,
+            duration=duration,
+            event=event,
+            hue=hue,
+            hue_order=hue_order,
+            m=checked,
+            bins=bins,
+            alpha=alpha,
+            epsilon=epsilon,
+            mechanism=mechanism,
+            delta=delta,
+            timeline=timeline,
+            binrange=binrange,
+            policy=pol,
+            function=function,
+        )
+    for name_, value in (
+        ("epsilon", epsilon),
+        ("delta", delta),
+        ("timeline", timeline),
+        ("binrange", binrange),
+    ):
+        if value is not None:
+            raise ValueError(
+                f"{function}: {name_}= belongs to method='dp'; method={checked.name!r} takes "
+                f"no {name_}."
+            )
+    if mechanism != "laplace":
+        raise ValueError(
+            f"{function}: mechanism= belongs to method='dp'; method={checked.name!r} adds no "
+            "DP noise."
+        )
+    m = check_family(checked, _SURVIVAL_FAMILIES, "survival curves")
     if m.family == "values" and not (m.groups_within_strata or m.adds_noise):
         raise ValueError(
             f"method={m.name!r} is not available for survival curves; use one of "
@@ -654,6 +696,274 @@ def release_survival(
     )
 
 
+#: Share of epsilon a DP range estimate of the durations spends, when no grid is given.
+DP_RANGE_SHARE = 0.25
+#: Simulated releases of the noise behind a DP curve's band.
+DP_BAND_DRAWS = 200
+#: A DP curve stops before the first bin with fewer noisy records at risk than this many
+#: noise SDs of one count (where the noise would be most of the at-risk number).
+DP_MIN_AT_RISK_SDS = 4.0
+
+
+def _dp_grid(
+    timeline: Sequence[float] | None,
+    binrange: tuple[float, float] | None,
+    bins: int,
+    function: str,
+) -> np.ndarray | None:
+    """Return the time grid of a DP curve fixed by the call, None if it is to be estimated."""
+    if timeline is not None:
+        if binrange is not None:
+            raise ValueError(f"{function}: give timeline= or binrange=, not both.")
+        edges = np.asarray(timeline, dtype=float)
+        if edges.ndim != 1 or edges.size < 2 or not np.isfinite(edges).all():
+            raise ValueError(
+                f"{function}: timeline must be at least two finite, increasing times."
+            )
+        if not (np.diff(edges) > 0).all() or edges[0] < 0:
+            raise ValueError(
+                f"{function}: timeline must be increasing times from 0 or later, got "
+                f"{list(edges)!r}."
+            )
+        return edges if edges[0] == 0 else np.r_[0.0, edges]
+    if binrange is None:
+        return None
+    try:
+        lo, hi = (float(v) for v in binrange)
+    except (TypeError, ValueError):
+        raise ValueError(f"{function}: binrange must be (low, high), got {binrange!r}.") from None
+    if not (np.isfinite([lo, hi]).all() and 0 <= lo < hi):
+        raise ValueError(
+            f"{function}: binrange must be (low, high) with 0 <= low < high, got {binrange!r}."
+        )
+    edges = np.linspace(lo, hi, bins + 1)
+    return edges if lo == 0 else np.r_[0.0, edges]
+
+
+def _release_private_survival(
+    data: Any,
+    *,
+    duration: Any,
+    event: Any,
+    hue: Any,
+    hue_order: Sequence[Any] | None,
+    m: Any,
+    bins: int,
+    alpha: float,
+    epsilon: float | None,
+    mechanism: str,
+    delta: float | None,
+    timeline: Sequence[float] | None,
+    binrange: tuple[float, float] | None,
+    policy: Policy,
+    function: str,
+) -> SurvivalRelease:
+    """Release DP Kaplan-Meier curves from noisy events and censorings on a fixed grid.
+
+    Each record falls in one cell of the joint vector (hue level x [events
+    per bin, censorings per bin, still at risk after the grid]), so the
+    vector has L1 and L2 sensitivity 1 and one (epsilon, delta) covers it.
+    The at-risk numbers, the product-limit curve and its band are computed
+    from the noisy counts alone (post-processing,
+    :func:`safeplot.anonymize.dp.km_from_counts`). The band combines the
+    noise, simulated by re-noising the released counts with OpenDP draws of
+    the same mechanism and scale (:data:`DP_BAND_DRAWS` times), with
+    Greenwood's sampling variance on the noisy counts.
+    """
+    from ..anonymize import dp as dpnum
+
+    eps_given = m.get_params().get("epsilon")
+    if epsilon is not None and eps_given is not None and float(epsilon) != float(eps_given):
+        raise ValueError(f"epsilon={epsilon!r} contradicts the method's epsilon={eps_given!r}.")
+    eps = dpnum.check_epsilon(
+        epsilon if epsilon is not None else eps_given if eps_given is not None else 1.0
+    )
+    mech = dpnum.check_mechanism(m.get_params().get("mechanism", mechanism))
+    dlt = dpnum.check_delta(m.get_params().get("delta", delta), mech)
+    bins = guard.from_menu("bins", bins, BINS_MENU, what="the time grid")
+    alpha = guard.from_menu("alpha", alpha, ALPHA_MENU, what="confidence bands")
+    if duration is None or event is None:
+        raise ValueError(
+            f"{function}: give duration= (time to event or censoring) and event= (1 if the "
+            "event was observed, 0 if censored), as column names of data or as vectors."
+        )
+    if hue is not None and hue_order is None:
+        raise ValueError(
+            f"{function}: method='dp' needs the hue levels before the data is read: give "
+            "hue_order=, from public knowledge of the variable."
+        )
+    edges = _dp_grid(timeline, binrange, bins, function)
+    if not dpnum.opendp_available():
+        dpnum._dp()  # raises, saying how to install OpenDP
+    for given in (data, duration, event, hue):
+        refuse_dask(given, function)
+    pdata = plot_data(data, {"x": duration, "e": event, "hue": hue}, function=function)
+    frame = pdata.frame
+    name = pdata.label("x")
+    clean_numeric(pd.DataFrame({name: frame["x"]}))
+    missing = frame.isna().any(axis=1).to_numpy()
+    raw_d = pd.to_numeric(frame["x"], errors="coerce").to_numpy(dtype=float)
+    keep = ~missing
+    if not keep.any():
+        raise ValueError(f"{function}: no records to plot (every row has a missing value).")
+    ev = _check_inputs(raw_d[keep], frame["e"][keep], function)
+    levels: list[Any] = [None]
+    codes = np.zeros(raw_d.size, dtype=int)
+    if "hue" in frame:
+        levels = list(hue_order)
+        lookup = {lev: i for i, lev in enumerate(levels)}
+        codes = frame["hue"].map(lambda v: lookup.get(v, -1)).to_numpy(dtype=int)
+    inside = codes[keep] >= 0
+    d, codes, e = raw_d[keep][inside], codes[keep][inside], ev[inside]
+    # every argument is valid: the release will be made, so its privacy loss is spent now
+    left = guard.spend_epsilon(eps, function=function, delta=dlt)
+    eps_range = 0.0
+    if edges is None:
+        eps_range = eps * DP_RANGE_SHARE
+        _, hi = dpnum.private_range(d, eps_range)
+        edges = np.linspace(0.0, max(hi, 0.0) or 1.0, bins + 1)
+    eps_counts = eps - eps_range
+    n_bins = edges.size - 1
+    # one cell per record: its bin's events or censorings, or "beyond the grid"
+    cell = np.clip(np.searchsorted(edges, d, side="left") - 1, 0, n_bins - 1)
+    beyond = d > edges[-1]
+    index = np.where(beyond, 2 * n_bins, cell + np.where(e, 0, n_bins))
+    joint = np.zeros((len(levels), 2 * n_bins + 1), dtype=int)
+    np.add.at(joint, (codes, index), 1)
+    noisy = dpnum.mechanism_counts(joint, eps_counts, mechanism=mech, delta=dlt, clamp=False)
+    counts = noisy.counts
+    ev_n, ce_n, be_n = counts[:, :n_bins], counts[:, n_bins : 2 * n_bins], counts[:, -1]
+    surv, at_risk, used = dpnum.km_from_counts(ev_n, ce_n, be_n)
+    # the band: the noise, re-simulated about the released counts, and Greenwood's variance
+    draws = dpnum.noise_draws(
+        DP_BAND_DRAWS * counts.size, mechanism=mech, scale=noisy.scale
+    ).reshape((DP_BAND_DRAWS, *counts.shape))
+    sim = counts[None] + draws
+    sim_s = dpnum.km_from_counts(sim[..., :n_bins], sim[..., n_bins : 2 * n_bins], sim[..., -1])[0]
+    noise_var = sim_s.var(axis=0)
+    z = float(stats.norm.ppf(1 - alpha / 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(at_risk > used, used / (at_risk * (at_risk - used)), 0.0)
+    green = surv**2 * np.cumsum(terms, axis=-1)
+    half = z * np.sqrt(noise_var + green)
+    lower_all = np.minimum.accumulate(np.clip(surv - half, 0.0, 1.0), axis=-1)
+    upper_all = np.minimum.accumulate(np.clip(surv + half, 0.0, 1.0), axis=-1)
+    floor_n = DP_MIN_AT_RISK_SDS * noisy.sd
+    times, survival, lower, upper, risk, observed, stops = [], [], [], [], [], [], []
+    for i in range(len(levels)):
+        # the curve runs over the leading bins with enough noisy records at risk
+        good = at_risk[i] >= floor_n
+        stop = n_bins if good.all() else int(np.argmin(good))
+        if stop == 0:
+            raise DisclosureError(
+                f"{function}: {'the data' if levels[i] is None else f'hue level {levels[i]!r}'} "
+                f"has too few noisy records at risk (fewer than {floor_n:.3g}, "
+                f"{DP_MIN_AT_RISK_SDS:g} noise SDs) at the start of the grid at "
+                f"epsilon={eps:g}: its curve would be noise. Use a larger epsilon or broader "
+                "groups."
+            )
+        drops = np.flatnonzero(used[i][:stop] > 0)
+        t_drop = edges[1:][drops]
+        s_drop = guard.released_statistics(surv[i][drops], policy=policy)
+        lo = guard.released_statistics(lower_all[i][drops], policy=policy)
+        hi_ = guard.released_statistics(upper_all[i][drops], policy=policy)
+        # rounding to significant figures keeps the order of the heights
+        s_drop = np.minimum.accumulate(np.clip(s_drop, 0.0, 1.0)) if drops.size else s_drop
+        t_stop = float(edges[stop])
+        last = s_drop[-1] if drops.size else 1.0
+        times.append(np.r_[0.0, t_drop, t_stop])
+        survival.append(np.r_[1.0, s_drop, last])
+        lower.append(np.r_[1.0, lo, lo[-1] if drops.size else 1.0])
+        upper.append(np.r_[1.0, hi_, hi_[-1] if drops.size else 1.0])
+        risk.append(np.round(at_risk[i][drops]))
+        observed.append(np.round(used[i][drops]))
+        stops.append(t_stop)
+    t_max = max(stops)
+    lim = safe_limits(0.0, t_max, np.array([]), margin=0.02)
+    ticks = safe_ticks(lim[0], lim[1])
+    table_times = ticks[(ticks >= 0) & (ticks <= t_max)]
+    table = []
+    for i in range(len(levels)):
+        rows = np.full((3, table_times.size), np.nan)
+        cum_e = np.r_[0.0, np.cumsum(np.maximum(ev_n[i], 0.0))]
+        cum_c = np.r_[0.0, np.cumsum(np.maximum(ce_n[i], 0.0))]
+        for j, t in enumerate(table_times):
+            if t > stops[i]:
+                continue
+            # the bin whose start is the last edge at or before t
+            b = min(int(np.searchsorted(edges, t, side="right")) - 1, n_bins - 1)
+            rows[:, j] = np.round([at_risk[i][b], cum_c[b], cum_e[b]])
+        table.append(rows)
+    mech_name = (
+        "discrete Laplace (OpenDP make_laplace)"
+        if mech == "laplace"
+        else "discrete Gaussian (OpenDP make_gaussian, zCDP converted to (epsilon, delta))"
+    )
+    # mechanism and delta are named for Gaussian releases only (Laplace: delta 0)
+    params: dict[str, Any] = {"epsilon": eps}
+    if mech != "laplace":
+        params.update(mechanism=mech, delta=dlt)
+    params |= {
+        "bins": n_bins,
+        "alpha": alpha,
+    }
+    details: dict[str, Any] = {
+        "mechanism": f"{mech_name}, events and censorings per bin, sensitivity 1",
+        "epsilon_counts": eps_counts,
+        "noise_scale": noisy.scale,
+        "noise_sd": round(noisy.sd, 3),
+        "accuracy_95": noisy.accuracy,
+        "grid_from": "a differentially private range estimate" if eps_range else "the call",
+        "band": f"noise simulated with OpenDP ({DP_BAND_DRAWS} draws) and Greenwood's "
+        "variance, both from the noisy counts",
+        "budget_left": round(left, 6),
+    }
+    if eps_range:
+        details["epsilon_range"] = eps_range
+    warnings = [
+        f"Differentially private survival curves (epsilon={eps:g}"
+        + (f", delta={dlt:g}" if dlt else "")
+        + f"): events and censorings per bin each +/- {noisy.accuracy} at 95%; each curve "
+        f"stops where fewer than {floor_n:.3g} noisy records remain at risk."
+    ]
+    names = {
+        "duration": name,
+        "event": pdata.label("e"),
+        "hue": pdata.label("hue") if "hue" in frame else None,
+    }
+    total = max(float(counts.sum()), 0.0)  # unclamped: the noise of empty cells cancels
+    report = make_report(
+        function,
+        m.name,
+        params,
+        tuple(v for v in names.values() if v),
+        round(float(total)),  # a sum of noisy counts: post-processing
+        0,  # rows dropped are a count of records too, and not released under dp
+        policy,
+        details=details,
+        warnings=warnings,
+    )
+    return SurvivalRelease(
+        m.name,
+        levels,
+        times,
+        survival,
+        lower,
+        upper,
+        risk,
+        observed,
+        table_times,
+        table,
+        lim,
+        ticks,
+        False,
+        alpha,
+        report,
+        names,
+        [np.round(np.maximum([counts[i].sum(), ev_n[i].sum()], 0.0)) for i in range(len(levels))],
+    )
+
+
 @takes_method_options
 def kmplot(
     data: Any = None,
@@ -675,6 +985,11 @@ def kmplot(
     k: int = 3,
     q: float = 0.25,
     annotate: bool | None = None,
+    epsilon: float | None = None,
+    mechanism: str = "laplace",
+    delta: float | None = None,
+    timeline: Sequence[float] | None = None,
+    binrange: tuple[float, float] | None = None,
     **kwargs: Any,
 ) -> Axes:
     """Plot Kaplan-Meier survival curves that show no event time, small count or longest follow-up.
@@ -723,6 +1038,21 @@ def kmplot(
         Parameters of ``"deterministic"`` and ``"probabilistic"``.
     annotate : bool, optional
         Add the method note (default: the policy's setting).
+    epsilon : float, optional
+        ``method="dp"``: privacy loss of the release (default 1.0), spent
+        from the policy's ``dp_budget``.
+    mechanism : {"laplace", "gaussian"}, default "laplace"
+        ``method="dp"``: the noise; ``"gaussian"`` needs `delta`.
+    delta : float, optional
+        ``method="dp"`` with ``mechanism="gaussian"``: the delta of
+        (epsilon, delta)-DP, at most 1e-5, spent from ``dp_delta_budget``.
+    timeline : sequence of float, optional
+        ``method="dp"``: the edges of the time grid, fixed before the data
+        is read (0 is added in front if missing).
+    binrange : (low, high), optional
+        ``method="dp"``: a grid of `bins` equal intervals over this range
+        (from 0). With neither, the range is estimated with differential
+        privacy (a quarter of epsilon).
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.plot` (line width, style).
 
@@ -764,6 +1094,17 @@ def kmplot(
     ``"confidential"``
         O'Keefe: durations winsorised at mean +/- 2.6 SD per level, the
         grouped curve drawn as a smooth line through its rounded heights.
+    ``"dp"``
+        Differential privacy: the events and the censorings in each bin of
+        a grid fixed before the data is read (`timeline`, `binrange`, or a
+        DP range estimate) get OpenDP noise (Laplace, or Gaussian with
+        `delta`); one record is in one bin's event or censoring count, so
+        the joint vector has sensitivity 1. The records at risk and the
+        product-limit curve are computed from the noisy counts alone, so
+        the curve is non-increasing and in [0, 1]. The band adds the noise,
+        simulated from OpenDP draws about the released counts, to
+        Greenwood's variance. Hue levels come from ``hue_order``. A curve
+        stops where fewer noisy records than four noise SDs remain at risk.
 
     Examples
     --------
@@ -773,6 +1114,13 @@ def kmplot(
     >>> ax = kmplot(load_rossi(), duration="week", event="arrest", hue="fin", ax=ax)
     >>> ax.safeplot_report.method
     'suppress'
+
+    A differentially private curve on a public weekly grid:
+
+    >>> ax = kmplot(load_rossi(), duration="week", event="arrest", method="dp",
+    ...             epsilon=1.0, binrange=(0, 52), bins=20, ax=ax)
+    >>> ax.safeplot_report.params["epsilon"]
+    1.0
     """
     ci_menu = tuple(round(1 - a, 2) for a in ALPHA_MENU)
     level = guard.from_menu("ci", ci, ci_menu, what="confidence bands")
@@ -792,6 +1140,11 @@ def kmplot(
         q=q,
         alpha=alpha,
         policy=pol,
+        epsilon=epsilon,
+        mechanism=mechanism,
+        delta=delta,
+        timeline=timeline,
+        binrange=binrange,
     )
     ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
     draw_survival(

@@ -223,12 +223,17 @@ def charge_noise(
     _ledger.current().charge_noise(column, seed, q, name=name, function=function)
 
 
-def spend_epsilon(epsilon: float, *, dataset: str = "session", function: str = "") -> float:
-    """Spend privacy loss from the data set's budget; return what is left.
+def spend_epsilon(
+    epsilon: float, *, dataset: str = "session", function: str = "", delta: float = 0.0
+) -> float:
+    """Spend epsilon (and delta, for (epsilon, delta)-DP) from the budget; return what is left.
 
     See :meth:`safeplot.ledger.Ledger.spend_epsilon`.
     """
-    return _ledger.current().spend_epsilon(epsilon, dataset=dataset, function=function)
+    book = _ledger.current()
+    if delta:
+        return book.spend_epsilon(epsilon, dataset=dataset, function=function, delta=delta)
+    return book.spend_epsilon(epsilon, dataset=dataset, function=function)
 
 
 #: Estimators a release may show, by name: a custom callable could return anything (a record).
