@@ -54,19 +54,27 @@ def test_noise_of_each_count_has_the_mechanisms_mean_and_scale(epsilon):
     assert np.all(noise == np.round(noise)), "discrete Laplace noise is whole numbers"
     scale = 1.0 / epsilon
     sd = math.sqrt(2 * math.exp(-1 / scale)) / (1 - math.exp(-1 / scale))
+    # OpenDP's noise cannot be seeded: every bound is 6 standard errors of its statistic,
+    # worked out from the exact distribution (a false alarm about once in 10^8 runs)
+    k = np.arange(-200, 201)
+    pmf = _discrete_laplace_pmf(k, scale)
+    kurtosis = float(np.sum(k**4 * pmf)) / sd**4
+    sd_tol = 6 * math.sqrt((kurtosis - 1) / (4 * N_RELEASES))
+    expected_mad = float(np.sum(np.abs(k) * pmf))
+    mad_sd = math.sqrt(float(np.sum(k**2 * pmf)) - expected_mad**2)
+    mad_tol = 6 * mad_sd / math.sqrt(N_RELEASES) / expected_mad
+    assert max(sd_tol, mad_tol) < 0.3, "too few releases to test the scale"
     for j in range(exact.size):
         column = noise[:, j]
-        # mean 0: within 5 standard errors
-        assert abs(column.mean()) < 5 * sd / math.sqrt(N_RELEASES), (j, column.mean())
-        # scale: the sample SD within 10% of the exact SD of the discrete distribution
-        assert abs(column.std(ddof=1) / sd - 1) < 0.1, (j, column.std(ddof=1), sd)
+        # mean 0: within 6 standard errors
+        assert abs(column.mean()) < 6 * sd / math.sqrt(N_RELEASES), (j, column.mean())
+        # scale: the sample SD near the exact SD of the discrete distribution
+        assert abs(column.std(ddof=1) / sd - 1) < sd_tol, (j, column.std(ddof=1), sd)
         # the mean absolute deviation of Laplace(b) is about b: the scale itself
         mad = np.mean(np.abs(column))
-        k = np.arange(-200, 201)
-        expected_mad = float(np.sum(np.abs(k) * _discrete_laplace_pmf(k, scale)))
-        assert abs(mad / expected_mad - 1) < 0.1, (j, mad, expected_mad)
+        assert abs(mad / expected_mad - 1) < mad_tol, (j, mad, expected_mad)
     # the noise of different counts is independent
-    assert abs(np.corrcoef(noise[:, 0], noise[:, 1])[0, 1]) < 5 / math.sqrt(N_RELEASES)
+    assert abs(np.corrcoef(noise[:, 0], noise[:, 1])[0, 1]) < 6 / math.sqrt(N_RELEASES)
 
 
 def test_noise_distribution_matches_the_discrete_laplace_pmf():
@@ -372,7 +380,7 @@ def test_countplot_noise_has_the_mechanisms_scale():
     noise = draws - np.array([300, 200])
     sd = math.sqrt(2 * math.exp(-1)) / (1 - math.exp(-1))
     assert np.all(np.abs(noise.mean(axis=0)) < 5 * sd / math.sqrt(300))
-    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.25)
+    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.35)  # over 5 standard errors
     assert ledger.current().epsilon_spent() == pytest.approx(300.0)
 
 
@@ -423,7 +431,7 @@ def test_grid_noise_has_the_mechanisms_mean_and_scale(pairs):
     noise = (counts - exact)[:, big]
     sd = math.sqrt(2 * math.exp(-1)) / (1 - math.exp(-1))
     assert np.all(np.abs(noise.mean(axis=0)) < 5 * sd / math.sqrt(300))
-    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.25)
+    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.35)  # over 5 standard errors
     # the budget is the session's: spent exactly once per release
     assert ledger.current().epsilon_spent() == pytest.approx(300.0)
 
@@ -518,7 +526,7 @@ def test_crosstab_noise_has_the_mechanisms_scale_and_no_count_is_negative(table_
     noise = draws[:, :2, :] - exact
     sd = math.sqrt(2 * math.exp(-1)) / (1 - math.exp(-1))
     assert np.all(np.abs(noise.mean(axis=0)) < 5 * sd / math.sqrt(300))
-    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.25)
+    assert np.all(np.abs(noise.std(axis=0, ddof=1) / sd - 1) < 0.35)  # over 5 standard errors
     # the named row with no record gets clamped noise around 0, never suppressed
     assert not np.isnan(draws[:, 2, :]).any() and (draws[:, 2, :] > 0).any()
     assert ledger.current().epsilon_spent() == pytest.approx(300.0)

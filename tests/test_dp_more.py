@@ -125,7 +125,7 @@ def test_noisy_sums_have_the_scale_of_their_sensitivity():
         out = dpnum.noisy_sums(exact, 5.0, 1.0, mechanism=mech, delta=delta)
         noise = draws - exact
         assert abs(noise.mean()) < 5 * out.sd / math.sqrt(noise.size)
-        assert abs(noise.std(ddof=1) / out.sd - 1) < 0.1, (mech, noise.std(), out.sd)
+        assert abs(noise.std(ddof=1) / out.sd - 1) < 0.15, (mech, noise.std(), out.sd)
     # Laplace: scale = sensitivity / epsilon
     assert dpnum.noisy_sums(exact, 5.0, 0.5).scale == pytest.approx(10.0)
 
