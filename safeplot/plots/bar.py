@@ -30,7 +30,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from ..anonymize import winsorize
-from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
+from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..marks.bars import draw_estimates
@@ -530,8 +530,7 @@ def release_barplot(
         if base is not None:
             e, a, b = (base**v for v in (e, a, b))
         if not m.raw:
-            if callable(estimator) and m.counts_only:
-                _refuse_record(e, raw, threshold, estimator)
+            # the estimator is a name here (_check_estimator): record-valued ones are refused
             avoid = np.union1d(rare, rare_values(raw, threshold))
             released = guard.released_statistics([e, a, b], avoid, policy=pol)
             e, a, b = (float(v) for v in released)
@@ -823,19 +822,8 @@ def _release_private_bars(
 
 
 def _is_total(estimator: Any) -> bool:
-    return (isinstance(estimator, str) and estimator in _TOTALS) or estimator in (sum, np.sum)
-
-
-def _refuse_record(estimate: float, raw: np.ndarray, threshold: int, estimator: Any) -> None:
-    """Refuse a callable estimator that returned the group's extreme record."""
-    rare = rare_values(raw, threshold)
-    extremes = np.array([raw.min(), raw.max()])
-    if raw.min() < raw.max() and hit_mask([estimate], extremes[hit_mask(extremes, rare)]).any():
-        raise DisclosureError(
-            f"barplot: estimator={getattr(estimator, '__name__', repr(estimator))} returned "
-            "the smallest or largest value of a group, held by fewer than threshold records: a "
-            "bar would show that record. Use an estimator of the whole group, such as 'mean'."
-        )
+    """Whether the (named) estimator adds the group up, so its bars are totals of counts."""
+    return isinstance(estimator, str) and estimator in _TOTALS
 
 
 def _value_axis(

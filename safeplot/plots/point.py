@@ -24,7 +24,6 @@ from ..anonymize.grids import rare_values
 from ..marks.bars import draw_estimates
 from ..methods import get_method
 from ..policy import Policy, get_policy
-from ..release import guard
 from ._categories import log_axes, refuse_native_other, resolve, safe_category_axis, stable_palette
 from ._common import (
     axes_for,
@@ -34,8 +33,7 @@ from ._common import (
     set_safe_axis,
     takes_method_options,
 )
-from .bar import BAR_METHODS, BarRelease, check_errorbar, release_barplot
-from .line import ERRORBAR_MENU
+from .bar import BAR_METHODS, BarRelease, release_barplot
 
 __all__ = ["POINT_METHODS", "pointplot", "release_pointplot"]
 
@@ -97,9 +95,7 @@ def release_pointplot(
     ([2.77, 2.73, 2.99, 3.26], 'pointplot')
     """
     pol = get_policy(policy)
-    if callable(errorbar) or errorbar is not None:
-        err = check_errorbar(errorbar)
-        errorbar = guard.from_menu("errorbar", err, ERRORBAR_MENU, what="error bars")
+    # release_barplot reads the error bar against the menu (check_errorbar)
     rel = release_barplot(
         data,
         x=x,
