@@ -358,6 +358,7 @@ def clean_numeric(
     *,
     strata: Sequence[Hashable] | None = None,
     min_rows: int = 1,
+    allow_constant: bool = False,
 ) -> CleanData:
     """Validate numeric columns (and optional categorical strata) for release.
 
@@ -375,6 +376,10 @@ def clean_numeric(
         Categorical columns whose combinations define strata.
     min_rows : int, default 1
         Fewest complete rows accepted.
+    allow_constant : bool, default False
+        Accept a constant column: for releases whose grid is fixed by the call
+        and whose every number carries noise (``method="dp"``), where a
+        refusal would itself depend on the records.
 
     Returns
     -------
@@ -445,7 +450,7 @@ def clean_numeric(
                 f"Column {c!r} has values too large in magnitude to compute a standard deviation "
                 "(beyond about 1e150). Rescale it (e.g. change units) first."
             )
-        if spread[j] == 0:
+        if spread[j] == 0 and not allow_constant:
             raise DisclosureError(
                 f"Column {c!r} is constant among the complete rows: plotting it would show "
                 "its one value exactly and it has no spread to anonymise. Drop it or choose "

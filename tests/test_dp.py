@@ -181,7 +181,15 @@ def test_epsilon_is_refused_for_other_methods(frame):
 
 def test_the_ledger_and_the_audit_log_record_epsilon_per_release(frame):
     safeplot.histplot(data=frame, x="x", method="dp", epsilon=0.5, binrange=(0, 100))
-    safeplot.histplot(data=frame, x="x", hue="g", method="dp", epsilon=0.25, binrange=(0, 100))
+    safeplot.histplot(
+        data=frame,
+        x="x",
+        hue="g",
+        hue_order=["a", "b"],
+        method="dp",
+        epsilon=0.25,
+        binrange=(0, 100),
+    )
     spent = [d for d in ledger.summary() if d["action"] == "epsilon spent"]
     assert [d["amount"] for d in spent] == [0.5, 0.25]
     assert all(d["function"] == "histplot" for d in spent)
@@ -268,7 +276,14 @@ def test_error_bars_are_drawn_with_the_accuracy(frame):
 
 def test_hue_shares_one_epsilon(frame):
     ax = safeplot.histplot(
-        data=frame, x="x", hue="g", method="dp", epsilon=0.5, binrange=(0, 100), bins=10
+        data=frame,
+        x="x",
+        hue="g",
+        hue_order=["a", "b"],
+        method="dp",
+        epsilon=0.5,
+        binrange=(0, 100),
+        bins=10,
     )
     assert ledger.current().epsilon_spent() == 0.5
     assert ax.safeplot_report.method == "dp"
@@ -594,7 +609,14 @@ def test_ecdf_is_monotone_within_0_and_1_and_spends_once(frame):
     with safeplot.policy(dp_budget=1e6):
         for _ in range(100):
             rel = release_ecdf(
-                frame, x="x", hue="g", method="dp", epsilon=0.2, binrange=(0, 100), bins=25
+                frame,
+                x="x",
+                hue="g",
+                hue_order=["a", "b"],
+                method="dp",
+                epsilon=0.2,
+                binrange=(0, 100),
+                bins=25,
             )
             for level in rel.levels:
                 assert (rel.weights[rel.levels.index(level)] >= 0).all()
@@ -640,7 +662,9 @@ def test_ecdf_draws_its_band_and_reports_the_accuracy(frame):
     assert any("+/- 3 at 95%" in w and "monotone" in w for w in report.warnings)
     assert ledger.current().epsilon_spent() == 1.0
     _, ax = plt.subplots()
-    ax = safeplot.ecdfplot(frame, x="x", hue="g", method="dp", epsilon=0.5, ax=ax)
+    ax = safeplot.ecdfplot(
+        frame, x="x", hue="g", hue_order=["a", "b"], method="dp", epsilon=0.5, ax=ax
+    )
     assert len([c for c in ax.collections if c.get_gid() == DP_ERRORS_GID]) == 2
     assert ax.safeplot_report.details["epsilon_range"] == pytest.approx(0.125)
     assert ledger.current().epsilon_spent() == 1.5
@@ -674,7 +698,14 @@ def test_kde_is_smoothed_from_dp_counts_with_a_band(frame):
     assert ledger.current().epsilon_spent() == 1.0
     _, ax = plt.subplots()
     ax = safeplot.kdeplot(
-        frame, x="x", hue="g", method="dp", epsilon=0.5, binrange=(0, 100), ax=ax
+        frame,
+        x="x",
+        hue="g",
+        hue_order=["a", "b"],
+        method="dp",
+        epsilon=0.5,
+        binrange=(0, 100),
+        ax=ax,
     )
     assert len([c for c in ax.collections if c.get_gid() == DP_ERRORS_GID]) == 2
     assert ax.safeplot_report.params == {"epsilon": 0.5, "bins": 30}
@@ -738,7 +769,36 @@ def test_pandas_backend_hist_and_kde_take_epsilon(frame):
 @pytest.mark.parametrize("kind", ["hist", "kde", "ecdf"])
 def test_displot_spends_epsilon_per_facet(frame, kind):
     g = safeplot.displot(
-        frame, x="x", col="g", kind=kind, method="dp", epsilon=0.5, binrange=(0, 100)
+        frame,
+        x="x",
+        col="g",
+        col_order=["a", "b"],
+        kind=kind,
+        method="dp",
+        epsilon=0.5,
+        binrange=(0, 100),
     )
     assert [a.safeplot_report.params["epsilon"] for a in g.axes.flat] == [0.5, 0.5]
     assert ledger.current().epsilon_spent() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda df: safeplot.histplot(data=df, x="x", hue="g", method="dp", binrange=(0, 100)),
+        lambda df: safeplot.ecdfplot(data=df, x="x", hue="g", method="dp", binrange=(0, 100)),
+        lambda df: safeplot.kdeplot(data=df, x="x", hue="g", method="dp", binrange=(0, 100)),
+        lambda df: safeplot.displot(df, x="x", col="g", method="dp", binrange=(0, 100)),
+    ],
+)
+def test_dp_levels_come_from_the_call_not_the_records(frame, draw):
+    """A level read from the records, or refused for its few records, would depend on them."""
+    with pytest.raises(ValueError, match=r"needs the (hue|col) levels before the data is read"):
+        draw(frame)
+    assert ledger.current().epsilon_spent() == 0
+    rare = frame.copy()
+    rare.loc[0, "g"] = "rare"  # one record: named by the call, drawn with noisy counts
+    ax = safeplot.histplot(
+        data=rare, x="x", hue="g", hue_order=["a", "rare"], method="dp", binrange=(0, 100)
+    )
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "rare"]

@@ -234,7 +234,14 @@ CASES = [
     Case(
         "histplot-hue-stack-kde",
         lambda df, m, ax: safeplot.histplot(
-            data=df, x="x", hue="g", multiple="stack", kde=True, method=m, ax=ax
+            data=df,
+            x="x",
+            hue="g",
+            multiple="stack",
+            kde=True,
+            method=m,
+            ax=ax,
+            **_dp_levels(df, m),
         ),
         _safe(HIST_METHODS, private=True),
         lambda df: {"x": df["x"].to_numpy()},
@@ -352,7 +359,16 @@ def _dp_binrange(df, m):
     epsilon, so four facets spend 0.5 each."""
     if m != "dp":
         return {}
-    return {"binrange": (float(df["x"].min()) - 1, float(df["x"].max()) + 1), "epsilon": 0.5}
+    return {
+        "binrange": (float(df["x"].min()) - 1, float(df["x"].max()) + 1),
+        "epsilon": 0.5,
+        **_dp_levels(df, m, "col"),
+    }
+
+
+def _dp_levels(df, m, role="hue"):
+    """Under dp the levels of g are the call's, as public knowledge of the variable names them."""
+    return {f"{role}_order": sorted(df["g"].unique())} if m == "dp" else {}
 
 
 def _eps(m):
@@ -397,14 +413,18 @@ CASES += [
     ),
     Case(
         "ecdfplot-dp",
-        lambda df, m, ax: safeplot.ecdfplot(data=df, x="x", hue="g", method=m, ax=ax, **_eps(m)),
+        lambda df, m, ax: safeplot.ecdfplot(
+            data=df, x="x", hue="g", method=m, ax=ax, **_eps(m), **_dp_levels(df, m)
+        ),
         _DP,
         lambda df: {"x": df["x"].to_numpy()},
         {"count_axis": None},
     ),
     Case(
         "kdeplot-dp",
-        lambda df, m, ax: safeplot.kdeplot(data=df, x="x", hue="g", method=m, ax=ax, **_eps(m)),
+        lambda df, m, ax: safeplot.kdeplot(
+            data=df, x="x", hue="g", method=m, ax=ax, **_eps(m), **_dp_levels(df, m)
+        ),
         _DP,
         lambda df: {"x": df["x"].to_numpy()},
         {"count_axis": None},
@@ -1246,20 +1266,12 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "ecdfplot-dp",
-        "(suppress|dp)",
+        "suppress",
         "tiny_groups",
         DisclosureError,
         "hue level\\(s\\) .* have fewer than",
-        "hue levels of 1 or 2 records would be named in the legend, whatever the method",
-    ),
-    Refusal(
-        "kdeplot-dp",
-        "dp",
-        "tiny_groups",
-        DisclosureError,
-        "hue level\\(s\\) .* have fewer than",
-        "hue levels of 1 or 2 records would be named in the legend (a density of suppressed "
-        "counts leaves them out with a note instead)",
+        "hue levels of 1 or 2 records would be named in the legend (under dp the levels are "
+        "the call's, and each is drawn whatever its count)",
     ),
     Refusal(
         "(pointplot|pointplot-hue-pi-median)",
@@ -1480,14 +1492,6 @@ REFUSALS: list[Refusal] = [
         "zero and negative values have no logarithm",
     ),
     Refusal(
-        "displot",
-        "dp",
-        "tiny_groups",
-        DisclosureError,
-        "facet\\(s\\) have fewer than threshold=3 records",
-        "a facet below the threshold would be named in its title, whatever the method",
-    ),
-    Refusal(
         "displot-(kde|rug)",
         "(deterministic|microaggregation)",
         "(strata_near_k|tiny_groups)",
@@ -1553,7 +1557,7 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "histplot-(hue-stack-kde|log-hue)",
-        "(confidential|deterministic|dp|generalize|microaggregation|probabilistic|rounding|suppress)",
+        "(confidential|deterministic|generalize|microaggregation|probabilistic|rounding|suppress)",
         "tiny_groups",
         DisclosureError,
         "hue level\\(s\\) .* have fewer than",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["dp_epsilon"]
+__all__ = ["dp_epsilon", "dp_hue_levels"]
 
 
 def dp_epsilon(m: Any, epsilon: float | None) -> float:
@@ -37,3 +37,27 @@ def dp_epsilon(m: Any, epsilon: float | None) -> float:
     if not dpnum.opendp_available():
         dpnum._dp()  # raises, saying how to install OpenDP
     return eps
+
+
+def dp_hue_levels(function: str, hue: Any, hue_order: Any, role: str = "hue") -> None:
+    """Refuse a ``method="dp"`` plot with `hue` whose levels the call does not name.
+
+    Under differential privacy the set of levels must be public, as a count
+    plot's categories are (``order=``): levels read from the records, or a
+    refusal of a level because few records hold it, would depend on
+    individual records. With `hue_order` the named levels are drawn whatever
+    their counts (each count carries noise) and records of other levels are
+    left out. `role` names the argument in the message (``"col"`` asks for
+    ``col_order=``).
+
+    Examples
+    --------
+    >>> dp_hue_levels("histplot", "sex", ["female", "male"])
+    >>> dp_hue_levels("histplot", None, None)
+    """
+    if hue is not None and hue_order is None:
+        raise ValueError(
+            f"{function}: method='dp' needs the {role} levels before the data is read: give "
+            f"{role}_order= (the levels to show, from public knowledge of the variable). "
+            "Levels read from the records would depend on individual records."
+        )

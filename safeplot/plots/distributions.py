@@ -48,7 +48,7 @@ from ._common import (
     takes_method_options,
 )
 from ._data import categorical_order, plot_data, wide_to_long
-from ._dp import dp_epsilon
+from ._dp import dp_epsilon, dp_hue_levels
 from .grid import GRID_BINS, release_grid
 
 __all__ = [
@@ -347,7 +347,8 @@ def release_histograms(
         rare = RareValues(raw, threshold, None if levels is None else codes)
     else:
         rare = np.array([])
-    if levels is not None and not m.raw:
+    if levels is not None and not m.raw and not m.private:
+        # (under dp the levels are the call's, dp_hue_levels: each is drawn whatever its count)
         sizes = (
             np.bincount(codes[codes >= 0], minlength=n_levels)
             if counts_from is None
@@ -1033,6 +1034,8 @@ def histplot(
             binrange=binrange,
         )
     has_hue = "hue" in frame.columns
+    if has_hue and get_method(method).private:
+        dp_hue_levels("histplot", "hue", hue_order)
     name = labels.get(orient) or orient
     source = None
     if is_dask_collection(frame):  # counted out of core: only aggregates are computed
@@ -1041,7 +1044,12 @@ def histplot(
         values, codes, levels = None, None, source.levels
         n_clean, n_dropped = source.n, source.n_dropped
     else:
-        clean = clean_numeric(frame, [orient], strata=["hue"] if has_hue else None)
+        clean = clean_numeric(
+            frame,
+            [orient],
+            strata=["hue"] if has_hue else None,
+            allow_constant=get_method(method).private,
+        )
         codes, levels = _level_codes(frame.loc[_complete_rows(frame, orient)], hue_order)
         values, n_clean, n_dropped = clean.values[:, 0], clean.n, clean.n_dropped
     if base is not None:

@@ -180,6 +180,10 @@ def release_ecdf(
     pol = get_policy(policy)
     m = check_family(pol.check_method(method, "hist"), (*_ECDF_FAMILIES, "private"), "ECDF plots")
     method = m.name
+    if m.private:
+        from ._dp import dp_hue_levels
+
+        dp_hue_levels("ecdfplot", hue, hue_order)
     if not m.private and (epsilon is not None or binrange is not None):
         which = "epsilon=" if epsilon is not None else "binrange="
         raise ValueError(
@@ -400,15 +404,8 @@ def _release_private_ecdf(
     from ._dp import dp_epsilon
     from .distributions import private_bin_counts
 
+    # the levels are the call's (dp_hue_levels): each is drawn whatever its count
     eps = dp_epsilon(get_method("dp"), epsilon)
-    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
-    small = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < pol.threshold))]
-    if small:
-        raise DisclosureError(
-            f"ecdfplot: hue level(s) {', '.join(small)} have fewer than threshold="
-            f"{pol.threshold} records; they would be named in the legend. Merge them with "
-            "other levels or leave them out (hue_order=)."
-        )
     edges, noisy, details = private_bin_counts(
         values,
         codes,

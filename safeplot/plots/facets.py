@@ -724,6 +724,14 @@ def displot(
     orders = {"row": row_order, "col": col_order}
     minimum, why = _minimum(m, threshold, k, pol)
     hue_min, hue_why = _hue_minimum(m, k, pol)
+    if m.private:
+        from ._dp import dp_hue_levels
+
+        # under dp every level is the call's and is drawn whatever its count: a refusal of a
+        # small facet or hue level would depend on individual records
+        for role, order in (("row", row_order), ("col", col_order), ("hue", hue_order)):
+            dp_hue_levels("displot", names.get(role), order, role)
+        minimum, hue_min = 1, None
     data_roles = [r for r in ("x", "y") if r in names]
     _check_facets(
         frame,

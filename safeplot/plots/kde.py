@@ -461,6 +461,10 @@ def release_kde(
             f"{function}: {which} applies to method='dp' (the privacy loss, the fixed grid of "
             f"bins); method={method!r} takes neither."
         )
+    if m.private:
+        from ._dp import dp_hue_levels
+
+        dp_hue_levels(function, hue, hue_order)
     if m.private and wide:
         raise ValueError(
             f"{function}: method='dp' draws one variable; with several columns each record "
@@ -927,17 +931,9 @@ def _release_private_binned(
     from ._dp import dp_epsilon
     from .distributions import private_bin_counts
 
+    # the levels are the call's (dp_hue_levels): each is drawn whatever its count
     eps = dp_epsilon(get_method("dp"), epsilon)
     n_levels = len(levels) if levels else 1
-    threshold = get_policy().threshold
-    sizes = np.bincount(codes[codes >= 0], minlength=n_levels)
-    small = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
-    if levels and small:
-        raise DisclosureError(
-            f"{function}: hue level(s) {', '.join(small)} have fewer than threshold={threshold} "
-            "records; they would be named in the legend. Merge them with other levels or "
-            "leave them out (hue_order=)."
-        )
     edges, noisy, details = private_bin_counts(
         t, codes, n_levels, epsilon=eps, bins=bins, binrange=binrange, function=function
     )
