@@ -60,6 +60,7 @@ safeplot.ecdfplot(
     data=penguins,
     x="flipper_length_mm",
     hue="species",
+    hue_order=["Adelie", "Chinstrap", "Gentoo"],  # levels are public, named by the call
     binrange=(170, 235),
     bins=26,
     method="dp",
@@ -72,6 +73,7 @@ safeplot.kdeplot(
     data=penguins,
     x="flipper_length_mm",
     hue="species",
+    hue_order=["Adelie", "Chinstrap", "Gentoo"],  # levels are public, named by the call
     binrange=(170, 235),
     bins=26,
     method="dp",
