@@ -1,6 +1,12 @@
 """Sphinx configuration for the safeplot documentation (builds offline)."""
 
+import os
+import sys
+
 import safeplot
+
+# docs/ holds _gallery_reset, which sphinx-gallery imports by name
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 project = "safeplot"
 author = "safeplot developers"
@@ -29,6 +35,8 @@ sphinx_gallery_conf = {
     "download_all_examples": False,
     "remove_config_comments": True,
     "matplotlib_animations": False,
+    # every example starts as a fresh session (its own ledger, budget and audit log)
+    "reset_modules": ("matplotlib", "seaborn", "_gallery_reset.reset_session"),
 }
 autosummary_generate = True
 autodoc_typehints = "none"
