@@ -9,7 +9,12 @@ variable, y-axis numbers against the raw y variable (a count axis is checked
 for cells in ``(0, threshold)`` instead). Text is compared against every
 variable, except the entries of a legend section titled "count" (marker
 sizes of a density grid), which are checked as counts; the zero line that
-bars grow from is no data value either. Meshes (heat maps), contour and fill
+bars grow from is no data value either. Ticks and the entries of a brief
+numeric legend that are a standard locator's round numbers (every multiple of
+a 1, 2, 2.5 or 5 x 10**e step between two limits, or powers of ten times
+1, 2, 3 or 5 on a log axis) depend only on the limits and are not data
+(DESIGN.md invariant 2): they are not compared, though any other number
+written as a tick label (a category name) is. Meshes (heat maps), contour and fill
 paths in data coordinates and colour-bar limits are scanned as well. The text
 of the SVG that ``savefig`` writes is scanned too; with ``saved=True`` also
 the strings shown by the text
@@ -58,22 +63,90 @@ class Findings:
 COUNT_TITLE = re.compile(r"count_*")
 
 
+#: Mantissas of the steps a standard linear locator takes (matplotlib's AutoLocator).
+_LOCATOR_MANTISSAS = (1.0, 2.0, 2.5, 5.0)
+#: Mantissas of the ticks of a log locator (powers of ten, and their 2-5 or 3 multiples).
+_LOG_MANTISSAS = (1.0, 2.0, 3.0, 5.0)
+
+
+def on_locator_grid(values, log: bool = False) -> bool:
+    """Whether `values` are a standard locator's round numbers, which depend on limits only.
+
+    Linear: at least two equally spaced numbers, each a multiple of the step,
+    the step 1, 2, 2.5 or 5 times a power of ten. Log: each positive number
+    1, 2, 3 or 5 times a power of ten. A grid moved off a data value (ticks at
+    11, 21, 31) is not one.
+
+    Examples
+    --------
+    >>> on_locator_grid([0, 20, 40, 60]), on_locator_grid([11, 21, 31])
+    (True, False)
+    >>> on_locator_grid([1, 10, 100], log=True), on_locator_grid([0.7, 7], log=True)
+    (True, False)
+    """
+    v = np.asarray(values, dtype=float)
+    v = np.sort(v[np.isfinite(v)])
+    if log:
+        if v.size == 0 or (v <= 0).any():
+            return False
+        exponent = np.floor(np.log10(v) + 1e-9)
+        mantissa = v / 10.0**exponent
+        return bool(np.isclose(mantissa[:, None], _LOG_MANTISSAS, rtol=1e-9).any(axis=1).all())
+    if v.size < 2:
+        return False
+    steps = np.diff(v)
+    step = (v[-1] - v[0]) / (v.size - 1)
+    if step <= 0 or not np.allclose(steps, step, rtol=1e-6, atol=0):
+        return False
+    exponent = np.floor(np.log10(step) + 1e-9)
+    nice = [
+        m * 10.0**exponent
+        for m in _LOCATOR_MANTISSAS
+        if np.isclose(step, m * 10.0**exponent, rtol=1e-6)
+    ]
+    if not nice:
+        return False
+    # multiples of the nice step, to the precision of the numbers themselves
+    return bool(np.allclose(v, np.round(v / nice[0]) * nice[0], rtol=1e-9, atol=1e-9 * nice[0]))
+
+
 def _legend_values(legend, check_count, counts_seen: set[str]) -> list:
-    """The legend texts to compare with raw values; entries of a count section are checked
-    as counts instead (a marker-size entry 3 is a count, not the raw value 3), and their text
-    is added to `counts_seen` so the saved-file pass reads it the same way."""
+    """The legend texts to compare with raw values.
+
+    Entries of a count section are checked as counts instead (a marker-size
+    entry 3 is a count, not the raw value 3); a section of numbers that are a
+    locator's round numbers (a brief numeric legend, as seaborn draws it) is
+    not data. The text of both is added to `counts_seen`, so the saved-file
+    pass reads it the same way.
+    """
     values, in_counts = [], False
+    run: list = []  # the current run of numeric entries
+
+    def close_run() -> None:
+        numbers = [float(t.get_text().strip().replace("\u2212", "-")) for t in run]
+        if len(run) >= 2 and on_locator_grid(numbers):
+            counts_seen.update(t.get_text() for t in run)
+        else:
+            values.extend(run)
+        run.clear()
+
     for t in legend.get_texts():
         text = t.get_text()
         if COUNT_TITLE.fullmatch(text):
+            close_run()
             in_counts = True
         elif in_counts and NUMBER.fullmatch(text.strip()):
             check_count(f"legend count {text!r}", _text_numbers(text))
             counts_seen.add(text)
             continue
+        elif NUMBER.fullmatch(text.strip()):
+            run.append(t)
+            continue
         else:
+            close_run()
             in_counts = False
         values.append(t)
+    close_run()
     return values
 
 
@@ -157,6 +230,12 @@ def _record_texts(fig) -> list[str]:
         out += [str(w) for w in axes.get("warnings", [])]
         out.append(json.dumps(axes.get("details", {})))
     return out
+
+
+def _printed_ticks(numbers: np.ndarray, ticks) -> bool:
+    """Whether a tick label's numbers are tick positions (as printed, to their last digit)."""
+    ticks = np.asarray(ticks, dtype=float)
+    return all(np.isclose(n, ticks, rtol=1e-9, atol=1e-12).any() for n in numbers)
 
 
 def _text_numbers(text: str) -> np.ndarray:
@@ -262,22 +341,35 @@ def scan_figure(
             )
             # its tick labels are on the same scale as its limits: counts of a count colour
             # bar (a tick at 15 is no data value 15), values of any other one
+            ticks = np.asarray(colorbar.get_ticks(), dtype=float)
+            locator = on_locator_grid(ticks, log=colorbar.ax.get_yscale() == "log")
             for t in ax.get_xticklabels() + ax.get_yticklabels():
                 tick_texts.add(t.get_text())
+                numbers = _text_numbers(t.get_text())
+                if locator and _printed_ticks(numbers, ticks):
+                    continue
                 check(
                     f"colour-bar tick label {t.get_text()!r}",
-                    _text_numbers(t.get_text()),
+                    numbers,
                     None if not counts_in_colour else "colour",
                 )
             continue
         check("xlim", ax.get_xlim(), "x")
         check("ylim", ax.get_ylim(), "y")
-        check("xticks", ax.get_xticks(), "x")
-        check("yticks", ax.get_yticks(), "y")
         for axis, labels in (("x", ax.get_xticklabels()), ("y", ax.get_yticklabels())):
+            ticks = ax.get_xticks() if axis == "x" else ax.get_yticks()
+            log = (ax.get_xscale() if axis == "x" else ax.get_yscale()) == "log"
+            # a standard locator's round numbers are not data (invariant 2), nor are labels
+            # that print them; a label that says something else (a category name) is
+            locator = axis != categorical and on_locator_grid(ticks, log=log)
+            if not locator:
+                check(f"{axis}ticks", ticks, axis)
             for t in labels:
                 tick_texts.add(t.get_text())
-                check(f"{axis} tick label {t.get_text()!r}", _text_numbers(t.get_text()), axis)
+                numbers = _text_numbers(t.get_text())
+                if locator and _printed_ticks(numbers, ticks):
+                    continue
+                check(f"{axis} tick label {t.get_text()!r}", numbers, axis)
         # bars grow from a common zero line whatever the data (seaborn's and matplotlib's
         # convention): that zero is no data value, the other end and the sides are
         # a rectangle of no width and no height draws nothing (seaborn adds one at the

@@ -19,14 +19,46 @@ RAW = {
 
 def test_colour_bar_ticks_are_read_on_the_colour_bar_scale():
     """A tick at 15 on a colour bar of counts is a count, not the rare raw value 15;
-    on a colour bar of values it is that value."""
+    on a colour bar of values it is that value (ticks placed by hand, not a locator's)."""
     for counts, flagged in ((True, False), (False, True)):
         fig, ax = plt.subplots()
         mesh = ax.pcolormesh([[4.0, 20.0], [12.0, 8.0]], vmin=0, vmax=20)
-        fig.colorbar(mesh, ticks=[0, 5, 10, 15, 20])
+        fig.colorbar(mesh, ticks=[0, 6, 15, 19])
         findings = scan_figure(fig, RAW, counts_in_colour=counts)
         colour_bar = [f for f in findings.leaks if "'15'" in f or "15.0" in f]
         assert bool(colour_bar) is flagged, findings.leaks
+
+
+def test_a_locators_round_ticks_are_not_data_but_moved_or_named_ones_are():
+    """Ticks 0, 5, 10, 15, 20 depend on the limits alone (invariant 2): 15 and 0 are rare x
+    values but no leak. Ticks moved off a grid (1, 6, 11, 15) are checked, and so are labels
+    that say something other than the position (a category named "15")."""
+    fig, ax = plt.subplots()
+    ax.plot([2.0, 18.0], [1.0, 2.0])
+    ax.set_xlim(-1, 21)
+    ax.set_xticks([0, 5, 10, 15, 20])
+    ax.set_ylim(0.5, 2.5)
+    assert not [f for f in scan_figure(fig, RAW).leaks if "tick" in f]
+    fig, ax = plt.subplots()
+    ax.plot([2.0, 18.0], [1.0, 2.0])
+    ax.set_xlim(-1, 21)
+    ax.set_xticks([1, 6, 11, 15])
+    assert [f for f in scan_figure(fig, RAW).leaks if "xticks" in f]
+    fig, ax = plt.subplots()
+    ax.plot([0.5, 2.5], [1.0, 2.0])
+    ax.set_xticks([1, 2], ["15", "b"])
+    assert [f for f in scan_figure(fig, RAW).leaks if "tick label '15'" in f]
+
+
+def test_a_brief_numeric_legend_is_not_data_but_other_numbers_are():
+    """A legend section 0, 5, 10, 15 is a locator's round numbers; 3 and 12 are not."""
+    for entries, leak in ((("0", "5", "10", "15"), False), (("3", "12"), True)):
+        fig, ax = plt.subplots()
+        ax.scatter([1.0, 2.0], [1.0, 2.0], label="_")
+        for text in ("size", *entries):
+            ax.plot([], [], label=text)
+        ax.legend()
+        assert bool(scan_figure(fig, RAW, count_axis=None).leaks) is leak
 
 
 def test_entries_of_a_count_legend_section_are_counts():

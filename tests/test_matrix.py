@@ -341,7 +341,8 @@ def test_leak_scan_finds_nothing(method, shape):
         ax = heatmap(data=df, x="x", y="y", method=method)
     findings = scan_figure(ax.figure, {"x": df.x, "y": df.y}, threshold=3, counts_in_colour=True)
     assert not findings, str(findings)
-    assert findings.numbers_scanned > 50
+    # cells, limits and colour-bar limits (ticks are a locator's, not compared)
+    assert findings.numbers_scanned > 25
     assert ax.safeplot_report.method == method
 
 

@@ -918,7 +918,10 @@ def lowess_trend(
     xlo, xhi = float(wx.min()), float(wx.max())
     if not xhi > xlo:
         raise DisclosureError("x is constant: a trend line over it would show its value.")
-    xs = safe_ticks(xlo, xhi, avoid=avoid_x, n_target=int(gridsize))
+    # the curve's x grid: round numbers over the winsorised range, any equal to a rare raw x
+    # moved by 1e-6 of its step (a curve vertex is a number computed from records)
+    xs = safe_ticks(xlo, xhi, n_target=int(gridsize))
+    xs = off_rare(xs, avoid_x, float(xs[1] - xs[0]))
     if xv.size <= LOWESS_EXACT_MAX:
         fit = lowess(wy, wx, frac=frac, it=it, delta=0.0, xvals=xs)
     elif xv.size >= LOWESS_BINNED_MIN:

@@ -761,39 +761,41 @@ def _bin_count(x: np.ndarray, bins: int | str) -> int:
     return int(bins)
 
 
-def safe_ticks(
-    lo: float, hi: float, *, avoid: ArrayLike | None = None, n_target: int = 5
-) -> np.ndarray:
-    """Tick positions on a nice grid inside [lo, hi], none equal to a value in `avoid`.
+def safe_ticks(lo: float, hi: float, *, n_target: int = 5) -> np.ndarray:
+    """Tick positions on a nice grid inside [lo, hi], as a standard axis locator places them.
 
-    The step is the nice step nearest to ``(hi - lo) / n_target``; if a tick
-    would equal a rare value the ticks are shifted by a fraction of the step or
-    the step widened, so the scheme never drops just one tick (a missing tick
-    would itself point at the rare value).
+    The step is the nice step (1, 2, 2.5 or 5 x 10**e) nearest above
+    ``0.75 * (hi - lo) / n_target`` and the ticks are its multiples, as
+    matplotlib's default locator draws them. The ticks depend only on the
+    limits, which are released numbers: they are not data, and they are never
+    moved to avoid a data value (the move itself would say that a value sits
+    on the unmoved grid; DESIGN.md invariant 2).
+
+    Parameters
+    ----------
+    lo, hi : float
+        The axis limits (finite, ``lo < hi``).
+    n_target : int, default 5
+        About how many intervals the ticks divide the range into.
+
+    Returns
+    -------
+    ndarray
+        Increasing multiples of the step, within [lo, hi] (at least two).
 
     Examples
     --------
     >>> safe_ticks(0.0, 10.0)
     array([ 0.,  2.,  4.,  6.,  8., 10.])
-    >>> safe_ticks(0.0, 10.0, avoid=[4.0])
-    array([1., 3., 5., 7., 9.])
+    >>> safe_ticks(3012.5, 5987.5)
+    array([3500., 4000., 4500., 5000., 5500.])
     """
     if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
         raise ValueError(f"Tick range must be finite and increasing, got ({lo}, {hi}).")
-    avoid_arr = _avoid(avoid)
     step = nice_step((hi - lo) / max(n_target, 1) * 0.75)
-    for _ in range(30):
-        for frac in _OFFSETS:
-            offset = frac * step
-            first = math.ceil((lo - offset) / step - 1e-9) * step + offset
-            ticks = _on_grid(first, step, int((hi - first) / step + 1e-9) + 1)
-            ticks = ticks[(ticks >= lo - 1e-12 * abs(lo)) & (ticks <= hi + 1e-12 * abs(hi))]
-            if ticks.size >= 2 and not hits_any(ticks, avoid_arr):
-                return ticks
-        step = _next_nice(step)
-    raise DisclosureError(  # pragma: no cover
-        "Could not place axis ticks that avoid every rare value."
-    )
+    first = math.ceil(lo / step - 1e-9) * step
+    ticks = _on_grid(first, step, int((hi - first) / step + 1e-9) + 1)
+    return ticks[(ticks >= lo - 1e-12 * abs(lo)) & (ticks <= hi + 1e-12 * abs(hi))]
 
 
 def histogram_counts(values: ArrayLike, edges: Sequence[float] | np.ndarray) -> np.ndarray:

@@ -372,7 +372,7 @@ def _style(ax: Axes, call: _Call, rare: dict[str, np.ndarray | None], *, title: 
             (ax.set_xlim if axis == "x" else ax.set_ylim)(*lim)
         else:
             lo, hi = sorted(lim)
-            set_safe_axis(ax, axis, lim, safe_ticks(lo, hi, avoid=avoid))
+            set_safe_axis(ax, axis, lim, safe_ticks(lo, hi))
     if title is not None:
         ax.set_title(str(title))
     if call.xlabel is not None:
@@ -802,7 +802,7 @@ def _colourbar(ax: Axes, coll: Any, raw_c: pd.Series, clean: Any, call: _Call, n
     coll.set_clim(lo, hi)
     cb = ax.get_figure().colorbar(coll, ax=ax)
     cb.set_label(name)
-    cb.set_ticks(safe_ticks(lo, hi, avoid=avoid))
+    cb.set_ticks(safe_ticks(lo, hi))
     cb.minorticks_off()
 
 
@@ -877,7 +877,7 @@ def _hexbin(data, call: _Call, kw: dict[str, Any]) -> Any:
         cb.set_label("count")
         lo, hi = coll.norm.vmin, coll.norm.vmax
         if lo is not None and hi is not None and hi > lo:
-            cb.set_ticks(safe_ticks(lo, hi, avoid=np.concatenate([rare["x"], rare["y"]])))
+            cb.set_ticks(safe_ticks(lo, hi))
             cb.minorticks_off()
     ax.set_xlabel(names[0])
     ax.set_ylabel(names[1])

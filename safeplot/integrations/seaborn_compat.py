@@ -416,7 +416,7 @@ def _unify_shared(grid: Any, columns: list[np.ndarray]) -> None:
             if scale != "linear" or spans.size == 0:
                 continue
             lim = list(safe_limits(float(spans.min()), float(spans.max()), avoid))
-            ticks = safe_ticks(lim[0], lim[1], avoid=avoid)
+            ticks = safe_ticks(lim[0], lim[1])
             for a in group:
                 set_safe_axis(a, which, (lim[0], lim[1]), ticks)
 

@@ -19,7 +19,7 @@ def set_safe_axis(ax: Axes, which: str, lim: tuple[float, float], ticks: np.ndar
 
     The tick labels print each tick exactly (with the fewest decimals that do
     so for all of them): a label rounded for display, such as "56.2" for a
-    tick at 56.25, could spell a raw value the tick itself avoids.
+    tick at 56.25, would write a number the figure does not hold.
 
     Parameters
     ----------

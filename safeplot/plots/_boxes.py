@@ -324,7 +324,7 @@ def parallel_core(
         width,
         xlim,
         ylim,
-        safe_ticks(*xlim, avoid=rare_x),
+        safe_ticks(*xlim),
         yticks,
         notes,
         warnings,

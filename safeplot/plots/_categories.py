@@ -23,7 +23,7 @@ from numpy.typing import ArrayLike
 
 from .._validate import clean_numeric
 from ..anonymize.boxes import BoxSummary
-from ..anonymize.grids import hit_mask, hits_any, rare_values, safe_ticks
+from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..marks._style import variable_type
 from ..policy import Policy
 from ..release import guard
@@ -421,10 +421,12 @@ def log_base(val_log: Any) -> float | None:
 def log_axis(
     lo: float, hi: float, avoid: np.ndarray, base: float
 ) -> tuple[tuple[float, float], np.ndarray]:
-    """Limits and ticks of a log value axis: powers of the base (or 2x, 5x them), none rare.
+    """Limits and ticks of a log value axis: powers of the base (or 2x, 5x, 3x them).
 
-    When fewer than two such ticks fit (a range of about a decade), the ticks
-    are the linear safe ticks of the limits.
+    The limits are padded and kept off the rare values in `avoid`; the ticks
+    depend on the limits alone, as a log locator's. When fewer than two such
+    ticks fit (a range of about a decade), the ticks are the linear safe ticks
+    of the limits.
     """
     span = math.log(hi / lo, base) if hi > lo else 1.0
     lim = [lo * base ** (-0.05 * span), hi * base ** (0.05 * span)]
@@ -436,9 +438,9 @@ def log_axis(
     for mult in (1.0, 2.0, 5.0, 3.0):
         ticks = mult * powers
         ticks = ticks[(ticks >= lim[0]) & (ticks <= lim[1])]
-        if ticks.size >= 2 and not hit_mask(ticks, avoid).any():
+        if ticks.size >= 2:
             return (float(lim[0]), float(lim[1])), ticks
-    return (float(lim[0]), float(lim[1])), safe_ticks(lim[0], lim[1], avoid=avoid)
+    return (float(lim[0]), float(lim[1])), safe_ticks(lim[0], lim[1])
 
 
 def safe_category_axis(ax: Axes, lay: Layout, rare_cats: np.ndarray) -> None:
@@ -446,7 +448,7 @@ def safe_category_axis(ax: Axes, lay: Layout, rare_cats: np.ndarray) -> None:
     current = ax.get_xlim() if lay.orient == "x" else ax.get_ylim()
     lo, hi = sorted(current)
     lim = safe_limits(lo, hi, rare_cats, margin=0.0)
-    ticks = safe_ticks(lim[0], lim[1], avoid=rare_cats)
+    ticks = safe_ticks(lim[0], lim[1])
     set_safe_axis(ax, lay.orient, lim if current[0] <= current[1] else lim[::-1], ticks)
 
 

@@ -359,7 +359,7 @@ def axis_from_range(
 ) -> tuple[tuple[float, float], np.ndarray]:
     """Return padded safe limits and ticks for released values spanning [lo, hi]."""
     lim = safe_limits(lo, hi, avoid)
-    return lim, safe_ticks(lim[0], lim[1], avoid=avoid)
+    return lim, safe_ticks(lim[0], lim[1])
 
 
 def make_report(

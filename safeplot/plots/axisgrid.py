@@ -38,7 +38,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.ticker import Locator
 
 from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize.confidential import lowess_trend
@@ -697,38 +696,10 @@ def _safe_axis_for(var_extent, rare, user=None):
     lo, hi = var_extent
     if user is not None:
         lim = (float(user[0]), float(user[1]))
-        return lim, safe_ticks(min(lim), max(lim), avoid=rare)
+        return lim, safe_ticks(min(lim), max(lim))
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return None
     return axis_from_range(lo, hi, rare)
-
-
-class _CountTicks(Locator):
-    """Ticks of an axis showing counts or densities, on numbers that are no rare value.
-
-    The axis spans the released counts (or the densities of released values),
-    as matplotlib scales it; the ticks are a standard locator's on that range
-    (:func:`~safeplot.anonymize.grids.safe_ticks`), none equal to a value in
-    `avoid`: every number written in a released figure differs from a rare
-    raw value, whatever it means.
-    """
-
-    def __init__(self, avoid: np.ndarray) -> None:
-        self.avoid = avoid
-
-    def __call__(self) -> np.ndarray:
-        return self.tick_values(*self.axis.get_view_interval())
-
-    def tick_values(self, vmin: float, vmax: float) -> np.ndarray:
-        lo, hi = sorted((float(vmin), float(vmax)))
-        if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
-            return safe_ticks(lo, hi, avoid=self.avoid)
-        return np.array([])
-
-
-def _count_ticks(ax: Axes, which: str, avoid: np.ndarray) -> None:
-    """Give the axis of `ax` that shows counts or densities ticks clear of rare values."""
-    (ax.xaxis if which == "x" else ax.yaxis).set_major_locator(_CountTicks(avoid))
 
 
 # -- drawing: released numbers and style only ----------------------------------------------
@@ -1469,8 +1440,7 @@ def pairplot(
                 col = out.values[:, inp.names.index(var)]
                 lo, hi = float(col.min()), float(col.max())
         lim = axis_from_range(lo, hi, inp.rare[var])[0]
-        axis_sets[var] = (lim, safe_ticks(*lim, avoid=inp.rare[var], n_target=n_ticks))
-    count_avoid = np.unique(np.concatenate([inp.rare[n] for n in names]))
+        axis_sets[var] = (lim, safe_ticks(*lim, n_target=n_ticks))
     frame = _grid_frame(inp, out)
     levels, n, n_dropped = inp.levels, inp.n, inp.n_dropped
     del inp, out  # what follows draws the release, and only the release
@@ -1517,7 +1487,6 @@ def pairplot(
                 set_safe_axis(ax, "y", *axis_sets[yv])
         for var, ax in zip(grid.diag_vars or [], grid.diag_axes or [], strict=True):
             set_safe_axis(ax, "x", *axis_sets[var])
-            _count_ticks(ax, "y", count_avoid)
         grid._add_axis_labels()
         if levels is not None:
             handles = _legend_handles(levels, pal, kind, method)
@@ -1923,7 +1892,6 @@ def jointplot(
         joint = _with_fits(inp, joint, kind, xrange=sets["x"][0])
         span = _union(_extent(joint, "y", jk), _extent(margins["y"], "y", mk))
         sets["y"] = _safe_axis_for(span, inp.rare[yname], user_ylim)
-    count_avoid = np.unique(np.concatenate([inp.rare[n] for n in names]))
     grid_frame = _grid_frame(inp, out)
     levels, n, n_dropped = inp.levels, inp.n, inp.n_dropped
     del inp, out  # what follows draws the release, and only the release
@@ -1951,8 +1919,6 @@ def jointplot(
         set_safe_axis(grid.ax_joint, "y", *sets["y"])
         set_safe_axis(grid.ax_marg_x, "x", *sets["x"])
         set_safe_axis(grid.ax_marg_y, "y", *sets["y"])
-        _count_ticks(grid.ax_marg_x, "y", count_avoid)
-        _count_ticks(grid.ax_marg_y, "x", count_avoid)
         grid.ax_marg_x.tick_params(labelbottom=False)
         grid.ax_marg_y.tick_params(labelleft=False)
         if not marginal_ticks:

@@ -839,7 +839,7 @@ def _value_axis(
         lim[0] = 0.0
     if hi == 0.0 and not hits_any([0.0], rare):
         lim[1] = 0.0
-    return (lim[0], lim[1]), safe_ticks(lim[0], lim[1], avoid=rare)
+    return (lim[0], lim[1]), safe_ticks(lim[0], lim[1])
 
 
 # -- drawing ---------------------------------------------------------------------------------

@@ -509,7 +509,7 @@ def release_histograms(
         lo_edge = min(float(rr.edges[0]) for rr in out_releases)
         hi_edge = max(float(rr.edges[-1]) for rr in out_releases)
         r.xlim = (lo_edge, hi_edge)
-        r.xticks = safe_ticks(lo_edge, hi_edge, avoid=rare)
+        r.xticks = safe_ticks(lo_edge, hi_edge)
     return out_releases
 
 

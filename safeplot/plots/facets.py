@@ -364,19 +364,18 @@ class _Axes:
                     # ticks placed as on the other grids
                     for a in group:
                         (a.xaxis if axis == "x" else a.yaxis).set_major_locator(
-                            _SafeTicks(avoid, n_target)
+                            _SafeTicks(n_target)
                         )
                     continue
-                ticks = safe_ticks(min(lim), max(lim), avoid=avoid, n_target=n_target)
+                ticks = safe_ticks(min(lim), max(lim), n_target=n_target)
                 for a in group:
                     set_safe_axis(a, axis, lim, ticks)
 
 
 class _SafeTicks(Locator):
-    """Ticks over an axis' range as matplotlib scales it, none equal to a value in `avoid`."""
+    """Ticks over an axis' range as matplotlib scales it, about `n_target` intervals of it."""
 
-    def __init__(self, avoid: np.ndarray, n_target: int) -> None:
-        self.avoid = avoid
+    def __init__(self, n_target: int) -> None:
         self.n_target = n_target
 
     def __call__(self) -> np.ndarray:
@@ -386,7 +385,7 @@ class _SafeTicks(Locator):
         lo, hi = sorted((float(vmin), float(vmax)))
         if not (np.isfinite(lo) and np.isfinite(hi) and hi > lo):
             return np.array([])
-        return safe_ticks(lo, hi, avoid=self.avoid, n_target=self.n_target)
+        return safe_ticks(lo, hi, n_target=self.n_target)
 
 
 def _is_number(label: str) -> bool:

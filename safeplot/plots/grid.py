@@ -276,8 +276,8 @@ def release_grid(
         levels,
         xlim,
         ylim,
-        safe_ticks(*xlim, avoid=rare[0]),
-        safe_ticks(*ylim, avoid=rare[1]),
+        safe_ticks(*xlim),
+        safe_ticks(*ylim),
         report,
     )
 

@@ -1446,7 +1446,7 @@ def _curve_estimate(
         _put_axis(
             est, "data", *_data_axis(lo, hi, avoid, scale, 0.0 if multiple == "fill" else 0.05)
         )
-        _density_axes(est, curves, baselines, multiple, axis, _all_rare(release, avoid))
+        _density_axes(est, curves, baselines, multiple, axis)
     return est
 
 
@@ -1486,13 +1486,13 @@ def _data_axis(
     """Safe limits and ticks of an axis showing released values in [lo, hi] (`margin` of it)."""
     if not (math.isfinite(lo) and math.isfinite(hi)):
         # nothing drawn: ticks for the empty axis' (0, 1)
-        return None, None if scale.log else safe_ticks(0.0, 1.0, avoid=avoid)
+        return None, None if scale.log else safe_ticks(0.0, 1.0)
     if hi <= lo:
         return None, None
     if scale.log:
         return _log_axis(lo, hi, avoid, scale, pad=margin)
     lim = safe_limits(lo, hi, avoid, margin=margin)
-    return lim, safe_ticks(lim[0], lim[1], avoid=avoid)
+    return lim, safe_ticks(lim[0], lim[1])
 
 
 def _density_axes(
@@ -1501,7 +1501,6 @@ def _density_axes(
     baselines: list,
     multiple: str,
     data_axis: str,
-    avoid: np.ndarray,
 ) -> None:
     """Ticks of the density axis, on the view matplotlib gives a fresh Axes.
 
@@ -1526,7 +1525,7 @@ def _density_axes(
     for name, (lo, hi) in views.items():
         if hi > lo:
             est.limits[name] = (lo, hi)
-            est.ticks[name] = safe_ticks(lo, hi, avoid=avoid)
+            est.ticks[name] = safe_ticks(lo, hi)
 
 
 def _surface_estimate(
@@ -1773,7 +1772,7 @@ def _guard_contours(
         else:
             continue
         if hi > lo:
-            est.colorbar_ticks[i] = safe_ticks(lo, hi, avoid=avoid_all)
+            est.colorbar_ticks[i] = safe_ticks(lo, hi)
 
 
 def _level_hits(
@@ -1820,9 +1819,9 @@ def _log_axis(
     """Safe limits and ticks for a log axis showing released values in [lo, hi] (> 0).
 
     The limits are padded by `pad` of the range on the log scale. Ticks are
-    powers of the base, else 1-2-5 (1-3, 2-5, ...) multiples of them, the first
-    set with at least two ticks of which none is a rare value: a whole set is
-    changed rather than one tick dropped.
+    powers of the base, else 1-2-5 (1-3, 2-5, ...) multiples of them: the first
+    set with two to twelve ticks inside the limits, as a log locator chooses
+    them from the limits alone.
     """
     t_lo, t_hi = float(scale.fwd(lo)), float(scale.fwd(hi))
     span = (t_hi - t_lo) or 1.0
@@ -1837,14 +1836,11 @@ def _log_axis(
     for subs in subsets:
         cand = np.unique(np.round([m * base**e for e in exps for m in subs], 12))
         ticks = cand[(cand >= lim[0]) & (cand <= lim[1])]
-        if 2 <= ticks.size <= 12 and not hit_mask(ticks, avoid).any():
+        if 2 <= ticks.size <= 12:
             return (lim[0], lim[1]), ticks
-    t_avoid = scale.fwd(avoid[avoid > 0])
-    ticks = scale.inv(safe_ticks(*scale.fwd(lim), avoid=t_avoid))
+    ticks = scale.inv(safe_ticks(*scale.fwd(lim)))
     rounded = np.asarray(round_sig(ticks, 2))
-    if np.unique(rounded).size == ticks.size and not hit_mask(rounded, avoid).any():
-        ticks = rounded
-    return (lim[0], lim[1]), ticks[~hit_mask(ticks, avoid)]
+    return (lim[0], lim[1]), rounded if np.unique(rounded).size == ticks.size else ticks
 
 
 # --------------------------------------------------------------------------------------

@@ -34,14 +34,13 @@ from matplotlib.colors import Colormap, ListedColormap, Normalize
 
 from .. import audit
 from .._validate import refuse_dask
-from ..anonymize.grids import RareValues, safe_ticks
+from ..anonymize.grids import safe_ticks
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
 from ..marks.bars import draw_grid_accuracy
 from ..methods import available_methods, get_method
 from ..policy import get_policy
 from ..release import DisclosureReport, GridRelease, guard
-from ..sources.dask import DaskColumns, is_dask_collection
 from ._common import (
     axes_for,
     finish,
@@ -809,12 +808,6 @@ def _grid_heatmap(
         # (2.7 to 3.3 for a count of 3), putting a colour-bar limit below the threshold
         vmin = 0.0
     colormap = _colormap(cmap, center, vmin, vmax)
-    avoid = np.array([])
-    raw = get_method(method).raw or private  # DP: nothing is placed by the records
-    if not raw and is_dask_collection(pdata.frame):
-        avoid = _dask_colorbar_avoid(pdata.frame, threshold_used, vmin, vmax) if cbar else avoid
-    elif not raw:
-        avoid = None  # the rare values of x and y, looked for near the colour bar's ticks
 
     ax = axes_for(ax, rel.report, rel)
     kws = dict(kwargs)
@@ -838,10 +831,7 @@ def _grid_heatmap(
         cb.outline.set_linewidth(0)
         lo, hi = mesh.norm.vmin, mesh.norm.vmax
         if "ticks" not in cbar_kws and lo is not None and hi is not None and hi > lo:
-            if avoid is None:
-                xy = (pd.to_numeric(pdata.frame[c], errors="coerce") for c in ("x", "y"))
-                avoid = RareValues.union(*(RareValues(v, threshold_used) for v in xy))
-            ticks = safe_ticks(float(lo), float(hi), avoid=avoid)
+            ticks = safe_ticks(float(lo), float(hi))
             whole = ticks[ticks == np.round(ticks)]  # counts: whole-number ticks if there are
             cb.set_ticks(whole if whole.size >= 2 else ticks)
         if "label" not in cbar_kws:
@@ -851,15 +841,6 @@ def _grid_heatmap(
     if annot:
         _annotate_grid(ax, mesh, rel, grid, fmt, annot_kws)
     return finish(ax, rel.report, annotate=annotate, policy=pol)
-
-
-def _dask_colorbar_avoid(frame: Any, threshold: int, vmin: float, vmax: float) -> np.ndarray:
-    """Rare values of a dask frame's x and y that a colour-bar tick in [vmin, vmax] could hit."""
-    if not (np.isfinite([vmin, vmax]).all() and vmax > vmin):
-        return np.array([])
-    source = DaskColumns(frame, ["x", "y"], function="heatmap")
-    step = 0.15 * (float(vmax) - float(vmin))
-    return np.union1d(*source.rare_columns([0, 1], threshold, step=step))
 
 
 def _annotate_grid(

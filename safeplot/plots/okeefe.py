@@ -407,7 +407,7 @@ def release_pp(
         raise ValueError(f"{function}: the distribution's cdf is not finite at the data.")
     gx, gy = _pp_curve(px, py, avoid, sig, pol)
     lo, hi = safe_limits(0.0, 1.0, avoid, margin=0.0)
-    ticks = safe_ticks(0.0, 1.0, avoid=avoid)
+    ticks = safe_ticks(0.0, 1.0)
     params.update({"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig})
     details.update(
         {

@@ -21,9 +21,8 @@ style) and :func:`scatter` matplotlib's call.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import matplotlib as mpl
@@ -35,7 +34,7 @@ from matplotlib.ticker import Locator
 from numpy.typing import ArrayLike
 
 from .._validate import clean_numeric
-from ..anonymize.grids import hits_any, rare_values
+from ..anonymize.grids import rare_values
 from ..errors import DisclosureError
 from ..marks import points as _points
 from ..marks._large import scatter_points
@@ -105,8 +104,6 @@ class ScatterRelease:
         Rows whose released point is shared with another record.
     cells : bool
         The markers are grid cells and ``columns["size"]`` holds their counts.
-    avoid : ndarray
-        Rare raw values no legend entry may equal.
     """
 
     frame: pd.DataFrame
@@ -118,7 +115,6 @@ class ScatterRelease:
     report: DisclosureReport
     coincident: np.ndarray | None = None
     cells: bool = False
-    avoid: np.ndarray = field(default_factory=lambda: np.array([]))
 
 
 def release_scatter(
@@ -295,10 +291,7 @@ def draw_scatter(
     return ax
 
 
-# -- brief numeric legends: round numbers that are no rare raw value -----------------------
-
-# locator densities tried in turn when an entry would equal a rare raw value: seaborn's first
-_BRIEF_DENSITIES = (BRIEF_TICKS, 5, 7, 4, 8, 3, 9, 10, 2)
+# -- brief numeric legends: round numbers of seaborn's locator -----------------------------
 
 
 class _LegendView:
@@ -311,43 +304,14 @@ class _LegendView:
         return self._interval
 
 
-def _brief_locators(lo: float, hi: float, log: bool, integer: bool) -> Iterator[Locator]:
-    """Yield the locators a brief legend tries, seaborn's first.
-
-    Then denser or sparser ones, then the numbers halfway between (other
-    multiples of each power of ten on a log scale).
-    """
-    for density in _BRIEF_DENSITIES:
-        if log:
-            yield mpl.ticker.LogLocator(numticks=density)
-        else:
-            yield mpl.ticker.MaxNLocator(nbins=density, integer=integer)
-    if log:
-        for subs in ((2.0, 5.0), (3.0,)):  # 2, 5, 20, 50, ... or 3, 30, 300, ...
-            yield mpl.ticker.LogLocator(subs=subs, numticks=BRIEF_TICKS)
-        return
-    if not hi > lo:
-        return
-    for density in _BRIEF_DENSITIES:
-        step = float(np.diff(mpl.ticker.MaxNLocator(nbins=density).tick_values(lo, hi))[0])
-        if not integer or (step / 2).is_integer():
-            yield mpl.ticker.MultipleLocator(step, offset=step / 2)
-
-
-def brief_legend_entries(
-    values: ArrayLike, *, log: bool = False, avoid: ArrayLike = ()
-) -> tuple[np.ndarray, list[str]]:
+def brief_legend_entries(values: ArrayLike, *, log: bool = False) -> tuple[np.ndarray, list[str]]:
     """Entries of a brief numeric legend: round numbers of a locator over the released range.
 
     As seaborn: a :class:`~matplotlib.ticker.MaxNLocator` (a
     :class:`~matplotlib.ticker.LogLocator` on a log scale) over the smallest
     and largest value drawn, formatted without offset or scientific notation.
-    When an entry would equal a value in `avoid` (a rare raw value, such as
-    an age of 90), the locator is asked for fewer or more entries until none
-    does, and at last for the numbers halfway between (on a log scale, 2
-    and 5 or 3 times the powers of ten); the entries
-    are a locator's round numbers, never moved. If none avoids every such
-    value, there are no entries.
+    The entries depend only on that released range, as ticks do: they are
+    never moved to avoid a data value (DESIGN.md invariant 2).
 
     Parameters
     ----------
@@ -355,8 +319,6 @@ def brief_legend_entries(
         The released values of the variable (missing values are ignored).
     log : bool, default False
         The variable is drawn on a log scale.
-    avoid : array-like
-        Values no entry may equal.
 
     Returns
     -------
@@ -370,24 +332,19 @@ def brief_legend_entries(
     >>> levels, labels = brief_legend_entries([3.2, 47.9])
     >>> labels
     ['8', '16', '24', '32', '40']
-    >>> brief_legend_entries([3.2, 47.9], avoid=[16.0])[1]
-    ['10', '20', '30', '40']
-    >>> brief_legend_entries([3.2, 47.9], avoid=[8.0, 10.0, 20.0])[1]
-    ['15', '30', '45']
     """
     v = np.asarray(values)
     v = v[~pd.isna(v)]
     if v.size == 0:
         return v, []
     lo, hi = v.min(), v.max()
-    chosen = v[:0]
-    for locator in _brief_locators(float(lo), float(hi), log, np.issubdtype(v.dtype, np.integer)):
-        ticks = np.asarray(locator.tick_values(lo, hi))
-        ticks = ticks[(ticks >= lo) & (ticks <= hi)].astype(v.dtype)
-        if ticks.size > chosen.size and not hits_any(ticks, avoid):
-            chosen = ticks
-            if ticks.size > 1:
-                break
+    integer = np.issubdtype(v.dtype, np.integer)
+    if log:
+        locator: Locator = mpl.ticker.LogLocator(numticks=BRIEF_TICKS)
+    else:
+        locator = mpl.ticker.MaxNLocator(nbins=BRIEF_TICKS, integer=integer)
+    chosen = np.asarray(locator.tick_values(lo, hi))
+    chosen = chosen[(chosen >= lo) & (chosen <= hi)].astype(v.dtype)
     if not chosen.size:
         return chosen, []
     if log:
@@ -535,10 +492,6 @@ def _semantic_release(
     threshold = pol.check_threshold(threshold)
     check_positive_int("bins", bins)
     rare = {r: rare_values(raw[:, j], threshold) for j, r in enumerate(numeric)}
-    # the values a numeric legend (a numeric hue or size, a grid's counts) must not show;
-    # without one no legend entry is a number
-    legend_numbers = m.counts_only or any(types[r] == "numeric" for r in semantic)
-    avoid = np.unique(np.concatenate(list(rare.values()))) if legend_numbers else np.array([])
     if m.rule_based:
         if categorical:
             levels = categorical_order(cats["hue"], orders.get("hue"))
@@ -573,7 +526,6 @@ def _semantic_release(
             clean.n_dropped,
             function,
             pol,
-            avoid,
         )
     if m.uses_k:
         k = pol.check_k(k, n)
@@ -624,7 +576,6 @@ def _semantic_release(
         yticks,
         report,
         coincident=out.coincident,
-        avoid=avoid,
     )
 
 
@@ -642,7 +593,6 @@ def _grid_semantic_release(
     n_dropped,
     function,
     pol,
-    avoid,
 ) -> ScatterRelease:
     """Grid cells per (hue, style) level: one row per surviving cell, with its count."""
     count_col = "count"
@@ -706,7 +656,6 @@ def _grid_semantic_release(
         grid.yticks,
         grid.report,
         cells=True,
-        avoid=avoid,
     )
 
 
@@ -953,7 +902,7 @@ def scatterplot(
             legend=legend,
             mark_coincident=mark_coincident and m.marks_coincident,
             kwargs=kwargs,
-            legend_entries=functools.partial(brief_legend_entries, avoid=rel.avoid),
+            legend_entries=brief_legend_entries,
         )
     return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
 

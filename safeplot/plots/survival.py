@@ -635,7 +635,7 @@ def release_survival(
     lim = safe_limits(start, t_max, avoid, margin=0.02)
     if lim[1] >= raw_end:
         lim = (lim[0], t_max)
-    ticks = safe_ticks(lim[0], lim[1], avoid=avoid)
+    ticks = safe_ticks(lim[0], lim[1])
     table_times = ticks[(ticks >= start) & (ticks <= t_max)]
     table = []
     for i in range(len(levels)):

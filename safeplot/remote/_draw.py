@@ -8,7 +8,6 @@ the same defaults (read from the local function's signature).
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -121,7 +120,7 @@ def _scatterplot(ax: Axes, call: CallRelease, args: dict, style: dict, kwargs: d
         legend=kws["legend"],
         mark_coincident=kws["mark_coincident"] and get_method(rel.report.method).marks_coincident,
         kwargs=kwargs,
-        legend_entries=functools.partial(brief_legend_entries, avoid=rel.avoid),
+        legend_entries=brief_legend_entries,
     )
 
 
@@ -233,7 +232,7 @@ def _heatmap(ax: Axes, call: CallRelease, args: dict, style: dict, kwargs: dict)
         cb.outline.set_linewidth(0)
         if vmax > vmin:
             # counts only: the ticks depend on the released counts and nothing else
-            ticks = safe_ticks(float(vmin), float(vmax), avoid=np.array([]))
+            ticks = safe_ticks(float(vmin), float(vmax))
             whole = ticks[ticks == np.round(ticks)]
             cb.set_ticks(whole if whole.size >= 2 else ticks)
         cb.set_label("Count")

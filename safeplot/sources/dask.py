@@ -24,8 +24,8 @@ A histogram or a density grid takes two passes over the partitions:
    standard deviation.
 2. *Counts*: the edges the release code will place are worked out from the
    summary, and one pass counts the histogram (or grid) on them together with
-   the records equal to any number the figure could draw there: its edges,
-   bin centres and the ticks of any span of them. A drawn number that turns
+   the records equal to any number the figure could draw there: its edges
+   and bin centres (ticks depend on the limits alone). A drawn number that turns
    out to be a raw value held by fewer than `threshold` records is handed to
    the release code, which moves off it as it does for pandas. The pass
    counts on a grid 80 times finer than the edges (and at the edges shifted
@@ -637,27 +637,6 @@ def _grid_numbers(lo: float, hi: float, step: float, fracs: Sequence[float]) -> 
     return np.concatenate(out) if out else np.array([])
 
 
-def _tick_steps(spans_lo: float, spans_hi: float) -> list[float]:
-    """Return the steps :func:`~safeplot.anonymize.grids.safe_ticks` takes for spans in a range."""
-    step = nice_step(spans_lo / 5 * 0.75)
-    last = nice_step(spans_hi / 5 * 0.75)
-    steps = []
-    while step <= last * (1 + 1e-9):
-        steps.append(step)
-        step = _next_nice(step)
-    return steps
-
-
-def _tick_numbers(edges: np.ndarray, fracs: Sequence[float], more_steps: int = 0) -> np.ndarray:
-    """Ticks of any span of `edges` (or of a coarser grid of them) a release may show."""
-    lo, width = float(edges[0]), float(edges[-1] - edges[0])
-    hi = lo + 2 * width  # coarsened grids reach beyond the last edge
-    steps = _tick_steps(_step_of(edges), 2 * width)
-    for _ in range(more_steps):
-        steps.append(_next_nice(steps[-1]))
-    return np.concatenate([_grid_numbers(lo, hi, s, fracs) for s in steps])
-
-
 @dataclass
 class _HistPlan:
     """How the histogram release places its edges (the arguments of its edge placement)."""
@@ -739,8 +718,7 @@ class _CountedRare(RareValues):
 
     Stands for the rare values of the column (held by fewer than `threshold`
     records, overall or within a hue level) where
-    :func:`~safeplot.anonymize.grids.safe_edges` and
-    :func:`~safeplot.anonymize.grids.safe_ticks` look for them: asked about
+    :func:`~safeplot.anonymize.grids.safe_edges` looks for them: asked about
     points, it answers from the records counted at those numbers, which the
     counting pass counted ahead for the numbers the release draws first. A
     point not counted yet is counted in a further pass, with the grids
@@ -1117,12 +1095,11 @@ class DaskColumns:
 
         With a placement recorded by :func:`histogram_step` or
         :func:`grid_step`: a :class:`~safeplot.anonymize.grids.RareValues`
-        that :func:`~safeplot.anonymize.grids.safe_edges` and
-        :func:`~safeplot.anonymize.grids.safe_ticks` ask about the numbers
-        they place. This call makes the counting pass: it places the edges as
-        the release will, and counts the histogram (or grid) on them together
-        with the records equal to each of their edges and bin centres and to
-        the ticks of any span of them, so those questions are answered
+        that :func:`~safeplot.anonymize.grids.safe_edges` asks about the
+        numbers it places. This call makes the counting pass: it places the
+        edges as the release will, and counts the histogram (or grid) on them
+        together with the records equal to each of their edges and bin
+        centres, so those questions are answered
         without reading the data again. Without a placement: the rare values
         near the decimal grid of `step`, as an array.
 
@@ -1161,7 +1138,7 @@ class DaskColumns:
             try:
                 return self._rare_placed(js, threshold, per_level, np.asarray(points, float))
             except _TooManyNumbers:
-                pass  # edges too uneven to list their ticks: every value near the grid
+                pass  # edges too uneven to list their numbers: every value near the grid
         return self._rare_near(js, threshold, step, per_level, key)
 
     def _rare_from(self, counts, pairs, values, threshold, per_level) -> np.ndarray:
@@ -1215,10 +1192,10 @@ class DaskColumns:
         The edges are placed as the release code will place them (no rare
         value known yet: each number a placement checks is recorded), and one
         pass counts the histogram or grid on them together with the records
-        equal to every number checked, every bin centre and the ticks of every
-        span of the edges. The values returned answer the release's checks
-        from those counts, and count any number not counted yet in a further
-        pass (with the shifted grids the release may try next).
+        equal to every number checked and every bin centre. The values
+        returned answer the release's checks from those counts, and count any
+        number not counted yet in a further pass (with the shifted grids the
+        release may try next).
         """
         oracles = {j: _CountedRare(self, j, threshold, per_level) for j in js}
         numbers, hist, placed = {}, [], {}
@@ -1229,14 +1206,13 @@ class DaskColumns:
                 placed[j] = plan.placements(self, j, asked)
             except (ValueError, TypeError, DisclosureError):
                 placed[j] = []  # the release refuses these bins, with its own message
-            drawn = [_tick_numbers(e, (0.0,)) for e in placed[j]]
             # the edges and centres of the grids shifted by a quarter, a half or three
             # quarters of a step: the shifts a placement tries first when a number is rare
             shifted = [
                 _fine_over(e[0] - _step_of(e), e[-1] + _step_of(e), e, parts=4)
                 for e in placed[j][:1]
             ]
-            numbers[j] = np.concatenate([points, *asked.points, *drawn, *shifted])
+            numbers[j] = np.concatenate([points, *asked.points, *shifted])
             if placed[j] and isinstance(plan, _HistPlan):
                 hist.append(self._fine_job(j, placed[j][0], plan.within))
         self._placed = {j: placed[j][0] for j in js if placed[j]}
