@@ -456,9 +456,11 @@ def smoothed_counts(
     Post-processing of released counts only: the density at each grid point
     is ``sum_j counts_j K_h(grid - centres_j) / sum_j counts_j``, with ``K_h``
     the Gaussian kernel of standard deviation `bandwidth`. Each count carries
-    independent noise of standard deviation `noise_sd`, so the density's
-    noise has standard deviation ``noise_sd * sqrt(sum_j K_h(...)**2) /
-    total`` (the total taken as known, which it nearly is).
+    independent noise of standard deviation `noise_sd`; to first order the
+    density moves by ``sum_j (K_h(grid - centres_j) - density) e_j / total``
+    (the kernel's share of the noise, less what dividing by the noisy total
+    takes back), so its noise has standard deviation ``noise_sd *
+    sqrt(sum_j (K_h(...) - density)**2) / total``.
 
     Parameters
     ----------
@@ -479,9 +481,12 @@ def smoothed_counts(
 
     Examples
     --------
-    >>> d, s = smoothed_counts([0.0, 1.0], [10, 10], [0.5], 1.0, 1.0)
-    >>> round(float(d[0]), 4), round(float(s[0]), 4)
-    (0.3521, 0.0249)
+    >>> d, s = smoothed_counts([0.0, 1.0], [10, 10], [0.0, 0.5], 1.0, 1.0)
+    >>> d.round(4).tolist(), s.round(4).tolist()
+    ([0.3205, 0.3521], [0.0055, 0.0])
+
+    Halfway between two equal counts the density does not move with their
+    noise: what one count adds, the total takes back.
     """
     c = np.asarray(centres, dtype=float)
     w = np.asarray(counts, dtype=float)
@@ -496,7 +501,9 @@ def smoothed_counts(
         return np.zeros(g.shape), np.zeros(g.shape)
     kernel = np.exp(-0.5 * ((g[:, None] - c[None, :]) / h) ** 2) / (h * math.sqrt(2 * math.pi))
     density = kernel @ w / total
-    sd = float(noise_sd) * np.sqrt((kernel**2).sum(axis=1)) / total
+    # to first order, noise e_j moves the density by sum_j (K_j - density) e_j / total: the
+    # kernel's share and, through the total it is divided by, the normalisation's
+    sd = float(noise_sd) * np.sqrt(((kernel - density[:, None]) ** 2).sum(axis=1)) / total
     return density, sd
 
 
