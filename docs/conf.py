@@ -37,6 +37,8 @@ sphinx_gallery_conf = {
     "matplotlib_animations": False,
     # every example starts as a fresh session (its own ledger, budget and audit log)
     "reset_modules": ("matplotlib", "seaborn", "_gallery_reset.reset_session"),
+    # the examples run two at a time, each in its own worker process
+    "parallel": 2,
 }
 autosummary_generate = True
 autodoc_typehints = "none"

@@ -1,9 +1,16 @@
 """``safeplot demo`` and the command line."""
 
+import contextlib
+import hashlib
+import io
 import json
+import os
+import stat
 import subprocess
 import sys
+from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.image import imread
@@ -18,8 +25,44 @@ N_DIAGNOSTIC = 3 * len(DIAGNOSTIC_FIGURES)
 N_FAMILIES = len(FAMILIES)
 
 
-def test_demo_writes_figures_and_audit_log(tmp_path):
-    paths = run_demo(tmp_path, n=200)
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """One run of `safeplot demo` (n=200), shared by the tests that read what it wrote and
+    printed or the policy it left.
+
+    A demo run draws every figure of the demo and takes most of this file's time. The run
+    is isolated as conftest's ``_isolated`` isolates a test: a fresh key home, no
+    SAFEPLOT_SECRET or SAFEPLOT_POLICY, the default policy, an empty audit log and ledger.
+    The paths are those the command prints, in the order run_demo returns them.
+    """
+    home = tmp_path_factory.mktemp("demo_home")
+    os.chmod(home, stat.S_IRWXU)
+    (home / "secret.key").write_text(hashlib.sha256(b"demo").hexdigest() + "\n")
+    os.chmod(home / "secret.key", stat.S_IRUSR | stat.S_IWUSR)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SAFEPLOT_HOME", str(home))
+        mp.delenv("SAFEPLOT_SECRET", raising=False)
+        mp.delenv("SAFEPLOT_POLICY", raising=False)
+        safeplot.policy._reset()
+        safeplot.audit.clear()
+        safeplot.ledger._reset()
+        before = safeplot.get_policy()
+        printed = io.StringIO()
+        out = tmp_path_factory.mktemp("demo")
+        with contextlib.redirect_stdout(printed):
+            status = cli.main(["demo", "--out", str(out), "--n", "200"])
+        assert status == 0
+        after = safeplot.get_policy()
+        safeplot.policy._reset()
+        safeplot.audit.clear()
+        safeplot.ledger._reset()
+    plt.close("all")
+    paths = [Path(line.strip()) for line in printed.getvalue().splitlines()[1:]]
+    return {"paths": paths, "printed": printed.getvalue(), "before": before, "after": after}
+
+
+def test_demo_writes_figures_and_audit_log(demo):
+    paths = demo["paths"]
     assert [p.name for p in paths] == [
         "demo_D1.png",
         "demo_D2.png",
@@ -63,18 +106,17 @@ def test_demo_writes_figures_and_audit_log(tmp_path):
     assert "demonstration key" not in paths[-1].read_text()
 
 
-def test_demo_is_reproducible(tmp_path):
-    a = run_demo(tmp_path / "a", n=150)
-    b = run_demo(tmp_path / "b", n=150)
+def test_demo_is_reproducible(demo, tmp_path):
+    # a second run, in this test's own environment, draws the shared run's figures exactly
+    a = demo["paths"]
+    b = run_demo(tmp_path / "b", n=200)
     np.testing.assert_array_equal(imread(a[0]), imread(b[0]))
     for i in (4, 5, 6):  # the diagnostic figures
         np.testing.assert_array_equal(imread(a[i]), imread(b[i]))
 
 
-def test_demo_leaves_policy_unchanged(tmp_path):
-    before = safeplot.get_policy()
-    run_demo(tmp_path, n=100)
-    assert safeplot.get_policy() == before
+def test_demo_leaves_policy_unchanged(demo):
+    assert demo["after"] == demo["before"]
 
 
 def test_demo_under_locked_policy_without_raw_panels(tmp_path, monkeypatch):
@@ -98,9 +140,8 @@ def test_demo_under_locked_policy_without_raw_panels(tmp_path, monkeypatch):
     assert "demo_diagnostics_qq.png" in {p.name for p in paths}
 
 
-def test_cli_demo(tmp_path, capsys):
-    assert cli.main(["demo", "--out", str(tmp_path), "--n", "120"]) == 0
-    out = capsys.readouterr().out
+def test_cli_demo(demo):
+    out = demo["printed"]
     assert "wrote 8 files" in out and "audit_log.json" in out
 
 

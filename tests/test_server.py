@@ -8,6 +8,7 @@ the fixture's finaliser terminates it in any case.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import socket
@@ -118,20 +119,23 @@ def _serving(work: Path, data: list[str], *options: str):
 
 
 def _tokens(work: Path, grants: dict[str, str]) -> dict[str, str]:
+    """Add the analysts with `safeplot token add`, run in this process.
+
+    The command's own entry point (``safeplot.cli.main``) parses the same
+    arguments and prints the same lines as the installed command, without
+    starting a Python for each analyst; ``test_a_new_token_works_without_a_restart``
+    runs the real command in a subprocess against a running server.
+    """
+    from safeplot import cli
+
     tokens = {}
     for name, datasets in grants.items():
-        out = _cli(
-            "token",
-            "add",
-            name,
-            "--datasets",
-            datasets,
-            "--tokens",
-            "analysts.toml",
-            env=_env(work),
-            cwd=work,
-        )
-        tokens[name] = out.stdout.strip().splitlines()[-1]
+        out = io.StringIO()
+        args = ["token", "add", name, "--datasets", datasets]
+        with contextlib.redirect_stdout(out):
+            status = cli.main([*args, "--tokens", str(work / "analysts.toml")])
+        assert status == 0, out.getvalue()
+        tokens[name] = out.getvalue().strip().splitlines()[-1]
     return tokens
 
 
@@ -470,8 +474,14 @@ def test_malformed_and_oversized_requests_get_a_clear_4xx_and_the_server_keeps_s
     assert httpx.get(server["url"] + "/v1/health").json()["status"] == "ok"
 
 
-#: Releases per client in the load test (SAFEPLOT_SERVER_LOAD sets another number).
-LOAD_RELEASES = int(os.environ.get("SAFEPLOT_SERVER_LOAD", "50"))
+#: Releases per client in the load test (SAFEPLOT_SERVER_LOAD sets another number). Twelve
+#: take every client through the five calls at least twice; as the eight clients start the
+#: rotation at different calls, the server computes all five calls side by side, three of
+#: them for two clients at once, so state shared between concurrent releases (of the same
+#: call or of different ones) shows as two different results. More rounds only repeat
+#: the same overlaps (50 per client took four times as long); raise the number for a long
+#: run that hunts rarer races.
+LOAD_RELEASES = int(os.environ.get("SAFEPLOT_SERVER_LOAD", "12"))
 
 
 def test_eight_concurrent_clients_get_identical_results(server):
@@ -576,7 +586,10 @@ def test_a_pooled_call_that_cannot_pool_is_refused_clearly(sites):
 
 
 def test_a_new_token_works_without_a_restart(server):
-    erin = _tokens(server["work"], {"erin": "other"})["erin"]
+    # the installed command, in its own process, as the deployment guide runs it
+    work = server["work"]
+    args = ("token", "add", "erin", "--datasets", "other", "--tokens", "analysts.toml")
+    erin = _cli(*args, env=_env(work), cwd=work).stdout.strip().splitlines()[-1]
     with safeplot.connect(server["url"], token=erin) as sess:
         assert sess.datasets() == ["other"]
 
