@@ -673,14 +673,6 @@ XFAIL: dict[str, str] = {
         f"catplot(kind='box') -> boxplot {SMALL_GROUP}: day='Fri', smoker='No' has fewer "
         "than 3 records within a time facet"
     ),
-    "violinplot-tips-split": (
-        "violinplot(split=True) is refused as not supported; the per-hue densities are "
-        "released already, the violin mark would need to draw each hue level as one half"
-    ),
-    "catplot-tips-violin-split": (
-        "catplot(kind='violin', split=True) -> violinplot(split=True) is refused as not "
-        "supported; the violin mark would need to draw each hue level as one half"
-    ),
     "jointplot-mpg-resid": (
         "jointplot(kind='resid') is refused; it would need the joint panel to draw "
         "residplot's released residuals and the y marginal their released distribution"
