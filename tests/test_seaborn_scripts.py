@@ -163,6 +163,39 @@ sns.scatterplot(data=tips, x="total_bill", y="tip")
 sns.rugplot(data=tips, x="total_bill", y="tip")
 """
     ),
+    "histplot-penguins-density-per-species": Script(
+        """
+penguins = sns.load_dataset("penguins")
+sns.histplot(penguins, x="flipper_length_mm", hue="species", stat="density", common_norm=False)
+"""
+    ),
+    "histplot-titanic-horizontal-poly": Script(
+        """
+titanic = sns.load_dataset("titanic")
+sns.histplot(data=titanic, y="age", hue="sex", element="poly")
+"""
+    ),
+    "ecdfplot-tips-complementary": Script(
+        """
+tips = sns.load_dataset("tips")
+sns.ecdfplot(data=tips, x="total_bill", hue="time", complementary=True)
+"""
+    ),
+    "kdeplot-penguins-filled-levels": Script(
+        """
+penguins = sns.load_dataset("penguins")
+sns.kdeplot(
+    data=penguins, x="bill_length_mm", y="bill_depth_mm",
+    fill=True, levels=10, thresh=.1, cmap="mako",
+)
+"""
+    ),
+    "displot-penguins-bivariate-hist-hue": Script(
+        """
+penguins = sns.load_dataset("penguins")
+g = sns.displot(penguins, x="bill_length_mm", y="bill_depth_mm", hue="species", kind="hist")
+"""
+    ),
     "displot-penguins-hist-col": Script(
         """
 penguins = sns.load_dataset("penguins")
@@ -217,6 +250,22 @@ g = sns.relplot(
 )
 """
     ),
+    "scatterplot-tips-numeric-hue": Script(
+        """
+sns.set_theme(style="white")
+tips = sns.load_dataset("tips")
+sns.scatterplot(data=tips, x="total_bill", y="tip", hue="size", palette="ch:r=-.2,d=.3_r")
+"""
+    ),
+    "relplot-mpg-varying-sizes": Script(
+        """
+mpg = sns.load_dataset("mpg")
+g = sns.relplot(
+    x="horsepower", y="mpg", hue="origin", size="weight",
+    sizes=(40, 400), alpha=.5, palette="muted", height=6, data=mpg,
+)
+"""
+    ),
     "relplot-fmri-line-col-region": Script(
         FMRI
         + """
@@ -254,6 +303,30 @@ flights_wide = flights.pivot(index="year", columns="month", values="passengers")
 sns.lineplot(data=flights_wide)
 """,
         refused="long-form data with x= and y=",
+    ),
+    "lineplot-wide-random-walk-dates": Script(
+        """
+sns.set_theme(style="whitegrid")
+rs = np.random.RandomState(365)
+values = rs.randn(365, 4).cumsum(axis=0)
+dates = pd.date_range("1 1 2016", periods=365, freq="D")
+data = pd.DataFrame(values, dates, columns=["A", "B", "C", "D"])
+data = data.rolling(7).mean()
+sns.lineplot(data=data, palette="tab10", linewidth=2.5)
+""",
+        wide={"y": "data"},
+    ),
+    "lineplot-wide-random-walk-days": Script(
+        """
+sns.set_theme(style="whitegrid")
+rs = np.random.RandomState(365)
+values = rs.randn(365, 4).cumsum(axis=0)
+days = pd.RangeIndex(365, name="day")
+data = pd.DataFrame(values, days, columns=["A", "B", "C", "D"])
+data = data.rolling(7).mean()
+sns.lineplot(data=data, palette="tab10", linewidth=2.5)
+""",
+        wide={"y": "data"},
     ),
     "lineplot-fmri-units-estimator-none": Script(
         FMRI
@@ -299,6 +372,34 @@ iris = sns.load_dataset("iris")
 sns.kdeplot(data=iris, fill=True)
 """,
         wide={"x": "iris"},
+    ),
+    "boxplot-mpg-numeric-category": Script(
+        """
+mpg = sns.load_dataset("mpg")
+sns.boxplot(data=mpg, x="cylinders", y="mpg")
+"""
+    ),
+    "barplot-tips-horizontal-median": Script(
+        """
+tips = sns.load_dataset("tips")
+sns.barplot(data=tips, x="total_bill", y="day", estimator="median", errorbar=("pi", 50))
+"""
+    ),
+    "pointplot-penguins-markers": Script(
+        """
+penguins = sns.load_dataset("penguins")
+sns.pointplot(
+    data=penguins, x="island", y="bill_length_mm", hue="species",
+    errorbar="sd", markers=["o", "s", "^"], linestyles="none", dodge=.4,
+)
+"""
+    ),
+    "countplot-titanic-horizontal": Script(
+        """
+sns.set_palette("husl")
+titanic = sns.load_dataset("titanic")
+sns.countplot(data=titanic, y="embark_town", hue="alive")
+"""
     ),
     "violinplot-tips-split": Script(
         """
@@ -418,6 +519,18 @@ mpg = sns.load_dataset("mpg")
 sns.residplot(data=mpg, x="horsepower", y="mpg", lowess=True, line_kws=dict(color="r"))
 """
     ),
+    "regplot-titanic-logistic": Script(
+        """
+titanic = sns.load_dataset("titanic")
+sns.regplot(data=titanic, x="age", y="survived", logistic=True)
+"""
+    ),
+    "lmplot-mpg-col-order-2": Script(
+        """
+mpg = sns.load_dataset("mpg")
+g = sns.lmplot(data=mpg, x="horsepower", y="mpg", col="origin", order=2, height=3)
+"""
+    ),
     "lmplot-tips-hue": Script(
         """
 tips = sns.load_dataset("tips")
@@ -516,6 +629,14 @@ g = sns.jointplot(data=penguins, x="bill_length_mm", y="bill_depth_mm", kind="kd
         """
 penguins = sns.load_dataset("penguins")
 g = sns.jointplot(data=penguins, x="bill_length_mm", y="bill_depth_mm", kind="hist")
+"""
+    ),
+    "jointplot-penguins-kde-hue": Script(
+        """
+penguins = sns.load_dataset("penguins")
+g = sns.jointplot(
+    data=penguins, x="bill_length_mm", y="bill_depth_mm", hue="species", kind="kde",
+)
 """
     ),
     "jointplot-diamonds-hex": Script(
@@ -672,6 +793,11 @@ XFAIL: dict[str, str] = {
     "catplot-tips-box-col": (
         f"catplot(kind='box') -> boxplot {SMALL_GROUP}: day='Fri', smoker='No' has fewer "
         "than 3 records within a time facet"
+    ),
+    "lineplot-wide-random-walk-dates": (
+        "lineplot refuses a datetime index (and a datetime x column, in long form too: "
+        "'holds dates or times'); it would need x turned into date numbers before the "
+        "release and a date axis on the drawn figure"
     ),
     "jointplot-mpg-resid": (
         "jointplot(kind='resid') is refused; it would need the joint panel to draw "
