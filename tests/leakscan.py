@@ -66,6 +66,9 @@ def _legend_values(legend, check_count, counts_seen: set[str], check_section=Non
     variable) the numeric entries of a section titled by a variable are checked against that
     variable alone, and added to `counts_seen` likewise."""
     values, in_counts, section = [], False, None
+    title = legend.get_title().get_text()
+    if check_section is not None and check_section(title, None, None):
+        section = title  # one variable's legend titled by its name (seaborn's hue="size")
     for t in legend.get_texts():
         text = t.get_text()
         if COUNT_TITLE.fullmatch(text):
