@@ -715,6 +715,41 @@ iris = sns.load_dataset("iris")
 sns.violinplot(data=iris, x="species", y="petal_length", inner="stick")
 """
     ),
+    "move-legend-histplot-dodge": Script(
+        """
+penguins = sns.load_dataset("penguins")
+ax = sns.histplot(penguins, x="bill_length_mm", hue="species", multiple="dodge", bins=15)
+sns.move_legend(ax, "upper left", bbox_to_anchor=(1, 1), title="Species")
+"""
+    ),
+    "boxplot-tips-unfilled-gap": Script(
+        """
+sns.set_theme(style="ticks", palette="pastel")
+tips = sns.load_dataset("tips")
+sns.boxplot(data=tips, x="time", y="total_bill", hue="sex", fill=False, gap=.1)
+"""
+    ),
+    "kdeplot-tips-cumulative": Script(
+        """
+tips = sns.load_dataset("tips")
+sns.kdeplot(data=tips, x="total_bill", hue="time", cumulative=True, common_norm=False)
+"""
+    ),
+    "stripplot-tips-numeric-hue": Script(
+        """
+tips = sns.load_dataset("tips")
+sns.stripplot(data=tips, x="tip", y="day", hue="size", palette="flare", jitter=False)
+"""
+    ),
+    "facetgrid-titanic-map-dataframe-set-titles": Script(
+        """
+titanic = sns.load_dataset("titanic")
+g = sns.FacetGrid(titanic, col="class", row="sex", margin_titles=True, height=2.5)
+g.map_dataframe(sns.histplot, x="age", binwidth=10)
+g.set_axis_labels("Age", "Passengers")
+g.set_titles(col_template="{col_name} class", row_template="{row_name}")
+"""
+    ),
     # -- safeplot's other exported plots, called in the same style ---------------------
     "hist-matplotlib-style": Script(
         """
