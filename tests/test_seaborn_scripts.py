@@ -523,7 +523,8 @@ sns.residplot(data=mpg, x="horsepower", y="mpg", lowess=True, line_kws=dict(colo
         """
 titanic = sns.load_dataset("titanic")
 sns.regplot(data=titanic, x="age", y="survived", logistic=True)
-"""
+""",
+        slow=True,
     ),
     "lmplot-mpg-col-order-2": Script(
         """
