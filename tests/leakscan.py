@@ -500,7 +500,12 @@ def _level_names(frames: list) -> list[str]:
 
 
 def scan_script(
-    namespace: dict, *, wide: dict | None = None, ignore: str | None = None, **kws
+    namespace: dict,
+    *,
+    wide: dict | None = None,
+    columns: dict | None = None,
+    ignore: str | None = None,
+    **kws,
 ) -> Findings:
     """Scan every open figure a script drew against the rare values of every loaded variable.
 
@@ -512,7 +517,9 @@ def scan_script(
     such as "VS2", and matches of `ignore` are no numbers; the numeric entries of a legend
     section titled by a column are compared with that column). ``wide={"y": name}``
     compares an axis with no column label with all values of the wide-form
-    frame `name` (``sns.boxplot(data=iris)``). Bars are checked for small
+    frame `name` (``sns.boxplot(data=iris)``); ``columns={"x": "age"}`` names the
+    column an axis shows when its label does not (relabelled axes, Q-Q plots). On a
+    seaborn grid the columns are the records of each facet. Bars are checked for small
     counts along an axis labelled "Count".
     """
     import matplotlib.pyplot as plt
@@ -562,6 +569,11 @@ def scan_script(
                 continue
             if hasattr(grid, "_safeplot_data_axes"):
                 per_axes.update(facet_axes_variables(grid, frame))
+            elif hasattr(grid, "facet_data") and columns:
+                for (i, j, _), sub in grid.facet_data():
+                    per_axes[grid.axes[i, j]] = {
+                        axis: sub[col].to_numpy(dtype=float) for axis, col in columns.items()
+                    }
             elif hasattr(grid, "ax_joint") or hasattr(grid, "diag_axes"):
                 per_axes.update(pair_axes_variables(grid, frame))
         for ax in fig.axes:
@@ -570,6 +582,8 @@ def scan_script(
             panel = {}
             for axis in ("x", "y"):
                 values = _axis_column(getattr(ax, f"get_{axis}label")(), frames)
+                if values is None and axis in (columns or {}):
+                    values = _axis_column(columns[axis], frames)
                 if values is None:
                     values = wide.get(axis)
                 if values is not None:

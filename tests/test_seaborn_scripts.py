@@ -665,7 +665,8 @@ g = sns.jointplot(data=mpg, x="horsepower", y="mpg", kind="resid")
 tips = sns.load_dataset("tips")
 g = sns.FacetGrid(tips, col="time", row="sex")
 g.map(sns.histplot, "total_bill")
-"""
+""",
+        scan={"columns": {"x": "total_bill"}},
     ),
     "facetgrid-tips-map-dataframe-scatter": Script(
         """
@@ -673,7 +674,8 @@ tips = sns.load_dataset("tips")
 g = sns.FacetGrid(tips, col="sex", hue="smoker")
 g.map_dataframe(sns.scatterplot, x="total_bill", y="tip")
 g.add_legend()
-"""
+""",
+        scan={"columns": {"x": "total_bill", "y": "tip"}},
     ),
     "facetgrid-tips-map-plt-scatter": Script(
         """
@@ -749,7 +751,8 @@ g = sns.FacetGrid(titanic, col="class", row="sex", margin_titles=True, height=2.
 g.map_dataframe(sns.histplot, x="age", binwidth=10)
 g.set_axis_labels("Age", "Passengers")
 g.set_titles(col_template="{col_name} class", row_template="{row_name}")
-"""
+""",
+        scan={"columns": {"x": "age"}},
     ),
     # -- safeplot's other exported plots, called in the same style ---------------------
     "hist-matplotlib-style": Script(
@@ -772,7 +775,8 @@ ax.set(xlabel="sepal_length", ylabel="sepal_width")
         """
 mpg = sns.load_dataset("mpg")
 sns.qqplot(mpg["mpg"], line="s")
-"""
+""",
+        scan={"columns": {"y": "mpg"}},  # the sample quantiles
     ),
     "ppplot-tips": Script(
         """
