@@ -290,6 +290,12 @@ sns.lineplot(
 )
 """
     ),
+    "lineplot-fmri-size-region": Script(
+        FMRI
+        + """
+sns.lineplot(data=fmri, x="timepoint", y="signal", hue="event", size="region")
+"""
+    ),
     "lineplot-flights-long-by-year": Script(
         FLIGHTS
         + """
@@ -838,6 +844,11 @@ XFAIL: dict[str, str] = {
         "lineplot refuses a datetime index (and a datetime x column, in long form too: "
         "'holds dates or times'); it would need x turned into date numbers before the "
         "release and a date axis on the drawn figure"
+    ),
+    "lineplot-fmri-size-region": (
+        "lineplot refuses size= ('line widths per level'); the release would group by the "
+        "size levels as it does by hue and style, and the line mark would need a width per "
+        "level and a size section in the legend"
     ),
     "jointplot-mpg-resid": (
         "jointplot(kind='resid') is refused; it would need the joint panel to draw "
