@@ -110,31 +110,42 @@ def on_locator_grid(values, log: bool = False) -> bool:
     return bool(np.allclose(v, np.round(v / nice[0]) * nice[0], rtol=1e-9, atol=1e-9 * nice[0]))
 
 
-def _legend_values(legend, check_count, counts_seen: set[str]) -> list:
+def _legend_values(legend, check_count, counts_seen: set[str], check_section=None) -> list:
     """The legend texts to compare with raw values.
 
     Entries of a count section are checked as counts instead (a marker-size
     entry 3 is a count, not the raw value 3); a section of numbers that are a
     locator's round numbers (a brief numeric legend, as seaborn draws it) is
-    not data. The text of both is added to `counts_seen`, so the saved-file
-    pass reads it the same way.
+    not data. With `check_section` (``check_section(title, label, numbers)``,
+    true when `title` names a variable) the other numeric entries of a section
+    titled by a variable are checked against that variable alone. The text of
+    all these is added to `counts_seen`, so the saved-file pass reads it the
+    same way.
     """
-    values, in_counts = [], False
+    values, in_counts, section = [], False, None
     run: list = []  # the current run of numeric entries
 
     def close_run() -> None:
         numbers = [float(t.get_text().strip().replace("\u2212", "-")) for t in run]
         if len(run) >= 2 and on_locator_grid(numbers):
             counts_seen.update(t.get_text() for t in run)
+        elif section is not None:
+            for t in run:
+                text = t.get_text()
+                check_section(section, f"legend {section} entry {text!r}", _text_numbers(text))
+                counts_seen.add(text)
         else:
             values.extend(run)
         run.clear()
 
+    title = legend.get_title().get_text()
+    if check_section is not None and check_section(title, None, None):
+        section = title  # one variable's legend titled by its name (seaborn's hue="size")
     for t in legend.get_texts():
         text = t.get_text()
         if COUNT_TITLE.fullmatch(text):
             close_run()
-            in_counts = True
+            in_counts, section = True, None
         elif in_counts and NUMBER.fullmatch(text.strip()):
             check_count(f"legend count {text!r}", _text_numbers(text))
             counts_seen.add(text)
@@ -145,6 +156,8 @@ def _legend_values(legend, check_count, counts_seen: set[str]) -> list:
         else:
             close_run()
             in_counts = False
+            named = check_section is not None and check_section(text, None, None)
+            section = text if named else None
         values.append(t)
     close_run()
     return values
@@ -252,6 +265,8 @@ def scan_figure(
     per_axes: dict | None = None,
     saved: bool = False,
     categorical: str | None = None,
+    ignore: str | None = None,
+    legend_sections: dict[str, np.ndarray] | None = None,
 ) -> Findings:
     """Scan every Axes of `fig`.
 
@@ -287,6 +302,14 @@ def scan_figure(
         An axis that shows categories at positions 0, 1, 2, ... (count
         plots of a numeric column): positions on it are no data values and
         are not compared; its tick labels (the category names) are.
+    ignore : str, optional
+        A regular expression: its matches are removed from a text (other than a tick
+        label) before the numbers in it are read, for names that contain digits (a
+        category "VS2", a component "PC1").
+    legend_sections : dict, optional
+        ``{title: raw values}``: the numeric entries of a legend section with that
+        title (the size or hue levels of a numeric variable) are compared with the
+        rare values of that variable alone.
     """
     found = Findings()
     if count_axis == "infer":
@@ -300,6 +323,24 @@ def scan_figure(
     pools = list(base_rare.values()) + [r for panel in axes_rare.values() for r in panel.values()]
     all_rare = np.unique(np.concatenate(pools)) if pools else np.array([])
     rare = base_rare
+    section_rare = {
+        title: rare_values(v, threshold) for title, v in (legend_sections or {}).items()
+    }
+
+    def numbers_in(text: str) -> np.ndarray:
+        return _text_numbers(re.sub(ignore, "", text) if ignore else text)
+
+    def check_section(title: str, label: str | None, numbers) -> bool:
+        if title not in section_rare:
+            return False
+        if label is not None:
+            values = np.asarray(numbers, dtype=float).ravel()
+            found.numbers_scanned += values.size
+            for v in _matches(values, section_rare[title]):
+                found.leaks.append(f"{label}: {v!r} equals a rare raw {title}")
+        return True
+
+    sections = check_section if section_rare else None
 
     def check(label: str, numbers, axis: str | None) -> None:
         values = np.asarray(numbers, dtype=float).ravel()
@@ -463,14 +504,14 @@ def scan_figure(
         tick_texts.update(t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID)
         legend = ax.get_legend()
         if legend is not None:
-            texts += _legend_values(legend, check_count, tick_texts)
+            texts += _legend_values(legend, check_count, tick_texts, sections)
         for t in texts:
-            check(f"text {t.get_text()!r}", _text_numbers(t.get_text()), None)
+            check(f"text {t.get_text()!r}", numbers_in(t.get_text()), None)
     for t in fig.texts + ([fig._suptitle] if fig._suptitle is not None else []):
-        check(f"figure text {t.get_text()!r}", _text_numbers(t.get_text()), None)
+        check(f"figure text {t.get_text()!r}", numbers_in(t.get_text()), None)
     for legend in fig.legends:
-        for t in _legend_values(legend, check_count, tick_texts):
-            check(f"legend text {t.get_text()!r}", _text_numbers(t.get_text()), None)
+        for t in _legend_values(legend, check_count, tick_texts, sections):
+            check(f"legend text {t.get_text()!r}", numbers_in(t.get_text()), None)
 
     buf = io.StringIO()
     with mpl.rc_context({"svg.fonttype": "none"}):
@@ -478,13 +519,185 @@ def scan_figure(
     for text in re.findall(r"<text[^>]*>(.*?)</text>", buf.getvalue(), flags=re.S):
         if re.sub(r"<[^>]+>", "", text) in tick_texts:
             continue
-        check(f"SVG text {text!r}", _text_numbers(re.sub(r"<[^>]+>", "", text)), None)
+        check(f"SVG text {text!r}", numbers_in(re.sub(r"<[^>]+>", "", text)), None)
     if saved:
         plain = {t.replace("\u2212", "-") for t in tick_texts}
         for text in pdf_texts(fig):
             if text in plain:
                 continue
-            check(f"PDF text {text!r}", _text_numbers(text), None)
+            check(f"PDF text {text!r}", numbers_in(text), None)
         for text in _record_texts(fig):
-            check(f"metadata {text!r}", _text_numbers(text), None)
+            check(f"metadata {text!r}", numbers_in(text), None)
+    return found
+
+
+# -- seaborn scripts run with only the import changed ---------------------------------------
+
+
+def run_seaborn_script(script: str) -> dict:
+    """Run a seaborn script with ``import seaborn as sns`` replaced by safeplot; its namespace."""
+    assert "import seaborn as sns" in script
+    namespace: dict = {}
+    exec(
+        compile(script.replace("import seaborn as sns", "import safeplot as sns"), "s", "exec"),
+        namespace,
+    )
+    return namespace
+
+
+def columns_of_axes(ax, frame) -> dict:
+    """The raw float columns of `frame` an Axes shows, found from its axis labels."""
+    out = {}
+    for which, label in (("x", ax.get_xlabel()), ("y", ax.get_ylabel())):
+        if label in frame.columns and frame[label].dtype.kind == "f":
+            out[which] = frame[label].to_numpy()
+    return out
+
+
+def _numeric_columns(frame) -> dict:
+    return {
+        col: frame[col].to_numpy(dtype=float)
+        for col in frame.columns
+        if getattr(frame[col].dtype, "kind", "O") in "iuf"
+    }
+
+
+def _axis_column(label: str, frames: list) -> np.ndarray | None:
+    for frame in frames:
+        if label and label in frame.columns and getattr(frame[label].dtype, "kind", "O") in "iuf":
+            return frame[label].to_numpy(dtype=float)
+    return None
+
+
+def _grid_frame(grid, frames: list):
+    """The frame a grid was drawn from: the first one holding every variable it names."""
+    names = set(getattr(grid, "_safeplot_data_axes", {}).values())
+    names |= {getattr(grid, "_row_var", None), getattr(grid, "_col_var", None)} - {None}
+    names |= set(getattr(grid, "x_vars", []) or []) | set(getattr(grid, "y_vars", []) or [])
+    if hasattr(grid, "ax_joint"):
+        names |= {grid.ax_joint.get_xlabel(), grid.ax_joint.get_ylabel()}
+    for frame in frames:
+        if names <= set(frame.columns):
+            return frame
+    return None
+
+
+def _level_names(frames: list) -> list[str]:
+    """The levels of the non-numeric columns of `frames` that contain a digit ("VS2", "s10")."""
+    names = set()
+    for frame in frames:
+        for col in frame.columns:
+            if getattr(frame[col].dtype, "kind", "O") not in "iufb":
+                names |= {str(v) for v in frame[col].dropna().unique() if re.search(r"\d", str(v))}
+    return sorted(names, key=len, reverse=True)
+
+
+def scan_script(
+    namespace: dict,
+    *,
+    wide: dict | None = None,
+    columns: dict | None = None,
+    ignore: str | None = None,
+    **kws,
+) -> Findings:
+    """Scan every open figure a script drew against the rare values of every loaded variable.
+
+    Each Axes is compared by position with the numeric columns its axis labels
+    name (the records of its facet, for a facet grid drawn by safeplot; its
+    panel's variables, for a pair or joint grid); every text (titles, legends,
+    annotations, saved text) is compared with the rare values of every numeric
+    column of every DataFrame in the script's `namespace` (category names with digits,
+    such as "VS2", and matches of `ignore` are no numbers; the numeric entries of a legend
+    section titled by a column are compared with that column). ``wide={"y": name}``
+    compares an axis with no column label with all values of the wide-form
+    frame `name` (``sns.boxplot(data=iris)``); ``columns={"x": "age"}`` names the
+    column an axis shows when its label does not (relabelled axes, Q-Q plots). On a
+    seaborn grid the columns are the records of each facet. Bars are checked for small
+    counts along an axis labelled "Count".
+    """
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+    from safeplot import is_safe_matrix
+    from safeplot.plots.axisgrid import pair_axes_variables
+    from safeplot.plots.facets import facet_axes_variables
+
+    # the loaded data: a matrix safeplot released (crosstab, corr) is output, not data
+    frames = [
+        v for v in namespace.values() if isinstance(v, pd.DataFrame) and not is_safe_matrix(v)
+    ]
+    # text anywhere is compared with the rare values of every pool in `raw`; keys other than
+    # "x" and "y" are compared with no axis by position
+    text_pools = {
+        f"{i}:{col}": values
+        for i, frame in enumerate(frames)
+        for col, values in _numeric_columns(frame).items()
+    }
+    wide = {
+        axis: np.concatenate(list(_numeric_columns(namespace[name]).values()))
+        for axis, name in (wide or {}).items()
+    }
+    names = [re.escape(n) for n in _level_names(frames)]
+    parts = [rf"(?<![\w.])(?:{'|'.join(names)})(?![\w.])"] if names else []
+    pattern = "|".join([*parts, *([ignore] if ignore else [])]) or None
+    sections = {}
+    for frame in frames:
+        for col, values in _numeric_columns(frame).items():
+            sections.setdefault(col, values)
+    grids = [
+        v
+        for v in namespace.values()
+        if hasattr(v, "figure") and hasattr(v, "axes") and not isinstance(v, Axes)
+    ]
+    found = Findings()
+    for num in plt.get_fignums():
+        fig = plt.figure(num)
+        per_axes: dict = {}
+        for grid in grids:
+            if grid.figure is not fig:
+                continue
+            frame = _grid_frame(grid, frames)
+            if frame is None:
+                continue
+            if hasattr(grid, "_safeplot_data_axes"):
+                per_axes.update(facet_axes_variables(grid, frame))
+            elif hasattr(grid, "facet_data") and columns:
+                for (i, j, _), sub in grid.facet_data():
+                    per_axes[grid.axes[i, j]] = {
+                        axis: sub[col].to_numpy(dtype=float) for axis, col in columns.items()
+                    }
+            elif hasattr(grid, "ax_joint") or hasattr(grid, "diag_axes"):
+                per_axes.update(pair_axes_variables(grid, frame))
+        for ax in fig.axes:
+            if ax in per_axes or getattr(ax, "_colorbar", None) is not None:
+                continue
+            panel = {}
+            for axis in ("x", "y"):
+                values = _axis_column(getattr(ax, f"get_{axis}label")(), frames)
+                if values is None and axis in (columns or {}):
+                    values = _axis_column(columns[axis], frames)
+                if values is None:
+                    values = wide.get(axis)
+                if values is not None:
+                    panel[axis] = values
+            per_axes[ax] = panel
+        labels = [(ax.get_xlabel(), ax.get_ylabel()) for ax in fig.axes]
+        count_axis = None
+        if any(y.lower() == "count" for _, y in labels):
+            count_axis = "y"
+        elif any(x.lower() == "count" for x, _ in labels):
+            count_axis = "x"
+        options = {"count_axis": count_axis, **kws}
+        one = scan_figure(
+            fig,
+            text_pools,
+            per_axes=per_axes,
+            ignore=pattern,
+            legend_sections=sections,
+            **options,
+        )
+        found.leaks += one.leaks
+        found.small_counts += one.small_counts
+        found.numbers_scanned += one.numbers_scanned
     return found

@@ -9,7 +9,7 @@ import pytest
 import safeplot
 from safeplot.errors import UnsafePlotError
 
-from .leakscan import scan_figure
+from .leakscan import columns_of_axes, run_seaborn_script, scan_figure
 
 PENGUINS_EDA = """
 import seaborn as sns
@@ -78,27 +78,8 @@ grid.map(sns.histplot, "total_bill")
 """
 
 
-def _run(script: str) -> dict:
-    assert "import seaborn as sns" in script
-    namespace: dict = {}
-    exec(
-        compile(script.replace("import seaborn as sns", "import safeplot as sns"), "s", "exec"),
-        namespace,
-    )
-    return namespace
-
-
-def _columns_of(ax, frame):
-    """The raw columns an Axes shows, from its axis labels."""
-    out = {}
-    for which, label in (("x", ax.get_xlabel()), ("y", ax.get_ylabel())):
-        if label in frame.columns and frame[label].dtype.kind == "f":
-            out[which] = frame[label].to_numpy()
-    return out
-
-
 def _scan_all(fig, frame, **kws):
-    per_axes = {ax: _columns_of(ax, frame) for ax in fig.axes}
+    per_axes = {ax: columns_of_axes(ax, frame) for ax in fig.axes}
     raw = {}
     return scan_figure(fig, raw, count_axis=None, per_axes=per_axes, **kws)
 
@@ -119,7 +100,7 @@ def _restore_theme():
 
 
 def test_penguins_eda():
-    ns = _run(PENGUINS_EDA)
+    ns = run_seaborn_script(PENGUINS_EDA)
     fig = plt.gcf()
     penguins = ns["penguins"]
     assert len(fig.axes) >= 3
@@ -129,7 +110,7 @@ def test_penguins_eda():
 
 
 def test_tips_eda():
-    ns = _run(TIPS_EDA)
+    ns = run_seaborn_script(TIPS_EDA)
     fig = plt.gcf()
     tips = ns["tips"]
     axes = fig.axes
@@ -149,7 +130,7 @@ def test_tips_eda():
 
 
 def test_titanic_heatmap_of_safe_crosstab():
-    _run(TITANIC_HEATMAP)
+    run_seaborn_script(TITANIC_HEATMAP)
     fig = plt.gcf()
     assert fig.axes[0].safeplot_report.function == "heatmap"
     assert not scan_figure(fig, {}, count_axis=None, counts_in_colour=True)
@@ -163,7 +144,7 @@ def _needs(name):
 
 def test_pairplot_script():
     _needs("pairplot")
-    ns = _run(PAIRPLOT)
+    ns = run_seaborn_script(PAIRPLOT)
     from safeplot.plots.axisgrid import pair_axes_variables
 
     grid = ns["grid"]
@@ -173,7 +154,7 @@ def test_pairplot_script():
 
 def test_jointplot_script():
     _needs("jointplot")
-    ns = _run(JOINTPLOT)
+    ns = run_seaborn_script(JOINTPLOT)
     grid, df = ns["grid"], ns["penguins"].dropna(subset=["bill_length_mm", "bill_depth_mm"])
     x, y = df["bill_length_mm"].to_numpy(), df["bill_depth_mm"].to_numpy()
     per_axes = {
@@ -186,7 +167,7 @@ def test_jointplot_script():
 
 def test_displot_facets_script():
     _needs("displot")
-    ns = _run(DISPLOT)
+    ns = run_seaborn_script(DISPLOT)
     grid, df = ns["grid"], ns["penguins"]
     per_axes = {}
     for ax, (_, sub) in zip(grid.axes.flat, df.groupby("species"), strict=True):
@@ -197,7 +178,7 @@ def test_displot_facets_script():
 
 
 def test_facetgrid_script():
-    ns = _run(FACETGRID)
+    ns = run_seaborn_script(FACETGRID)
     grid, tips = ns["grid"], ns["tips"]
     per_axes = {}
     # each panel shows its facet's records (the shared ticks avoid every facet's rare values)
@@ -224,7 +205,7 @@ def test_unsafe_scripts_raise_naming_alternative(name):
         "tips = sns.load_dataset('tips')\n" + call + "\n"
     )
     with pytest.raises(UnsafePlotError, match=alternative.replace("(", r"\(")):
-        _run(script)
+        run_seaborn_script(script)
 
 
 def test_scripts_run_unchanged_under_seaborn():

@@ -150,6 +150,17 @@ def test_relplot_hue_deterministic_within_facet_and_level():
     assert all(ax.get_legend() is None for ax in g.axes.flat)
 
 
+def test_relplot_size_column_named_size_keeps_its_name():
+    """A column named like its role (tips' "size" given as size=) titles its legend section."""
+    tips = safeplot.load_dataset("tips")
+    g = relplot(tips, x="total_bill", y="tip", col="time", size="size", hue="smoker", height=2)
+    for ax in g.axes.flat:
+        texts = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert "size" in texts and "_size_" not in texts
+        assert "size" in ax.safeplot_report.variables
+    plt.close(g.figure)
+
+
 @pytest.mark.parametrize("method", ["deterministic", "confidential", "generalize"])
 def test_catplot_box_facets_equal_boxplot_of_each_subset(method):
     df = SHAPES["outliers"].assign(c=lambda d: np.where(d["y"] > 25, "hi", "lo"))

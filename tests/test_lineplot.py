@@ -120,6 +120,21 @@ def test_wide_form_draws_one_line_per_column_against_the_binned_index():
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b", "c"]
 
 
+def test_wide_form_of_single_records_is_refused_naming_long_form():
+    """A pivoted table (one record per index value and column) would draw every record; the
+    refusal names long-form data, not hue or style levels the call does not have."""
+    years = np.arange(1949, 1961)
+    wide = pd.DataFrame(
+        np.random.default_rng(3).normal(300, 50, (years.size, 4)).round(),
+        index=pd.Index(years, name="year"),
+        columns=["Jan", "Feb", "Mar", "Apr"],
+    )
+    with pytest.raises(DisclosureError, match="long-form data with x= and y=") as info:
+        lineplot(wide)
+    assert "hue" not in str(info.value)
+    plt.close("all")
+
+
 def test_values_methods_anonymise_within_each_point_and_microaggregation_needs_2k():
     rel = release_lineplot(TIPS, x="size", y="tip", method="microaggregation", errorbar=None)
     # a point needs 2k = 6 records for two groups of k: sizes 1, 5 and 6 have 4 or 5

@@ -113,7 +113,7 @@ def test_every_group_too_small_is_refused():
         ({"bw_adjust": 0.1}, DisclosureError, "bw_adjust=0.1 is below the floor"),
         ({"inner": "swarm"}, ValueError, "inner='swarm'"),
         ({"density_norm": "height"}, ValueError, "density_norm='height'"),
-        ({"split": True}, ValueError, "split= is not supported"),
+        ({"log_scale": True}, ValueError, "log_scale= is not supported"),
     ],
 )
 def test_probing_and_unsupported_arguments_are_refused(kwargs, error, match):
@@ -121,6 +121,28 @@ def test_probing_and_unsupported_arguments_are_refused(kwargs, error, match):
     with pytest.raises(error, match=match):
         violinplot(TIPS, x="day", y="tip", ax=ax, **kwargs)
     assert not ax.has_data()
+
+
+@pytest.mark.parametrize("inner", ["box", "quart", None])
+def test_split_draws_each_hue_level_as_one_half_of_the_released_curve(inner):
+    """seaborn's split violins: the first level on the left, the second on the right."""
+    fig, ax = plt.subplots()
+    violinplot(TIPS, x="day", y="total_bill", hue="sex", split=True, inner=inner, ax=ax)
+    rel = release_violinplot(TIPS, x="day", y="total_bill", hue="sex", inner=inner)
+    bodies = [c for c in ax.collections if len(c.get_paths())]
+    assert len(bodies) == len(rel.groups)
+    for body, (day, sex), support in zip(bodies, rel.groups, rel.support, strict=True):
+        centre = list(rel.levels).index(day)
+        verts = body.get_paths()[0].vertices
+        side = verts[:, 0] - centre
+        if sex == "Male":
+            assert side.max() == pytest.approx(0) and side.min() < -0.1
+        else:
+            assert side.min() == pytest.approx(0) and side.max() > 0.1
+        # the widest half reaches the slot's half width, twice a dodged violin's
+        assert np.abs(side).max() <= 0.4 + 1e-9
+        np.testing.assert_array_equal(np.unique(verts[:, 1]), np.unique(support))
+    assert not scan_figure(fig, {"y": TIPS["total_bill"].to_numpy()}, count_axis=None)
 
 
 def test_the_body_drawn_is_the_released_curve():

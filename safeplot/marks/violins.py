@@ -17,6 +17,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection, PatchCollection
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.transforms import ScaledTranslation
 
 from ._axes import note_below, set_safe_axis
 from ._style import level_colors
@@ -140,6 +141,7 @@ def draw_violins(
     legend: Any = "auto",
     inner_kws: dict[str, Any] | None = None,
     kwargs: dict[str, Any] | None = None,
+    split: bool = False,
 ) -> None:
     """Draw released violins: each group's density curve mirrored about its slot.
 
@@ -153,6 +155,10 @@ def draw_violins(
         As in :func:`seaborn.violinplot`.
     inner_kws, kwargs : dict, optional
         Passed to the inner marks and to the violin bodies.
+    split : bool, default False
+        As in seaborn: each hue level draws one half of a violin, the first
+        (third, ...) level on the left of its slot and the second on the right,
+        at twice the half-width.
     """
     inner_kws = dict(inner_kws or {})
     kwargs = dict(kwargs or {})
@@ -176,6 +182,7 @@ def draw_violins(
     box_width = inner_kws.pop("box_width", linewidth * 4.5)
     whis_width = inner_kws.pop("whis_width", box_width / 3)
     marker = inner_kws.pop("marker", "_" if rel.orient == "x" else "|")
+    hue_index = {h: j for j, h in enumerate(rel.hue_levels or [])}
     for g in range(len(rel.groups)):
         support, density = rel.support[g], rel.density[g]
         if not support.size:
@@ -189,17 +196,25 @@ def draw_violins(
             span = density / peaks[g] * (rel.counts[g] / max_count[norm_keys[g]])
         else:
             span = density / peaks[g]
-        span = span * hw
+        span = span * hw * (2 if split else 1)
+        # seaborn's asymmetric spans: a split violin's halves meet at the slot's centre
+        right = hue_index.get(rel.groups[g][1], 0) % 2 if split else 0
+        if split:
+            edge_half = np.full_like(span, hw)
+            lo, hi = (edge_half, span - hw) if right else (span - hw, edge_half)
+        else:
+            lo, hi = span, span
+        shift = ((-1 if right else 1) * hw) if split else 0.0
         body = ax.fill_betweenx if rel.orient == "x" else ax.fill_between
         body(
-            support, pos[g] - span, pos[g] + span,
+            support, pos[g] - lo, pos[g] + hi,
             **{"facecolor": face, "edgecolor": line, "linewidth": linewidth, **kwargs},
         )  # fmt: skip
         if rel.inner is None:
             continue
         if rel.inner == "point":
             obs = rel.values[g]
-            xy = _segments(rel.orient, np.full(obs.size, pos[g]), obs)
+            xy = _segments(rel.orient, np.full(obs.size, pos[g] + shift), obs)
             ax.scatter(
                 *xy,
                 **{"color": line, "edgecolor": line, "s": (linewidth * 2) ** 2, "zorder": 3,
@@ -207,10 +222,10 @@ def draw_violins(
             )  # fmt: skip
         elif rel.inner == "stick":
             obs = rel.values[g]
-            reach = np.interp(obs, support, span)
+            reach0, reach1 = np.interp(obs, support, lo), np.interp(obs, support, hi)
             segs = [
-                np.array(_segments(rel.orient, [pos[g] - r, pos[g] + r], [v, v])).T
-                for v, r in zip(obs, reach, strict=True)
+                np.array(_segments(rel.orient, [pos[g] - r0, pos[g] + r1], [v, v])).T
+                for v, r0, r1 in zip(obs, reach0, reach1, strict=True)
             ]
             ax.add_collection(
                 LineCollection(segs, **{"color": line, "linewidth": linewidth / 2, **inner_kws}),
@@ -220,28 +235,35 @@ def draw_violins(
             stats = rel.quartiles[g]
             if stats is None:
                 continue
-            reach = np.interp(stats, support, span)
+            reach0, reach1 = np.interp(stats, support, lo), np.interp(stats, support, hi)
             dashes = [(1.25, 0.75), (2.5, 1), (1.25, 0.75)]
-            for i, (v, r) in enumerate(zip(stats, reach, strict=True)):
+            for i, (v, r0, r1) in enumerate(zip(stats, reach0, reach1, strict=True)):
                 ax.plot(
-                    *_segments(rel.orient, [pos[g] - r, pos[g] + r], [v, v]),
+                    *_segments(rel.orient, [pos[g] - r0, pos[g] + r1], [v, v]),
                     **{"color": line, "linewidth": linewidth, "dashes": dashes[i], **inner_kws},
                 )
         elif rel.inner == "box":
             box = rel.boxes[g]
             if box is None:
                 continue
-            common = {"color": line, **inner_kws}
+            trans = ax.transData
+            if split:
+                # the box sits beside the halves' common edge, half its width away
+                offset = (1 if right else -1) * box_width / 72 / 2
+                dx, dy = (offset, 0) if rel.orient == "x" else (0, -offset)
+                trans = trans + ScaledTranslation(dx, dy, ax.figure.dpi_scale_trans)
+            at = pos[g] + shift
+            common = {"color": line, "transform": trans, **inner_kws}
             ax.plot(
-                *_segments(rel.orient, [pos[g], pos[g]], [box.whislo, box.whishi]),
+                *_segments(rel.orient, [at, at], [box.whislo, box.whishi]),
                 **common, linewidth=whis_width,
             )  # fmt: skip
             ax.plot(
-                *_segments(rel.orient, [pos[g], pos[g]], [box.q1, box.q3]),
+                *_segments(rel.orient, [at, at], [box.q1, box.q3]),
                 **common, linewidth=box_width,
             )  # fmt: skip
             ax.plot(
-                *_segments(rel.orient, [pos[g]], [box.med]),
+                *_segments(rel.orient, [at], [box.med]), transform=trans,
                 marker=marker, markersize=box_width / 1.2, markeredgewidth=box_width / 5,
                 markeredgecolor="w", markerfacecolor="w", color=line, linestyle="none",
             )  # fmt: skip

@@ -150,7 +150,10 @@ def _frame(data: Any, roles: dict[str, Any], function: str) -> tuple[pd.DataFram
     names: dict[str, str] = {}
     for role in pdata.frame.columns:
         label = pdata.label(role)
-        name = label if (label and label != role) or role in ("x", "y") else f"_{role}_"
+        # a column may share its role's name (tips' "size" given as size=): it keeps it
+        given = roles.get(role)
+        named = label != role or isinstance(given, str) or getattr(given, "name", None) == role
+        name = label if label and (named or role in ("x", "y")) else f"_{role}_"
         series = pdata.frame[role]
         if name in columns and not columns[name].equals(series):
             name = f"{name} ({role})"

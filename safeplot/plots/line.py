@@ -452,25 +452,38 @@ def release_lineplot(
         # values are anonymised within each point's records: a drawn point needs enough
         # records for the method's groups, and smaller ones are left out like rare ones
         threshold = max(threshold, m.group_floor(pol, k)[0])
-    bar = release_barplot(
-        None,
-        x=pd.Series(pos, name=names["x"] or "x"),
-        y=pd.Series(yv, name=names["y"] or "y"),
-        hue=group,
-        order=positions.tolist(),
-        hue_order=group_order,
-        estimator=estimator,
-        errorbar=errorbar if err[0] is None else err,
-        n_boot=n_boot,
-        seed=seed,
-        orient="x",
-        method=m.name,
-        threshold=threshold,
-        k=k,
-        q=q,
-        policy=pol,
-        function=function,
-    )
+    try:
+        bar = release_barplot(
+            None,
+            x=pd.Series(pos, name=names["x"] or "x"),
+            y=pd.Series(yv, name=names["y"] or "y"),
+            hue=group,
+            order=positions.tolist(),
+            hue_order=group_order,
+            estimator=estimator,
+            errorbar=errorbar if err[0] is None else err,
+            n_boot=n_boot,
+            seed=seed,
+            orient="x",
+            method=m.name,
+            threshold=threshold,
+            k=k,
+            q=q,
+            policy=pol,
+            function=function,
+        )
+    except DisclosureError as error:
+        if x is not None or y is not None or "every group" not in str(error):
+            raise
+        raise DisclosureError(
+            f"{function}: wide-form data draw one line per column through its values at "
+            f"each index value (or bin of them), and every line has fewer than {threshold} "
+            "records at each, so each point would show one record or two. Give long-form "
+            "data with x= and y= "
+            f"so that each point averages at least {threshold} records (for a frame made "
+            "with DataFrame.pivot, plot the frame before pivoting: "
+            "lineplot(data=long_df, x=..., y=...))."
+        ) from error
     drawn_x = np.array([float(c) for c, _ in bar.groups])
     has_err = bar.lower is not None
     point_roles: dict[str, list[Any] | None] = {"hue": None, "style": None}

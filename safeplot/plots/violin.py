@@ -609,7 +609,8 @@ def violinplot(
         ``"stick"``/``"point"``: one mark per released value, only under a
         method that anonymises every value.
     split : bool, default False
-        Not supported yet (refused).
+        As in seaborn: each hue level draws half a violin, two levels meeting
+        at the category's centre.
     cut : float, default 2
         Not used: a violin ends at the smallest and largest released number
         of its group (seaborn's ``cut=0``), never beyond into a raw extreme.
@@ -652,7 +653,7 @@ def violinplot(
         Every group too small, a parameter or bandwidth below a floor,
         sticks or points of values that are not anonymised per record.
     ValueError
-        Unknown options, ``split``, ``log_scale``, ``native_scale``, bad
+        Unknown options, ``log_scale``, ``native_scale``, bad
         variables.
 
     See Also
@@ -708,7 +709,6 @@ def violinplot(
             )  # fmt: skip
         return finish(ax, report, annotate=annotate, policy=pol)
     for name, value in (
-        ("split", split),
         ("native_scale", native_scale),
         ("log_scale", log_scale),
     ):
@@ -727,6 +727,6 @@ def violinplot(
     draw_violins(
         ax, rel, color=color, palette=palette, saturation=saturation, fill=fill, dodge=dodge,
         width=width, gap=gap, linewidth=linewidth, linecolor=linecolor, legend=legend,
-        inner_kws=inner_kws, kwargs=kwargs,
+        inner_kws=inner_kws, kwargs=kwargs, split=split,
     )  # fmt: skip
     return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
