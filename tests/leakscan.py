@@ -65,17 +65,19 @@ COUNT_TITLE = re.compile(r"count_*")
 
 #: Mantissas of the steps a standard linear locator takes (matplotlib's AutoLocator).
 _LOCATOR_MANTISSAS = (1.0, 2.0, 2.5, 5.0)
+#: Those of MaxNLocator's default steps, which seaborn's brief legends use.
+LEGEND_MANTISSAS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
 #: Mantissas of the ticks of a log locator (powers of ten, and their 2-5 or 3 multiples).
 _LOG_MANTISSAS = (1.0, 2.0, 3.0, 5.0)
 
 
-def on_locator_grid(values, log: bool = False) -> bool:
+def on_locator_grid(values, log: bool = False, mantissas=_LOCATOR_MANTISSAS) -> bool:
     """Whether `values` are a standard locator's round numbers, which depend on limits only.
 
     Linear: at least two equally spaced numbers, each a multiple of the step,
-    the step 1, 2, 2.5 or 5 times a power of ten. Log: each positive number
-    1, 2, 3 or 5 times a power of ten. A grid moved off a data value (ticks at
-    11, 21, 31) is not one.
+    the step one of `mantissas` (1, 2, 2.5 or 5: matplotlib's axis locator)
+    times a power of ten. Log: each positive number 1, 2, 3 or 5 times a power
+    of ten. A grid moved off a data value (ticks at 11, 21, 31) is not one.
 
     Examples
     --------
@@ -100,9 +102,7 @@ def on_locator_grid(values, log: bool = False) -> bool:
         return False
     exponent = np.floor(np.log10(step) + 1e-9)
     nice = [
-        m * 10.0**exponent
-        for m in _LOCATOR_MANTISSAS
-        if np.isclose(step, m * 10.0**exponent, rtol=1e-6)
+        m * 10.0**exponent for m in mantissas if np.isclose(step, m * 10.0**exponent, rtol=1e-6)
     ]
     if not nice:
         return False
@@ -127,7 +127,7 @@ def _legend_values(legend, check_count, counts_seen: set[str], check_section=Non
 
     def close_run() -> None:
         numbers = [float(t.get_text().strip().replace("\u2212", "-")) for t in run]
-        if len(run) >= 2 and on_locator_grid(numbers):
+        if len(run) >= 2 and on_locator_grid(numbers, mantissas=LEGEND_MANTISSAS):
             counts_seen.update(t.get_text() for t in run)
         elif section is not None:
             for t in run:

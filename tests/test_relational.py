@@ -24,7 +24,7 @@ from safeplot.plots.relational import (
     scatterplot,
 )
 
-from .leakscan import on_locator_grid, scan_figure
+from .leakscan import LEGEND_MANTISSAS, on_locator_grid, scan_figure
 
 SAFE = [m for m in SCATTER_METHODS if m != "none"]
 
@@ -335,7 +335,7 @@ def test_numeric_hue_and_size_legends_are_round_numbers_of_the_released_range(me
     sections += [current] if current else []
     assert len(sections) == 2  # hue and size
     for numbers in sections:
-        assert on_locator_grid(numbers), numbers
+        assert on_locator_grid(numbers, mantissas=LEGEND_MANTISSAS), numbers
 
 
 @pytest.mark.parametrize("method", ["suppress", "generalize", "deterministic", "probabilistic"])
