@@ -91,9 +91,9 @@ class ValueContext:
     def __post_init__(self) -> None:
         # None is the policy's floor: the methods and their reports see the value used
         if self.k is None:
-            object.__setattr__(self, "k", self.policy.k_min)
+            object.__setattr__(self, "k", self.policy.check_k(None))
         if self.q is None:
-            object.__setattr__(self, "q", float(self.policy.q_min))
+            object.__setattr__(self, "q", self.policy.check_q(None))
 
 
 class Method:
@@ -241,7 +241,7 @@ class Method:
         pol = get_policy(policy)
         threshold = pol.threshold
         if self.uses_k and k is None:
-            k = pol.k_min  # a call that does not choose k uses the policy's floor
+            k = pol.check_k(None)  # a call that does not choose k uses the policy's floor
         if self.uses_k and self.groups_within_strata and k is not None and int(k) >= threshold:
             return int(k), f"k={int(k)}"
         return threshold, f"threshold={threshold}"

@@ -33,7 +33,7 @@ class Microaggregation(Method):
         """Return 2k when above the base floor: with fewer, one group would hold every record."""
         need, why = super().group_floor(policy, k)
         if k is None:
-            k = get_policy(policy).k_min  # the policy's floor when the call does not choose k
+            k = get_policy(policy).check_k(None)  # the policy's floor when the call has no k
         if k is not None and 2 * int(k) > need:
             return 2 * int(k), f"2*k={2 * int(k)}"
         return need, why
