@@ -65,3 +65,32 @@ def _isolated(request, tmp_path_factory, monkeypatch):
     monkeypatch.delenv("SAFEPLOT_SECRET", raising=False)
     safeplot.policy._reset()
     plt.close("all")
+
+
+_STRICT_TOML = """\
+threshold = 5
+k_min = 5
+q_min = 0.5
+secret = "custodian key material for the strict regime 7c41e9"
+locked = true
+"""
+
+
+@pytest.fixture(params=["default", "locked-strict"])
+def regime(request, _isolated, tmp_path, monkeypatch):
+    """Run a test under the built-in policy and under a locked, stricter custodian policy.
+
+    "locked-strict" puts a custodian file in force through ``SAFEPLOT_POLICY``
+    (threshold 5, k_min 5, q_min 0.5, the custodian's own secret key,
+    ``locked = true``), as a data custodian would; a test that passes under
+    both shows that its call relies on no default looser than the policy.
+    Returns the name of the regime.
+    """
+    if request.param == "locked-strict":
+        path = tmp_path / "custodian-strict.toml"
+        path.write_text(_STRICT_TOML, encoding="utf-8")
+        monkeypatch.setenv("SAFEPLOT_POLICY", str(path))
+        safeplot.policy._reset()
+        pol = safeplot.policy.get_policy()
+        assert pol.locked and (pol.threshold, pol.k_min, pol.q_min) == (5, 5, 0.5)
+    return request.param

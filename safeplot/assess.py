@@ -105,8 +105,8 @@ def assess(
     vars: str | Sequence[Hashable],
     *,
     method: str = "deterministic",
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     strata: str | Sequence[Hashable] | None = None,
     sweep: Mapping[str, Sequence[Any]] | None = None,
     formula: str | None = None,
@@ -150,10 +150,12 @@ def assess(
     method : str, default "deterministic"
         A value-level method: ``"deterministic"``, ``"probabilistic"``,
         ``"confidential"``, ``"microaggregation"`` or ``"rounding"``.
-    k : int, default 3
+    k : int, optional
         Records per centroid (deterministic) or per group (microaggregation).
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD as a fraction of each SD (probabilistic).
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     strata : str or list of str, optional
         Categorical columns; the deterministic search runs within each
         combination.

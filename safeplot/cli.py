@@ -236,10 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--method", default="deterministic", help="value-level method (default: %(default)s)"
     )
     assess.add_argument(
-        "--k", type=int, default=3, help="records per centroid or group (default: 3)"
+        "--k", type=int, help="records per centroid or group (default: the policy's k_min)"
     )
     assess.add_argument(
-        "--q", type=float, default=0.25, help="noise as a fraction of the SD (default: 0.25)"
+        "--q", type=float, help="noise as a fraction of the SD (default: the policy's q_min)"
     )
     assess.add_argument("--strata", help="categorical columns, comma-separated")
     assess.add_argument("--sweep", metavar="NAME=V1,V2,...", help="vary one parameter")

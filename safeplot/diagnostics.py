@@ -775,8 +775,8 @@ class _SafeFitResults:
         ax: Axes | None = None,
         *,
         method: str | None = None,
-        k: int = 3,
-        q: float = 0.25,
+        k: int | None = None,
+        q: float | None = None,
         threshold: int | None = None,
         factor: int = 2,
         metric: str = "euclidean",
@@ -805,8 +805,8 @@ modelled well.""",
         ax: Axes | None = None,
         *,
         method: str | None = None,
-        k: int = 3,
-        q: float = 0.25,
+        k: int | None = None,
+        q: float | None = None,
         threshold: int | None = None,
         factor: int = 2,
         metric: str = "euclidean",
@@ -835,8 +835,8 @@ modelled well.""",
         ax: Axes | None = None,
         *,
         method: str | None = None,
-        k: int = 3,
-        q: float = 0.25,
+        k: int | None = None,
+        q: float | None = None,
         threshold: int | None = None,
         factor: int = 2,
         metric: str = "euclidean",
@@ -865,8 +865,8 @@ the mean.""",
         ax: Axes | None = None,
         *,
         method: str | None = None,
-        k: int = 3,
-        q: float = 0.25,
+        k: int | None = None,
+        q: float | None = None,
         threshold: int | None = None,
         factor: int = 2,
         metric: str = "euclidean",
@@ -894,8 +894,8 @@ point is labelled.""",
     def plot_diagnostics(
         self,
         method: str | None = None,
-        k: int = 3,
-        q: float = 0.25,
+        k: int | None = None,
+        q: float | None = None,
         threshold: int | None = None,
         factor: int = 2,
         fig: Figure | None = None,
@@ -926,10 +926,12 @@ point is labelled.""",
             ``"probabilistic"``, ``"suppress"``, ``"generalize"``,
             ``"confidential"``, ``"microaggregation"``, ``"rounding"`` or
             ``"none"`` (raw, only if the policy allows it).
-        k : int, default 3
+        k : int, optional
             Records per centroid (deterministic) or group (microaggregation).
-        q : float, default 0.25
+            Default: the policy's ``k_min`` (3 unless the custodian sets more).
+        q : float, optional
             Noise SD as a fraction of each variable's SD (probabilistic).
+            Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
         threshold : int, optional
             Smallest count of a shown grid cell or box (default and floor:
             the policy's).

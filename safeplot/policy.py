@@ -304,8 +304,20 @@ class Policy:
             raise self._below_floor("threshold", threshold, "threshold")
         return int(threshold)
 
-    def check_k(self, k: int, n: int | None = None, *, what: str = "k") -> int:
-        """Check `k` against ``k_min`` and, given `n`, against ``n - k_min``."""
+    def check_k(self, k: int | None, n: int | None = None, *, what: str = "k") -> int:
+        """Return the `k` to use (``k_min`` when None), checked against ``k_min`` and ``n``.
+
+        A `k` below ``k_min`` is refused; given the number of records `n`,
+        so is ``n < 2 * k_min`` or ``k > n - k_min``. None means the policy's
+        floor, so a call that does not choose `k` follows the policy in force.
+
+        Examples
+        --------
+        >>> Policy().check_k(None), Policy(k_min=5).check_k(None, n=100)
+        (3, 5)
+        """
+        if k is None:
+            k = self.k_min
         _require_int(what, k, 1)
         if k < self.k_min:
             raise self._below_floor(what, k, "k_min")
@@ -324,8 +336,20 @@ class Policy:
                 )
         return int(k)
 
-    def check_q(self, q: float) -> float:
-        """Check the noise level `q` (a fraction of the SD) against ``q_min``."""
+    def check_q(self, q: float | None) -> float:
+        """Return the noise level `q` to use (``q_min`` when None), refused below ``q_min``.
+
+        `q` is a fraction of each variable's standard deviation. None means
+        the policy's floor, so a call that does not choose `q` follows the
+        policy in force.
+
+        Examples
+        --------
+        >>> Policy().check_q(None), Policy(q_min=0.5).check_q(None), Policy().check_q(1)
+        (0.25, 0.5, 1.0)
+        """
+        if q is None:
+            return float(self.q_min)
         _require_positive("q", q)
         if q < self.q_min:
             raise self._below_floor("q", q, "q_min")

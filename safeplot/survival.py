@@ -135,8 +135,8 @@ class KaplanMeierFitter:
         threshold: int | None = None,
         bins: int = 40,
         factor: int = 2,
-        k: int = 3,
-        q: float = 0.25,
+        k: int | None = None,
+        q: float | None = None,
     ) -> KaplanMeierFitter:
         """Release the Kaplan-Meier curve of `durations` (see :func:`safeplot.kmplot`).
 

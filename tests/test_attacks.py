@@ -35,6 +35,9 @@ from safeplot.policy import Policy
 
 from .leakscan import scan_figure
 
+# every attack runs under the built-in policy and under a locked, stricter one
+pytestmark = pytest.mark.usefixtures("regime")
+
 #: Planted unique outliers, far from the bulk of D1 (x about 10 +/- 0.5, y about 10 +/- 1).
 OUTLIERS = np.array([[25.123, 31.777], [-3.219, 0.415], [18.888, -6.606]])
 
@@ -60,7 +63,8 @@ def _points(ax):
 
 def test_averaging_100_releases_of_the_same_data_recovers_nothing(data):
     x, y = data["x"].to_numpy(), data["y"].to_numpy()
-    releases = [release_scatter(x, y, method="probabilistic", q=0.25) for _ in range(100)]
+    # q is left to the policy: its floor q_min (0.25 by default) is the least noise allowed
+    releases = [release_scatter(x, y, method="probabilistic") for _ in range(100)]
     mean_x = np.mean([r.x for r in releases], axis=0)
     mean_y = np.mean([r.y for r in releases], axis=0)
     # keyed noise: every release is the same, so their mean is the single release
@@ -80,7 +84,7 @@ def test_averaging_100_releases_of_the_same_data_recovers_nothing(data):
     assert [e.method for e in audit.entries()] == ["probabilistic", "probabilistic"]
 
 
-def test_averaging_across_keys_only_with_keys_the_analyst_controls(data, monkeypatch):
+def test_averaging_across_keys_only_with_keys_the_analyst_controls(data, monkeypatch, regime):
     """Residual risk: under keys the analyst chooses, the mean of many releases nears the data.
 
     Without a custodian key the analyst can set ``SAFEPLOT_SECRET`` (or move
@@ -89,18 +93,25 @@ def test_averaging_across_keys_only_with_keys_the_analyst_controls(data, monkeyp
     """
     x = data["x"].to_numpy()
     sd = np.std(x, ddof=1)
+    q = sp_policy.get_policy().q_min  # the least noise the policy allows (0.25 by default)
     means = []
     for i in range(100):
         monkeypatch.setenv("SAFEPLOT_SECRET", f"analyst key number {i:04d} of many")
-        means.append(add_keyed_noise(x, q=0.25))
+        means.append(add_keyed_noise(x))
     averaged = np.mean(means, axis=0)
-    assert _rms(averaged, x) < 0.05 * sd  # one release: about 0.25 * sd
-    assert _rms(means[0], x) > 0.15 * sd
+    assert _rms(means[0], x) > 0.6 * q * sd  # one release: about q * sd
+    if regime == "locked-strict":
+        # the custodian's policy sets the key: SAFEPLOT_SECRET chooses nothing, every
+        # release is the same, and their mean is as far from the data as one release
+        assert all(np.array_equal(v, means[0]) for v in means)
+        assert _rms(averaged, x) > 0.6 * q * sd
+    else:
+        assert _rms(averaged, x) < 0.2 * q * sd  # 100 keys: about q * sd / 10
     # with the custodian's key locked in, the environment no longer chooses the key
     sp_policy._reset(Policy(secret_key=SecretKey("custodian key material 0123"), locked=True))
-    locked = [add_keyed_noise(x, q=0.25) for _ in range(3)]
+    locked = [add_keyed_noise(x) for _ in range(3)]
     monkeypatch.setenv("SAFEPLOT_SECRET", "yet another analyst key of length")
-    locked.append(add_keyed_noise(x, q=0.25))
+    locked.append(add_keyed_noise(x))
     assert all(np.array_equal(v, locked[0]) for v in locked)
 
 
@@ -120,9 +131,11 @@ def test_averaging_releases_of_data_that_differ_in_other_records(data):
     """
     values = data[["x", "y"]].to_numpy()
 
+    q = sp_policy.get_policy().q_min  # the least noise the policy allows (0.25 by default)
+
     def release(drop):
         with ledger.using(ledger.Ledger()):
-            return anonymize_values(np.delete(values, drop, axis=0), "probabilistic", q=0.25)
+            return anonymize_values(np.delete(values, drop, axis=0), "probabilistic")
 
     # records 50.. are in every release; release i leaves out record i, so record r sits at r - 1
     copies = np.array([release(drop).values[49:] for drop in range(50)])
@@ -130,8 +143,8 @@ def test_averaging_releases_of_data_that_differ_in_other_records(data):
     sd = values.std(axis=0, ddof=1)
     one = np.sqrt(((copies[0] - kept) ** 2).mean(axis=0)) / sd
     averaged = np.sqrt(((copies.mean(axis=0) - kept) ** 2).mean(axis=0)) / sd
-    assert (one > 0.2).all()  # one release: noise of about q = 0.25 SD
-    assert (averaged < 0.06).all()  # 50 independent releases: about 0.25 / sqrt(50) = 0.035 SD
+    assert (one > 0.8 * q).all()  # one release: noise of about q SD
+    assert (averaged < 0.24 * q).all()  # 50 independent releases: about q / sqrt(50) = 0.14 q SD
     assert not np.isclose(copies, kept, rtol=1e-9).any()  # no single copy is exact
 
 
@@ -158,18 +171,20 @@ def test_default_key_is_256_random_bits_owner_only_and_per_user(tmp_path, monkey
 
 def test_without_the_key_the_noise_cannot_be_reproduced(data):
     x = data["x"].to_numpy()
-    real_noise = add_keyed_noise(x, q=0.25) - x  # under the per-user key
+    # at the policy's q_min, under the key in force (the per-user key, or the custodian's)
+    real_noise = add_keyed_noise(x) - x
     guesses = [
         SecretKey(np.random.default_rng(i).bytes(32), source=f"guess {i}") for i in range(20)
     ]
     guesses += [SecretKey(g, source="guess") for g in ("", "0", "safeplot", "secret")[1:]]
     for guess in guesses:
-        guessed_noise = add_keyed_noise(x, q=0.25, key=guess) - x
+        guessed_noise = add_keyed_noise(x, key=guess) - x
         r = np.corrcoef(real_noise, guessed_noise)[0, 1]
         assert abs(r) < 0.3, r  # n = 203: |r| of independent noise is about 0.07
         assert _rms(x + real_noise - guessed_noise, x) > 0.2 * np.std(x, ddof=1)
     # with the key itself the noise is reproduced exactly: the key file must stay private
-    assert np.array_equal(add_keyed_noise(x, q=0.25, key=resolve_key()) - x, real_noise)
+    key = sp_policy.get_policy().key  # resolve_key() unless a custodian policy sets the key
+    assert np.array_equal(add_keyed_noise(x, key=key) - x, real_noise)
 
 
 # -- differencing ------------------------------------------------------------------------
@@ -234,13 +249,14 @@ def test_differencing_generalized_and_rounded_scatter(data):
 
 
 def test_k_below_the_floor_is_refused(data):
+    floor = sp_policy.get_policy().k_min  # 3 by default; k=2 is below any floor
     before = set(plt.get_fignums())
     for call in (
         lambda: anonymize_values(data[["x", "y"]].to_numpy(), "deterministic", k=2),
         lambda: safeplot.scatterplot(data=data, x="x", y="y", method="deterministic", k=2),
         lambda: safeplot.scatterplot(data=data, x="x", y="y", method="microaggregation", k=2),
     ):
-        with pytest.raises(DisclosureError, match="k_min=3"):
+        with pytest.raises(DisclosureError, match=f"k_min={floor}"):
             call()
     assert set(plt.get_fignums()) == before
     assert audit.entries() == []
@@ -250,8 +266,20 @@ def test_k_below_the_floor_is_refused(data):
 K3_RISK = {"risk1": 0.0, "risk2": 0.0, "ddr": 0.0591, "outlier_shift_sd": 0.79}
 
 
-def test_k3_reidentification_risk_of_outliers_is_measured(data):
+def test_k3_reidentification_risk_of_outliers_is_measured(data, regime):
     values = data[["x", "y"]].to_numpy()
+    if regime == "locked-strict":
+        # k=3 is below this policy's floor: refused, and the least k it allows (k_min=5)
+        # must keep the planted outliers safe (a larger k moves them further)
+        with pytest.raises(DisclosureError, match="k_min=5"):
+            anonymize_values(values, "deterministic", k=3)
+        released = anonymize_values(values, "deterministic").values
+        risk = drisk_rmd(values, released)
+        shift = np.abs(released[200:] - values[200:]) / values.std(axis=0, ddof=1)
+        assert shift.min() >= K3_RISK["outlier_shift_sd"] - 0.02
+        assert not risk.at_risk1[200:].any()
+        assert not np.isclose(released[200:], values[200:], rtol=1e-9).any()
+        return
     released = anonymize_values(values, "deterministic", k=3).values
     risk = drisk_rmd(values, released)
     ddr = distance_linkage(values, released)

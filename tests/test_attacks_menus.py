@@ -20,6 +20,9 @@ from safeplot import DisclosureError, audit
 from safeplot.plots.bar import ERRORBAR_MENU, ESTIMATORS
 from safeplot.release import guard
 
+# every attack runs under the built-in policy and under a locked, stricter one
+pytestmark = pytest.mark.usefixtures("regime")
+
 
 @pytest.fixture
 def df():

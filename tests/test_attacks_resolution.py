@@ -22,6 +22,9 @@ from safeplot.plots.regression import MAX_ORDER
 
 from .leakscan import scan_figure
 
+# every attack runs under the built-in policy and under a locked, stricter one
+pytestmark = pytest.mark.usefixtures("regime")
+
 
 @pytest.fixture
 def people():

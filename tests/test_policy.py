@@ -265,12 +265,18 @@ def test_check_k_what_names_the_parameter():
         Policy().check_k(2, what="group_size")
 
 
-@pytest.mark.parametrize(
-    ("value", "error"), [(0, ValueError), (3.0, TypeError), (None, TypeError)]
-)
+@pytest.mark.parametrize(("value", "error"), [(0, ValueError), (3.0, TypeError), ("3", TypeError)])
 def test_check_k_invalid(value, error):
     with pytest.raises(error):
         Policy().check_k(value)
+
+
+def test_check_k_none_is_the_floor_and_is_checked_against_n():
+    """None (a call that does not choose k) is k_min, held to the same rules as a given k."""
+    assert Policy().check_k(None) == 3
+    assert Policy(k_min=5).check_k(None, n=100) == 5
+    with pytest.raises(DisclosureError, match="2\\*k_min=10"):
+        Policy(k_min=5).check_k(None, n=9)
 
 
 def test_check_k_needs_two_k_min_records():
@@ -319,12 +325,18 @@ def test_check_q_below_floor_names_floor_and_value():
         (float("nan"), ValueError),
         (float("inf"), ValueError),
         ("much", TypeError),
-        (None, TypeError),
     ],
 )
 def test_check_q_invalid(value, error):
     with pytest.raises(error):
         Policy().check_q(value)
+
+
+def test_check_q_none_is_the_floor():
+    """None (a call that does not choose q) is q_min."""
+    assert Policy().check_q(None) == 0.25
+    assert Policy(q_min=0.5).check_q(None) == 0.5
+    assert isinstance(Policy(q_min=1).check_q(None), float)
 
 
 # -- counts in reports ------------------------------------------------------------------

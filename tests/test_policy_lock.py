@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.text import Text
 
 import safeplot
 import safeplot.policy as sp_policy
@@ -148,6 +149,40 @@ def test_per_call_keywords_below_the_locked_floors_are_refused(locked, frame):
     # at the floors the same calls are accepted
     ax = safeplot.histplot(data=frame, x="x", threshold=5)
     assert ax.safeplot_report.params["threshold"] == 5
+
+
+#: Plot calls that leave k and q out, drawn under each value method.
+_PLAIN_CALLS = {
+    "histplot": lambda df, m: safeplot.histplot(data=df, x="x", method=m),
+    "scatterplot": lambda df, m: safeplot.scatterplot(data=df, x="x", y="y", method=m),
+    "boxplot": lambda df, m: safeplot.boxplot(data=df, x="g", y="x", method=m),
+    "kdeplot": lambda df, m: safeplot.kdeplot(data=df, x="x", method=m),
+}
+
+
+@pytest.mark.parametrize("regime", ["locked-strict"], indirect=True)
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "microaggregation"])
+@pytest.mark.parametrize("function", list(_PLAIN_CALLS))
+def test_calls_without_k_or_q_use_the_locked_floors(regime, frame, function, method):
+    """A call that does not choose k or q draws at the custodian's floors, and says so.
+
+    Under a locked policy with k_min=5 and q_min=0.5, leaving k and q out is
+    not a request for k=3 or q=0.25 (which the policy would refuse): the
+    figure is drawn, and its report, its note and its audit entry give the
+    value used.
+    """
+    pol = get_policy()
+    assert pol.locked and (pol.k_min, pol.q_min) == (5, 0.5)
+    ax = _PLAIN_CALLS[function](frame, method)
+    key, used = ("q", 0.5) if method == "probabilistic" else ("k", 5)
+    report = ax.safeplot_report
+    assert report.method == method
+    assert report.params[key] == used
+    assert None not in (report.params.get("k", 0), report.params.get("q", 0))
+    (entry,) = audit.entries()
+    assert entry.method == method and entry.params[key] == used
+    note = "\n".join(t.get_text() for t in ax.figure.findobj(Text))
+    assert f"{key}={used:g}" in note, note
 
 
 def _calls_taking_a_policy(frame):

@@ -761,7 +761,7 @@ def _centroids_in_stratum(z: np.ndarray, search: np.ndarray, k: int) -> np.ndarr
 
 def knn_centroids(
     values: ArrayLike,
-    k: int = 3,
+    k: int | None = None,
     *,
     metric: Literal["euclidean", "mahalanobis"] = "euclidean",
     strata: ArrayLike | None = None,
@@ -780,8 +780,9 @@ def knn_centroids(
     ----------
     values : array-like, shape (n,) or (n, p)
         Complete, finite numeric data (one column per variable).
-    k : int, default 3
+    k : int, optional
         Records per centroid; the policy requires ``k_min <= k <= n - k_min``.
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
     metric : {"euclidean", "mahalanobis"}, default "euclidean"
         Distance in z-space. Mahalanobis whitens by the correlation matrix so
         strongly correlated variables are not counted twice.

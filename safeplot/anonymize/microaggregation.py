@@ -777,7 +777,7 @@ def _blocked_mdav_labels(z: np.ndarray, k: int, size: int) -> np.ndarray:
 
 def mdav(
     values: ArrayLike,
-    k: int = 3,
+    k: int | None = None,
     *,
     per_variable: bool = True,
     variant: Literal["auto", "exact", "blocked"] = "auto",
@@ -791,9 +791,9 @@ def mdav(
     ----------
     values : array-like, shape (n,) or (n, p)
         Complete, finite numeric data (one column per variable).
-    k : int, default 3
+    k : int, optional
         Group size; the policy requires ``k_min <= k <= n - k_min``, and
-        ``n >= 2k``.
+        ``n >= 2k``. Default: the policy's ``k_min`` (3 unless the custodian sets more).
     per_variable : bool, default True
         True: each column is partitioned on its own (univariate MDAV, as
         Senavirathne & Torra apply it). False: one partition of whole
@@ -988,7 +988,7 @@ def _vmdav_labels(z: np.ndarray, k: int, gamma: float) -> np.ndarray:
 
 def vmdav(
     values: ArrayLike,
-    k: int = 3,
+    k: int | None = None,
     *,
     gamma: float = 0.2,
     per_variable: bool = True,
@@ -1002,9 +1002,9 @@ def vmdav(
     ----------
     values : array-like, shape (n,) or (n, p)
         Complete, finite numeric data (one column per variable).
-    k : int, default 3
+    k : int, optional
         Minimum group size; the policy requires ``k_min <= k <= n - k_min``,
-        and ``n >= 2k``.
+        and ``n >= 2k``. Default: the policy's ``k_min`` (3 unless the custodian sets more).
     gamma : float, default 0.2
         Extension gain: a group takes the nearest unassigned record while
         its distance to the group is below ``gamma`` times its distance to
@@ -1179,7 +1179,7 @@ def _optimal_labels(col: np.ndarray, k: int) -> np.ndarray:
 
 
 def optimal_univariate(
-    values: ArrayLike, k: int = 3, *, policy: Policy | None = None
+    values: ArrayLike, k: int | None = None, *, policy: Policy | None = None
 ) -> MicroaggregationResult:
     r"""Microaggregate each variable with the exact optimal partition (Hansen & Mukherjee).
 
@@ -1192,9 +1192,9 @@ def optimal_univariate(
     ----------
     values : array-like, shape (n,) or (n, p)
         Complete, finite numeric data (one column per variable).
-    k : int, default 3
+    k : int, optional
         Minimum group size; the policy requires ``k_min <= k <= n - k_min``,
-        and ``n >= 2k``.
+        and ``n >= 2k``. Default: the policy's ``k_min`` (3 unless the custodian sets more).
     policy : Policy, optional
         Policy whose floors apply (default: the policy in force).
 
@@ -1262,7 +1262,7 @@ def optimal_univariate(
 
 def microaggregate(
     values: ArrayLike,
-    k: int = 3,
+    k: int | None = None,
     algorithm: Literal[
         "mdav", "vmdav", "optimal", "mdav_multivariate", "vmdav_multivariate"
     ] = "mdav",
@@ -1275,9 +1275,9 @@ def microaggregate(
     ----------
     values : array-like, shape (n,) or (n, p)
         Complete, finite numeric data (one column per variable).
-    k : int, default 3
+    k : int, optional
         Minimum group size; the policy requires ``k_min <= k <= n - k_min``,
-        and ``n >= 2k``.
+        and ``n >= 2k``. Default: the policy's ``k_min`` (3 unless the custodian sets more).
     algorithm : str, default "mdav"
         Each column on its own, as Senavirathne & Torra: ``"mdav"``,
         fixed-size groups (:func:`mdav`); ``"vmdav"``, groups of ``k ..

@@ -62,15 +62,16 @@ _NOISE_TAG = b"safeplot-noise-v2"
 _FINGERPRINT_BITS = 30
 
 
-def noise_sd(values: ArrayLike, q: float = 0.25) -> float | np.ndarray:
+def noise_sd(values: ArrayLike, q: float | None = None) -> float | np.ndarray:
     """Return the standard deviation of the noise for each variable: ``q * SD``.
 
     Parameters
     ----------
     values : array_like, shape (n,) or (n, p)
         Finite data, at least two records.
-    q : float, default 0.25
+    q : float, optional
         Noise level as a fraction of each variable's standard deviation.
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
 
     Returns
     -------
@@ -90,7 +91,7 @@ def noise_sd(values: ArrayLike, q: float = 0.25) -> float | np.ndarray:
     0.7905694150420949
     """
     arr = finite_array(values, min_rows=2)
-    q = float(q)
+    q = float(get_policy().check_q(None) if q is None else q)
     if not np.isfinite(q) or q <= 0:
         raise ValueError(f"q must be a positive finite number, got {q}.")
     data = arr[:, None] if arr.ndim == 1 else arr
@@ -231,7 +232,7 @@ def _ranks_order(arr: np.ndarray, j: int) -> np.ndarray:
 
 def add_keyed_noise(
     values: ArrayLike,
-    q: float = 0.25,
+    q: float | None = None,
     *,
     names: Sequence[str] | None = None,
     key: SecretKey | None = None,
@@ -278,11 +279,12 @@ def add_keyed_noise(
     values : array_like, shape (n,) or (n, p)
         Finite numeric data with at least two records (clean it first, e.g.
         with :func:`safeplot._validate.clean_numeric`).
-    q : float, default 0.25
+    q : float, optional
         Noise level as a fraction of each variable's standard deviation. It
         must be at least the policy floor ``q_min``. DataSHIELD's ``noise=``
         argument is a fraction of the *variance* instead: DataSHIELD
         ``noise=0.25`` is about ``q=0.5`` here.
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     names : sequence of str, optional
         Distinct variable names, one per column, used in messages. They do
         not enter the seed: renaming a column must not re-draw its noise.

@@ -192,12 +192,12 @@ def _parse(kind: str, kwargs: dict[str, Any], *, rounding_c: bool = True) -> _Ca
     method = pol.check_method(kwargs.pop("method", None), _POLICY_KIND[kind])
     m = get_method(method)
     threshold = pol.check_threshold(kwargs.pop("threshold", None))
-    k, q = kwargs.pop("k", 3), kwargs.pop("q", 0.25)
+    k, q = kwargs.pop("k", None), kwargs.pop("q", None)  # None: the policy's floors
     factor = check_positive_int("factor", kwargs.pop("factor", 2))
     if m.uses_k:
-        pol.check_k(k)
+        k = pol.check_k(k)
     if m.adds_noise:
-        pol.check_q(q)
+        q = pol.check_q(q)
     annotate = kwargs.pop("annotate", None)
     resolve_annotate(annotate, pol)
     options: dict[str, Any] = {"threshold": threshold, "factor": factor, "k": k, "q": q}

@@ -146,8 +146,8 @@ def anonymize_values(
     method: str | Method,
     *,
     names: list[str] | tuple[str, ...] | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     metric: str = "euclidean",
     strata: ArrayLike | None = None,
     threshold: int | None = None,
@@ -170,10 +170,12 @@ def anonymize_values(
         the keywords here.
     names : sequence of str, optional
         Variable names (they seed the keyed noise).
-    k : int, default 3
-        Records per centroid or group.
-    q : float, default 0.25
-        Noise SD as a fraction of each variable's SD (probabilistic).
+    k : int, optional
+        Records per centroid or group; default the policy's ``k_min`` (3
+        unless the custodian sets more).
+    q : float, optional
+        Noise SD as a fraction of each variable's SD (probabilistic); default
+        the policy's ``q_min`` (0.25 unless the custodian sets more).
     metric : str, default "euclidean"
         Neighbour distance (deterministic).
     strata : array-like, optional

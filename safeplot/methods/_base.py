@@ -63,10 +63,11 @@ class ValueContext:
         The policy whose floors apply.
     options : Mapping
         ``algorithm``, ``c`` and ``discretizer`` in force.
-    k : int
-        Records per centroid or group.
-    q : float
-        Noise SD as a fraction of each variable's SD.
+    k : int, optional
+        Records per centroid or group; default (None) the policy's ``k_min``.
+    q : float, optional
+        Noise SD as a fraction of each variable's SD; default (None) the
+        policy's ``q_min``.
     metric : str
         Neighbour distance.
     names : list of str or None
@@ -80,12 +81,19 @@ class ValueContext:
     threshold: int
     policy: Policy
     options: Mapping[str, Any]
-    k: int = 3
-    q: float = 0.25
+    k: int | None = None
+    q: float | None = None
     metric: str = "euclidean"
     names: list[str] | None = None
     strata: np.ndarray | None = None
     rare: list[Any] | None = None
+
+    def __post_init__(self) -> None:
+        # None is the policy's floor: the methods and their reports see the value used
+        if self.k is None:
+            object.__setattr__(self, "k", self.policy.check_k(None))
+        if self.q is None:
+            object.__setattr__(self, "q", self.policy.check_q(None))
 
 
 class Method:
@@ -230,7 +238,10 @@ class Method:
         >>> get_method("microaggregation").group_floor(k=4)
         (8, '2*k=8')
         """
-        threshold = get_policy(policy).threshold
+        pol = get_policy(policy)
+        threshold = pol.threshold
+        if self.uses_k and k is None:
+            k = pol.check_k(None)  # a call that does not choose k uses the policy's floor
         if self.uses_k and self.groups_within_strata and k is not None and int(k) >= threshold:
             return int(k), f"k={int(k)}"
         return threshold, f"threshold={threshold}"

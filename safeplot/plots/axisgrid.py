@@ -184,7 +184,7 @@ def _prepare(
                 remap = np.cumsum(sizes > 0) - 1
                 codes = remap[codes]
     if m.uses_k:
-        pol.check_k(k, raw.shape[0])
+        k = pol.check_k(k, raw.shape[0])
     rare = (
         {n: np.array([]) for n in names}
         if m.raw
@@ -1133,8 +1133,8 @@ def pairplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     metric: str = "euclidean",
     bins: int = GRID_BINS,
     algorithm: str = "mdav_multivariate",
@@ -1196,11 +1196,13 @@ def pairplot(
         the policy's).
     factor : int, default 2
         Coarsening of ``"generalize"``.
-    k : int, default 3
+    k : int, optional
         Records per centroid (``"deterministic"``) or group
         (``"microaggregation"``).
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD as a fraction of each variable's SD (``"probabilistic"``).
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     metric : {"euclidean", "mahalanobis"}, default "euclidean"
         Neighbour distance of ``"deterministic"``.
     bins : int, default 30
@@ -1587,8 +1589,8 @@ def jointplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     metric: str = "euclidean",
     bins: int = GRID_BINS,
     algorithm: str = "mdav_multivariate",

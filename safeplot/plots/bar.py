@@ -298,8 +298,8 @@ def release_barplot(
     native_scale: bool = False,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     policy: Policy | None = None,
     function: str = "barplot",
     epsilon: float | None = None,
@@ -392,9 +392,9 @@ def release_barplot(
         )
     threshold = pol.check_threshold(threshold)
     if m.uses_k:
-        pol.check_k(k)
+        k = pol.check_k(k)
     if m.adds_noise:
-        pol.check_q(q)
+        q = pol.check_q(q)
     if not m.raw:
         estimator = _check_estimator(estimator, function)
     err = check_errorbar(errorbar)
@@ -909,8 +909,8 @@ def barplot(
     ax: Axes | None = None,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",

@@ -187,8 +187,8 @@ def release_boxenplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     bins: int = 30,
     policy: Policy | None = None,
     function: str = "boxenplot",
@@ -234,9 +234,9 @@ def release_boxenplot(
     bins = check_positive_int("bins", bins)
     factor = check_positive_int("factor", factor)
     if m.uses_k:
-        pol.check_k(k)
+        k = pol.check_k(k)
     if m.adds_noise:
-        pol.check_q(q)
+        q = pol.check_q(q)
     if not (0 < outlier_prop < 1):
         raise ValueError(f"{function}: outlier_prop must be in (0, 1), got {outlier_prop!r}.")
     if not (0 < trust_alpha < 1):
@@ -402,8 +402,8 @@ def boxenplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     bins: int = 30,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,

@@ -269,8 +269,8 @@ def release_boxplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     bins: int = 30,
     policy: Policy | None = None,
 ) -> BoxRelease:
@@ -322,9 +322,9 @@ def release_boxplot(
     method = m.name
     threshold = pol.check_threshold(threshold)
     if m.uses_k:
-        pol.check_k(k)
+        k = pol.check_k(k)
     if m.adds_noise:
-        pol.check_q(q)
+        q = pol.check_q(q)
     # bins is checked for every method: a bad value is an error even where it is not used
     bins = check_positive_int("bins", bins)
     if m.counts_only:
@@ -714,8 +714,8 @@ def boxplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     bins: int = 30,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
@@ -775,11 +775,13 @@ def boxplot(
         may hold. Default and floor: the policy's threshold.
     factor : int, default 2
         Grid coarsening of ``"generalize"``.
-    k : int, default 3
+    k : int, optional
         Records per centroid of ``"deterministic"`` (floor: policy's k_min).
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD of ``"probabilistic"`` as a fraction of the variable's SD
         (floor: policy's q_min).
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     bins : int, default 30
         Cells per axis of the grid of ``"suppress"`` and ``"generalize"``
         (a `bins` x `bins` grid for the box plots of two columns).

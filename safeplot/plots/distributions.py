@@ -74,8 +74,8 @@ def release_histogram(
     bins: int | str = "auto",
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     n_dropped: int = 0,
     function: str = "histplot",
     policy: Policy | None = None,
@@ -98,8 +98,9 @@ def release_histogram(
         Minimum count of a shown bin (default and floor: the policy's).
     factor : int, default 2
         Bin-width multiplier of ``"generalize"``.
-    k, q : int, float
-        Parameters of ``"deterministic"`` and ``"probabilistic"``.
+    k, q : int, float, optional
+        Parameters of ``"deterministic"`` and ``"probabilistic"``. Default: the
+        policy's ``k_min`` and ``q_min``.
     n_dropped : int
         Rows the caller dropped for missing values (reported, rounded).
     function : str
@@ -240,8 +241,8 @@ def release_histograms(
     centres_drawn: bool = True,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     n_dropped: int = 0,
     function: str = "histplot",
     policy: Policy | None = None,
@@ -837,8 +838,8 @@ def histplot(
     delta: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
@@ -922,10 +923,12 @@ def histplot(
         Minimum count of a shown bin (default and floor: the policy's).
     factor : int, default 2
         Bin-width multiplier of ``"generalize"``.
-    k : int, default 3
+    k : int, optional
         Records per centroid (``"deterministic"``).
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD as a fraction of the variable's SD (``"probabilistic"``).
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     annotate : bool, optional
         Add the note naming the method (default: the policy's choice).
     algorithm : str, default "mdav_multivariate"
@@ -1285,8 +1288,8 @@ def hist(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",

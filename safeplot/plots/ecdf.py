@@ -129,8 +129,8 @@ def release_ecdf(
     threshold: int | None = None,
     bins: int | str = "auto",
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     policy: Policy | None = None,
     epsilon: float | None = None,
     binrange: tuple[float, float] | None = None,
@@ -192,9 +192,9 @@ def release_ecdf(
         )
     threshold = pol.check_threshold(threshold)
     if m.uses_k:
-        pol.check_k(k)
+        k = pol.check_k(k)
     if m.adds_noise:
-        pol.check_q(q)
+        q = pol.check_q(q)
     if isinstance(data, (pd.Series, np.ndarray, list, tuple)) and x is None and y is None:
         x, data = data, None
     if x is not None and y is not None:
@@ -506,8 +506,8 @@ def ecdfplot(
     threshold: int | None = None,
     bins: int | str = "auto",
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",

@@ -237,7 +237,7 @@ def _minimum(m: Method, threshold: int, k: int, pol: Policy) -> tuple[int, str]:
     facet needs ``2*k`` records (``k <= n - k``).
     """
     if m.uses_k:
-        pol.check_k(k)
+        k = pol.check_k(k)
         if 2 * k > threshold:
             return 2 * k, f"2*k={2 * k}"
     return threshold, f"threshold={threshold}"
@@ -580,8 +580,8 @@ def displot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
@@ -636,10 +636,12 @@ def displot(
         Minimum count of a shown bin and of a facet (default and floor: the policy's).
     factor : int, default 2
         Bin-width multiplier of ``"generalize"``.
-    k : int, default 3
+    k : int, optional
         Records per centroid or group (``"deterministic"``, ``"microaggregation"``).
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD as a fraction of the variable's SD (``"probabilistic"``).
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     algorithm, c, discretizer : optional
         Options of ``"microaggregation"`` and ``"rounding"``.
     annotate : bool, optional
@@ -874,8 +876,8 @@ def relplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     metric: str = "euclidean",
     algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
@@ -1248,8 +1250,8 @@ def catplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
@@ -1536,8 +1538,8 @@ def lmplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     metric: str = "euclidean",
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,

@@ -150,8 +150,8 @@ def release_hexbin(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     policy: Policy | None = None,
 ) -> HexbinRelease:
     """Release the hexagon counts of (x, y): hexagons with a count in (0, threshold) removed.
@@ -175,8 +175,9 @@ def release_hexbin(
         Fewest records in a shown hexagon (default and floor: the policy's).
     factor : int, default 2
         Coarsening of ``"generalize"``.
-    k, q : int, float
-        Parameters of ``"deterministic"`` / ``"probabilistic"``.
+    k, q : int, float, optional
+        Parameters of ``"deterministic"`` / ``"probabilistic"``. Default: the
+        policy's ``k_min`` and ``q_min``.
     policy : Policy, optional
         The policy in force.
 

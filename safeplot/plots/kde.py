@@ -354,8 +354,8 @@ def release_kde(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     bins: int = GRID_BINS,
     log_scale: Any = None,
     n_dropped: int = 0,
@@ -400,8 +400,9 @@ def release_kde(
         Minimum count of a shown bin or cell (default and floor: the policy's).
     factor : int, default 2
         Coarsening of methods that widen bins (``"generalize"``).
-    k, q : int, float
-        Parameters of ``"deterministic"`` and ``"probabilistic"``.
+    k, q : int, float, optional
+        Parameters of ``"deterministic"`` and ``"probabilistic"``. Default: the
+        policy's ``k_min`` and ``q_min``.
     bins : int, default 30
         Bins of the suppressed histogram (univariate) or cells per axis of
         the density grid (bivariate), before generalisation.
@@ -2485,8 +2486,8 @@ def kdeplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     bins: int = GRID_BINS,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
@@ -2565,10 +2566,12 @@ def kdeplot(
         policy's); also: no drawn number equals a value held by fewer records.
     factor : int, default 2
         Coarsening of ``"generalize"`` (30 bins / 30 x 30 cells -> 15 / 15 x 15).
-    k : int, default 3
+    k : int, optional
         Records per centroid (``"deterministic"``).
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD as a fraction of the variable's SD (``"probabilistic"``).
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     bins : int, default 30
         Bins of the suppressed histogram / cells per axis of the grid.
     annotate : bool, optional

@@ -322,8 +322,8 @@ def release_lineplot(
     orient: str = "x",
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     policy: Policy | None = None,
 ) -> LineRelease:
     """Release the numbers of a line plot: an estimate and band per x value and line.
@@ -447,7 +447,7 @@ def release_lineplot(
         pos = xv
     positions = np.unique(pos)
     if m.uses_k:
-        pol.check_k(k, xv.size)
+        k = pol.check_k(k, xv.size)
     if m.moves_values and m.groups_within_strata:
         # values are anonymised within each point's records: a drawn point needs enough
         # records for the method's groups, and smaller ones are left out like rare ones
@@ -609,8 +609,8 @@ def lineplot(
     ax: Axes | None = None,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,

@@ -938,8 +938,8 @@ def heatmap(
     binrange: Any = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
@@ -1026,10 +1026,12 @@ def heatmap(
         policy's). For a table, give it to :func:`crosstab`.
     factor : int, default 2
         Coarsening of ``"generalize"`` (30 x 30 -> 15 x 15).
-    k : int, default 3
+    k : int, optional
         Records per centroid of ``"deterministic"``.
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD as a fraction of each variable's SD (``"probabilistic"``).
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
     algorithm : str, default "mdav_multivariate"

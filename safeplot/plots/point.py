@@ -60,8 +60,8 @@ def release_pointplot(
     native_scale: bool = False,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     policy: Policy | None = None,
 ) -> BarRelease:
     """Release the numbers of a point plot: those of a bar plot, with a point plot's value axis.
@@ -169,8 +169,8 @@ def pointplot(
     ax: Axes | None = None,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",

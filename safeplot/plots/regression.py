@@ -224,8 +224,8 @@ def release_qq(
     fit: bool = False,
     line: str | None = None,
     method: str | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
     noise_first: bool = False,
@@ -438,8 +438,8 @@ def qqplot(
     ax: Axes | None = None,
     *,
     method: str | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
     noise_first: bool = False,
@@ -482,10 +482,12 @@ def qqplot(
     method : str, optional
         Disclosure-control method (default: the policy's for Q-Q plots,
         ``"deterministic"``).
-    k : int, default 3
+    k : int, optional
         Records per centroid (deterministic) or group (microaggregation).
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD as a fraction of each variable's SD (probabilistic).
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     threshold : int, optional
         Minimum count of a shown grid cell (default and floor: the policy's).
     factor : int, default 2
@@ -867,8 +869,8 @@ def residplot(
     line_kws: dict | None = None,
     ax: Axes | None = None,
     method: str | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
     metric: str = "euclidean",
@@ -1242,8 +1244,8 @@ def regplot(
     line_kws: dict | None = None,
     ax: Axes | None = None,
     method: str | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
     metric: str = "euclidean",

@@ -123,8 +123,8 @@ def release_scatter(
     *,
     names: tuple[str, str] = ("x", "y"),
     method: str | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
     bins: int = GRID_BINS,
@@ -145,10 +145,12 @@ def release_scatter(
     method : str, optional
         ``"deterministic"`` (default from the policy), ``"probabilistic"``,
         ``"suppress"``, ``"generalize"``, ``"confidential"`` or ``"none"``.
-    k : int, default 3
+    k : int, optional
         Records per centroid (deterministic).
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD as a fraction of each variable's SD (probabilistic).
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     threshold : int, optional
         Minimum count of a shown grid cell or box (default and floor: the policy's).
     factor : int, default 2
@@ -679,8 +681,8 @@ def scatterplot(
     legend: str | bool = "auto",
     ax: Axes | None = None,
     method: str | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
     bins: int = GRID_BINS,
@@ -742,11 +744,13 @@ def scatterplot(
         ``"deterministic"`` (the policy's default for scatter plots),
         ``"probabilistic"``, ``"suppress"``, ``"generalize"``,
         ``"confidential"`` or ``"none"`` (raw; only if the policy allows it).
-    k : int, default 3
+    k : int, optional
         Records per centroid (deterministic); at least the policy's ``k_min``.
-    q : float, default 0.25
+        Default: the policy's ``k_min`` (3 unless the custodian sets more).
+    q : float, optional
         Noise SD as a fraction of each variable's SD (probabilistic); at
         least the policy's ``q_min``.
+        Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     threshold : int, optional
         Fewest records in a shown grid cell or box (default and floor: the policy's).
     factor : int, default 2
@@ -947,8 +951,8 @@ def scatter(
     alpha: float | None = None,
     ax: Axes | None = None,
     method: str | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
     algorithm: str = "mdav_multivariate",

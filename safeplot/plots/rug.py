@@ -85,8 +85,8 @@ def release_rugplot(
     hue_order: Any = None,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     policy: Policy | None = None,
 ) -> RugRelease:
     """Release one value per record for a rug (x and y together when both are given).
@@ -141,7 +141,7 @@ def release_rugplot(
         return RugRelease(m.name, {}, None, levels, names, {}, {}, report)
     threshold = pol.check_threshold(threshold)
     if m.uses_k:
-        pol.check_k(k, raw.shape[0])
+        k = pol.check_k(k, raw.shape[0])
     fewest, why = m.group_floor(pol, k)
     fewest = max(fewest, threshold)
     sizes = np.bincount(codes, minlength=len(levels or [None]))
@@ -219,8 +219,8 @@ def rugplot(
     ax: Axes | None = None,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,

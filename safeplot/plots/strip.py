@@ -97,8 +97,8 @@ def release_stripplot(
     orient: str | None = None,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     policy: Policy | None = None,
     function: str = "stripplot",
 ) -> StripRelease:
@@ -160,7 +160,7 @@ def release_stripplot(
         )  # fmt: skip
     threshold = pol.check_threshold(threshold)
     if m.uses_k:
-        pol.check_k(k)
+        k = pol.check_k(k)
     fewest, why = m.group_floor(pol, k)
     fewest = max(fewest, threshold)
     sizes = np.bincount(codes, minlength=len(layout.levels) * n_hue)
@@ -324,8 +324,8 @@ def stripplot(
     ax: Axes | None = None,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -445,8 +445,8 @@ def swarmplot(
     ax: Axes | None = None,
     method: str | None = None,
     threshold: int | None = None,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,

@@ -370,8 +370,8 @@ def release_survival(
     threshold: int | None = None,
     bins: int = 40,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     alpha: float = 0.05,
     policy: Policy | None = None,
     function: str = "kmplot",
@@ -479,9 +479,9 @@ def release_survival(
     method = m.name
     threshold = pol.check_threshold(threshold)
     if m.uses_k:
-        pol.check_k(k)
+        k = pol.check_k(k)
     if m.adds_noise:
-        pol.check_q(q)
+        q = pol.check_q(q)
     bins = guard.from_menu("bins", bins, BINS_MENU, what="the time grid")
     alpha = guard.from_menu("alpha", alpha, ALPHA_MENU, what="confidence bands")
     # every menu choice halves the coarsest grid a whole number of times (or, for generalize,
@@ -982,8 +982,8 @@ def kmplot(
     threshold: int | None = None,
     bins: int = 40,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     annotate: bool | None = None,
     epsilon: float | None = None,
     mechanism: str = "laplace",

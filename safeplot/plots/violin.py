@@ -319,8 +319,8 @@ def release_violinplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     bins: int = 30,
     policy: Policy | None = None,
     function: str = "violinplot",
@@ -383,9 +383,9 @@ def release_violinplot(
     bins = check_positive_int("bins", bins)
     factor = check_positive_int("factor", factor)
     if m.uses_k:
-        pol.check_k(k)
+        k = pol.check_k(k)
     if m.adds_noise:
-        pol.check_q(q)
+        q = pol.check_q(q)
     if inner in ("stick", "point") and not (m.moves_values and not m.rule_based):
         raise DisclosureError(
             f"{function}: inner={inner!r} draws one mark per record, and method={m.name!r} "
@@ -575,8 +575,8 @@ def violinplot(
     method: str | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    k: int = 3,
-    q: float = 0.25,
+    k: int | None = None,
+    q: float | None = None,
     bins: int = 30,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
