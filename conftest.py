@@ -94,3 +94,24 @@ def regime(request, _isolated, tmp_path, monkeypatch):
         pol = safeplot.policy.get_policy()
         assert pol.locked and (pol.threshold, pol.k_min, pol.q_min) == (5, 5, 0.5)
     return request.param
+
+
+@pytest.fixture
+def restore_theme():
+    """Undo the global theme changes a test makes (seaborn's rcParams and the colour codes).
+
+    ``sns.set_theme`` and friends change matplotlib's rcParams and the single-letter
+    colours "b", "g", ...; a test module that calls them uses this fixture so the next
+    test draws with the defaults again.
+    """
+    import matplotlib as mpl
+    import matplotlib.colors as mcolors
+
+    plt.close("all")
+    rc = mpl.rcParams.copy()
+    codes = {c: mcolors._colors_full_map[c] for c in "bgrmyck"}
+    yield
+    plt.close("all")
+    mpl.rcParams.update(rc)
+    mcolors._colors_full_map.update(codes)
+    mcolors._colors_full_map.cache.clear()

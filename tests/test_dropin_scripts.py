@@ -11,6 +11,9 @@ from safeplot.errors import UnsafePlotError
 
 from .leakscan import columns_of_axes, run_seaborn_script, scan_figure
 
+# seaborn themes set by a script are global: each test starts from and leaves the defaults
+pytestmark = pytest.mark.usefixtures("restore_theme")
+
 PENGUINS_EDA = """
 import seaborn as sns
 import matplotlib.pyplot as plt
@@ -82,21 +85,6 @@ def _scan_all(fig, frame, **kws):
     per_axes = {ax: columns_of_axes(ax, frame) for ax in fig.axes}
     raw = {}
     return scan_figure(fig, raw, count_axis=None, per_axes=per_axes, **kws)
-
-
-@pytest.fixture(autouse=True)
-def _restore_theme():
-    """Undo seaborn's global theme changes (rcParams and the "b", "g", ... colour codes)."""
-    import matplotlib as mpl
-    import matplotlib.colors as mcolors
-
-    rc = mpl.rcParams.copy()
-    codes = {c: mcolors._colors_full_map[c] for c in "bgrmyck"}
-    yield
-    plt.close("all")
-    mpl.rcParams.update(rc)
-    mcolors._colors_full_map.update(codes)
-    mcolors._colors_full_map.cache.clear()
 
 
 def test_penguins_eda():

@@ -27,20 +27,8 @@ PLOTTING_MODULES = (
     "axisgrid",
 )
 
-
-@pytest.fixture(autouse=True)
-def _restore_theme():
-    """Undo seaborn's global theme changes (rcParams and the "b", "g", ... colour codes)."""
-    import matplotlib as mpl
-    import matplotlib.colors as mcolors
-
-    rc = mpl.rcParams.copy()
-    codes = {c: mcolors._colors_full_map[c] for c in "bgrmyck"}
-    yield
-    plt.close("all")
-    mpl.rcParams.update(rc)
-    mcolors._colors_full_map.update(codes)
-    mcolors._colors_full_map.cache.clear()
+# seaborn themes set by a script are global: each test starts from and leaves the defaults
+pytestmark = pytest.mark.usefixtures("restore_theme")
 
 
 def _seaborn_public() -> set[str]:

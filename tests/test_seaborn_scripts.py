@@ -23,6 +23,9 @@ from safeplot.errors import DisclosureError
 
 from .leakscan import run_seaborn_script, scan_script
 
+# seaborn themes set by a script are global: each test starts from and leaves the defaults
+pytestmark = pytest.mark.usefixtures("restore_theme")
+
 HEADER = """
 import numpy as np
 import pandas as pd
@@ -874,22 +877,6 @@ def _params():
         if name in XFAIL:
             marks.append(pytest.mark.xfail(strict=True, reason=XFAIL[name]))
         yield pytest.param(script, id=name, marks=marks)
-
-
-@pytest.fixture(autouse=True)
-def _restore_theme():
-    """Undo the global theme changes a script makes (rcParams and the colour codes)."""
-    import matplotlib as mpl
-    import matplotlib.colors as mcolors
-
-    plt.close("all")
-    rc = mpl.rcParams.copy()
-    codes = {c: mcolors._colors_full_map[c] for c in "bgrmyck"}
-    yield
-    plt.close("all")
-    mpl.rcParams.update(rc)
-    mcolors._colors_full_map.update(codes)
-    mcolors._colors_full_map.cache.clear()
 
 
 @pytest.mark.parametrize("script", list(_params()))
