@@ -6,8 +6,8 @@ Data that do not fit in memory: a dask DataFrame
 variables), :func:`safeplot.countplot` and :func:`safeplot.kdeplot` accept a
 :class:`dask.dataframe.DataFrame` (install ``safeplot[dask]``). dask reads
 the data partition by partition and computes only what the release needs:
-the number of records and the extremes, the rare values a bin edge or tick
-could land on, and the counts per bin, grid cell or category. Small counts
+the number of records and the extremes, the rare values a bin edge could
+land on, and the counts per bin, grid cell or category. Small counts
 are then suppressed exactly as for a pandas DataFrame: the figure is the
 same, number for number.
 
