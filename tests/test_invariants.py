@@ -52,7 +52,8 @@ def test_histogram_release_leaks_nothing(shape, method):
     draw_histogram(ax, rel)
     findings = scan_figure(fig, {"x": x}, threshold=3)
     assert not findings, str(findings)
-    assert findings.numbers_scanned > 20
+    # the shown bars' edges and the limits (ticks are a locator's round numbers, not compared)
+    assert findings.numbers_scanned >= 8
     # limits never sit on the raw extremes, and the outer bins are shown ones
     rare = safeplot.anonymize.rare_values(x, 3)
     assert not np.isin(rel.xlim, rare).any()

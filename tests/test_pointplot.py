@@ -15,7 +15,7 @@ from safeplot.plots.line import ERRORBAR_MENU
 from safeplot.plots.point import pointplot, release_pointplot
 from safeplot.release.guard import released_statistics
 
-from .leakscan import scan_figure
+from .leakscan import on_locator_grid, scan_figure
 
 TIPS = safeplot.load_dataset("tips")
 
@@ -45,9 +45,11 @@ def test_released_numbers_are_the_rounded_group_means():
     assert rel.estimates.tolist() == list(released_statistics(groups.mean().to_numpy(), rare))
     upper = (groups.mean() + groups.sem()).to_numpy()
     assert rel.upper.tolist() == list(released_statistics(upper, rare))
-    # the value axis spans the released numbers (no baseline at zero) and avoids rare tips
+    # the value axis spans the released numbers (no baseline at zero), its limits off rare
+    # tips; its ticks are a locator's round numbers between them (invariant 2)
     assert 0 < rel.value_lim[0] < rel.lower.min()
-    assert not np.isin(rel.value_ticks, rare).any()
+    assert not np.isin(rel.value_lim, rare).any()
+    assert on_locator_grid(rel.value_ticks)
 
 
 def test_the_points_drawn_are_the_released_estimates():
