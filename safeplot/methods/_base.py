@@ -242,7 +242,7 @@ class Method:
         threshold = pol.threshold
         if self.uses_k and k is None:
             k = pol.check_k(None)  # a call that does not choose k uses the policy's floor
-        if self.uses_k and self.groups_within_strata and k is not None and int(k) >= threshold:
+        if self.uses_k and self.groups_within_strata and int(k) >= threshold:
             return int(k), f"k={int(k)}"
         return threshold, f"threshold={threshold}"
 

@@ -31,10 +31,10 @@ class Microaggregation(Method):
 
     def group_floor(self, policy: Policy | None = None, k: int | None = None) -> tuple[int, str]:
         """Return 2k when above the base floor: with fewer, one group would hold every record."""
-        need, why = super().group_floor(policy, k)
         if k is None:
             k = get_policy(policy).check_k(None)  # the policy's floor when the call has no k
-        if k is not None and 2 * int(k) > need:
+        need, why = super().group_floor(policy, k)
+        if 2 * int(k) > need:
             return 2 * int(k), f"2*k={2 * int(k)}"
         return need, why
 
