@@ -326,6 +326,7 @@ def _guard(grid: str, method: str, base: Callable[..., Any]) -> Callable[..., An
                 **kwargs,
             )
             _unify_shared(self, _grid_columns(self, (), {}))
+            _one_note(self)
             return out
 
         wrapped = plot
@@ -337,12 +338,23 @@ def _guard(grid: str, method: str, base: Callable[..., Any]) -> Callable[..., An
             out = base(self, checked, *args, **kwargs)
             if checked is not func or is_safe_function(func):
                 _unify_shared(self, _grid_columns(self, args, kwargs))
+                _one_note(self)
             return out
 
         wrapped = mapped
     functools.update_wrapper(wrapped, base)
     del wrapped.__wrapped__
     return wrapped
+
+
+def _one_note(grid: Any) -> None:
+    """Gather the method notes the mapped functions wrote on each panel into one for the grid."""
+    from ..plots._common import figure_note, quiet_seaborn
+
+    if figure_note(grid.figure.axes) is not None and not isinstance(grid, seaborn.JointGrid):
+        # a joint grid keeps seaborn's spacing; the others lay out again around the note
+        with quiet_seaborn():
+            grid.tight_layout()
 
 
 def _grid_columns(grid: Any, args: tuple, kwargs: dict) -> list[np.ndarray]:

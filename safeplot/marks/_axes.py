@@ -5,13 +5,26 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import matplotlib as mpl
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.layout_engine import PlaceHolderLayoutEngine
+from matplotlib.text import Annotation
 from matplotlib.ticker import FixedLocator, FuncFormatter
 
-__all__ = ["note_below", "quiet_seaborn", "set_safe_axis"]
+__all__ = [
+    "FootnoteLayout",
+    "footnotes",
+    "make_room_below",
+    "note_below",
+    "quiet_seaborn",
+    "remove_footnote",
+    "set_safe_axis",
+]
 
 
 def set_safe_axis(ax: Axes, which: str, lim: tuple[float, float], ticks: np.ndarray) -> None:
@@ -56,10 +69,24 @@ def _exact_decimals(ticks: np.ndarray) -> int | None:
     return None
 
 
-def note_below(ax: Axes, text: str, gid: str) -> None:
-    """Write a small grey note under the x-axis label, from the left edge of `ax`.
+#: where an Axes keeps its footnotes, top to bottom
+_FOOTNOTES = "_safeplot_footnotes"
+#: the gap between the x-axis label and the first footnote, and between footnotes
+_GAP_PT = 2.0
 
-    For what a figure leaves out or merges, clear of the marks and legends.
+
+def note_below(
+    ax: Axes, text: str, gid: str, *, fontsize: str = "xx-small", color: str = "0.3"
+) -> Annotation:
+    """Write a small grey footnote under the x-axis label, from the left edge of `ax`.
+
+    For what a figure leaves out or merges, and for the method note: the one
+    place a figure's notes go, clear of the marks, ticks, titles, legends and
+    neighbouring panels. Footnotes of one Axes stack under each other. A
+    footnote with the same `gid` is rewritten, not repeated. The footnotes
+    take part in layout (``tight_layout``, constrained layout,
+    ``bbox_inches="tight"``); a figure without a layout engine has its bottom
+    margin raised so that they stay on the figure.
 
     Parameters
     ----------
@@ -68,19 +95,134 @@ def note_below(ax: Axes, text: str, gid: str) -> None:
         The note (may span several lines).
     gid : str
         The annotation's gid, by which tests and later drawing find it.
+    fontsize, color : str, optional
+        Its font size and colour.
+
+    Returns
+    -------
+    Annotation
+        The footnote.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> note = note_below(ax, "2 groups of fewer than 3 records left out", "demo-note")
+    >>> note.get_gid()
+    'demo-note'
+    >>> plt.close(fig)
     """
-    ax.annotate(
-        text,
-        xy=(0.0, 0.0),
-        xycoords=("axes fraction", ax.xaxis.label),
-        xytext=(0, -2),
-        textcoords="offset points",
-        ha="left",
-        va="top",
-        fontsize="xx-small",
-        color="0.3",
-        gid=gid,
-    )
+    notes = footnotes(ax)
+    for note in notes:
+        if note.get_gid() == gid:
+            note.set_text(text)
+            break
+    else:
+        note = ax.annotate(
+            text,
+            xy=(0.0, 0.0),
+            xycoords=("axes fraction", ax.xaxis.label),
+            xytext=(0, -_GAP_PT),
+            textcoords="offset points",
+            ha="left",
+            va="top",
+            fontsize=fontsize,
+            color=color,
+            gid=gid,
+            annotation_clip=False,
+        )
+        note.set_in_layout(True)
+        notes.append(note)
+        _restack(ax)
+    make_room_below(ax.figure)
+    return note
+
+
+def footnotes(ax: Axes) -> list[Annotation]:
+    """Return the footnotes of `ax` still drawn, top to bottom (the list `ax` keeps)."""
+    notes = ax.__dict__.setdefault(_FOOTNOTES, [])
+    notes[:] = [n for n in notes if n.axes is ax and n in ax.texts]
+    return notes
+
+
+def remove_footnote(ax: Axes, gid: str) -> str | None:
+    """Remove the footnote of `ax` with `gid`; its text, or None if it had none."""
+    for note in footnotes(ax):
+        if note.get_gid() == gid:
+            note.remove()
+            _restack(ax)
+            return note.get_text()
+    return None
+
+
+def _restack(ax: Axes) -> None:
+    """Hang each footnote under the one above it, the first under the x-axis label."""
+    anchor: Artist = ax.xaxis.label
+    for note in footnotes(ax):
+        note.xycoords = ("axes fraction", anchor)
+        anchor = note
+
+
+def make_room_below(fig: Figure) -> None:
+    """Keep a figure's footnotes on the figure, now and whenever it is drawn again.
+
+    A figure laid out by tight or constrained layout makes room for them
+    itself, as footnotes take part in layout. A figure without a layout
+    engine gets a small one that, at each draw, raises the bottom margin
+    just enough for the lowest footnote (labels set or spines moved after
+    the plot are accounted for); it does nothing else.
+    """
+    engine = fig.get_layout_engine()
+    if isinstance(engine, FootnoteLayout):
+        engine.execute(fig)
+        return
+    if engine is not None and type(engine) is not PlaceHolderLayoutEngine:
+        return
+    try:
+        fig.set_layout_engine(FootnoteLayout())
+    except RuntimeError:  # a colorbar made under another engine: make room once
+        FootnoteLayout().execute(fig)
+        return
+    fig.get_layout_engine().execute(fig)
+
+
+class FootnoteLayout(PlaceHolderLayoutEngine):
+    """The layout of a figure with footnotes and no layout engine: room for the footnotes only.
+
+    It is matplotlib's engine for "no layout" (so ``fig.tight_layout()``
+    still simply lays the figure out, without a warning), extended to raise
+    the bottom margin at each draw until the lowest footnote is on the figure.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(adjust_compatible=True, colorbar_gridspec=True)
+
+    def execute(self, fig: Figure) -> None:
+        """Raise the bottom margin of `fig` until its lowest footnote is on the figure."""
+        renderer = _renderer(fig)
+        lowest = np.inf
+        for ax in fig.axes:
+            notes = footnotes(ax)
+            if notes and ax.get_visible():
+                ax.xaxis.get_tightbbox(renderer)  # places the x-axis label under the tick labels
+                lowest = min(lowest, notes[-1].get_window_extent(renderer).y0)
+        pad = _GAP_PT * fig.dpi / 72
+        if not np.isfinite(lowest) or lowest >= pad:
+            return
+        pars = fig.subplotpars
+        bottom = pars.bottom + (pad - lowest) / fig.bbox.height
+        if bottom < pars.top - 0.2:
+            fig.subplots_adjust(bottom=bottom)
+
+
+def _renderer(fig: Figure) -> Any:
+    """Return a renderer to measure text with: the canvas' own, or Agg's for vector ones."""
+    get = getattr(fig.canvas, "get_renderer", None)
+    if get is not None:
+        return get()
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    return RendererAgg(fig.bbox.width, fig.bbox.height, fig.dpi)
 
 
 @contextlib.contextmanager

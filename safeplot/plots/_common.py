@@ -6,7 +6,7 @@ import contextlib
 import functools
 import inspect
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -15,7 +15,7 @@ from matplotlib.axes import Axes
 from .. import audit
 from ..anonymize.grids import MATCH_RTOL, as_sorted, hit_mask, hits_any, safe_ticks
 from ..errors import DisclosureError
-from ..marks._axes import quiet_seaborn, set_safe_axis
+from ..marks._axes import note_below, quiet_seaborn, remove_footnote, set_safe_axis
 from ..methods import Method, get_method, method_options
 from ..policy import Policy
 from ..release import DisclosureReport, guard
@@ -28,6 +28,7 @@ __all__ = [
     "axis_from_range",
     "check_methods",
     "check_positive_int",
+    "figure_note",
     "finish",
     "finite_range",
     "get_ax",
@@ -241,27 +242,39 @@ def finish(
     """Attach the release's report to `ax`, log it (with `released`), and add the method note."""
     attach_release(ax, report, released=released)
     if resolve_annotate(annotate, policy):
-        text = method_note(ax.safeplot_report)
-        for artist in ax.texts:
-            if artist.get_gid() == FOOTNOTE_GID:
-                artist.set_text(text)
-                break
-        else:
-            # along the right edge, outside the axes: clear of titles, labels and legends
-            ax.annotate(
-                text,
-                xy=(1.0, 0.0),
-                xycoords="axes fraction",
-                xytext=(2, 0),
-                textcoords="offset points",
-                rotation=90,
-                ha="left",
-                va="bottom",
-                fontsize="x-small",
-                color="0.35",
-                gid=FOOTNOTE_GID,
-            )
+        # a footnote under the x-axis label: clear of titles, legends and neighbouring panels
+        note_below(ax, method_note(ax.safeplot_report), FOOTNOTE_GID, **_METHOD_NOTE_STYLE)
     return ax
+
+
+#: the method note is a little larger and darker than the other footnotes
+_METHOD_NOTE_STYLE = {"fontsize": "x-small", "color": "0.35"}
+
+
+def figure_note(axes: Iterable[Axes], text: str | None = None) -> Axes | None:
+    """Gather the method notes of a figure's panels into one, under its bottom-left panel.
+
+    Figure-level plots (facets, pair and joint grids) name the method once,
+    not on every panel. Distinct notes are joined with "; ". `text` is the
+    note to write instead of the panels' own (a grid's whole report).
+
+    Returns
+    -------
+    Axes or None
+        The panel holding the note; None when there is no note to write.
+    """
+    axes = [ax for ax in axes if ax is not None and ax.get_visible()]
+    notes = [remove_footnote(ax, FOOTNOTE_GID) for ax in axes]
+    notes = list(dict.fromkeys(n for n in notes if n))
+    if text is None and not notes:
+        return None
+    if not axes:
+        return None
+    host = min(axes, key=lambda a: (round(a.get_position().y0, 6), a.get_position().x0))
+    note_below(
+        host, text if text is not None else "; ".join(notes), FOOTNOTE_GID, **_METHOD_NOTE_STYLE
+    )
+    return host
 
 
 def safe_points(lo: float, hi: float, num: int, avoid: np.ndarray) -> np.ndarray:

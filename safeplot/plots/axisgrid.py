@@ -58,10 +58,10 @@ from ._boxes import BoxScatterRelease
 from ._boxes import refuse_per_point as _refuse_per_point
 from ._boxes import release_boxes as _release_boxes
 from ._common import (
-    FOOTNOTE_GID,
     attach_release,
     axis_from_range,
     check_positive_int,
+    figure_note,
     make_report,
     method_note,
     quiet_seaborn,
@@ -1022,23 +1022,19 @@ def _grid_report(
     return report
 
 
-def _figure_note(host: Axes, report: DisclosureReport, annotate: bool) -> None:
-    """Add the method note of the whole figure, at its bottom right corner.
+def _figure_note(grid: Any, report: DisclosureReport, annotate: bool) -> None:
+    """Write the method note of the whole figure once, under its bottom-left panel.
 
-    It is held by one Axes (`host`), as every method note is, and placed in
-    figure coordinates so that it does not sit on a panel.
+    The note is a footnote of that panel (the one place every method note
+    goes); a pair grid lays itself out again to make room for it, a joint
+    grid keeps seaborn's spacing and raises its bottom margin.
     """
-    if annotate:
-        host.annotate(
-            method_note(report),
-            xy=(0.995, 0.005),
-            xycoords="figure fraction",
-            ha="right",
-            va="bottom",
-            fontsize="x-small",
-            color="0.35",
-            gid=FOOTNOTE_GID,
-        )
+    if not annotate:
+        return
+    figure_note(grid.figure.axes, method_note(report))
+    if not hasattr(grid, "ax_joint"):
+        with quiet_seaborn():
+            grid.tight_layout()
 
 
 def _check_user_lim(lim: Any, rare: np.ndarray, name: str) -> tuple[float, float] | None:
@@ -1359,7 +1355,7 @@ def pairplot(
         drawn = [a for a in grid.axes.flat if a is not None] + list(grid.diag_axes or [])
         _attach_all([(drawn, report)])
         grid.safeplot_report = report
-        _figure_note(drawn[-1], report, show_note)
+        _figure_note(grid, report, show_note)
         return grid
 
     _refuse_per_point(plot_kws, "pairplot(plot_kws)")
@@ -1505,7 +1501,7 @@ def pairplot(
     reports = [r for _, r in pairs]
     grid.safeplot_report = _grid_report("pairplot", method, reports, names, n, n_dropped, pol)
     _attach_all(pairs)
-    _figure_note(pairs[-1][0][-1], grid.safeplot_report, show_note)
+    _figure_note(grid, grid.safeplot_report, show_note)
     return grid
 
 
@@ -1768,7 +1764,7 @@ def jointplot(
         report = make_report("jointplot", "none", {}, tuple(names), n, 0, pol)
         _attach_all([([grid.ax_joint, grid.ax_marg_x, grid.ax_marg_y], report)])
         grid.safeplot_report = report
-        _figure_note(grid.ax_joint, report, show_note)
+        _figure_note(grid, report, show_note)
         return grid
     if hue_norm is not None:
         raise ValueError(
@@ -1955,7 +1951,7 @@ def jointplot(
         "jointplot", method, [r for _, r in pairs], names, n, n_dropped, pol
     )
     _attach_all(pairs)
-    _figure_note(grid.ax_joint, grid.safeplot_report, show_note)
+    _figure_note(grid, grid.safeplot_report, show_note)
     return grid
 
 

@@ -41,7 +41,7 @@ from ..errors import DisclosureError, UnsafePlotError
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
 from ._categories import infer_orient
-from ._common import all_or_nothing, resolve_annotate, safe_limits, set_safe_axis
+from ._common import all_or_nothing, figure_note, resolve_annotate, safe_limits, set_safe_axis
 from ._data import categorical_order, plot_data
 
 __all__ = [
@@ -444,6 +444,7 @@ def _finish_grid(
     grid._not_na = grid._not_na.iloc[0:0] if hasattr(grid._not_na, "iloc") else grid._not_na[:0]
     grid.set_axis_labels(xlabel, ylabel)
     grid.set_titles()
+    figure_note(grid.axes.flat)
     grid.tight_layout()
     grid.safeplot_reports = [
         ax.safeplot_report
