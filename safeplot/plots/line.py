@@ -62,6 +62,7 @@ __all__ = [
     "LINE_NOTE_GID",
     "LineRelease",
     "check_estimate_args",
+    "date_ticks",
     "lineplot",
     "release_lineplot",
 ]
@@ -677,7 +678,7 @@ def date_ticks(lo: float, hi: float) -> np.ndarray:
     --------
     >>> lo, hi = mdates.date2num(np.array(["2016-01-01", "2016-12-31"], dtype="datetime64[D]"))
     >>> [str(mdates.num2date(t).date()) for t in date_ticks(lo, hi)][:3]
-    ['2016-01-01', '2016-03-01', '2016-05-01']
+    ['2016-01-01', '2016-02-01', '2016-03-01']
     """
     locator = mdates.AutoDateLocator()
     ticks = np.asarray(locator.tick_values(mdates.num2date(lo), mdates.num2date(hi)), dtype=float)
