@@ -245,6 +245,36 @@ def _record_texts(fig) -> list[str]:
     return out
 
 
+def on_date_locator(values, lim) -> bool:
+    """Whether `values` are the ticks matplotlib's AutoDateLocator puts between limits `lim`.
+
+    A date axis (limits in matplotlib date numbers) has the ticks of the date
+    locator, which depend on the limits only, as a linear locator's do.
+
+    Examples
+    --------
+    >>> on_date_locator([18307.0, 18314.0, 18322.0, 18329.0, 18336.0, 18343.0, 18353.0],
+    ...                 (18305.0, 18355.0))
+    True
+    >>> on_date_locator([18308.0, 18315.0, 18322.0], (18305.0, 18355.0))
+    False
+    """
+    import matplotlib.dates as mdates
+
+    v = np.sort(np.asarray(values, dtype=float))
+    lo, hi = sorted(float(x) for x in lim)
+    if v.size == 0 or not (np.isfinite(lo) and np.isfinite(hi)) or hi <= lo:
+        return False
+    if lo < 1 or hi > 2.9e6:  # not date numbers (matplotlib's dates run from year 1 to 9999)
+        return False
+    ticks = np.asarray(
+        mdates.AutoDateLocator().tick_values(mdates.num2date(lo), mdates.num2date(hi)), dtype=float
+    )
+    ticks = ticks[(ticks >= lo) & (ticks <= hi)]
+    inside = v[(v >= lo) & (v <= hi)]
+    return inside.size > 0 and inside.size == ticks.size and np.allclose(inside, ticks, rtol=0)
+
+
 def _printed_ticks(numbers: np.ndarray, ticks) -> bool:
     """Whether a tick label's numbers are tick positions (as printed, to their last digit)."""
     ticks = np.asarray(ticks, dtype=float)
@@ -402,7 +432,10 @@ def scan_figure(
             log = (ax.get_xscale() if axis == "x" else ax.get_yscale()) == "log"
             # a standard locator's round numbers are not data (invariant 2), nor are labels
             # that print them; a label that says something else (a category name) is
-            locator = axis != categorical and on_locator_grid(ticks, log=log)
+            lim = ax.get_xlim() if axis == "x" else ax.get_ylim()
+            locator = axis != categorical and (
+                on_locator_grid(ticks, log=log) or (not log and on_date_locator(ticks, lim))
+            )
             if not locator:
                 check(f"{axis}ticks", ticks, axis)
             for t in labels:

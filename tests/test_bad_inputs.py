@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -144,6 +145,9 @@ for _name in (
 for _name in ("all-nan", "constant"):
     # a box per column: an all-missing column is left empty, a constant one is a box of 60
     ACCEPTED[_name]["safe-axes-boxplot"] = "a box per column; y is still drawn"
+# dates on x of a line plot are released as matplotlib date numbers, per x value or bin of the
+# safe grid (one record per day here: binned), and drawn on a date axis
+ACCEPTED["datetime"]["lineplot.*|relplot-line"] = "dates are released as date numbers"
 # a boxplot grouped by x: a constant or boolean x is one or two groups of many records
 ACCEPTED["constant"]["boxplot-continuous-x"] = "one group of all records"
 ACCEPTED["boolean"]["boxplot-continuous-x"] = "two groups, True and False, of many records"
@@ -256,11 +260,15 @@ def test_plot_function_refuses_bad_data(case, method, name):
     assert why, f"{case.name} drew {name!r} data with method={method!r} instead of refusing"
     fig = _figure(result, ax)
     per_axes = case.per_axes(result, df) if case.per_axes else None
-    try:
-        raw = case.raw(df)
-    except (TypeError, ValueError):
-        # text or dates in x: scan against its numeric entries
-        raw = case.raw(df.assign(x=pd.to_numeric(df["x"], errors="coerce").astype(float)))
+    if pd.api.types.is_datetime64_any_dtype(df["x"].dtype):
+        # dates in x: scan against the date numbers a line plot draws them at
+        raw = case.raw(df.assign(x=mdates.date2num(df["x"].to_numpy())))
+    else:
+        try:
+            raw = case.raw(df)
+        except (TypeError, ValueError):
+            # text in x: scan against its numeric entries
+            raw = case.raw(df.assign(x=pd.to_numeric(df["x"], errors="coerce").astype(float)))
     if "x_labels" in raw:
         raw = {"x": pd.to_numeric(pd.Series(raw["x_labels"]), errors="coerce").to_numpy(float)}
     assert not scan_figure(fig, raw, per_axes=per_axes, **case.scan)

@@ -220,7 +220,6 @@ def test_stepping_the_errorbar_level_is_refused_off_the_menu():
         ({"errorbar": lambda v: (v.min(), v.max())}, ValueError, "callable errorbar"),
         ({"errorbar": ("ci", 94)}, ValueError, "not available"),
         ({"errorbar": "iqr"}, ValueError, "must be one of"),
-        ({"size": "day"}, ValueError, "size= is not supported"),
         ({"orient": "y"}, ValueError, "orient='y' is not supported"),
         ({"method": "generalize"}, ValueError, "not available for line plots"),
         ({"method": "none"}, DisclosureError, "raw"),
@@ -270,3 +269,230 @@ def test_relplot_kind_line_releases_each_facet():
     from safeplot.plots.facets import facet_axes_variables
 
     assert not scan_figure(g.figure, raw, per_axes=facet_axes_variables(g, TIPS))
+
+
+# -- size: a line width per level ----------------------------------------------------------
+
+
+def _fmri() -> pd.DataFrame:
+    """fmri's shape: 14 subjects x 19 time points x 2 events x 2 regions, one signal each."""
+    rng = np.random.default_rng(2014)
+    rows = []
+    for subject in [f"s{i}" for i in range(14)]:
+        for event, amp in (("stim", 0.2), ("cue", 0.08)):
+            for region, gain in (("parietal", 1.0), ("frontal", 0.6)):
+                for timepoint in range(19):
+                    bump = amp * gain * np.sin(np.pi * timepoint / 9) * (timepoint < 10)
+                    rows.append((subject, timepoint, event, region, bump + rng.normal(0, 0.05)))
+    return pd.DataFrame(rows, columns=["subject", "timepoint", "event", "region", "signal"])
+
+
+FMRI = _fmri()
+
+
+def _legend(ax) -> dict[str, float]:
+    legend = ax.get_legend()
+    return {
+        t.get_text(): h.get_linewidth()
+        for t, h in zip(legend.get_texts(), legend.legend_handles, strict=True)
+    }
+
+
+def _widths(ax) -> list[float]:
+    return [line.get_linewidth() for line in ax.get_lines() if len(line.get_xdata()) > 1]
+
+
+def test_size_groups_the_release_by_its_levels_as_hue_does():
+    rel = release_lineplot(
+        FMRI, x="timepoint", y="signal", hue="event", size="region", errorbar=("se", 1)
+    )
+    assert rel.size_levels == ["parietal", "frontal"] and rel.hue_levels == ["stim", "cue"]
+    assert rel.names["size"] == "region" and not rel.size_numeric
+    rare = rare_values(FMRI["signal"], 3)
+    for event in ("stim", "cue"):
+        for region in ("parietal", "frontal"):
+            line = rel.line(hue=event, size=region)
+            sub = FMRI[(FMRI["event"] == event) & (FMRI["region"] == region)]
+            mean = sub.groupby("timepoint")["signal"].mean()
+            assert line["x"].tolist() == [float(t) for t in range(19)]
+            assert line["estimate"].tolist() == list(released_statistics(mean.to_numpy(), rare))
+
+
+def test_size_draws_seaborns_line_width_per_level_and_a_size_legend_section():
+    fig, (ax, raw) = plt.subplots(1, 2)
+    lineplot(FMRI, x="timepoint", y="signal", hue="event", size="region", ax=ax)
+    import seaborn as sns
+
+    sns.lineplot(FMRI, x="timepoint", y="signal", hue="event", size="region", ax=raw)
+    assert _legend(ax) == _legend(raw)  # event and region sections, seaborn's widths
+    assert list(_legend(ax)) == ["event", "stim", "cue", "region", "parietal", "frontal"]
+    lw = plt.rcParams["lines.linewidth"]
+    assert _legend(ax)["parietal"] == 2 * lw and _legend(ax)["frontal"] == 0.5 * lw
+    assert sorted(_widths(ax)) == sorted(_widths(raw)) == [0.5 * lw] * 2 + [2 * lw] * 2
+    raw.remove()  # seaborn's panel drew the records; scan safeplot's alone
+    assert not scan_figure(
+        fig, {"x": FMRI["timepoint"].to_numpy(), "y": FMRI["signal"].to_numpy()}
+    )
+
+
+def test_a_small_size_level_is_left_out_unnamed_and_the_others_keep_their_widths():
+    df = TIPS.assign(when=TIPS["time"].astype(str))
+    df.loc[df.index[:2], "when"] = "Brunch"  # two records: left out
+    order = ["Lunch", "Brunch", "Dinner"]
+    fig, ax = plt.subplots()
+    lineplot(df, x="size", y="tip", size="when", size_order=order, errorbar=None, ax=ax)
+    rel = release_lineplot(df, x="size", y="tip", size="when", size_order=order, errorbar=None)
+    assert rel.size_levels == ["Lunch", "Dinner"] and rel.size_positions == [0, 2]
+    widths = _legend(ax)
+    assert "Brunch" not in widths
+    lw = plt.rcParams["lines.linewidth"]
+    # three levels: 2, 1.25 and 0.5 times lines.linewidth; Dinner keeps the third
+    assert widths["Lunch"] == 2 * lw and widths["Dinner"] == 0.5 * lw
+    assert "points of single lines with too few records left out" in rel.notes
+    assert not any("Brunch" in t for t in _texts(ax))
+
+
+def _numeric_sized(n_levels: int) -> pd.DataFrame:
+    rng = np.random.default_rng(7)
+    dose = np.repeat(np.arange(1, n_levels + 1) * 1.5, 60)
+    x = np.tile(np.repeat([0.0, 1.0, 2.0], 20), n_levels)
+    df = pd.DataFrame({"x": x, "dose": dose, "y": rng.normal(size=dose.size) + dose})
+    # one record at a rare dose: left out, and its value is neither drawn nor printed
+    df.loc[len(df)] = [1.0, 13.37, 9.25]
+    return df
+
+
+def test_a_numeric_size_is_normalised_over_the_drawn_levels_with_a_brief_legend():
+    df = _numeric_sized(8)
+    fig, ax = plt.subplots()
+    lineplot(df, x="x", y="y", size="dose", errorbar=None, ax=ax)
+    rel = release_lineplot(df, x="x", y="y", size="dose", errorbar=None)
+    assert rel.size_numeric and 13.37 not in rel.size_levels
+    assert rel.size_levels == [1.5 * i for i in range(1, 9)]
+    lw = plt.rcParams["lines.linewidth"]
+    widths = sorted(_widths(ax))
+    assert widths[0] == 0.5 * lw and widths[-1] == 2 * lw  # the drawn levels span the range
+    legend = _legend(ax)
+    # more than six levels: a locator's round numbers between 1.5 and 12, as scatterplot's
+    from safeplot.plots.relational import brief_legend_entries
+
+    assert list(legend) == brief_legend_entries(np.array(rel.size_levels))[1]
+    assert "13.37" not in legend
+    for label, width in legend.items():
+        assert width == pytest.approx(0.5 * lw + (float(label) - 1.5) / 10.5 * 1.5 * lw)
+    assert not scan_figure(fig, {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()})
+
+
+def test_a_numeric_size_with_few_levels_lists_each_drawn_level():
+    df = _numeric_sized(3)
+    fig, ax = plt.subplots()
+    lineplot(df, x="x", y="y", size="dose", errorbar=None, ax=ax)
+    assert list(_legend(ax)) == ["1.5", "3.0", "4.5"]
+
+
+def test_relplot_kind_line_gives_a_size_level_one_width_in_every_facet():
+    g = safeplot.relplot(
+        TIPS, x="size", y="tip", col="time", size="smoker", kind="line", errorbar=None, height=2
+    )
+    lw = plt.rcParams["lines.linewidth"]
+    labels = [t.get_text() for t in g.legend.get_texts()]
+    assert labels == ["Yes", "No"]
+    assert [h.get_linewidth() for h in g.legend.legend_handles] == [2 * lw, 0.5 * lw]
+    for ax in g.axes.flat:
+        assert set(_widths(ax)) <= {2 * lw, 0.5 * lw}
+
+
+# -- dates on x ----------------------------------------------------------------------------
+
+
+def _daily(days: int = 30, per_day: int = 4) -> pd.DataFrame:
+    rng = np.random.default_rng(11)
+    when = np.repeat(pd.date_range("2021-03-01", periods=days, freq="D"), per_day)
+    df = pd.DataFrame({"when": when, "y": rng.normal(size=when.size).cumsum()})
+    # a visit on a day of its own: its date is one record's
+    df.loc[len(df)] = [pd.Timestamp("2021-05-17 13:45"), 3.125]
+    return df
+
+
+def test_dates_are_released_as_date_numbers_and_a_one_record_date_is_left_out():
+    import matplotlib.dates as mdates
+
+    df = _daily()
+    rel = release_lineplot(df, x="when", y="y", errorbar=None)
+    assert rel.x_dates and rel.bin_width is None
+    kept = pd.date_range("2021-03-01", periods=30, freq="D")
+    assert rel.x.tolist() == mdates.date2num(kept.to_numpy()).tolist()
+    means = df.iloc[:-1].groupby("when")["y"].mean().to_numpy()
+    assert rel.estimates.tolist() == list(released_statistics(means, rare_values(df["y"], 3)))
+    assert rel.notes == ["x values with too few records left out"]
+    assert "1 x value(s) with fewer than 3 records left out." in rel.report.warnings
+
+
+def test_dates_are_drawn_on_a_date_axis_with_no_rare_date():
+    import matplotlib.dates as mdates
+
+    df = _daily()
+    fig, ax = plt.subplots()
+    lineplot(df, x="when", y="y", errorbar=("se", 1), ax=ax)
+    assert isinstance(ax.xaxis.get_major_locator(), mdates.AutoDateLocator)
+    assert isinstance(ax.xaxis.get_major_formatter(), mdates.AutoDateFormatter)
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels and all(lab[:7] in ("2021-03", "2021-04") for lab in labels)
+    # the ticks are the locator's over the released limits, as the release lists them
+    rel = release_lineplot(df, x="when", y="y", errorbar=("se", 1))
+    assert ax.get_xticks().tolist() == rel.xticks.tolist()
+    lone = mdates.date2num(np.datetime64("2021-05-17T13:45"))
+    assert ax.get_xlim()[1] < lone
+    for line in ax.get_lines():
+        assert lone not in np.asarray(line.get_xdata(), dtype=float)
+    numbers = mdates.date2num(df["when"].to_numpy())
+    assert not scan_figure(fig, {"x": numbers, "y": df["y"].to_numpy()})
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == LINE_NOTE_GID]
+    assert notes == ["x values with too few records left out"]
+
+
+def test_a_wide_frame_with_a_datetime_index_is_binned_in_days():
+    dates = pd.date_range("2016-01-01", periods=365, freq="D")
+    wide = pd.DataFrame(
+        np.random.default_rng(365).normal(size=(365, 4)).cumsum(axis=0),
+        index=dates,
+        columns=["A", "B", "C", "D"],
+    )
+    rel = release_lineplot(wide, errorbar=("sd", 1))
+    assert rel.x_dates and rel.bin_width == 25.0
+    assert "x binned in steps of 25 days (too few records per x value)." in rel.report.warnings
+    fig, ax = plt.subplots()
+    lineplot(wide, palette="tab10", linewidth=2.5, ax=ax)
+    fig.canvas.draw()
+    assert [t.get_text() for t in ax.get_xticklabels()][:2] == ["2016-01", "2016-03"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C", "D"]
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_timezone_aware_dates_are_refused_with_advice(wide):
+    df = _daily().assign(when=lambda d: d["when"].dt.tz_localize("Europe/London"))
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match=r"timezone-aware.*tz_localize\(None\)"):
+        if wide:
+            lineplot(df.set_index("when")[["y"]], ax=ax)
+        else:
+            lineplot(df, x="when", y="y", ax=ax)
+    assert not ax.lines and audit.entries() == []
+
+
+def test_relplot_kind_line_keeps_the_date_axis_on_shared_limits():
+    import matplotlib.dates as mdates
+
+    from safeplot.plots.facets import facet_axes_variables
+
+    df = _daily(40, 6).assign(g=lambda d: np.where(np.arange(len(d)) % 2, "a", "b"))
+    g = safeplot.relplot(df, x="when", y="y", col="g", kind="line", errorbar=None, height=2)
+    g.figure.canvas.draw()
+    for ax in g.axes.flat:
+        assert isinstance(ax.xaxis.get_major_formatter(), mdates.AutoDateFormatter)
+        assert [t.get_text()[:4] for t in ax.get_xticklabels()] == ["2021"] * len(ax.get_xticks())
+    dated = df.assign(when=mdates.date2num(df["when"].to_numpy()))
+    raw = {"x": dated["when"].to_numpy(), "y": dated["y"].to_numpy()}
+    per_axes = facet_axes_variables(g, dated)
+    assert not scan_figure(g.figure, raw, per_axes=per_axes)

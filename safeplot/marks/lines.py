@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 import matplotlib as mpl
+import matplotlib.dates as mdates
 import numpy as np
 from matplotlib.axes import Axes
 
@@ -32,6 +33,7 @@ __all__ = [
     "interval_of",
     "line_style",
     "marker_style",
+    "set_date_axis",
 ]
 
 
@@ -318,15 +320,72 @@ def interval_of(values: np.ndarray) -> tuple[float, float]:
     return float(v.min()), float(v.max())
 
 
-def draw_estimate_lines(ax: Axes, release: Any, **kws: Any) -> None:
+def set_date_axis(ax: Axes, which: str) -> None:
+    """Make an axis whose limits are released date numbers a date axis, as matplotlib's.
+
+    matplotlib's :class:`~matplotlib.dates.AutoDateLocator` (its ticks depend
+    only on the limits) and :class:`~matplotlib.dates.AutoDateFormatter`. The
+    Axes remembers it, so that a grid agreeing shared limits keeps the date axis.
+
+    Parameters
+    ----------
+    ax : Axes
+    which : {"x", "y"}
+    """
+    axis = ax.xaxis if which == "x" else ax.yaxis
+    locator = mdates.AutoDateLocator()
+    axis.set_major_locator(locator)
+    axis.set_major_formatter(mdates.AutoDateFormatter(locator))
+    ax.__dict__.setdefault("_safeplot_date_axes", set()).add(which)
+
+
+def _line_widths(release: Any, sizes: Any) -> dict[Any, float]:
+    """Return the width of each drawn categorical size level, as seaborn maps all levels.
+
+    seaborn spaces the widths evenly over `sizes` (a (min, max) tuple, by default
+    0.5 to 2 times ``lines.linewidth``), the first level widest; a list gives one
+    width per level. Each drawn level keeps the width of its place among all the
+    levels, whichever are left out.
+    """
+    n, positions = release.n_size, release.size_positions
+    if isinstance(sizes, list):
+        if len(sizes) != n:
+            raise ValueError(
+                f"lineplot: sizes= has {len(sizes)} values for {n} size levels; give one "
+                "width per level (or a dict level -> width, or a (min, max) tuple)."
+            )
+        widths = np.asarray(sizes, dtype=float)
+    else:
+        low_high = sizes if sizes is not None else np.r_[0.5, 2] * mpl.rcParams["lines.linewidth"]
+        widths = np.linspace(*low_high, n)[::-1]
+    return {lev: float(widths[i]) for lev, i in zip(release.size_levels, positions, strict=True)}
+
+
+def draw_estimate_lines(
+    ax: Axes,
+    release: Any,
+    *,
+    sizes: Any = None,
+    size_norm: Any = None,
+    legend_entries: Any = None,
+    **kws: Any,
+) -> None:
     """Draw a released line plot with :func:`seaborn.lineplot`: only the released points.
 
     Parameters
     ----------
     ax : Axes
     release : LineRelease
-        Positions, estimates, band ends, the hue/style level of each point,
-        limits, ticks and notes.
+        Positions, estimates, band ends, the hue/style/size level of each
+        point, limits, ticks and notes.
+    sizes, size_norm
+        seaborn's line widths of the size levels. A categorical size gets
+        evenly spaced widths (the first level widest) by its place among all
+        the levels; a numeric size is normalised over the drawn levels.
+    legend_entries : callable, optional
+        ``legend_entries(values, log=...) -> (levels, labels)``: the entries of
+        a brief legend of a numeric size
+        (:func:`safeplot.plots.relational.brief_legend_entries`).
     **kws
         seaborn's appearance arguments (palette, dashes, markers, err_style,
         err_kws, legend, sort, and matplotlib's).
@@ -339,27 +398,53 @@ def draw_estimate_lines(ax: Axes, release: Any, **kws: Any) -> None:
     values, reps = estimate_rows(release.estimates, release.lower, release.upper)
     names = release.names
     cols: dict[str, str] = {}
-    for role in ("x", "y", "hue", "style"):
+    for role in ("x", "y", "hue", "style", "size"):
         name = names.get(role) or ("" if role in ("x", "y") else role)
         while name in cols.values() or name == "":
             name = f"{name or role} "
         cols[role] = name
     frame = pd.DataFrame({cols["x"]: np.repeat(release.x, reps), cols["y"]: values})
     semantic: dict[str, Any] = {}
-    same = release.hue is not None and release.hue == release.style
+    size = getattr(release, "size", None)
+    numeric_size = size is not None and (
+        size_norm is not None or (release.size_numeric and not isinstance(sizes, (dict, list)))
+    )
+    done: dict[str, tuple[list[Any], str]] = {}  # role -> (its points, its column)
     for role, per_point, levels in (
         ("hue", release.hue, release.hue_levels),
         ("style", release.style, release.style_levels),
+        ("size", size, getattr(release, "size_levels", None)),
     ):
         if per_point is None:
             continue
-        col = cols["hue"] if (same and role == "style") else cols[role]
+        # a variable given to two roles (wide form's columns, hue and style) is one column
+        col = next(
+            (
+                c
+                for r, (points, c) in done.items()
+                if points == per_point
+                and names.get(r) == names.get(role)
+                and not (role == "size" and numeric_size)
+            ),
+            cols[role],
+        )
+        done[role] = (per_point, col)
         if col not in frame:
-            frame[col] = pd.Categorical(
-                np.repeat(np.array(per_point, dtype=object), reps), categories=levels
-            )
+            if role == "size" and numeric_size:
+                frame[col] = np.repeat(np.asarray(per_point, dtype=float), reps)
+            else:
+                frame[col] = pd.Categorical(
+                    np.repeat(np.array(per_point, dtype=object), reps), categories=levels
+                )
         semantic[role] = col
-        semantic[f"{role}_order"] = levels
+        if not (role == "size" and numeric_size):
+            semantic[f"{role}_order"] = levels
+    if size is not None:
+        semantic["size_norm"] = size_norm
+        if numeric_size or isinstance(sizes, dict):
+            semantic["sizes"] = sizes
+        else:
+            semantic["sizes"] = _line_widths(release, sizes)
     has_err = release.lower is not None
     palette = kws.pop("palette", None)
     if release.hue_positions is not None and (
@@ -376,6 +461,7 @@ def draw_estimate_lines(ax: Axes, release: Any, **kws: Any) -> None:
             lev: colours[i]
             for lev, i in zip(release.hue_levels, release.hue_positions, strict=True)
         }
+    n_lines = len(ax.lines)
     with quiet_seaborn():
         sns.lineplot(
             frame,
@@ -388,13 +474,61 @@ def draw_estimate_lines(ax: Axes, release: Any, **kws: Any) -> None:
             **semantic,
             **kws,
         )
+    if numeric_size and legend_entries is not None:
+        _safe_size_legend(ax, n_lines, frame, semantic, kws.get("legend", "auto"), legend_entries)
     ax.set_xlabel(names.get("x") or "")
     ax.set_ylabel(names.get("y") or "")
     legend = ax.get_legend()
-    if legend is not None and not (names.get("hue") or names.get("style")):
+    if legend is not None and not (names.get("hue") or names.get("style") or names.get("size")):
         legend.set_title(None)  # wide form: the columns, untitled, as seaborn draws them
     if release.xlim is not None:
         set_safe_axis(ax, "x", release.xlim, release.xticks)
         set_safe_axis(ax, "y", release.ylim, release.yticks)
+    if getattr(release, "x_dates", False):
+        set_date_axis(ax, "x")
     if release.notes:
         note_below(ax, "\n".join(release.notes), LINE_NOTE_GID)
+
+
+def _safe_size_legend(
+    ax: Axes,
+    n_lines: int,
+    frame: Any,
+    semantic: dict[str, Any],
+    legend: Any,
+    legend_entries: Any,
+) -> None:
+    """Give a brief legend of a numeric size the entries `legend_entries` chooses.
+
+    seaborn lists every drawn level (each held by enough records) in a full
+    legend, and a locator's round numbers over the drawn levels in a brief one
+    (``legend="brief"``, or ``"auto"`` with more than six levels); the brief
+    entries are those a scatter plot's size legend shows, drawn at seaborn's
+    line widths.
+    """
+    from seaborn.utils import adjust_legend_subtitles
+
+    from .points import BRIEF_TICKS, _NumericLegend, _safe_numeric_legend, _size_area
+
+    verbosity = "auto" if legend is True else legend
+    column = semantic["size"]
+    n_levels = frame[column].nunique()
+    if verbosity not in ("auto", "brief") or (verbosity == "auto" and n_levels <= BRIEF_TICKS):
+        return
+    norm = semantic.get("size_norm")
+    default = np.r_[0.5, 2] * mpl.rcParams["lines.linewidth"]
+    spec = _NumericLegend(
+        column,
+        isinstance(norm, mpl.colors.LogNorm),
+        _size_area(frame[column], semantic.get("sizes"), norm, default=default, attr="linewidth"),
+    )
+    _safe_numeric_legend(
+        ax,
+        ax.lines[n_lines:],
+        frame,
+        [spec],
+        legend_entries,
+        is_title=lambda artist: not artist.get_visible(),
+    )
+    if ax.get_legend() is not None:
+        adjust_legend_subtitles(ax.get_legend())

@@ -166,8 +166,14 @@ def _hue_colour(values: pd.Series, palette: Any, norm: Any) -> Callable[[Any], d
     return attrs
 
 
-def _size_area(values: pd.Series, sizes: Any, norm: Any) -> Callable[[Any], dict[str, Any]]:
-    """Return the marker area seaborn gives a value of a numeric size (linear in the norm)."""
+def _size_area(
+    values: pd.Series, sizes: Any, norm: Any, default: Any = None, attr: str = "s"
+) -> Callable[[Any], dict[str, Any]]:
+    """Return the marker area seaborn gives a value of a numeric size (linear in the norm).
+
+    With `default` (seaborn's default range of the artist) and `attr` (e.g.
+    ``"linewidth"``), the same for another artist size, such as line widths.
+    """
     lookup: dict[Any, Any] = {}
     if isinstance(sizes, dict):
         lookup = dict(sizes)
@@ -175,7 +181,8 @@ def _size_area(values: pd.Series, sizes: Any, norm: Any) -> Callable[[Any], dict
         lo, hi = min(sizes.values()), max(sizes.values())
     else:
         levels = np.sort(values.dropna().unique())
-        default = np.r_[0.5, 2] * np.square(mpl.rcParams["lines.markersize"])
+        if default is None:
+            default = np.r_[0.5, 2] * np.square(mpl.rcParams["lines.markersize"])
         lo, hi = sizes if isinstance(sizes, tuple) else default
     if norm is None:
         norm = mpl.colors.Normalize()
@@ -189,9 +196,9 @@ def _size_area(values: pd.Series, sizes: Any, norm: Any) -> Callable[[Any], dict
 
     def attrs(value: Any) -> dict[str, Any]:
         if value in lookup:
-            return {"s": lookup[value]}
+            return {attr: lookup[value]}
         normed = norm(value)
-        return {"s": lo + (np.nan if np.ma.is_masked(normed) else normed) * (hi - lo)}
+        return {attr: lo + (np.nan if np.ma.is_masked(normed) else normed) * (hi - lo)}
 
     return attrs
 
@@ -246,6 +253,8 @@ def _entry_like(template: Line2D, value: Any, label: str, specs: list[_NumericLe
                     entry.set_markerfacecolor(setting)
                 if edge_follows:
                     entry.set_markeredgecolor(setting)
+            elif attr == "linewidth":
+                entry.set_linewidth(setting)
             else:
                 entry.set_markersize(np.sqrt(setting))
     return entry
@@ -257,6 +266,7 @@ def _safe_numeric_legend(
     frame: pd.DataFrame,
     numeric: list[_NumericLegend],
     legend_entries: LegendEntries,
+    is_title: Callable[[Line2D], bool] | None = None,
 ) -> None:
     """Give every brief numeric sub-legend the entries `legend_entries` chooses.
 
@@ -266,7 +276,8 @@ def _safe_numeric_legend(
     size are a locator's round numbers over the released range, and one of
     them may be a rare raw value. Each such sub-legend whose entries are not
     the chosen ones gets them, drawn like seaborn's, and the legend is drawn
-    again with the same call seaborn makes.
+    again with the same call seaborn makes. `is_title` tells a title entry
+    (default: no marker, or invisible, as in a scatter plot's legend).
     """
     legend = ax.get_legend()
     entries = [a for a in artists if isinstance(a, Line2D) and not a.get_label().startswith("_")]
@@ -274,8 +285,13 @@ def _safe_numeric_legend(
         return
     title = legend.get_title().get_text()
     groups: list[tuple[str, Line2D | None, list[Line2D]]] = []
+    if is_title is None:
+
+        def is_title(artist: Line2D) -> bool:
+            return artist.get_marker() in ("", "None", " ") or not artist.get_visible()
+
     for artist in entries:
-        if artist.get_marker() in ("", "None", " ") or not artist.get_visible():
+        if is_title(artist):
             groups.append((artist.get_label(), artist, []))
         elif groups:
             groups[-1][2].append(artist)

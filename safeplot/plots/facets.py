@@ -30,6 +30,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import matplotlib.dates as mdates
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -38,6 +39,7 @@ from seaborn import FacetGrid
 
 from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
 from ..errors import DisclosureError, UnsafePlotError
+from ..marks.lines import set_date_axis
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
 from ._categories import infer_orient
@@ -163,6 +165,12 @@ def _frame(data: Any, roles: dict[str, Any], function: str) -> tuple[pd.DataFram
 
 
 def _numeric(series: pd.Series) -> np.ndarray:
+    if pd.api.types.is_datetime64_any_dtype(series.dtype):
+        # dates are released (and drawn) as matplotlib date numbers: their rare values too
+        if isinstance(series.dtype, pd.DatetimeTZDtype):
+            series = series.dt.tz_convert(None)
+        present = series.dropna().to_numpy(dtype="datetime64[ns]")
+        return np.asarray(mdates.date2num(present), dtype=float)
     values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float)
     return values[np.isfinite(values)]
 
@@ -373,6 +381,8 @@ class _Axes:
                 ticks = safe_ticks(min(lim), max(lim), n_target=n_target)
                 for a in group:
                     set_safe_axis(a, axis, lim, ticks)
+                    if axis in a.__dict__.get("_safeplot_date_axes", ()):
+                        set_date_axis(a, axis)
 
 
 class _SafeTicks(Locator):
@@ -986,6 +996,9 @@ def relplot(
             col_wrap=col_wrap,
             palette=palette,
             hue_order=hue_order,
+            sizes=sizes,
+            size_order=size_order,
+            size_norm=size_norm,
             dashes=True if dashes is None else dashes,
             markers=markers,
             style_order=style_order,
@@ -1115,6 +1128,9 @@ def _relplot_line(
     col_wrap: int | None,
     palette: Any,
     hue_order: Any,
+    sizes: Any,
+    size_order: Any,
+    size_norm: Any,
     dashes: Any,
     markers: Any,
     style_order: Any,
@@ -1154,6 +1170,8 @@ def _relplot_line(
     style_levels = (
         categorical_order(frame[names["style"]], style_order) if "style" in names else None
     )
+    # every facet places a size level among all of them: a categorical level has one width
+    size_levels = categorical_order(frame[names["size"]], size_order) if "size" in names else None
     fkws, xlim, ylim = _facet_kws(facet_kws, "relplot")
     tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, m.raw)
 
@@ -1169,6 +1187,9 @@ def _relplot_line(
             weights=weights,
             palette=palette,
             hue_order=hue_levels,
+            sizes=sizes,
+            size_order=size_levels,
+            size_norm=size_norm,
             dashes=dashes,
             markers=markers,
             style_order=style_levels,
@@ -1188,7 +1209,7 @@ def _relplot_line(
         grid = _facet_grid(frame, names, levels, col_wrap, height, aspect, fkws, dropna=False)
         _draw(grid, tracker, draw_one, {"x": xlim, "y": ylim})
         xlabel, ylabel = _labels(grid)
-        if legend and ("hue" in names or "style" in names):
+        if legend and ("hue" in names or "style" in names or "size" in names):
             _legend_from_facets(grid, None, None)
         _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel)
     return grid

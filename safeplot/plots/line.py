@@ -5,7 +5,7 @@ and an error band. For most continuous x values that mean is one record's
 value, and ``estimator=None`` or ``units=`` draw the records themselves.
 :func:`lineplot` therefore releases (:func:`release_lineplot`):
 
-- one estimate per x value and line (hue x style level) over at least
+- one estimate per x value and line (hue x style x size level) over at least
   ``threshold`` records, computed and rounded exactly as
   :func:`~safeplot.plots.bar.release_barplot` releases a group's estimate
   and error bar (the x value is the group); x values with fewer records are
@@ -17,6 +17,10 @@ value, and ``estimator=None`` or ``units=`` draw the records themselves.
   centre;
 - only the named estimators ``"mean"`` and ``"median"``, and error bars from
   a fixed menu (:data:`ERRORBAR_MENU`).
+
+Dates and times on x (a datetime64 column, or a DatetimeIndex of wide-form
+data) are turned into matplotlib date numbers (days since matplotlib's epoch)
+before the release, released as any numeric x, and drawn on a date axis.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import matplotlib.dates as mdates
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -32,6 +37,7 @@ from matplotlib.axes import Axes
 from .._validate import clean_numeric, to_pandas
 from ..anonymize.grids import rare_values, safe_edges
 from ..errors import DisclosureError
+from ..marks._style import variable_type
 from ..marks.lines import LINE_NOTE_GID, draw_estimate_lines
 from ..methods import available_methods, check_family, get_method
 from ..policy import Policy, get_policy
@@ -47,6 +53,7 @@ from ._common import (
 from ._data import categorical_order, plot_data
 from .bar import ERRORBAR_MENU as BAR_ERRORBAR_MENU
 from .bar import check_errorbar, release_barplot
+from .relational import brief_legend_entries
 
 __all__ = [
     "ERRORBAR_MENU",
@@ -55,6 +62,7 @@ __all__ = [
     "LINE_NOTE_GID",
     "LineRelease",
     "check_estimate_args",
+    "date_ticks",
     "lineplot",
     "release_lineplot",
 ]
@@ -87,7 +95,8 @@ class LineRelease:
         The disclosure-control method.
     x : ndarray
         The x position of each drawn point: an x value held by at least
-        ``threshold`` records, or the centre of a bin of the safe grid.
+        ``threshold`` records, or the centre of a bin of the safe grid
+        (matplotlib date numbers when `x_dates`).
     estimates : ndarray
         The released estimate of each point.
     lower, upper : ndarray or None
@@ -97,7 +106,7 @@ class LineRelease:
     hue_levels, style_levels : list or None
         The levels drawn, in order (levels with no point drawn are not named).
     names : dict
-        Role ("x", "y", "hue", "style") -> label of the axis or legend.
+        Role ("x", "y", "hue", "style", "size") -> label of the axis or legend.
     xlim, ylim : tuple of float or None
         Limits of the axes (None: raw output, left to seaborn).
     xticks, yticks : ndarray or None
@@ -109,9 +118,24 @@ class LineRelease:
     n_hue : int or None
         How many hue levels there are (drawn or not).
     bin_width : float or None
-        Width of the x bins when x was binned, else None.
+        Width of the x bins when x was binned (in days when `x_dates`), else None.
     notes : list of str
         What the figure notes under its x-axis (x values left out, binning).
+    size : list or None
+        The size level of each point (None when `size` is unused).
+    size_levels : list or None
+        The size levels drawn, in order.
+    size_positions : list of int or None
+        Where each drawn size level stands among all the size levels, so that
+        a categorical level keeps its line width when another is left out.
+    n_size : int or None
+        How many size levels there are (drawn or not).
+    size_numeric : bool
+        The size variable is numeric (seaborn normalises its levels to line
+        widths); else categorical (evenly spaced widths).
+    x_dates : bool
+        x held dates or times: `x`, the limits and ticks are matplotlib date
+        numbers and the x-axis is a date axis.
     """
 
     method: str
@@ -133,9 +157,24 @@ class LineRelease:
     n_hue: int | None = None
     bin_width: float | None = None
     notes: list[str] = field(default_factory=list)
+    size: list[Any] | None = None
+    size_levels: list[Any] | None = None
+    size_positions: list[int] | None = None
+    n_size: int | None = None
+    size_numeric: bool = False
+    x_dates: bool = False
 
-    def line(self, hue: Any = None, style: Any = None) -> pd.DataFrame:
+    def line(self, hue: Any = None, style: Any = None, size: Any = None) -> pd.DataFrame:
         """Return the points of one line: x, estimate, lower and upper.
+
+        Parameters
+        ----------
+        hue, style, size : optional
+            The line's levels (those of roles in use).
+
+        Returns
+        -------
+        DataFrame
 
         Examples
         --------
@@ -151,6 +190,8 @@ class LineRelease:
             keep &= np.array([h == hue for h in self.hue], dtype=bool)
         if self.style is not None:
             keep &= np.array([s == style for s in self.style], dtype=bool)
+        if self.size is not None:
+            keep &= np.array([s == size for s in self.size], dtype=bool)
         nan = np.full(self.x.size, np.nan)
         return pd.DataFrame(
             {
@@ -251,10 +292,15 @@ def _wide_frame(data: Any, function: str) -> tuple[pd.DataFrame, dict[str, str]]
             raise ValueError(f"{function}: wide-form data must be 1-D or 2-D.")
         data = pd.DataFrame(arr)
     index = data.index
-    if not (pd.api.types.is_numeric_dtype(index.dtype) and not pd.api.types.is_bool_dtype(index)):
+    dates = pd.api.types.is_datetime64_any_dtype(index.dtype)
+    if not (
+        dates
+        or (pd.api.types.is_numeric_dtype(index.dtype) and not pd.api.types.is_bool_dtype(index))
+    ):
         raise ValueError(
             f"{function}: wide-form data are drawn against their index, which must be numeric "
-            f"(got {index.dtype}). Reset the index to numbers, or pass long-form data with x=."
+            f"or dates (got {index.dtype}). Reset the index to numbers, or pass long-form data "
+            "with x=."
         )
     numeric = [
         c
@@ -267,7 +313,7 @@ def _wide_frame(data: Any, function: str) -> tuple[pd.DataFrame, dict[str, str]]
     parts = [
         pd.DataFrame(
             {
-                "x": index.to_numpy(dtype=float),
+                "x": index if dates else index.to_numpy(dtype=float),
                 "y": data[c].to_numpy(dtype=float),
                 "hue": str(c),
             }
@@ -281,15 +327,15 @@ def _wide_frame(data: Any, function: str) -> tuple[pd.DataFrame, dict[str, str]]
 
 
 def _long_frame(
-    data: Any, x: Any, y: Any, hue: Any, style: Any, function: str
+    data: Any, x: Any, y: Any, hue: Any, style: Any, size: Any, function: str
 ) -> tuple[pd.DataFrame, dict[str, str]]:
     if x is None and y is None:
         if data is None:
             raise ValueError(f"{function}: nothing to plot. Give data= with x= and y=.")
-        if hue is not None or style is not None:
+        if hue is not None or style is not None or size is not None:
             raise ValueError(
-                f"{function}: hue= and style= need long-form data with x= and y= (wide-form "
-                "data get one line per column)."
+                f"{function}: hue=, style= and size= need long-form data with x= and y= "
+                "(wide-form data get one line per column)."
             )
         return _wide_frame(data, function)
     if x is None or y is None:
@@ -297,11 +343,38 @@ def _long_frame(
             f"{function} needs both x= and y= (or wide-form data): a single variable would be "
             "drawn against the row index, one record per point."
         )
-    pdata = plot_data(data, {"x": x, "y": y, "hue": hue, "style": style}, function=function)
+    roles = {"x": x, "y": y, "hue": hue, "style": style, "size": size}
+    pdata = plot_data(data, roles, function=function)
     if pdata.frame.shape[0] == 0:
         raise ValueError(f"{function}: the data are empty (no rows). There is nothing to plot.")
-    names = {r: pdata.label(r) for r in ("x", "y", "hue", "style") if pdata.has(r)}
+    names = {r: pdata.label(r) for r in roles if pdata.has(r)}
     return pdata.frame, names
+
+
+def _dates_to_numbers(frame: pd.DataFrame, label: str, function: str) -> bool:
+    """Turn dates or times on x into matplotlib date numbers in place; say whether x held them.
+
+    Timezone-aware times are refused: their date numbers would be in UTC while
+    the axis showed local times.
+    """
+    col = frame["x"]
+    if col.dtype == object:
+        col = col.infer_objects()
+    if isinstance(col.dtype, pd.DatetimeTZDtype):
+        raise ValueError(
+            f"{function}: x ({label or 'the index'}) holds timezone-aware times ({col.dtype}). "
+            "Convert them to naive local times first, e.g. x.dt.tz_localize(None) (or "
+            "index.tz_localize(None) for wide-form data), or to UTC with "
+            "x.dt.tz_convert(None)."
+        )
+    if not pd.api.types.is_datetime64_any_dtype(col.dtype):
+        return False
+    values = col.to_numpy(dtype="datetime64[ns]")
+    numbers = np.full(values.size, np.nan)
+    present = ~np.isnat(values)
+    numbers[present] = mdates.date2num(values[present])
+    frame["x"] = numbers
+    return True
 
 
 def release_lineplot(
@@ -311,10 +384,12 @@ def release_lineplot(
     y: Any = None,
     hue: Any = None,
     style: Any = None,
+    size: Any = None,
     units: Any = None,
     weights: Any = None,
     hue_order: Sequence[Any] | None = None,
     style_order: Sequence[Any] | None = None,
+    size_order: Sequence[Any] | None = None,
     estimator: str | Callable[..., float] | None = "mean",
     errorbar: Any = ("ci", 95),
     n_boot: int = 1000,
@@ -330,7 +405,7 @@ def release_lineplot(
 
     Parameters
     ----------
-    data, x, y, hue, style, units, weights, hue_order, style_order
+    data, x, y, hue, style, size, units, weights, hue_order, style_order, size_order
         As in :func:`lineplot`.
     estimator, errorbar, n_boot, seed, orient
         As in :func:`lineplot`.
@@ -385,7 +460,7 @@ def release_lineplot(
             f"{function}: orient={orient!r} is not supported; the estimate of y is released "
             "per x value (orient='x'). Swap x and y instead."
         )
-    frame, names = _long_frame(data, x, y, hue, style, function)
+    frame, names = _long_frame(data, x, y, hue, style, size, function)
     if m.raw:
         report = make_report(function, m.name, {}, (names["x"], names["y"]), len(frame), 0, pol)
         return LineRelease(
@@ -393,6 +468,7 @@ def release_lineplot(
             names, None, None, None, None, report,
         )  # fmt: skip
     threshold = pol.check_threshold(threshold)
+    x_dates = _dates_to_numbers(frame, names["x"], function)
     # validation only: clear errors for text, booleans, dates, inf, all-missing, constants
     xlab = names["x"] or "x"
     ylab = names["y"] if names["y"] and names["y"] != xlab else f"{names['y'] or 'y'} (y)"
@@ -400,8 +476,8 @@ def release_lineplot(
     xs = pd.to_numeric(frame["x"], errors="coerce").to_numpy(dtype=float)
     ys = pd.to_numeric(frame["y"], errors="coerce").to_numpy(dtype=float)
     keep = ~(np.isnan(xs) | np.isnan(ys))
-    roles = [r for r in ("hue", "style") if r in frame]
-    orders = {"hue": hue_order, "style": style_order}
+    roles = [r for r in ("hue", "style", "size") if r in frame]
+    orders = {"hue": hue_order, "style": style_order, "size": size_order}
     levels: dict[str, list[Any]] = {}
     for r in roles:
         keep &= frame[r].notna().to_numpy()
@@ -413,9 +489,14 @@ def release_lineplot(
             f"{function}: no complete records to plot (every row has a missing value)."
         )
     xv, yv = xs[keep], ys[keep]
-    # one group per line: hue level, style level, or both (wide form: one role, the column)
-    same_role = len(roles) == 2 and frame["hue"].equals(frame["style"])
-    line_roles = roles[:1] if same_role else roles
+    # one group per line: a combination of hue, style and size levels; roles given the same
+    # variable (and wide form's columns, both hue and style) group once
+    line_roles: list[str] = []
+    alias: dict[str, str] = {}
+    for r in roles:
+        alias[r] = next((q for q in line_roles if frame[q].equals(frame[r])), r)
+        if alias[r] == r:
+            line_roles.append(r)
     codes = np.zeros(xv.size, dtype=np.intp)
     if line_roles:
         parts = [frame.loc[keep, r].to_numpy(dtype=object) for r in line_roles]
@@ -486,18 +567,18 @@ def release_lineplot(
         ) from error
     drawn_x = np.array([float(c) for c, _ in bar.groups])
     has_err = bar.lower is not None
-    point_roles: dict[str, list[Any] | None] = {"hue": None, "style": None}
+    point_roles: dict[str, list[Any] | None] = {"hue": None, "style": None, "size": None}
     for j, r in enumerate(line_roles):
         point_roles[r] = [by_label[g][j] for _, g in bar.groups]
-    if same_role:
-        point_roles["style"] = point_roles["hue"]
+    for r in roles:
+        point_roles[r] = point_roles[alias[r]]
     drawn_levels = {
         r: (
             None
             if point_roles[r] is None
             else [lev for lev in levels[r] if any(v == lev for v in point_roles[r])]
         )
-        for r in ("hue", "style")
+        for r in ("hue", "style", "size")
     }
     notes = []
     drawn_pos = np.unique(drawn_x)
@@ -520,7 +601,8 @@ def release_lineplot(
             )
     if bin_width is not None:
         notes.append("x binned on a regular grid (too few records per x value)")
-        counted.append(f"x binned in steps of {bin_width:g} (too few records per x value)")
+        step = f"{bin_width:g} days" if x_dates else f"{bin_width:g}"
+        counted.append(f"x binned in steps of {step} (too few records per x value)")
     report = bar.report
     report.details["x_bin_width"] = bin_width
     report.details["x_left_out"] = int(left_out)
@@ -541,6 +623,8 @@ def release_lineplot(
         float(numbers.min()), float(numbers.max()), rare_values(yv, threshold)
     )
     xlim, xticks = axis_from_range(float(drawn_x.min()), float(drawn_x.max()), rare_x)
+    if x_dates:
+        xticks = date_ticks(*xlim)
     return LineRelease(
         m.name,
         drawn_x,
@@ -551,7 +635,7 @@ def release_lineplot(
         point_roles["style"],
         drawn_levels["hue"],
         drawn_levels["style"],
-        {r: names.get(r, "") for r in ("x", "y", "hue", "style")},
+        {r: names.get(r, "") for r in ("x", "y", "hue", "style", "size")},
         xlim,
         ylim,
         xticks,
@@ -563,7 +647,42 @@ def release_lineplot(
         n_hue=len(levels["hue"]) if "hue" in levels else None,
         bin_width=bin_width,
         notes=notes,
+        size=point_roles["size"],
+        size_levels=drawn_levels["size"],
+        size_positions=None
+        if drawn_levels["size"] is None
+        else [levels["size"].index(lev) for lev in drawn_levels["size"]],
+        n_size=len(levels["size"]) if "size" in levels else None,
+        size_numeric="size" in frame
+        and variable_type(frame["size"], boolean_type="categorical") == "numeric",
+        x_dates=x_dates,
     )
+
+
+def date_ticks(lo: float, hi: float) -> np.ndarray:
+    """Ticks of a date axis with limits [lo, hi]: matplotlib's AutoDateLocator's, inside them.
+
+    They depend only on the (released) limits, as :func:`safe_ticks` does.
+
+    Parameters
+    ----------
+    lo, hi : float
+        The limits, in matplotlib date numbers.
+
+    Returns
+    -------
+    ndarray
+        The ticks, in matplotlib date numbers.
+
+    Examples
+    --------
+    >>> lo, hi = mdates.date2num(np.array(["2016-01-01", "2016-12-31"], dtype="datetime64[D]"))
+    >>> [str(mdates.num2date(t).date()) for t in date_ticks(lo, hi)][:3]
+    ['2016-01-01', '2016-02-01', '2016-03-01']
+    """
+    locator = mdates.AutoDateLocator()
+    ticks = np.asarray(locator.tick_values(mdates.num2date(lo), mdates.num2date(hi)), dtype=float)
+    return ticks[(ticks >= lo) & (ticks <= hi)]
 
 
 def _product(lists: list[list[Any]]) -> list[tuple[Any, ...]]:
@@ -626,15 +745,28 @@ def lineplot(
     ----------
     data : DataFrame, mapping, array or None
         Long-form data with the variables named by `x`, `y`, `hue`, `style`,
-        or wide-form data (no `x`/`y`): one line per numeric column, drawn
-        against the index (which is binned like any continuous x).
+        `size`, or wide-form data (no `x`/`y`): one line per numeric column,
+        drawn against the index (numbers or dates, binned like any
+        continuous x).
     x, y : name of a column in `data`, or a vector
-        The numeric x variable and the numeric variable estimated per x value.
+        The x variable (numbers, or naive dates and times, drawn on a date
+        axis) and the numeric variable estimated per x value.
     hue, style : name or vector, optional
         Lines per level, told apart by colour and by dashes/markers. A
         numeric hue is drawn as categories (one line per level).
-    size, sizes, size_order, size_norm, hue_norm
-        Refused (`size`) or unused: line widths per level are not supported.
+    size : name or vector, optional
+        Lines per level, told apart by line width: categorical levels get
+        evenly spaced widths (the first widest), numeric levels widths
+        normalised over the levels drawn.
+    sizes : tuple, list or dict, optional
+        Line widths: a ``(min, max)`` range (default 0.5 to 2 times
+        ``lines.linewidth``), one width per level, or level -> width.
+    size_order : list, optional
+        Order of the size levels; records of other levels are left out.
+    size_norm : tuple or Normalize, optional
+        Normalisation of a numeric size (makes the size numeric).
+    hue_norm
+        Unused (hue is drawn as categories).
     units : None
         Refused with :class:`~safeplot.errors.DisclosureError`: it draws
         one line through each unit's records.
@@ -683,7 +815,8 @@ def lineplot(
         ``estimator=None``, a callable or other estimator, ``units=``, no x
         value with enough records, a parameter below a policy floor.
     ValueError
-        An error bar off the menu, ``size=``, ``orient="y"``, bad variables.
+        An error bar off the menu, ``orient="y"``, timezone-aware dates, bad
+        variables.
 
     See Also
     --------
@@ -701,6 +834,13 @@ def lineplot(
     ``"auto"`` rule on a rounded grid whose edges and centres are no rare
     value): each bin is drawn at its centre and the note gives the bin
     width. A discrete x (doses, years, visits) is drawn at its own values.
+    Dates are released as matplotlib date numbers in the same way (bin
+    widths in days) and drawn on matplotlib's automatic date axis, whose
+    ticks depend only on the released limits.
+
+    Lines. A line is a combination of hue, style and size levels; a size
+    legend shows every drawn level, or, when brief, a locator's round
+    numbers between the smallest and largest numeric level drawn.
 
     Methods. Estimates and band ends are released as
     :func:`barplot` releases a group's (the x value, or bin, is the
@@ -724,10 +864,6 @@ def lineplot(
     >>> plt.close(fig)
     """
     pol = get_policy()
-    if size is not None:
-        raise ValueError(
-            "lineplot: size= is not supported (line widths per level); use hue= or style=."
-        )
     if not (isinstance(ci, str) and ci == "deprecated"):
         raise ValueError(
             f"lineplot: ci= is seaborn's deprecated spelling of errorbar; give errorbar=('ci', "
@@ -739,10 +875,12 @@ def lineplot(
         y=y,
         hue=hue,
         style=style,
+        size=size,
         units=units,
         weights=weights,
         hue_order=hue_order,
         style_order=style_order,
+        size_order=size_order,
         estimator=estimator,
         errorbar=errorbar,
         n_boot=n_boot,
@@ -773,11 +911,15 @@ def lineplot(
                 x=x,
                 y=y,
                 hue=hue,
+                size=size,
                 style=style,
                 units=units,
                 weights=weights,
                 hue_order=hue_order,
                 hue_norm=hue_norm,
+                sizes=sizes,
+                size_order=size_order,
+                size_norm=size_norm,
                 style_order=style_order,
                 estimator=estimator,
                 errorbar=errorbar,
@@ -789,5 +931,13 @@ def lineplot(
                 **kwargs,
             )
         return finish(ax, rel.report, annotate=annotate, policy=pol)
-    draw_estimate_lines(ax, rel, **look, **kwargs)
+    draw_estimate_lines(
+        ax,
+        rel,
+        sizes=sizes,
+        size_norm=size_norm,
+        legend_entries=brief_legend_entries,
+        **look,
+        **kwargs,
+    )
     return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
