@@ -854,11 +854,6 @@ XFAIL: dict[str, str] = {
         "'holds dates or times'); it would need x turned into date numbers before the "
         "release and a date axis on the drawn figure"
     ),
-    "histplot-tips-categorical-dodge": (
-        "histplot refuses a categorical x ('is not numeric'), which seaborn counts as "
-        "discrete bars; it would need the counts released as countplot releases them "
-        "(suppressed levels left unnamed) and drawn with histplot's multiple= layouts"
-    ),
     "lineplot-fmri-size-region": (
         "lineplot refuses size= ('line widths per level'); the release would group by the "
         "size levels as it does by hue and style, and the line mark would need a width per "
