@@ -859,10 +859,6 @@ XFAIL: dict[str, str] = {
         "size levels as it does by hue and style, and the line mark would need a width per "
         "level and a size section in the legend"
     ),
-    "jointplot-mpg-resid": (
-        "jointplot(kind='resid') is refused; it would need the joint panel to draw "
-        "residplot's released residuals and the y marginal their released distribution"
-    ),
 }
 
 
