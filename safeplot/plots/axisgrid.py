@@ -96,7 +96,7 @@ JOINT_METHODS = PAIR_METHODS
 #: Off-diagonal kinds of :func:`pairplot` (seaborn's).
 PAIR_KINDS = ("scatter", "kde", "hist", "reg")
 _DIAG_KINDS = ("auto", "hist", "kde", None)
-#: Joint kinds of :func:`jointplot` (seaborn's; "resid" is refused).
+#: Joint kinds of :func:`jointplot` (seaborn's).
 JOINT_KINDS = ("scatter", "kde", "hist", "hex", "reg", "resid")
 
 _COUNT = "\x00count"
@@ -1661,7 +1661,11 @@ def jointplot(
         seaborn).
     kind : {"scatter", "kde", "hist", "hex", "reg", "resid"}, default "scatter"
         Kind of plot. ``"hex"`` draws the suppressed density grid with
-        rectangular cells; ``"resid"`` is refused (use :func:`safeplot.residplot`).
+        rectangular cells. ``"resid"`` draws the released (x, residual)
+        pairs of :func:`safeplot.residplot` with its line at zero, and the
+        histograms of the released x and residuals in the margins
+        (``joint_kws`` may hold residplot's ``order``, ``robust`` and
+        ``scatter_kws``).
     height : float, default 6
         Size of the (square) figure in inches.
     ratio : int, default 5
@@ -1686,7 +1690,8 @@ def jointplot(
         given released numbers). Per-point values are refused.
     method : str, optional
         Disclosure-control method (default: the policy's method for scatter
-        plots, ``"deterministic"``).
+        plots, or for residual plots with ``kind="resid"``; both
+        ``"deterministic"`` unless the custodian sets others).
     threshold, factor, k, q, metric, bins, algorithm, discretizer
         As in :func:`pairplot`; rounding's number of values is ``c=`` given
         as a keyword (default 10).
@@ -1708,8 +1713,9 @@ def jointplot(
         A policy floor not met, a small hue level, limits on rare values, or a
         grid with no cell at or above the threshold.
     ValueError
-        Missing x or y, non-numeric data, an unknown kind, ``kind="resid"``,
-        a numeric hue, or hue with ``kind="hex"``/``"reg"``.
+        Missing x or y, non-numeric data, an unknown kind, a numeric hue,
+        hue with ``kind="hex"``/``"reg"``/``"resid"``, or ``lowess`` or
+        partialling with ``kind="resid"`` (use :func:`safeplot.residplot`).
 
     See Also
     --------

@@ -863,7 +863,10 @@ def histplot(
         data (no `x`/`y`): one histogram per numeric column, as hue levels.
     x, y : name or vector, optional
         The variable (vertical bars for `x`, horizontal for `y`); both give
-        a bivariate histogram on the safe density grid.
+        a bivariate histogram on the safe density grid. A categorical
+        variable (text, a pandas categorical) is counted as seaborn counts
+        it, one bar per level at positions 0, 1, ... with the level names as
+        tick labels; see Notes.
     hue : name or vector, optional
         Levels drawn in different colours; each level's bins are suppressed
         on its own counts.
@@ -969,9 +972,25 @@ def histplot(
 
     Whatever the method, every count drawn is 0 or at least ``threshold``.
 
+    A categorical `x` (or `y`) is counted per level (and hue level) as
+    :func:`~safeplot.countplot` releases its counts (``"suppress"``,
+    ``"generalize"``, ``"confidential"``; the policy's method for count
+    plots by default): cells below ``threshold`` are suppressed, with
+    secondary suppression, and a level or hue level with nothing shown is
+    left out and not named. seaborn then draws the released counts with
+    ``multiple``, ``shrink``, ``stat`` (of the released counts), ``element``
+    and the legend as it draws a discrete histogram. ``bins``, ``binwidth``,
+    ``binrange``, ``discrete=False``, ``log_scale``, ``kde`` and
+    ``method="dp"`` (use ``countplot(order=..., method="dp")``) are refused
+    for a categorical variable, as are the value methods.
+
     Examples
     --------
     >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> ax = safeplot.histplot(data=tips, x="day", hue="sex", multiple="dodge", shrink=.8)
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['Thur', 'Fri', 'Sat', 'Sun']
     >>> penguins = safeplot.load_dataset("penguins")
     >>> ax = safeplot.histplot(data=penguins, x="flipper_length_mm", hue="species")
     >>> ax.safeplot_report.method
