@@ -188,3 +188,14 @@ def test_everything_suppressed_draws_no_category_ticks():
     assert not _bars(ax)
     assert list(ax.get_xticks()) == []
     assert not any(s in text for s in "abc" for text in _texts(fig) if len(text) == 1)
+
+
+def test_numeric_categories_with_a_merged_other():
+    rng = np.random.default_rng(0)
+    x = np.r_[rng.integers(0, 4, 300), [7, 9]]
+    df = pd.DataFrame({"x": pd.Series(x).astype("category"), "g": rng.choice(["a", "b"], 302)})
+    fig, ax = plt.subplots()
+    histplot(data=df, x="x", hue="g", method="generalize", ax=ax)
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    assert ticks[-1] == "Other" and "7" not in ticks and "9" not in ticks
+    assert list(ax.get_xticks()) == list(range(len(ticks)))

@@ -1352,9 +1352,11 @@ def _categorical_histplot(
         if hue_col == var:
             hue_col = f"{hue_col} "
     ii, jj = np.nonzero(np.nan_to_num(rel.counts) > 0)
+    # the levels as seaborn labels them (text): numbers and a merged "Other" then mix
+    names = [str(level) for level in rel.levels]
     drawn = pd.DataFrame(
         {
-            var: pd.Categorical([rel.levels[i] for i in ii], categories=rel.levels),
+            var: pd.Categorical([names[i] for i in ii], categories=list(dict.fromkeys(names))),
             _COUNT: rel.counts[ii, jj].astype(float),
         }
     )
