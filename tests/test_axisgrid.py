@@ -305,7 +305,7 @@ def test_jointplot_confidential_boxes_trend_and_histograms():
         assert heights.size and (heights >= 3).all()
 
 
-@pytest.mark.parametrize("kind", ["scatter", "kde", "hist", "hex", "reg"])
+@pytest.mark.parametrize("kind", ["scatter", "kde", "hist", "hex", "reg", "resid"])
 @pytest.mark.parametrize("method", SAFE)
 def test_jointplot_every_kind_and_method_reports(kind, method):
     df = _d1()
@@ -318,8 +318,8 @@ def test_jointplot_every_kind_and_method_reports(kind, method):
 
 def test_jointplot_refusals():
     df = _d1()
-    with pytest.raises(ValueError, match="residplot"):
-        jointplot(data=df, x="x", y="y", kind="resid")
+    with pytest.raises(ValueError, match="hue"):
+        jointplot(data=df, x="x", y="y", hue="g", kind="resid")
     with pytest.raises(ValueError, match="hue"):
         jointplot(data=df, x="x", y="y", hue="g", kind="hex")
     with pytest.raises(ValueError, match="hue_norm"):
@@ -339,7 +339,7 @@ def test_jointplot_refusals():
 GRID_REFUSALS: list[Refusal] = []
 
 PAIR_KINDS = ["scatter", "hist", "kde"]
-JOINT_KINDS = ["scatter", "hist", "kde", "reg", "hex"]
+JOINT_KINDS = ["scatter", "hist", "kde", "reg", "hex", "resid"]
 
 
 def test_every_grid_draws_on_some_shape():
@@ -606,3 +606,105 @@ def test_jointplot_reg_reads_joint_kws_as_regplot_does():
     with pytest.raises(ValueError, match=r"order= would change the fitted curve.*regplot"):
         safeplot.jointplot(data=tips, x="total_bill", y="tip", kind="reg", order=2)
     assert not plt.get_fignums()
+
+
+# -- jointplot(kind="resid") ---------------------------------------------------------------
+
+
+def _raw_residuals(df, x="x", y="y"):
+    xs, ys = df[x].to_numpy(float), df[y].to_numpy(float)
+    ok = ~(np.isnan(xs) | np.isnan(ys))
+    return xs[ok], ys[ok] - np.polyval(np.polyfit(xs[ok], ys[ok], 1), xs[ok])
+
+
+def test_jointplot_resid_draws_the_released_residual_plot():
+    """The joint panel is residplot's release; the marginals bin the same released pairs."""
+    df = _d1()
+    g = jointplot(data=df, x="x", y="y", kind="resid")
+    assert g.safeplot_report.method == "deterministic"  # the policy's method for residuals
+    assert g.safeplot_report.variables == ("x", "residuals")
+    assert g.safeplot_report.params["kind"] == "resid"
+    pts = _offsets(g.ax_joint)
+    fig, ax = plt.subplots()
+    safeplot.residplot(data=df, x="x", y="y", ax=ax)
+    np.testing.assert_allclose(pts, _offsets(ax), rtol=1e-12)
+    x, resid = _raw_residuals(df)
+    released = anonymize_values(np.c_[x, resid], "deterministic", k=3).values
+    np.testing.assert_allclose(pts, released, rtol=1e-9)
+    assert not np.isin(np.round(pts[:, 1], 9), np.round(resid, 9)).any()
+    # the line at zero across the safe x axis, inside the y axis
+    (zero,) = [ln for ln in g.ax_joint.lines if ln.get_linestyle() == ":"]
+    assert tuple(zero.get_ydata()) == (0.0, 0.0)
+    assert tuple(zero.get_xdata()) == pytest.approx(g.ax_joint.get_xlim())
+    lo, hi = g.ax_joint.get_ylim()
+    assert lo < 0 < hi
+    # the right marginal is the histogram of the released residuals, small bins left out
+    bars = _bars(g.ax_marg_y)
+    y0 = np.round([b.get_y() for b in bars], 9)
+    y1 = np.round([b.get_y() + b.get_height() for b in bars], 9)
+    widths = np.array([b.get_width() for b in bars])
+    edges = np.unique(np.r_[y0, y1])
+    counts = histogram_counts(pts[:, 1], edges)
+    for left, width in zip(y0, widths, strict=True):
+        count = counts[np.searchsorted(edges, left)]
+        assert count == width if width > 0 else count < 3
+    assert widths.sum() > 0.9 * len(df) and (widths[widths > 0] >= 3).all()
+    # labels as seaborn's: the outcome's name on the residual axis
+    assert (g.ax_joint.get_xlabel(), g.ax_joint.get_ylabel()) == ("x", "y")
+
+
+@pytest.mark.parametrize("method", ["suppress", "confidential", "probabilistic"])
+def test_jointplot_resid_other_methods_leak_nothing(method):
+    mpg = safeplot.load_dataset("mpg")
+    g = jointplot(data=mpg, x="horsepower", y="mpg", kind="resid", method=method)
+    assert g.safeplot_report.method == method
+    assert g.safeplot_report.n_dropped > 0  # horsepower has missing values
+    x, resid = _raw_residuals(mpg, "horsepower", "mpg")
+    found = scan_figure(
+        g.figure,
+        {"x": x, "y": resid},
+        per_axes=pair_axes_variables(g, mpg),
+        count_axis=None,
+    )
+    assert not found, str(found)
+    assert found.numbers_scanned > 50
+    for ax, attr in ((g.ax_marg_x, "get_height"), (g.ax_marg_y, "get_width")):
+        counts = np.array([getattr(b, attr)() for b in _bars(ax)])
+        assert counts.size and not ((counts > 0) & (counts < 3)).any()
+
+
+def test_jointplot_resid_reads_joint_kws_as_residplot_does():
+    df = _d1()
+    g = jointplot(data=df, x="x", y="y", kind="resid", order=2, scatter_kws={"s": 5})
+    assert g.safeplot_report.params["order"] == 2
+    fig, ax = plt.subplots()
+    safeplot.residplot(data=df, x="x", y="y", order=2, ax=ax)
+    np.testing.assert_allclose(_offsets(g.ax_joint), _offsets(ax), rtol=1e-12)
+    plt.close("all")
+    audit.clear()
+    for kws, match in (
+        ({"lowess": True}, "lowess=.*residplot"),
+        ({"x_partial": "z"}, "x_partial=.*residplot"),
+        ({"order": 0}, "order must be a positive integer"),
+        ({"order": 2, "robust": True}, "Mutually exclusive"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            jointplot(data=df, x="x", y="y", kind="resid", **kws)
+    with pytest.raises(ValueError, match="exactly"):
+        jointplot(
+            data=pd.DataFrame({"x": np.arange(50.0), "y": 2 * np.arange(50.0)}),
+            x="x",
+            y="y",
+            kind="resid",
+        )
+    assert plt.get_fignums() == [] and audit.entries() == []
+
+
+def test_jointplot_resid_raw_is_seaborns():
+    df = _d1()
+    with safeplot.policy(allow_raw=True):
+        g = jointplot(data=df, x="x", y="y", kind="resid", method="none")
+    x, resid = _raw_residuals(df)
+    np.testing.assert_allclose(
+        np.sort(g.ax_joint.collections[0].get_offsets()[:, 1]), np.sort(resid), rtol=1e-9
+    )

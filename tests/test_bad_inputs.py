@@ -148,6 +148,9 @@ for _name in ("all-nan", "constant"):
 # dates on x of a line plot are released as matplotlib date numbers, per x value or bin of the
 # safe grid (one record per day here: binned), and drawn on a date axis
 ACCEPTED["datetime"]["lineplot.*|relplot-line"] = "dates are released as date numbers"
+# numbers mixed with text make x categorical (as in seaborn): histplot counts its levels as
+# countplot does, each held by one record and suppressed
+ACCEPTED["mixed-types"]["histplot|histplot-dask"] = "x is a category whose small counts are hidden"
 # a boxplot grouped by x: a constant or boolean x is one or two groups of many records
 ACCEPTED["constant"]["boxplot-continuous-x"] = "one group of all records"
 ACCEPTED["boolean"]["boxplot-continuous-x"] = "two groups, True and False, of many records"
@@ -271,6 +274,13 @@ def test_plot_function_refuses_bad_data(case, method, name):
             raw = case.raw(df.assign(x=pd.to_numeric(df["x"], errors="coerce").astype(float)))
     if "x_labels" in raw:
         raw = {"x": pd.to_numeric(pd.Series(raw["x_labels"]), errors="coerce").to_numpy(float)}
+    # text mixed with numbers (a categorical x, counted): scan against its numeric entries
+    raw = {
+        axis: pd.to_numeric(pd.Series(v), errors="coerce").to_numpy(float)
+        if np.asarray(v).dtype == object
+        else v
+        for axis, v in raw.items()
+    }
     assert not scan_figure(fig, raw, per_axes=per_axes, **case.scan)
 
 

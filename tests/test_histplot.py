@@ -302,7 +302,7 @@ def test_seaborn_deprecation_warnings_do_not_reach_users(planted):
         ({"log_scale": True}, ValueError, "log_scale"),
         ({"hue": "group", "common_bins": False}, ValueError, "common_bins"),
         ({"x": "nope"}, ValueError, "no column of that name"),
-        ({"x": "group"}, ValueError, "not numeric"),
+        ({"x": "group", "bins": 5}, ValueError, "categorical: it is counted as one bar"),
         ({"method": "blur"}, ValueError, "not a safeplot method"),
         ({"bins": [3, 2, 1]}, ValueError, "increasing"),
     ],

@@ -644,6 +644,36 @@ CASES += [
         own_figure=True,
         per_axes=pair_axes_variables,
     ),
+    Case(
+        # the joint panel shows residuals (a residual plus its fitted value is y)
+        "jointplot-resid",
+        lambda df, m, ax: safeplot.jointplot(
+            data=df, x="x", y="y", kind="resid", method=m, marginal_ticks=True
+        ),
+        _safe(JOINT_METHODS),
+        lambda df: {"x": df["x"].to_numpy(), "y": np.concatenate(_resid(df))},
+        {"count_axis": None},
+        functions=("jointplot",),
+        own_figure=True,
+        per_axes=pair_axes_variables,
+    ),
+    Case(
+        # a categorical x is counted as a count plot counts it: its levels are labels
+        "histplot-categorical",
+        lambda df, m, ax: safeplot.histplot(
+            data=df.assign(x=df["x"].astype("category")),
+            x="x",
+            hue="g",
+            multiple="dodge",
+            shrink=0.8,
+            method=m,
+            ax=ax,
+        ),
+        _safe(COUNT_METHODS),
+        lambda df: {"x_labels": df["x"].to_numpy()},
+        {"count_axis": "y", "categorical": "x"},
+        functions=("histplot",),
+    ),
 ]
 
 

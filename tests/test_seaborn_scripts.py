@@ -849,15 +849,6 @@ XFAIL: dict[str, str] = {
         f"catplot(kind='box') -> boxplot {SMALL_GROUP}: day='Fri', smoker='No' has fewer "
         "than 3 records within a time facet"
     ),
-    "histplot-tips-categorical-dodge": (
-        "histplot refuses a categorical x ('is not numeric'), which seaborn counts as "
-        "discrete bars; it would need the counts released as countplot releases them "
-        "(suppressed levels left unnamed) and drawn with histplot's multiple= layouts"
-    ),
-    "jointplot-mpg-resid": (
-        "jointplot(kind='resid') is refused; it would need the joint panel to draw "
-        "residplot's released residuals and the y marginal their released distribution"
-    ),
 }
 
 

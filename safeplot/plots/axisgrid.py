@@ -45,6 +45,7 @@ from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..errors import DisclosureError
 from ..marks._large import distinct_rows, is_large, mark_shared
 from ..marks.boxes import draw_boxes as _draw_boxes
+from ..marks.lines import draw_zero_line
 from ..methods import (
     AnonymizedValues,
     anonymize_values,
@@ -75,6 +76,7 @@ from ._data import categorical_order, plot_data
 from .distributions import release_histograms
 from .grid import GRID_BINS, release_grid
 from .kde import KdeRelease, draw_kde, release_kde
+from .regression import fit_residuals, residual_rare_values, residual_zero
 
 __all__ = [
     "JOINT_KINDS",
@@ -94,7 +96,7 @@ JOINT_METHODS = PAIR_METHODS
 #: Off-diagonal kinds of :func:`pairplot` (seaborn's).
 PAIR_KINDS = ("scatter", "kde", "hist", "reg")
 _DIAG_KINDS = ("auto", "hist", "kde", None)
-#: Joint kinds of :func:`jointplot` (seaborn's; "resid" is refused).
+#: Joint kinds of :func:`jointplot` (seaborn's).
 JOINT_KINDS = ("scatter", "kde", "hist", "hex", "reg", "resid")
 
 _COUNT = "\x00count"
@@ -941,6 +943,39 @@ def _regplot_keywords(kws: dict) -> tuple[dict, bool, dict]:
     return kws, truncate, line_kws
 
 
+#: jointplot(kind="resid") hands joint_kws to residplot; these change its fit.
+_RESID_FIT = ("order", "robust")
+_RESID_REFUSED = ("lowess", "x_partial", "y_partial", "data", "x", "y", "ax")
+
+
+def _residplot_keywords(kws: dict) -> tuple[dict, dict, dict]:
+    """Split jointplot(kind="resid")'s joint_kws as seaborn's residplot reads them.
+
+    Returns the scatter keywords (``scatter_kws`` merged in), the fit
+    (``order``, ``robust``) and ``line_kws`` (seaborn styles its lowess line
+    with them, and draws the line at zero as it is).
+    """
+    kws = dict(kws)
+    refused = [key for key in _RESID_REFUSED if kws.get(key) not in (None, False)]
+    if refused:
+        raise ValueError(
+            f"jointplot(kind='resid'): {', '.join(k + '=' for k in refused)} is not available "
+            "in the joint panel. Use safeplot.residplot, which takes it, on its own Axes."
+        )
+    for key in _RESID_REFUSED:
+        kws.pop(key, None)
+    order = kws.pop("order", 1)
+    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or order < 1:
+        raise ValueError(
+            f"jointplot(kind='resid'): order must be a positive integer, got {order!r}."
+        )
+    fit = {"order": order, "robust": bool(kws.pop("robust", False))}
+    kws.pop("dropna", None)  # rows with a missing value are always dropped and reported
+    line_kws = dict(kws.pop("line_kws", None) or {})
+    scatter = {**(kws.pop("scatter_kws", None) or {}), **kws}
+    return scatter, fit, line_kws
+
+
 def _draw_panel(
     ax, panel: _Panel, levels: list | None, palette, color, kws, style, orient="x", line_kws=None
 ) -> None:
@@ -1526,7 +1561,9 @@ def pair_axes_variables(grid, data: pd.DataFrame) -> dict:
     panel (i, j) of a :class:`seaborn.PairGrid` shows ``x_vars[j]`` and
     ``y_vars[i]``; a diagonal Axes shows its variable along x (its y axis
     shows counts or densities); a :class:`seaborn.JointGrid`'s joint panel
-    shows x and y, each marginal its own variable along the shared axis.
+    shows x and y, each marginal its own variable along the shared axis (for
+    ``kind="resid"`` the y axis shows the residuals of the fit of y on x: a
+    residual plus its fitted value is y, so both are scanned).
 
     Parameters
     ----------
@@ -1542,6 +1579,12 @@ def pair_axes_variables(grid, data: pd.DataFrame) -> dict:
     if hasattr(grid, "ax_joint"):
         names = grid.ax_joint.get_xlabel(), grid.ax_joint.get_ylabel()
         x, y = data[names[0]].to_numpy(), data[names[1]].to_numpy()
+        params = getattr(grid, "safeplot_report", None)
+        params = {} if params is None else params.params
+        if params.get("kind") == "resid":
+            fit = {"order": params["order"], "robust": params["robust"]}
+            fd, _, resid = fit_residuals(data, names[0], names[1], function="jointplot", **fit)
+            y = np.concatenate([resid, fd.y - resid])  # the residuals and the fitted values
         return {
             grid.ax_joint: {"x": x, "y": y},
             grid.ax_marg_x: {"x": x},
@@ -1614,7 +1657,11 @@ def jointplot(
         seaborn).
     kind : {"scatter", "kde", "hist", "hex", "reg", "resid"}, default "scatter"
         Kind of plot. ``"hex"`` draws the suppressed density grid with
-        rectangular cells; ``"resid"`` is refused (use :func:`safeplot.residplot`).
+        rectangular cells. ``"resid"`` draws the released (x, residual)
+        pairs of :func:`safeplot.residplot` with its line at zero, and the
+        histograms of the released x and residuals in the margins
+        (``joint_kws`` may hold residplot's ``order``, ``robust`` and
+        ``scatter_kws``).
     height : float, default 6
         Size of the (square) figure in inches.
     ratio : int, default 5
@@ -1639,7 +1686,8 @@ def jointplot(
         given released numbers). Per-point values are refused.
     method : str, optional
         Disclosure-control method (default: the policy's method for scatter
-        plots, ``"deterministic"``).
+        plots, or for residual plots with ``kind="resid"``; both
+        ``"deterministic"`` unless the custodian sets others).
     threshold, factor, k, q, metric, bins, algorithm, discretizer
         As in :func:`pairplot`; rounding's number of values is ``c=`` given
         as a keyword (default 10).
@@ -1661,8 +1709,9 @@ def jointplot(
         A policy floor not met, a small hue level, limits on rare values, or a
         grid with no cell at or above the threshold.
     ValueError
-        Missing x or y, non-numeric data, an unknown kind, ``kind="resid"``,
-        a numeric hue, or hue with ``kind="hex"``/``"reg"``.
+        Missing x or y, non-numeric data, an unknown kind, a numeric hue,
+        hue with ``kind="hex"``/``"reg"``/``"resid"``, or ``lowess`` or
+        partialling with ``kind="resid"`` (use :func:`safeplot.residplot`).
 
     See Also
     --------
@@ -1718,19 +1767,14 @@ def jointplot(
             "Ignoring `ax`; jointplot is a figure-level function.", UserWarning, stacklevel=3
         )
     pol = get_policy()
-    method = pol.check_method(method, "scatter")
+    if kind not in JOINT_KINDS:
+        raise ValueError(f"kind must be one of {list(JOINT_KINDS)}, got {kind!r}.")
+    # the joint panel of kind="resid" is a residual plot: the policy's method for those
+    method = pol.check_method(method, "residual" if kind == "resid" else "scatter")
     check_family(method, _GRID_FAMILIES, "jointplot")
     m = get_method(method)
     show_note = resolve_annotate(annotate, pol)
-    if kind not in JOINT_KINDS:
-        raise ValueError(f"kind must be one of {list(JOINT_KINDS)}, got {kind!r}.")
-    if kind == "resid":
-        raise ValueError(
-            "jointplot(kind='resid') would draw every raw residual: residuals plus fitted "
-            "values are the outcome itself. Use safeplot.residplot, which releases residuals "
-            "under a disclosure-control method."
-        )
-    if hue is not None and kind in ("hex", "reg"):
+    if hue is not None and kind in ("hex", "reg", "resid"):
         raise ValueError(f"Use of `hue` with `kind='{kind}'` is not currently supported.")
     if x is None or y is None:
         raise ValueError("jointplot needs both x= and y= (two numeric variables).")
@@ -1775,12 +1819,23 @@ def jointplot(
     truncate, line_kws = True, {}
     if kind == "reg":
         joint_kws, truncate, line_kws = _regplot_keywords(joint_kws)
+    fit: dict[str, Any] = {}
+    if kind == "resid":
+        joint_kws, fit, line_kws = _residplot_keywords(joint_kws)
     _refuse_per_point(joint_kws, "jointplot")
     _refuse_per_point(marginal_kws, "jointplot(marginal_kws)")
     xname, yname = pdata.label("x"), pdata.label("y")
     if xname == yname:
         xname, yname = f"{xname} (x)", f"{yname} (y)"
     frame = pd.DataFrame({xname: pdata.frame["x"], yname: pdata.frame["y"]})
+    resid = None
+    if kind == "resid":
+        # the joint panel shows (x, residual of the fit of y on x): both are released as one
+        # scatter would be, and the marginals describe those released pairs (seaborn draws
+        # histograms of the residual plot's points)
+        fd, px, resid = fit_residuals(frame, xname, yname, function="jointplot", **fit)
+        yname = "residuals" if xname != "residuals" else "residuals (y)"
+        frame = pd.DataFrame({xname: px, yname: resid})
     hue_name = None
     if pdata.has("hue"):
         hue_name = pdata.label("hue")
@@ -1792,6 +1847,12 @@ def jointplot(
     bins = check_positive_int("bins", bins)
     names = [xname, yname]
     inp = _prepare(frame, names, hue_name, hue_order, method, threshold, k, pol, "jointplot")
+    zero = None
+    if resid is not None:
+        inp.n_dropped = fd.n_dropped
+        inp.rare[xname], inp.rare[yname] = residual_rare_values(fd, px, resid, threshold)
+        zero = residual_zero(resid, inp.rare[yname])
+        del fd, px, resid, frame
     user_xlim = _check_user_lim(xlim, inp.rare[xname], "xlim")
     user_ylim = _check_user_lim(ylim, inp.rare[yname], "ylim")
 
@@ -1800,6 +1861,9 @@ def jointplot(
     if m.moves_values:
         out = _release_values(inp, method, k, q, metric, threshold, pol)
     margins: dict[str, _Panel] = {}
+    kind_drawn = kind
+    if kind == "resid":
+        kind = "scatter"  # the released (x, residual) pairs, drawn as a scatter plot's are
     if kind in ("hist", "hex"):
         grid_rel = _grid_for(
             inp, xname, yname, method, threshold, factor, bins, "hist", "jointplot", pol, out
@@ -1884,6 +1948,8 @@ def jointplot(
     sets = {}
     for var, which, user in ((xname, "x", user_xlim), (yname, "y", user_ylim)):
         span = _union(_extent(joint, which, jk), _extent(margins[which], which, mk))
+        if zero is not None and which == "y":
+            span = _union(span, (zero, zero))
         sets[which] = _safe_axis_for(span, inp.rare[var], user)
     if not truncate and joint.fits:
         # seaborn's truncate=False: the lines span the x axis, and the y axis then spans them
@@ -1910,6 +1976,9 @@ def jointplot(
     )
     fig = grid.figure
     try:
+        if zero is not None:
+            draw_zero_line(grid.ax_joint, sets["x"][0], zero)
+            line_kws = {}  # seaborn's are for the lowess line, which is not drawn here
         _draw_panel(grid.ax_joint, joint, levels, pal, col, jk, {}, line_kws=line_kws)
         _draw_panel(grid.ax_marg_x, margins["x"], levels, pal, col, dict(mk), {}, "x")
         _draw_panel(grid.ax_marg_y, margins["y"], levels, pal, col, dict(mk), {}, "y")
@@ -1950,6 +2019,9 @@ def jointplot(
     grid.safeplot_report = _grid_report(
         "jointplot", method, [r for _, r in pairs], names, n, n_dropped, pol
     )
+    if kind_drawn == "resid":
+        # the residuals' model, which a reader needs to link this release with others
+        grid.safeplot_report.params.update(kind="resid", order=fit["order"], robust=fit["robust"])
     _attach_all(pairs)
     _figure_note(grid, grid.safeplot_report, show_note)
     return grid

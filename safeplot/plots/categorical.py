@@ -1104,6 +1104,7 @@ def release_countplot(
     epsilon: float | None = None,
     mechanism: str = "laplace",
     delta: float | None = None,
+    function: str = "countplot",
 ) -> CountRelease:
     """Release the counts of a count plot under a disclosure-control method.
 
@@ -1126,6 +1127,10 @@ def release_countplot(
         Noise of a ``method="dp"`` release; ``"gaussian"`` needs `delta`.
     delta : float, optional
         The delta of a Gaussian ``method="dp"`` release (at most 1e-5).
+    function : str, default "countplot"
+        Name of the calling plot function, for messages and the report
+        (:func:`~safeplot.histplot` of a categorical variable releases its
+        counts here too).
 
     Returns
     -------
@@ -1174,9 +1179,7 @@ def release_countplot(
             data, x, y, hue, order, hue_order, orient, threshold=threshold
         )
     else:
-        layout, rows = resolve(
-            "countplot", data, x, y, hue, order, hue_order, orient, numeric=False
-        )
+        layout, rows = resolve(function, data, x, y, hue, order, hue_order, orient, numeric=False)
         table = np.zeros((len(layout.levels), layout.n_hue))
         np.add.at(table, (rows.cat, rows.hue), 1)
         n_dropped = rows.n_dropped
@@ -1262,7 +1265,7 @@ def release_countplot(
         "category",
     )
     report = make_report(
-        "countplot",
+        function,
         method,
         params,
         variables,
@@ -1594,6 +1597,12 @@ def countplot(
         set_scale("log", base=count_base, nonpositive="clip")
     if native_scale and lay.cat_numeric and rel.levels:
         safe_category_axis(ax, lay, rel.avoid_categories)
+    dominance_note(ax, rel)
+    return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+def dominance_note(ax: Axes, rel: CountRelease) -> None:
+    """Note above `ax` that one category holds more than 90% of the records, if it does."""
     if rel.report.details.get("dominant_category"):
         ax.annotate(
             "dominance: one category holds > 90% of records",
@@ -1607,7 +1616,6 @@ def countplot(
             color="0.35",
             gid=DOMINANCE_GID,
         )
-    return finish(ax, rel.report, annotate=annotate, policy=pol)
 
 
 def _draw_counts(ax: Axes, rel: CountRelease, style: dict[str, Any], kwargs: dict) -> None:

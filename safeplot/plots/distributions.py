@@ -29,11 +29,13 @@ from ..anonymize.grids import (
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
 from ..marks import bars
+from ..marks._style import variable_type
 from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
 from ..release import HistogramRelease, guard
 from ..sources.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
 from . import _logbins
+from ._categories import hue_dtype, stable_palette
 from ._common import (
     attach_release,
     axes_for,
@@ -861,7 +863,10 @@ def histplot(
         data (no `x`/`y`): one histogram per numeric column, as hue levels.
     x, y : name or vector, optional
         The variable (vertical bars for `x`, horizontal for `y`); both give
-        a bivariate histogram on the safe density grid.
+        a bivariate histogram on the safe density grid. A categorical
+        variable (text, a pandas categorical) is counted as seaborn counts
+        it, one bar per level at positions 0, 1, ... with the level names as
+        tick labels; see Notes.
     hue : name or vector, optional
         Levels drawn in different colours; each level's bins are suppressed
         on its own counts.
@@ -967,15 +972,32 @@ def histplot(
 
     Whatever the method, every count drawn is 0 or at least ``threshold``.
 
+    A categorical `x` (or `y`) is counted per level (and hue level) as
+    :func:`~safeplot.countplot` releases its counts (``"suppress"``,
+    ``"generalize"``, ``"confidential"``; the policy's method for count
+    plots by default): cells below ``threshold`` are suppressed, with
+    secondary suppression, and a level or hue level with nothing shown is
+    left out and not named. seaborn then draws the released counts with
+    ``multiple``, ``shrink``, ``stat`` (of the released counts), ``element``
+    and the legend as it draws a discrete histogram. ``bins``, ``binwidth``,
+    ``binrange``, ``discrete=False``, ``log_scale``, ``kde`` and
+    ``method="dp"`` (use ``countplot(order=..., method="dp")``) are refused
+    for a categorical variable, as are the value methods.
+
     Examples
     --------
     >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> ax = safeplot.histplot(data=tips, x="day", hue="sex", multiple="dodge", shrink=.8)
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['Thur', 'Fri', 'Sat', 'Sun']
     >>> penguins = safeplot.load_dataset("penguins")
     >>> ax = safeplot.histplot(data=penguins, x="flipper_length_mm", hue="species")
     >>> ax.safeplot_report.method
     'suppress'
     """
     pol = get_policy()
+    requested = method
     method = pol.check_method(method, "hist")
     resolve_annotate(annotate, pol)
     _refuse_weights(weights, method, "histplot")
@@ -997,6 +1019,48 @@ def histplot(
         pdata = plot_data(data, {"x": x, "y": y, "hue": hue}, function="histplot")
         frame, labels = pdata.frame, pdata.labels
         orient = "x" if x is not None else "y"
+        categorical = [r for r in ("x", "y") if r in frame.columns and _is_categorical(frame[r])]
+        if categorical and x is not None and y is not None:
+            raise ValueError(
+                f"histplot: {categorical[0]}={labels.get(categorical[0])!r} is categorical, and "
+                "a bivariate histogram needs two numeric variables. Count one categorical "
+                "variable per call (histplot(x=..., hue=...) or countplot), or tabulate both "
+                "with safeplot.crosstab."
+            )
+        if categorical:
+            return _categorical_histplot(
+                data,
+                x=x,
+                y=y,
+                hue=hue,
+                hue_order=hue_order,
+                method=requested,
+                threshold=threshold,
+                stat=stat,
+                bins=bins,
+                binwidth=binwidth,
+                binrange=binrange,
+                discrete=discrete,
+                cumulative=cumulative,
+                common_norm=common_norm,
+                multiple=multiple,
+                element=element,
+                fill=fill,
+                shrink=shrink,
+                kde=kde,
+                log_scale=log_scale,
+                palette=palette,
+                hue_norm=hue_norm,
+                color=color,
+                legend=legend,
+                ax=ax,
+                epsilon=epsilon,
+                mechanism=mechanism,
+                delta=delta,
+                annotate=annotate,
+                policy=pol,
+                kwargs=kwargs,
+            )
     base = _logbins.log_base(log_scale, orient) if log_scale else None
     if base is not None and is_dask_collection(frame):
         raise ValueError(
@@ -1166,6 +1230,171 @@ def histplot(
         _logbins.axis_labels(ax, orient)
     (ax.set_xlabel if orient == "x" else ax.set_ylabel)(labels.get(orient, ""))
     return finish(ax, report, annotate=annotate, policy=pol, released=releases)
+
+
+#: seaborn's histogram statistics.
+_HIST_STATS = ("count", "frequency", "probability", "proportion", "percent", "density")
+
+
+def _is_categorical(values: Any) -> bool:
+    """Whether seaborn would count `values` as categories (text, a pandas categorical)."""
+    if is_dask_collection(values):
+        dtype = values.dtype
+        return isinstance(dtype, pd.CategoricalDtype) or not (
+            pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_datetime64_any_dtype(dtype)
+        )
+    return variable_type(values) == "categorical"
+
+
+def _categorical_histplot(
+    data,
+    *,
+    x,
+    y,
+    hue,
+    hue_order,
+    method,
+    threshold,
+    stat,
+    bins,
+    binwidth,
+    binrange,
+    discrete,
+    cumulative,
+    common_norm,
+    multiple,
+    element,
+    fill,
+    shrink,
+    kde,
+    log_scale,
+    palette,
+    hue_norm,
+    color,
+    legend,
+    ax,
+    epsilon,
+    mechanism,
+    delta,
+    annotate,
+    policy,
+    kwargs,
+) -> Axes:
+    """Histogram of a categorical variable: one bar per released level, as seaborn counts it.
+
+    seaborn bins a categorical variable as discrete bars centred on the
+    integer positions of its levels. The counts per level (and hue level)
+    are released as :func:`~safeplot.plots.categorical.release_countplot`
+    releases them -- small cells suppressed, a level with nothing shown left
+    out and not named -- and seaborn draws the released counts as weights,
+    so ``stat``, ``multiple``, ``shrink``, ``element`` and the legend are its own.
+    """
+    from .categorical import dominance_note, release_countplot
+
+    role = "x" if x is not None else "y"
+    name = x if role == "x" else y
+    shown = repr(name) if isinstance(name, str) else "a categorical vector"
+    if stat not in _HIST_STATS:
+        raise ValueError(f"stat must be one of {list(_HIST_STATS)}, got {stat!r}.")
+    unused = {
+        "bins": not (isinstance(bins, str) and bins == "auto"),
+        "binwidth": binwidth is not None,
+        "binrange": binrange is not None,
+        "discrete=False": discrete is False,
+        "log_scale": bool(log_scale),
+        "kde": bool(kde),
+    }
+    given = [k for k, v in unused.items() if v]
+    if given:
+        raise ValueError(
+            f"histplot: {role}={shown} is categorical: it is counted as one bar per level, so "
+            f"{', '.join(given)} does not apply. Leave it out, or make the variable numeric "
+            "to bin it."
+        )
+    if method is not None and get_method(policy.check_method(method, "count")).private:
+        raise ValueError(
+            f"histplot: method='dp' of a categorical {role}={shown} needs its levels named "
+            "before the data is read; use safeplot.countplot(order=..., hue_order=..., "
+            "method='dp')."
+        )
+    if epsilon is not None or delta is not None or mechanism != "laplace":
+        raise ValueError(
+            "histplot: epsilon=, mechanism= and delta= belong to method='dp', which a "
+            "categorical variable takes through safeplot.countplot(order=..., method='dp')."
+        )
+    try:
+        rel = release_countplot(
+            data,
+            x=x,
+            y=y,
+            hue=hue,
+            hue_order=hue_order,
+            method=method,
+            threshold=threshold,
+            policy=policy,
+            function="histplot",
+        )
+    except ValueError as err:
+        if "moves numeric values" in str(err):
+            raise ValueError(
+                f"histplot: {role}={shown} is categorical, and its bars are counts per level: "
+                f"{err}"
+            ) from None
+        raise
+    lay = rel.layout
+    report = rel.report
+    report.details["stat"] = stat
+    ax = axes_for(ax, report, rel)  # only now: a refused release leaves no figure
+    var = lay.cat_name or role
+    hue_col = None
+    if rel.hue_levels is not None:
+        hue_col = lay.hue_name or "hue"
+        if hue_col == var:
+            hue_col = f"{hue_col} "
+    ii, jj = np.nonzero(np.nan_to_num(rel.counts) > 0)
+    # the levels as seaborn labels them (text): numbers and a merged "Other" then mix
+    names = [str(level) for level in rel.levels]
+    drawn = pd.DataFrame(
+        {
+            var: pd.Categorical([names[i] for i in ii], categories=list(dict.fromkeys(names))),
+            _COUNT: rel.counts[ii, jj].astype(float),
+        }
+    )
+    if hue_col is not None:
+        drawn[hue_col] = pd.Series([rel.hue_levels[j] for j in jj], dtype=object).astype(
+            hue_dtype(lay)
+        )
+    style = {"palette": palette, "hue_norm": hue_norm, "color": color}
+    if len(drawn):
+        with quiet_seaborn():
+            sns.histplot(
+                data=drawn,
+                **{role: var},
+                hue=hue_col,
+                weights=_COUNT,
+                stat=stat,
+                discrete=True,
+                cumulative=cumulative,
+                common_norm=common_norm,
+                multiple=multiple,
+                element=element,
+                fill=fill,
+                shrink=shrink,
+                palette=stable_palette(rel, style),
+                hue_order=rel.hue_levels,
+                hue_norm=hue_norm,
+                color=color,
+                legend=legend,
+                ax=ax,
+                **kwargs,
+            )
+    else:
+        # every count suppressed: no category ticks (matplotlib's default 0, 0.2, ... 1
+        # could be read as values of the variable)
+        (ax.set_xticks if role == "x" else ax.set_yticks)([])
+    (ax.set_xlabel if role == "x" else ax.set_ylabel)(lay.cat_name or "")
+    dominance_note(ax, rel)
+    return finish(ax, report, annotate=annotate, policy=policy, released=rel)
 
 
 def _complete_rows(frame: pd.DataFrame, column: str) -> np.ndarray:

@@ -851,6 +851,72 @@ def _extend_box_limits(
 # -- residplot -----------------------------------------------------------------------------
 
 
+def fit_residuals(
+    data: Any,
+    x: Any,
+    y: Any,
+    *,
+    x_partial: Any = None,
+    y_partial: Any = None,
+    order: int = 1,
+    robust: bool = False,
+    function: str = "residplot",
+) -> tuple[_FitData, np.ndarray, np.ndarray]:
+    """Fit y on x as seaborn's residplot does; return the rows, x and the raw residuals.
+
+    The residuals are raw values (residual plus fitted value is the outcome):
+    they go to a release, never to a figure.
+
+    Parameters
+    ----------
+    data, x, y, x_partial, y_partial, order, robust
+        As in :func:`residplot`.
+    function : str, default "residplot"
+        Name of the calling plot function, for messages.
+
+    Returns
+    -------
+    fd : _FitData
+        The complete rows and the display names.
+    px : ndarray
+        x (with `x_partial` regressed out).
+    resid : ndarray
+        The residual of each row.
+
+    Raises
+    ------
+    ValueError
+        Both ``order > 1`` and `robust`, bad input, or a perfect fit.
+    """
+    if order > 1 and robust:
+        raise ValueError("Mutually exclusive regression options: order > 1 and robust=True.")
+    fd = _regression_data(data, x, y, x_partial, y_partial, None, function)
+    px, py = _partialled(fd)
+    yhat, _ = _fit_line(px, py, px, order=order, robust=robust)
+    resid = py - yhat
+    scale_y = max(float(np.abs(py).max()), float(np.std(py)), 1e-300)
+    if not np.isfinite(resid).all() or float(np.abs(resid).max()) <= 1e-9 * scale_y:
+        raise ValueError(
+            "The model fits y exactly (every residual is zero, or the fit failed): a residual "
+            "plot would show nothing but x. Check the model (is y a function of x?)."
+        )
+    return fd, px, resid
+
+
+def residual_rare_values(
+    fd: _FitData, px: np.ndarray, resid: np.ndarray, threshold: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rare values a residual plot's x and residual axes avoid (those of x and y too)."""
+    rare_x = _union(rare_values(px, threshold), rare_values(fd.x, threshold))
+    rare_r = _union(rare_values(resid, threshold), rare_values(fd.y, threshold))
+    return rare_x, rare_r
+
+
+def residual_zero(resid: np.ndarray, rare_r: np.ndarray) -> float:
+    """Where a residual plot draws its line at zero: 0, kept off a rare residual."""
+    return float(guard.released_values(np.array([0.0]), rare_r, float(np.ptp(resid)))[0])
+
+
 @takes_method_options
 def residplot(
     data: Any = None,
@@ -994,16 +1060,9 @@ def residplot(
         raise ValueError("Mutually exclusive regression options: order > 1 and robust=True.")
     if not m.raw:
         _refuse_per_point_kws(scatter_kws, "residplot")
-    fd = _regression_data(data, x, y, x_partial, y_partial, None, "residplot")
-    px, py = _partialled(fd)
-    yhat, _ = _fit_line(px, py, px, order=order, robust=robust)
-    resid = py - yhat
-    scale_y = max(float(np.abs(py).max()), float(np.std(py)), 1e-300)
-    if not np.isfinite(resid).all() or float(np.abs(resid).max()) <= 1e-9 * scale_y:
-        raise ValueError(
-            "The model fits y exactly (every residual is zero, or the fit failed): a residual "
-            "plot would show nothing but x. Check the model (is y a function of x?)."
-        )
+    fd, px, resid = fit_residuals(
+        data, x, y, x_partial=x_partial, y_partial=y_partial, order=order, robust=robust
+    )
     rname = "residuals" if fd.xname != "residuals" else "residuals (y)"
     if m.raw:
         import seaborn as sns
@@ -1031,8 +1090,7 @@ def residplot(
             )
         return finish(ax, report, annotate=annotate, policy=pol)
     threshold = pol.check_threshold(threshold)
-    rare_x = _union(rare_values(px, threshold), rare_values(fd.x, threshold))
-    rare_r = _union(rare_values(resid, threshold), rare_values(fd.y, threshold))
+    rare_x, rare_r = residual_rare_values(fd, px, resid, threshold)
     rel = release_scatter(
         px,
         resid,
@@ -1052,7 +1110,7 @@ def residplot(
         trend = lowess_trend(
             px, resid, threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_r
         )
-    zero = float(guard.released_values(np.array([0.0]), rare_r, float(np.ptp(resid)))[0])
+    zero = residual_zero(resid, rare_r)
     if lowess:
         rel.report.params["lowess"] = True
     ax = axes_for(ax, rel.report, {"release": rel, "trend": trend, "zero": zero})
