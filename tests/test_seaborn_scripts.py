@@ -7,6 +7,8 @@ and no small count in the figure, or it is refused with an error that names
 the safe alternative. Refusals are expected only for raw matrices given to
 heatmap or clustermap, for functions mapped onto a grid that draw records,
 and for calls that ask for every record (``estimator=None``, ``units=``).
+A figure that draws also has no two texts overlapping (tick labels, labels,
+titles, legends, notes) and no note of safeplot's cut off by the figure edge.
 
 seaborn's fmri, flights and diamonds tables are not bundled: the scripts
 simulate frames of the same shape with a seeded numpy generator.
@@ -22,6 +24,7 @@ import pytest
 from safeplot.errors import DisclosureError
 
 from .leakscan import run_seaborn_script, scan_script
+from .textlayout import clipped_texts, overlapping_texts
 
 # seaborn themes set by a script are global: each test starts from and leaves the defaults
 pytestmark = pytest.mark.usefixtures("restore_theme")
@@ -872,6 +875,12 @@ def test_seaborn_script(script):
     assert drawn, "the script drew nothing"
     findings = scan_script(namespace, wide=script.wide, **script.scan)
     assert not findings, str(findings)
+    # no two texts of a figure overlap, and no note safeplot adds runs off the figure
+    # (seaborn itself may cut a long axis label at matplotlib's default margins)
+    for num in plt.get_fignums():
+        fig = plt.figure(num)
+        assert not overlapping_texts(fig), overlapping_texts(fig)
+        assert not [b for b in clipped_texts(fig) if b.kind.startswith("safeplot")]
 
 
 def test_every_exported_plot_is_scripted():

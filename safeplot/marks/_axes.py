@@ -133,15 +133,22 @@ def note_below(
         )
         note.set_in_layout(True)
         notes.append(note)
-        _restack(ax)
+        _restack(ax, notes)
     make_room_below(ax.figure)
     return note
 
 
 def footnotes(ax: Axes) -> list[Annotation]:
-    """Return the footnotes of `ax` still drawn, top to bottom (the list `ax` keeps)."""
+    """Return the footnotes of `ax` still drawn, top to bottom (the list `ax` keeps).
+
+    A footnote removed from the Axes (``note.remove()``) is dropped, and the
+    ones under it hang from the one above it.
+    """
     notes = ax.__dict__.setdefault(_FOOTNOTES, [])
-    notes[:] = [n for n in notes if n.axes is ax and n in ax.texts]
+    kept = [n for n in notes if n.axes is ax and n in ax.texts]
+    if len(kept) != len(notes):
+        notes[:] = kept
+        _restack(ax, notes)
     return notes
 
 
@@ -150,15 +157,15 @@ def remove_footnote(ax: Axes, gid: str) -> str | None:
     for note in footnotes(ax):
         if note.get_gid() == gid:
             note.remove()
-            _restack(ax)
+            footnotes(ax)
             return note.get_text()
     return None
 
 
-def _restack(ax: Axes) -> None:
+def _restack(ax: Axes, notes: list[Annotation]) -> None:
     """Hang each footnote under the one above it, the first under the x-axis label."""
     anchor: Artist = ax.xaxis.label
-    for note in footnotes(ax):
+    for note in notes:
         note.xycoords = ("axes fraction", anchor)
         anchor = note
 
