@@ -15,8 +15,10 @@ from matplotlib.figure import Figure
 from matplotlib.layout_engine import PlaceHolderLayoutEngine
 from matplotlib.text import Annotation
 from matplotlib.ticker import FixedLocator, FuncFormatter
+from matplotlib.transforms import Bbox, IdentityTransform
 
 __all__ = [
+    "Footnote",
     "FootnoteLayout",
     "footnotes",
     "make_room_below",
@@ -118,7 +120,7 @@ def note_below(
             note.set_text(text)
             break
     else:
-        note = ax.annotate(
+        note = Footnote(
             text,
             xy=(0.0, 0.0),
             xycoords=("axes fraction", ax.xaxis.label),
@@ -131,11 +133,37 @@ def note_below(
             gid=gid,
             annotation_clip=False,
         )
+        note.set_transform(IdentityTransform())
+        ax.add_artist(note)
+        note.set_clip_on(False)
         note.set_in_layout(True)
         notes.append(note)
         _restack(ax, notes)
     make_room_below(ax.figure)
     return note
+
+
+class Footnote(Annotation):
+    """A note under an Axes that claims room below it, not beside it, in layouts.
+
+    Tight and constrained layout make room for every text of an Axes; a
+    footnote longer than its Axes is wide would otherwise push the next
+    panel away (as matplotlib already narrows Axes titles for layout). Its
+    extent for layout keeps its height and the Axes' width. A note wider than
+    its Axes is wide still draws in full; ``savefig(bbox_inches="tight")``
+    keeps the part beside the Axes when other content reaches that far (the
+    next panel, a legend), as it does in the figures safeplot draws.
+    """
+
+    def get_tightbbox(self, renderer: Any = None) -> Bbox:
+        """Return the footnote's extent, cut to the width of its Axes."""
+        bbox = super().get_tightbbox(renderer)
+        ax = self.axes
+        if ax is None or bbox is None:
+            return bbox
+        box = ax.get_window_extent(renderer)
+        x0, x1 = max(bbox.x0, box.x0), min(bbox.x1, box.x1)
+        return Bbox.from_extents(x0, bbox.y0, max(x0, x1), bbox.y1)
 
 
 def footnotes(ax: Axes) -> list[Annotation]:

@@ -266,6 +266,8 @@ def figure_note(axes: Iterable[Axes], text: str | None = None) -> Axes | None:
     axes = [ax for ax in axes if ax is not None and ax.get_visible()]
     notes = [remove_footnote(ax, FOOTNOTE_GID) for ax in axes]
     notes = list(dict.fromkeys(n for n in notes if n))
+    # a panel's note that another panel's extends (" *** winsorised") is said once, in full
+    notes = [n for n in notes if not any(o != n and o.startswith(n) for o in notes)]
     if text is None and not notes:
         return None
     if not axes:
