@@ -253,15 +253,18 @@ def _drawn_layout(
     pairs: list[tuple[int, int]],
     order: Sequence[Any] | None,
     hue_order: Sequence[Any] | None,
+    named: list[tuple[int, int]] = (),
 ) -> tuple[Layout, list[tuple[int, int]]]:
     """Drop from the layout the levels every box of which was left out; renumber the pairs.
 
     A level named by the call (`order`, `hue_order`, or a column of
-    wide-form data) keeps its slot, as seaborn keeps it; a level named only
-    by the data is not named when none of its boxes is drawn.
+    wide-form data) keeps its slot, as seaborn keeps it, and so does a level
+    of the `named` groups (boxes not drawn for another reason, which a note
+    names); a level named only by the data is not named when none of its
+    boxes is drawn.
     """
-    cats = sorted({i for i, _ in pairs})
-    hues = sorted({j for _, j in pairs})
+    cats = sorted({i for i, _ in [*pairs, *named]})
+    hues = sorted({j for _, j in [*pairs, *named]})
     keep_cats = layout.wide or order is not None or not layout.has_cat
     keep_hues = hue_order is not None or layout.hue_levels is None
     cat_at = (
@@ -469,6 +472,7 @@ def release_boxplot(
         details["groups_left_out"] = left_out
     boxes: list[BoxSummary] | None = None
     released: list[np.ndarray] | None = None
+    named: list[tuple[int, int]] | None = None
     cells = 0
     if m.moves_values and not m.rule_based:
         out = anonymize_values(
@@ -513,6 +517,7 @@ def release_boxplot(
                         + ". Such a box is not drawn, which leaves nothing to show. Use "
                         "method='suppress', or a variable with fewer ties."
                     )
+                named = [pairs[g] for g in flat]  # named by the note: their slots stay
                 keep = [g for g in range(len(pairs)) if g not in flat]
                 boxes = [boxes[g] for g in keep]
                 winsorised = [winsorised[g] for g in keep]
@@ -610,6 +615,7 @@ def release_boxplot(
         lim, ticks = log_axis(lo, hi, rare, base)
     else:
         lim, ticks = axis_from_range(lo, hi, rare)
+    named = [] if named is None else named
     notes = []
     if details.get("groups_left_out"):
         notes.append(LEFT_OUT_NOTE)
@@ -627,7 +633,7 @@ def release_boxplot(
         details=details,
         warnings=warnings,
     )
-    drawn_layout, pairs = _drawn_layout(layout, pairs, order, hue_order)
+    drawn_layout, pairs = _drawn_layout(layout, pairs, order, hue_order, named)
     return BoxRelease(
         method,
         groups,
