@@ -321,12 +321,20 @@ def test_polars_nan_and_null_are_both_missing_and_the_count_dropped_is_banded(da
 def test_polars_hue_levels_are_suppressed_as_pandas_ones(data):
     pl = pytest.importorskip("polars")
     frame = data.assign(g=np.r_[data["g"].to_numpy()[:-1], ["RARELEVEL"]])
-    for given in (frame, pl.from_pandas(frame), pl.from_pandas(frame.astype({"g": "category"}))):
+    givens = (frame, pl.from_pandas(frame), pl.from_pandas(frame.astype({"g": "category"})))
+    for given in givens:
         with pytest.raises(DisclosureError, match="RARELEVEL"):
             safeplot.histplot(data=given, x="x", hue="g")
-        with pytest.raises(DisclosureError):
-            safeplot.boxplot(data=given, x="g", y="y")
     assert audit.entries() == []
+    # a box plot leaves the box of the rare level out, and names the level nowhere
+    for given in givens:
+        fig, ax = plt.subplots()
+        safeplot.boxplot(data=given, x="g", y="y", ax=ax)
+        assert "RARELEVEL" not in [t.get_text() for t in ax.get_xticklabels()]
+        assert not any("RARELEVEL" in t.get_text() for t in ax.texts)
+        assert ax.safeplot_report.details["groups_left_out"] == 1
+        assert not any("RARELEVEL" in w for w in ax.safeplot_report.warnings)
+        plt.close(fig)
 
 
 # -- progress bars -----------------------------------------------------------------------------

@@ -14,9 +14,11 @@ from safeplot import audit
 from safeplot.anonymize.grids import safe_edges
 from safeplot.demo import demo_policy
 from safeplot.errors import DisclosureError
-from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots._common import FOOTNOTE_GID, LEFT_OUT_NOTE
 from safeplot.plots.categorical import (
     DOMINANCE_GID,
+    LEFT_OUT_GID,
+    OMITTED_GID,
     WINSOR_GID,
     boxplot,
     countplot,
@@ -515,37 +517,86 @@ def _refused(call, match, exc=DisclosureError):
     assert audit.entries() == []
 
 
-def test_small_groups_are_refused_by_name(outliers):
+def _left_out_note(ax):
+    notes = [t.get_text() for t in ax.texts if t.get_gid() in (LEFT_OUT_GID, OMITTED_GID)]
+    assert notes, "no note says that groups were left out"
+    return "\n".join(notes)
+
+
+def test_small_groups_are_left_out_with_a_note(outliers):
+    # invariant 10: a box of fewer than threshold records is not drawn, the rest is
     df = pd.concat([outliers, pd.DataFrame({"g": ["d", "d"], "h": ["u", "u"], "y": [40.0, 45.0]})])
+    for method in SAFE_BOX:
+        fig, ax = plt.subplots()
+        boxplot(df, x="g", y="y", method=method, ax=ax)
+        rel = release_boxplot(df, x="g", y="y", method=method)
+        assert [cat for cat, _ in rel.groups] == ["a", "b", "c"], method
+        # the group left out is not named: no tick label, no note, no report text names it
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"], method
+        note = _left_out_note(ax)
+        assert note == LEFT_OUT_NOTE
+        assert not any(ch.isdigit() for ch in note)  # no count of groups or records
+        report = ax.safeplot_report
+        assert any("1 group(s) with fewer than 3 records" in w for w in report.warnings)
+        assert not any("'d'" in w for w in report.warnings)
+        assert report.details["groups_left_out"] == 1
+        found = scan_figure(fig, {"y": df["y"].to_numpy()}, threshold=3, count_axis=None)
+        assert not found, (method, str(found))
+    # the same with hue: two boxes of one record each
+    df.loc[df.index[-1], "h"] = "v"
+    fig, ax = plt.subplots()
+    boxplot(df, x="g", y="y", hue="h", method="confidential", ax=ax)
+    assert ax.safeplot_report.details["groups_left_out"] == 2
+    assert "d" not in [t.get_text() for t in ax.get_xticklabels()]
+    assert _left_out_note(ax) == LEFT_OUT_NOTE
+    # a level named by the call keeps its (empty) slot, as seaborn keeps it
+    fig, ax = plt.subplots()
+    boxplot(df, x="g", y="y", order=["a", "b", "c", "d"], method="confidential", ax=ax)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c", "d"]
+    # the report counts every record, so that it less the records drawn counts nothing
+    assert ax.safeplot_report.n == 360
+
+
+def test_only_small_groups_are_refused_by_name():
+    df = pd.DataFrame({"g": ["a", "a", "b", "b"], "y": [40.0, 45.0, 50.0, 55.0]})
     for method in SAFE_BOX:
         _refused(
             lambda method=method: boxplot(df, x="g", y="y", method=method),
-            r"1 group\(s\) have fewer than 3 records \(threshold=3\): g='d'.*Merge small levels",
+            r"2 group\(s\) have fewer than 3 records \(threshold=3\): g='a'; g='b'.*Merge small",
         )
-    df.loc[df.index[-1], "h"] = "v"
-    _refused(
-        lambda: boxplot(df, x="g", y="y", hue="h", method="confidential"),
-        r"g='d', h='u'; g='d', h='v'",
-    )
-    # leaving the group out is the remedy
-    ax = boxplot(df, x="g", y="y", order=["a", "b", "c"], method="confidential")
-    assert ax.safeplot_report.n == 360
+
+
+def test_a_hue_level_left_out_everywhere_leaves_the_legend(outliers):
+    df = pd.concat([outliers, pd.DataFrame({"g": ["a", "b"], "h": ["w", "w"], "y": [40.0, 45.0]})])
+    fig, ax = plt.subplots()
+    boxplot(df, x="g", y="y", hue="h", method="deterministic", ax=ax)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["u", "v"]
+    # the colours of the levels drawn are those they have without the level left out
+    fig, ref = plt.subplots()
+    boxplot(outliers, x="g", y="y", hue="h", method="deterministic", ax=ref)
+    colours = [h.get_facecolor() for h in ax.get_legend().legend_handles]
+    assert colours == [h.get_facecolor() for h in ref.get_legend().legend_handles]
 
 
 def test_deterministic_needs_k_records_per_group(outliers):
     df = pd.concat([outliers, pd.DataFrame({"g": ["d"] * 4, "h": "u", "y": [40.0, 45, 50, 55]})])
-    _refused(
-        lambda: boxplot(df, x="g", y="y", method="deterministic", k=5),
-        r"fewer than 5 records \(k=5\): g='d'",
-    )
+    ax = boxplot(df, x="g", y="y", method="deterministic", k=5)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+    assert any("fewer than 5 records (k=5)" in w for w in ax.safeplot_report.warnings)
+    assert _left_out_note(ax) == LEFT_OUT_NOTE
 
 
-def test_thin_groups_under_suppression_are_refused_with_advice():
+def test_thin_groups_under_suppression_are_left_out():
     tips = safeplot.load_dataset("tips")
-    _refused(
-        lambda: boxplot(tips, x="day", y="tip", hue="smoker", method="suppress"),
-        r"day='Fri', smoker='No'.*fewer bins, or method='generalize'",
-    )
+    fig, ax = plt.subplots()
+    boxplot(tips, x="day", y="tip", hue="smoker", method="suppress", ax=ax)
+    rel = release_boxplot(tips, x="day", y="tip", hue="smoker", method="suppress")
+    assert ("Fri", "No") not in rel.groups and ("Fri", "Yes") in rel.groups
+    assert any("keep fewer than threshold=3" in w for w in ax.safeplot_report.warnings)
+    assert _left_out_note(ax) == LEFT_OUT_NOTE
+    found = scan_figure(fig, {"y": tips["tip"].to_numpy()}, threshold=3, count_axis=None)
+    assert not found, str(found)
 
 
 @pytest.mark.parametrize(

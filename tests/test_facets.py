@@ -429,9 +429,62 @@ def test_a_small_hue_level_within_a_facet_is_refused():
 
 def test_a_facet_refused_half_way_leaves_nothing_logged():
     df = SHAPES["outliers"].assign(c=lambda d: np.where(d["y"] > 25, "hi", "lo"))
-    df.loc[(df["g"] == "b") & (df["c"] == "hi"), "c"] = "lo"
-    df.loc[df.index[df["g"] == "b"][:2], "c"] = "hi"  # a box of 2 records in facet b only
-    _refused(lambda: catplot(df, x="c", y="x", col="g", kind="box"), "fewer than")
+    rows_b = df.index[df["g"] == "b"]
+    # facet b (drawn second) keeps 6 records, enough for a facet (2k), in three boxes of 2:
+    # a small box is left out, but a facet of nothing but small boxes is refused
+    df = df.drop(rows_b[6:])
+    df.loc[rows_b[:6], "c"] = ["hi", "hi", "lo", "lo", "mid", "mid"]
+    assert list(pd.unique(df["g"]))[-1] == "b"
+    _refused(
+        lambda: catplot(df, x="c", y="x", col="g", kind="box"),
+        r"3 group\(s\) have fewer than 3 records",
+    )
+
+
+def test_catplot_box_leaves_a_small_box_out_of_its_facet_with_a_note():
+    # invariant 10: day='Fri', smoker='No' holds 1 lunch record; its box is not drawn, the
+    # figure is (seaborn's docs call, run with only the import changed)
+    from safeplot.plots._common import LEFT_OUT_NOTE
+    from safeplot.plots.categorical import LEFT_OUT_GID, release_boxplot
+
+    from .leakscan import run_seaborn_script, scan_script
+
+    namespace = run_seaborn_script(
+        "import seaborn as sns\n"
+        "tips = sns.load_dataset('tips')\n"
+        "g = sns.catplot(data=tips, x='day', y='total_bill', hue='smoker', col='time', "
+        "kind='box')\n"
+    )
+    g, tips = namespace["g"], namespace["tips"]
+    order = list(tips["day"].cat.categories)
+    for ax, time in zip(g.axes.flat, g.col_names, strict=True):
+        sub = tips[tips["time"] == time]
+        rel = release_boxplot(sub, x="day", y="total_bill", hue="smoker", order=order)
+        sizes = sub.groupby(["day", "smoker"], observed=True).size()
+        small = {key for key, n in sizes.items() if 0 < n < 3}
+        assert small, time  # each facet has a box of 1 record
+        assert not small & set(rel.groups)
+        assert set(rel.groups) == {key for key, n in sizes.items() if n >= 3}
+        # one box per released group, and none in the slot of a group left out (seaborn
+        # dodges two hue levels to -0.2 and +0.2 of the category)
+        boxes = [p for p in ax.patches if type(p).__name__ == "PathPatch"]
+        assert len(boxes) == len(rel.groups), time
+        centres = [p.get_path().get_extents().intervalx.mean() for p in boxes]
+        for (day, smoker), drawn in [(key, True) for key in rel.groups] + [
+            (key, False) for key in small
+        ]:
+            slot = order.index(day) + (-0.2 if smoker == "Yes" else 0.2)
+            assert np.isclose(centres, slot, atol=0.05).any() == drawn, (time, day, smoker)
+        notes = [t.get_text() for t in ax.texts if t.get_gid() == LEFT_OUT_GID]
+        assert notes == [LEFT_OUT_NOTE]
+        report = ax.safeplot_report
+        assert report.details["groups_left_out"] == len(small)
+        assert any(f"{len(small)} group(s) with fewer than 3" in w for w in report.warnings)
+        assert not any("Fri" in w or "Thur" in w for w in report.warnings)
+    # both hue levels are drawn in some facet: the legend names both
+    assert [t.get_text() for t in g.legend.texts] == ["Yes", "No"]
+    findings = scan_script(namespace)
+    assert not findings, str(findings)
 
 
 @pytest.mark.parametrize("kind", ["strip", "swarm"])

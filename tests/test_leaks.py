@@ -1370,38 +1370,6 @@ REFUSALS: list[Refusal] = [
         "a level of about 5 records holds no two groups of k, and is named in the refusal",
     ),
     Refusal(
-        "boxplot",
-        "microaggregation",
-        "strata_near_k",
-        DisclosureError,
-        "group\\(s\\) have fewer than 6 records \\(2\\*k=6\\): g=",
-        "groups are formed within each box, and a box of about 5 records has no two",
-    ),
-    Refusal(
-        "boxplot",
-        "(generalize|suppress)",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "group\\(s\\) (have|keep) fewer than (threshold=)?3 records",
-        "a box of fewer than threshold records would show their values",
-    ),
-    Refusal(
-        "boxplot",
-        "(confidential|deterministic|microaggregation|probabilistic|rounding)",
-        "tiny_groups",
-        DisclosureError,
-        "group\\(s\\) (have|keep) fewer than (threshold=)?3 records",
-        "a box of fewer than threshold records would show their values",
-    ),
-    Refusal(
-        "boxplot-continuous-x",
-        "confidential",
-        "ties",
-        DisclosureError,
-        "group\\(s\\) (have|keep) fewer than (threshold=)?3 records",
-        "a box of fewer than threshold records would show their values",
-    ),
-    Refusal(
         "catplot-box",
         "(deterministic|microaggregation)",
         "(strata_near_k|tiny_groups)",
@@ -1422,8 +1390,10 @@ REFUSALS: list[Refusal] = [
         "(generalize|suppress)",
         "strata_near_k",
         DisclosureError,
-        "group\\(s\\) (have|keep) fewer than (threshold=)?3 records",
-        "a box of fewer than threshold records would show their values",
+        "every group keeps fewer than threshold=3 records once the grid cells",
+        "a facet (b, 3 records) whose only box keeps fewer than threshold records once its "
+        "small grid cells are suppressed has nothing to show; a small box next to others is "
+        "left out instead",
     ),
     Refusal(
         "catplot-box",

@@ -12,10 +12,11 @@ from safeplot import DisclosureError, audit
 from safeplot.anonymize import add_keyed_noise
 from safeplot.anonymize.confidential import lowess_trend, parallel_boxes
 from safeplot.demo import demo_policy
-from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots._common import FOOTNOTE_GID, LEFT_OUT_NOTE
 from safeplot.plots._data import plot_data
 from safeplot.plots.grid import release_grid
 from safeplot.plots.relational import (
+    LEFT_OUT_GID,
     MERGE_NOTE_GID,
     SCATTER_METHODS,
     _semantic_release,
@@ -470,6 +471,76 @@ def test_a_hue_level_smaller_than_k_is_named():
         scatterplot(data=df, x="x", y="y", hue="g", method="confidential")
     # probabilistic noise does not need neighbours within a level
     scatterplot(data=df, x="x", y="y", hue="g", method="probabilistic")
+
+
+def _hue_style_frame():
+    """Hue levels a, b, c and style levels early, late; the combination (a, late) has 1 record."""
+    df = DATA["outliers"].copy()
+    df["when"] = np.where(np.arange(len(df)) % 2 == 0, "early", "late")
+    df.loc[df["group"] == "a", "when"] = "early"
+    df.loc[df.index[df["group"] == "a"][7], "when"] = "late"
+    return df
+
+
+def test_a_small_hue_style_combination_is_left_out_with_a_note():
+    # invariant 10: the combination too small for the method's groups is not drawn; every
+    # level keeps points, so the legend names each level and each drawn level is drawn
+    df = _hue_style_frame()
+    small = (df["group"] == "a") & (df["when"] == "late")
+    assert small.sum() == 1
+    fig, ax = plt.subplots()
+    scatterplot(data=df, x="x", y="y", hue="group", style="when", ax=ax)
+    kept = df[~small].reset_index(drop=True)
+    strata = pd.factorize(kept["group"] + "/" + kept["when"], sort=True)[0]
+    expected = brute_knn(kept[["x", "y"]], 3, strata)
+    offsets = points_of(ax).get_offsets()
+    assert len(offsets) == len(kept)  # the record left out has no marker
+    np.testing.assert_allclose(offsets, expected, rtol=1e-12)
+    pdata = plot_data(df, {"x": "x", "y": "y", "hue": "group", "style": "when"}, function="t")
+    rel = _semantic_release(
+        pdata,
+        map_types(pdata, None, None, None, None),
+        "deterministic",
+        k=3,
+        q=0.25,
+        metric="euclidean",
+        threshold=None,
+        factor=2,
+        bins=30,
+        orders={},
+        pol=safeplot.get_policy(),
+        function="t",
+    )
+    shown = set(zip(rel.frame["group"], rel.frame["when"], strict=True))
+    assert ("a", "late") not in shown and ("b", "late") in shown and ("a", "early") in shown
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["group", "a", "b", "c", "when", "early", "late"]
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == LEFT_OUT_GID]
+    assert notes == [LEFT_OUT_NOTE]
+    assert not any(ch.isdigit() for ch in notes[0])  # neither which nor how many
+    report = ax.safeplot_report
+    assert report.details["groups_left_out"] == 1
+    assert any(
+        "1 combination(s) of hue x style levels with fewer than 3 records" in w
+        and "fewer than 3 records in all" in w
+        for w in report.warnings
+    )
+    assert not any("'a'" in w or "late" in w for w in report.warnings)
+    assert report.n == 305  # every record given, rounded: the points drawn subtract to nothing
+    assert not scan_figure(fig, {"x": df["x"], "y": df["y"]}, threshold=3)
+
+
+def test_a_level_whose_every_combination_is_small_is_still_refused():
+    # level a has 4 records, 2 early and 2 late: leaving both combinations out would take
+    # the level out of the legend, so the call is refused as for a small level, naming it
+    df = _hue_style_frame()
+    rows_a = df.index[df["group"] == "a"]
+    df.loc[rows_a[4:], "group"] = "b"
+    df.loc[rows_a[:4], "when"] = ["early", "early", "late", "late"]
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match=r"combination hue='a', style='early'.*drop hue="):
+        scatterplot(data=df, x="x", y="y", hue="group", style="when")
+    assert plt.get_fignums() == before
 
 
 @pytest.mark.parametrize(

@@ -838,21 +838,7 @@ sns.correspondenceplot(titanic, x="class", y="embark_town")
 }
 
 #: Scripts refused for a reason outside the accepted ones: what refuses, and what would fix it.
-SMALL_GROUP = (
-    "refuses the whole figure because one group is smaller than the threshold; invariant 10 "
-    "wants that group left out with a note (as barplot and pointplot do), which needs the "
-    "release to drop small groups and report how many"
-)
-XFAIL: dict[str, str] = {
-    "scatterplot-tips-hue-size-style": (
-        "scatterplot (deterministic microaggregation within hue x style levels) "
-        f"{SMALL_GROUP}: hue='Thur', style='Dinner' has 1 record"
-    ),
-    "catplot-tips-box-col": (
-        f"catplot(kind='box') -> boxplot {SMALL_GROUP}: day='Fri', smoker='No' has fewer "
-        "than 3 records within a time facet"
-    ),
-}
+XFAIL: dict[str, str] = {}
 
 
 def _params():

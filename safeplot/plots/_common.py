@@ -22,6 +22,7 @@ from ..release import DisclosureReport, guard
 
 __all__ = [
     "FOOTNOTE_GID",
+    "LEFT_OUT_NOTE",
     "all_or_nothing",
     "attach_release",
     "axes_for",
@@ -48,6 +49,11 @@ __all__ = [
 
 #: gid of the method note every released figure carries (unless annotate=False).
 FOOTNOTE_GID = "safeplot-method-note"
+
+#: The note under a figure that left out groups too small to show (DESIGN invariant 10). It
+#: names no group and no count: either, next to what is drawn and released elsewhere, could
+#: tell how many records a group left out holds.
+LEFT_OUT_NOTE = "Groups with fewer records than the threshold are left out."
 
 #: Methods whose release is not implemented for a plot yet get this message.
 NOT_AVAILABLE = (

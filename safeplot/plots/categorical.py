@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 from typing import Any
 
 import matplotlib as mpl
@@ -59,6 +60,7 @@ from ._categories import (
     stable_palette,
 )
 from ._common import (
+    LEFT_OUT_NOTE,
     axes_for,
     axis_from_range,
     check_positive_int,
@@ -100,6 +102,9 @@ DOMINANCE_GID = "safeplot-dominance-note"
 
 #: gid of the note naming the boxes left out under ``"confidential"`` (zero-length half).
 OMITTED_GID = "safeplot-omitted-boxes"
+#: gid of the note saying that boxes of too few records were left out (naming none).
+LEFT_OUT_GID = "safeplot-left-out-boxes"
+
 #: Under ``method="confidential"``, a numeric category variable with more distinct values
 #: than this is continuous: :func:`boxplot` draws O'Keefe's parallel box plots of it.
 CONTINUOUS_LEVELS = 20
@@ -158,6 +163,12 @@ class BoxRelease:
     omitted : list of str
         Boxes left out under ``"confidential"`` because their median equals
         a quartile (a zero-length half): the groups they would describe.
+    notes : list of str
+        What the figure notes under its axis about groups left out for
+        having too few records (number-free, and naming no group).
+    hue_levels_all : list or None
+        Every hue level of the data, those whose boxes were all left out
+        included: the drawn levels keep the colours they would have had.
     """
 
     method: str
@@ -172,6 +183,8 @@ class BoxRelease:
     layout: Layout | None = field(default=None, repr=False)
     _index: list[tuple[int, int]] = field(default_factory=list, repr=False)
     omitted: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    hue_levels_all: list[Any] | None = None
 
     def box(self, category: Any = None, hue: Any = None) -> BoxSummary | np.ndarray:
         """Return the released summary (or values) of one box.
@@ -216,6 +229,60 @@ def _refuse_small(
             "ones (recode the variable), or leave the groups out (filter the data, or give "
             "order=/hue_order= without them)."
         )
+
+
+def _keep_groups(
+    rows: Rows, codes: np.ndarray, keep: np.ndarray
+) -> tuple[Rows, np.ndarray, np.ndarray]:
+    """Keep the records of the groups `keep` (a mask over groups); renumber their codes."""
+    new = np.full(keep.size, -1)
+    new[keep] = np.arange(int(keep.sum()))
+    mine = keep[codes]
+    rows = replace(
+        rows,
+        cat=rows.cat[mine],
+        hue=rows.hue[mine],
+        values=rows.values[mine],
+        record=None if rows.record is None else rows.record[mine],
+    )
+    return rows, new[codes[mine]], mine
+
+
+def _drawn_layout(
+    layout: Layout,
+    pairs: list[tuple[int, int]],
+    order: Sequence[Any] | None,
+    hue_order: Sequence[Any] | None,
+    named: list[tuple[int, int]] = (),
+) -> tuple[Layout, list[tuple[int, int]]]:
+    """Drop from the layout the levels every box of which was left out; renumber the pairs.
+
+    A level named by the call (`order`, `hue_order`, or a column of
+    wide-form data) keeps its slot, as seaborn keeps it, and so does a level
+    of the `named` groups (boxes not drawn for another reason, which a note
+    names); a level named only by the data is not named when none of its
+    boxes is drawn.
+    """
+    cats = sorted({i for i, _ in [*pairs, *named]})
+    hues = sorted({j for _, j in [*pairs, *named]})
+    keep_cats = layout.wide or order is not None or not layout.has_cat
+    keep_hues = hue_order is not None or layout.hue_levels is None
+    cat_at = (
+        {i: i for i in range(len(layout.levels))}
+        if keep_cats
+        else {i: n for n, i in enumerate(cats)}
+    )
+    hue_at = (
+        {j: j for j in range(layout.n_hue)} if keep_hues else {j: n for n, j in enumerate(hues)}
+    )
+    if len(cat_at) == len(layout.levels) and len(hue_at) == layout.n_hue:
+        return layout, pairs
+    drawn = replace(
+        layout,
+        levels=[layout.levels[i] for i in cat_at],
+        hue_levels=None if layout.hue_levels is None else [layout.hue_levels[j] for j in hue_at],
+    )
+    return drawn, [(cat_at[i], hue_at[j]) for i, j in pairs]
 
 
 def _joint_grid(
@@ -304,10 +371,12 @@ def release_boxplot(
     Raises
     ------
     DisclosureError
-        A box (category x hue level) with fewer than `threshold` records (or
-        fewer than `k` under ``"deterministic"`` and ``"microaggregation"``,
-        which form their groups within each box), a parameter below a policy
-        floor, or a method the policy does not allow.
+        Every box (category x hue level) with fewer than `threshold` records
+        (or fewer than the method's group floor under ``"deterministic"`` and
+        ``"microaggregation"``, which form their groups within each box), a
+        parameter below a policy floor, or a method the policy does not
+        allow. Some boxes too small: they are left out, not refused (see
+        :func:`boxplot`).
 
     Examples
     --------
@@ -367,7 +436,25 @@ def release_boxplot(
         return BoxRelease(
             method, groups, None, per, None, None, report, layout=layout, _index=pairs
         )
-    _refuse_small(layout, sizes, pairs, threshold, f"threshold={threshold}")
+    # a box needs threshold records, and under the methods that group records within each
+    # box enough for one group; smaller boxes are left out (not drawn, not named), the
+    # figure and the report say so without saying which or how many records
+    fewest, why = threshold, f"threshold={threshold}"
+    if m.moves_values and not m.rule_based and m.groups_within_strata:
+        floor, floor_why = m.group_floor(pol, k)
+        if floor > fewest:
+            fewest, why = floor, floor_why
+    small = sizes < fewest
+    if small.all():
+        _refuse_small(layout, sizes, pairs, fewest, why)
+    n_total = values.size
+    left_out, left_out_records = int(small.sum()), int(sizes[small].sum())
+    if left_out:
+        rows, codes, _ = _keep_groups(rows, codes, ~small)
+        values = rows.values
+        pairs = [p for p, s in zip(pairs, small, strict=True) if not s]
+        groups = [g for g, s in zip(groups, small, strict=True) if not s]
+        sizes = sizes[~small]
     # numbers shared by every box (axis, grid) avoid the values rare in the whole variable;
     # a box's own statistics also avoid the values rare within its box
     rare = rare_values(rows.all_values, threshold)
@@ -377,13 +464,17 @@ def release_boxplot(
     params: dict[str, Any] = {"threshold": threshold}
     details: dict[str, Any] = {}
     warnings: list[str] = []
+    if left_out:
+        warnings.append(
+            f"{left_out} group(s) with fewer than {fewest} records ({why}) are not drawn "
+            f"({pol.describe_count(left_out_records)} records in all)."
+        )
+        details["groups_left_out"] = left_out
     boxes: list[BoxSummary] | None = None
     released: list[np.ndarray] | None = None
+    named: list[tuple[int, int]] | None = None
     cells = 0
     if m.moves_values and not m.rule_based:
-        if m.groups_within_strata:
-            # groups are formed within each box, so each box needs enough records for one
-            _refuse_small(layout, sizes, pairs, *m.group_floor(pol, k))
         out = anonymize_values(
             values,
             method,
@@ -426,6 +517,7 @@ def release_boxplot(
                         + ". Such a box is not drawn, which leaves nothing to show. Use "
                         "method='suppress', or a variable with fewer ties."
                     )
+                named = [pairs[g] for g in flat]  # named by the note: their slots stay
                 keep = [g for g in range(len(pairs)) if g not in flat]
                 boxes = [boxes[g] for g in keep]
                 winsorised = [winsorised[g] for g in keep]
@@ -454,10 +546,11 @@ def release_boxplot(
                 shape = " x ".join(map(str, kept.shape))
                 details["grid"] = f"{layout.levels[0]} by {layout.levels[1]} ({shape} cells)"
                 details["records_suppressed"] = pol.round_count(kept.kept.size - kept.n_kept)
-            boxes, thin = [], []
+            boxes, thin, thin_index = [], [], set()
             for g in range(len(pairs)):
                 if group_values[g].size < threshold:
                     thin.append(layout.describe(*pairs[g]))
+                    thin_index.add(g)
                     continue
                 try:
                     box = grid_box(
@@ -473,22 +566,35 @@ def release_boxplot(
                     )
                 except DisclosureError:
                     thin.append(layout.describe(*pairs[g]))
+                    thin_index.add(g)
                     continue
                 if joint is not None:
                     # the boxes share one 2-D grid: its suppressed cells are counted once
                     box = replace(box, n=int(np.sum(codes == g)), cells_suppressed=0)
                 boxes.append(released_box(box, avoid[g], pol))
-            if thin:
+            if len(thin) == len(pairs):
                 raise DisclosureError(
-                    f"boxplot: under method={method!r}, {len(thin)} group(s) keep fewer than "
+                    f"boxplot: under method={method!r}, every group keeps fewer than "
                     f"threshold={threshold} records once the grid cells (bins={bins}"
                     + (f", factor={fac}" if fac > 1 else "")
                     + f") holding fewer than {threshold} records are suppressed: "
-                    + "; ".join(thin[:10])
-                    + (f"; and {len(thin) - 10} more" if len(thin) > 10 else "")
+                    + "; ".join(layout.describe(*p) for p in pairs[:10])
+                    + (f"; and {len(pairs) - 10} more" if len(pairs) > 10 else "")
                     + ". Use a coarser grid (fewer bins, or method='generalize'), "
                     "method='confidential', or merge small groups."
                 )
+            if thin:
+                # boxes too thin once small cells are suppressed are left out as small boxes
+                # are; the records they kept are not counted (that would be a small count)
+                kept = [g for g in range(len(pairs)) if g not in thin_index]
+                groups = [groups[g] for g in kept]
+                pairs = [pairs[g] for g in kept]
+                warnings.append(
+                    f"{len(thin)} group(s) keep fewer than threshold={threshold} records once "
+                    "the grid cells holding fewer than threshold records are suppressed, and "
+                    "are not drawn."
+                )
+                details["groups_left_out"] = left_out + len(thin)
             cells = (
                 sum(b.cells_suppressed for b in boxes)
                 if joint is None
@@ -509,18 +615,25 @@ def release_boxplot(
         lim, ticks = log_axis(lo, hi, rare, base)
     else:
         lim, ticks = axis_from_range(lo, hi, rare)
+    named = [] if named is None else named
+    notes = []
+    if details.get("groups_left_out"):
+        notes.append(LEFT_OUT_NOTE)
+    # the report counts every record given, those of the boxes left out included: the
+    # records drawn, subtracted from it, would count the ones left out
     report = make_report(
         "boxplot",
         method,
         params,
         variables,
-        values.size,
+        n_total,
         rows.n_dropped,
         pol,
         cells_suppressed=cells,
         details=details,
         warnings=warnings,
     )
+    drawn_layout, pairs = _drawn_layout(layout, pairs, order, hue_order, named)
     return BoxRelease(
         method,
         groups,
@@ -531,9 +644,11 @@ def release_boxplot(
         report,
         avoid=rare,
         avoid_categories=rare_categories(rows, threshold),
-        layout=layout,
+        layout=drawn_layout,
         _index=pairs,
         omitted=list(details.get("boxes_omitted", [])),
+        notes=notes,
+        hue_levels_all=layout.hue_levels,
     )
 
 
@@ -585,6 +700,12 @@ def _draw_boxplot(
     lay = rel.layout
     summary = rel.boxes is not None
     per_group = [b.stats for b in rel.boxes] if summary else rel.values
+    if rel.hue_levels_all is not None and lay.hue_levels != rel.hue_levels_all:
+        # a hue level whose every box was left out is not drawn; the others keep their colours
+        shown = SimpleNamespace(
+            layout=SimpleNamespace(hue_levels=rel.hue_levels_all), hue_levels=lay.hue_levels
+        )
+        seaborn_kws = dict(seaborn_kws, palette=stable_palette(shown, seaborn_kws))
     n_before = len(ax.lines)
     common = dict(seaborn_kws, whis=(0.0, 100.0) if summary else whis, fliersize=fliersize)
     with quiet_seaborn():
@@ -678,10 +799,17 @@ def _draw_boxplot(
     if rel.omitted:
         note_below(
             ax,
-            "Not drawn (median equals a quartile: many records share one value): "
-            + "; ".join(rel.omitted),
+            "\n".join(
+                [
+                    "Not drawn (median equals a quartile: many records share one value): "
+                    + "; ".join(rel.omitted),
+                    *rel.notes,
+                ]
+            ),
             OMITTED_GID,
         )
+    elif rel.notes:
+        note_below(ax, "\n".join(rel.notes), LEFT_OUT_GID)
 
 
 @takes_method_options
@@ -807,7 +935,7 @@ def boxplot(
     Raises
     ------
     DisclosureError
-        A box with fewer than `threshold` records (merge levels or filter
+        Every box with fewer than `threshold` records (merge levels or filter
         them), a parameter below a policy floor, ``method="none"`` when the
         policy forbids raw output.
     ValueError
@@ -877,8 +1005,18 @@ def boxplot(
     ``"none"``
         seaborn's raw box plot, only when the policy allows raw output.
 
-    Every method refuses boxes holding fewer than `threshold` records, and
-    the value axis gets limits and ticks that equal no rare raw value. The
+    Under every method a box holding fewer than `threshold` records (or
+    fewer than the method's groups need: ``k``, ``2k`` for
+    ``"microaggregation"``), or keeping fewer than `threshold` once small
+    grid cells are suppressed, is left out: not drawn, and its category or
+    hue level is not named unless `order`/`hue_order` names it (the other
+    hue levels keep their colours). A note under the axis says that groups
+    with fewer records than the threshold were left out, naming none and
+    giving no count; the report warns with the number of groups (and their
+    records, rounded) and keeps it in ``details["groups_left_out"]``; its
+    ``n`` counts every record given. When every box is too small the call
+    is refused. The value axis gets limits and ticks that equal no rare raw
+    value. The
     summary methods hand seaborn five numbers per box with
     ``whis=(0, 100)``, so the drawn quartiles, median and whisker ends are
     exactly the released ones. ``showmeans`` and notches are refused for

@@ -1337,8 +1337,11 @@ def catplot(
     UnsafePlotError
         ``kind="bar"`` without a safe ``barplot``.
     DisclosureError
-        A facet with too few records, a group too small for its box, or a
-        parameter below a policy floor; nothing is drawn or logged.
+        A facet with too few records, a facet none of whose groups can be
+        shown, or a parameter below a policy floor; nothing is drawn or
+        logged. (A single box of too few records is left out of its facet
+        with a note, as :func:`~safeplot.plots.categorical.boxplot` leaves
+        it out.)
 
     See Also
     --------

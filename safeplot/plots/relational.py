@@ -22,7 +22,7 @@ style) and :func:`scatter` matplotlib's call.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import matplotlib as mpl
@@ -37,6 +37,7 @@ from .._validate import clean_numeric
 from ..anonymize.grids import rare_values
 from ..errors import DisclosureError
 from ..marks import points as _points
+from ..marks._axes import note_below
 from ..marks._large import scatter_points
 from ..marks._style import level_colors, semantic_type
 from ..marks.boxes import MERGE_NOTE_GID, draw_boxes
@@ -46,6 +47,7 @@ from ..policy import Policy, get_policy
 from ..release import DisclosureReport, PointRelease, guard, release_kind
 from ._boxes import BoxScatterRelease, box_positions, refuse_per_point, release_boxes
 from ._common import (
+    LEFT_OUT_NOTE,
     attach_release,
     axes_for,
     axis_from_range,
@@ -78,6 +80,8 @@ SCATTER_METHODS = tuple(
 )
 #: Families of :func:`scatter` (it returns the markers, so no box plots).
 _POINT_FAMILIES = ("values", "counts", "raw")
+#: gid of the note saying that combinations of levels with too few records were left out.
+LEFT_OUT_GID = "safeplot-left-out-groups"
 #: Methods of :func:`scatter`.
 SCATTER_POINT_METHODS = tuple(m.name for m in available_methods() if m.family in _POINT_FAMILIES)
 
@@ -104,6 +108,9 @@ class ScatterRelease:
         Rows whose released point is shared with another record.
     cells : bool
         The markers are grid cells and ``columns["size"]`` holds their counts.
+    notes : list of str
+        What the figure notes under its axis (combinations of levels left
+        out; no group named, no count).
     """
 
     frame: pd.DataFrame
@@ -115,6 +122,7 @@ class ScatterRelease:
     report: DisclosureReport
     coincident: np.ndarray | None = None
     cells: bool = False
+    notes: list[str] = field(default_factory=list)
 
 
 def release_scatter(
@@ -420,6 +428,27 @@ def _describe_level(labels: tuple, roles: list[str]) -> str:
     return f"The combination {pairs}"
 
 
+def _can_leave_out(labels: list[tuple], sizes: np.ndarray, need: int, n_roles: int) -> bool:
+    """Whether the combinations smaller than `need` can be left out rather than refused.
+
+    Only combinations of two or more variables (hue x style) are left out,
+    and only when every level of each variable keeps a combination of
+    `need` records: a single level too small, or a level every combination
+    of which is too small, would vanish from the legend, and is refused as
+    before, naming it. Some combination must be drawn.
+    """
+    if n_roles < 2:
+        return False
+    big = [lab for lab, n in zip(labels, sizes, strict=True) if n >= need]
+    if not big:
+        return False
+    for role in range(n_roles):
+        present = {lab[role] for lab, n in zip(labels, sizes, strict=True) if n > 0}
+        if present - {lab[role] for lab in big}:
+            return False
+    return True
+
+
 def _semantic_release(
     pdata: PlotData,
     types: dict[str, str],
@@ -533,9 +562,31 @@ def _semantic_release(
         k = pol.check_k(k, n)
     # a categorical level is a stratum: methods that group records group them within it
     strata = clean.strata if categorical else None
+    notes: list[str] = []
+    warnings: list[str] = []
+    details: dict[str, Any] = {}
     if strata is not None and m.groups_within_strata:
         need, fewer = m.group_floor(pol, k)
-        small = [clean.strata_labels[i] for i in np.flatnonzero(np.bincount(strata) < need)]
+        sizes = np.bincount(strata, minlength=len(clean.strata_labels))
+        small_codes = np.flatnonzero((sizes > 0) & (sizes < need))
+        small = [clean.strata_labels[i] for i in small_codes]
+        if small and _can_leave_out(clean.strata_labels, sizes, need, len(categorical)):
+            # a combination of levels (hue x style) too small for the method's groups is left
+            # out: its points are not drawn, and the figure and report say that combinations
+            # were left out, but neither which nor how many records (either, with the points
+            # drawn, would count them). Every level keeps some points, so the legend is intact
+            keep = sizes[strata] >= need
+            warnings.append(
+                f"{len(small)} combination(s) of {' x '.join(categorical)} levels with fewer "
+                f"than {need} records ({fewer}) are not drawn "
+                f"({pol.describe_count(int(sizes[small_codes].sum()))} records in all)."
+            )
+            details["groups_left_out"] = len(small)
+            notes.append(LEFT_OUT_NOTE)
+            raw = raw[keep]
+            cats = cats.loc[keep].reset_index(drop=True)
+            _, strata = np.unique(strata[keep], return_inverse=True)
+            small = []
         if small:
             roles = " or ".join(f"{r}=" for r in categorical)
             by_k = fewer.startswith(("k=", "2*k="))
@@ -565,9 +616,19 @@ def _semantic_release(
             out_frame[cols[r]] = out_frame[cols[r]].astype(cats[r].dtype)
     xlim, xticks = axis_from_range(*finite_range(released[:, 0]), rare["x"])
     ylim, yticks = axis_from_range(*finite_range(released[:, 1]), rare["y"])
-    details = dict(out.details)
+    details.update(out.details)
+    # n counts every record given, those left out included: the report's count less the
+    # points drawn would otherwise count the records left out
     report = make_report(
-        function, method, out.params, names, n, clean.n_dropped, pol, details=details
+        function,
+        method,
+        out.params,
+        names,
+        n,
+        clean.n_dropped,
+        pol,
+        details=details,
+        warnings=warnings,
     )
     return ScatterRelease(
         out_frame,
@@ -578,6 +639,7 @@ def _semantic_release(
         yticks,
         report,
         coincident=out.coincident,
+        notes=notes,
     )
 
 
@@ -785,7 +847,8 @@ def scatterplot(
     ------
     DisclosureError
         A policy floor not met (k, q, threshold, raw output), or a hue/style
-        level with fewer than k records under ``"deterministic"``.
+        level with fewer than k records under ``"deterministic"`` (alone, or
+        in every combination with the other variable's levels).
     ValueError
         Bad input (missing x or y, text or infinite values, unknown column),
         or a parameter that cannot be shown safely with the method.
@@ -806,7 +869,11 @@ def scatterplot(
         mean; Avraam et al.).
         With a categorical hue, size or style the neighbours are searched
         within each level (each needs at least k records); a numeric hue or
-        size is a third (fourth) variable of the same search.
+        size is a third (fourth) variable of the same search. A
+        combination of levels (hue x style) with fewer than k records is
+        left out when every level keeps points elsewhere: its points are
+        not drawn, a note under the axes says that groups were left out
+        (naming none, giving no count) and the report warns.
         ``mark_coincident=True`` shows shared centroids in black.
     ``"probabilistic"``
         Each variable (x, y, a numeric hue or size) gets keyed normal noise
@@ -908,6 +975,8 @@ def scatterplot(
             kwargs=kwargs,
             legend_entries=brief_legend_entries,
         )
+        if rel.notes:
+            note_below(ax, "\n".join(rel.notes), LEFT_OUT_GID)
     return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
 
 
