@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from safeplot import DisclosureError, Policy
@@ -675,13 +675,28 @@ def test_sorted_mdav_decisions_settled_one_at_a_time(monkeypatch, passes, kind):
     st.lists(st.integers(-6, 6), min_size=6, max_size=80).map(lambda v: np.array(v, float)),
     st.integers(3, 9),
 )
+@example(np.array([0, 0, 0, 1, -1, 3, 3, 4, 4, 3, 0, 4, 4], float), 3)
+@example(np.array([0, 0, 0, 0, 1, 1, -1, 2, 2, 2, 2, 2], float), 3)
 @settings(max_examples=80, deadline=None)
 def test_sorted_mdav_equals_reference_property(x, k):
+    """The sorted path makes the kd-tree algorithm's decisions, equal distances included.
+
+    Both compute the mean of the records left with the same floating-point
+    operations, so a round whose two ends are equally far from it (the
+    examples: 0 and 4 around 2) is decided the same way. A reference with
+    other arithmetic (``ref_mdav``, ``ref_mdav_on``) may see such a tie a
+    last bit apart and decide it the other way; away from ties they agree
+    (the tests above).
+    """
     import safeplot.anonymize.microaggregation as m
 
     assume(x.size >= 2 * k and np.ptp(x) > 0)
     z = zcol(x)
-    np.testing.assert_array_equal(m._mdav_sorted_labels(z, k), ref_mdav(z, k))
+    labels = m._mdav_sorted_labels(z, k)
+    assume(labels is not None)
+    sizes = np.bincount(labels)
+    assert sizes.min() >= k and sizes.max() <= 2 * k - 1
+    np.testing.assert_array_equal(labels, m._mdav_kd_labels(z, k))
 
 
 def test_sorted_mdav_leaves_nearly_equal_values_to_the_kd_tree(monkeypatch):
