@@ -103,3 +103,20 @@ raw.set_title("seaborn (raw)")
 safeplot.histplot(incomes, x="income", log_scale=True, ax=safe)
 safe.set_title("safeplot (suppress)")
 plt.show()
+
+# %%
+# A categorical variable: one bar per level
+# -----------------------------------------
+#
+# seaborn counts a categorical x as discrete bars. safeplot releases the
+# counts as :func:`safeplot.countplot` does (a count below the threshold is
+# suppressed, and a level with nothing left is not named) and draws them
+# with histplot's ``multiple=`` layouts. Left seaborn, right safeplot.
+
+tips = safeplot.load_dataset("tips")
+fig, (raw, safe) = plt.subplots(1, 2, figsize=(11, 3.6), layout="constrained")
+sns.histplot(tips, x="day", hue="sex", multiple="dodge", shrink=0.8, ax=raw)
+raw.set_title("seaborn (raw)")
+safeplot.histplot(tips, x="day", hue="sex", multiple="dodge", shrink=0.8, ax=safe)
+safe.set_title("safeplot (suppress)")
+plt.show()

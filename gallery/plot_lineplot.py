@@ -102,3 +102,32 @@ g = safeplot.relplot(
     visits, x="month", y="score", col="arm", kind="line", errorbar=("se", 2), height=3
 )
 plt.show()
+
+# %%
+# Line widths per level, and dates on x
+# -------------------------------------
+# ``size=`` groups the release by its levels as ``hue=`` and ``style=`` do,
+# and draws seaborn's widths, with a size section in the legend. A date
+# column (or a DatetimeIndex of a wide table) is released as date numbers,
+# binned like any continuous x when too few records share a date, and drawn
+# on matplotlib's date axis. Left, seaborn's raw weekly series; right,
+# safeplot's, binned so that each point averages at least three days.
+
+visits["site"] = np.where(np.arange(len(visits)) % 2 == 0, "north", "south")
+fig, (raw, safe) = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
+sns.lineplot(visits, x="month", y="score", hue="arm", size="site", seed=0, ax=raw)
+raw.set_title("seaborn (raw)")
+safeplot.lineplot(visits, x="month", y="score", hue="arm", size="site", seed=0, ax=safe)
+safe.set_title("safeplot (suppress)")
+
+days = pd.date_range("2024-01-01", periods=120, freq="D")
+daily = pd.DataFrame(
+    rng.normal(size=(120, 2)).cumsum(axis=0).round(2), index=days, columns=["ward a", "ward b"]
+)
+fig, (raw, safe) = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
+sns.lineplot(daily, ax=raw)
+raw.set_title("seaborn (raw)")
+safeplot.lineplot(daily, ax=safe)
+safe.set_title("safeplot (suppress)")
+fig.autofmt_xdate()  # matplotlib's slanted date labels, clear of each other
+plt.show()

@@ -16,6 +16,7 @@ density of the same released values.
 
 import matplotlib.pyplot as plt
 import numpy as np
+import seaborn as sns
 
 from safeplot import jointplot, pairplot
 from safeplot.datasets import simulate
@@ -67,4 +68,20 @@ for method in ("deterministic", "generalize", "confidential"):
     g.figure.suptitle(method, y=1.0)
     print(method, g.ax_marg_x.safeplot_report.method)
 
+plt.show()
+
+# %%
+# Residuals: ``kind="resid"``
+# ---------------------------
+#
+# seaborn's residual joint plot draws the residuals of a linear fit against
+# x, with histograms of x and of the residuals in the margins. safeplot fits
+# as :func:`safeplot.residplot` does and releases the (x, residual) pairs
+# with the residual plot's default method (``"deterministic"``); the
+# margins bin the released pairs, so no raw residual reaches the figure.
+
+raw = sns.jointplot(data=df, x="x", y="y", kind="resid", height=4.5)
+raw.figure.suptitle("seaborn (raw)", y=1.0)
+g = jointplot(data=df, x="x", y="y", kind="resid", height=4.5)
+g.figure.suptitle("safeplot (deterministic)", y=1.0)
 plt.show()
