@@ -120,14 +120,37 @@ def test_wide_form_draws_one_line_per_column_against_the_binned_index():
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a", "b", "c"]
 
 
-def test_wide_form_of_single_records_is_refused_naming_long_form():
-    """A pivoted table (one record per index value and column) would draw every record; the
-    refusal names long-form data, not hue or style levels the call does not have."""
+def test_wide_form_of_single_records_is_binned_so_each_line_fills_its_bins():
+    """A pivoted table (one record per index value and column): the bins are few enough that a
+    line holds threshold records in each, as seaborn's flights example needs."""
     years = np.arange(1949, 1961)
     wide = pd.DataFrame(
         np.random.default_rng(3).normal(300, 50, (years.size, 4)).round(),
         index=pd.Index(years, name="year"),
         columns=["Jan", "Feb", "Mar", "Apr"],
+    )
+    rel = release_lineplot(wide)
+    # 12 rows a line, 3 records a point: at most 4 bins, on the nice grid of width 5
+    assert rel.bin_width == 5.0
+    line = rel.line(hue="Jan", style="Jan")
+    assert line["x"].tolist() == [1952.5, 1957.5]
+    means = np.array([wide.loc[a : a + 4, "Jan"].mean() for a in (1950, 1955)])
+    rare = rare_values(wide.to_numpy().ravel(), 3)
+    assert line["estimate"].tolist() == list(released_statistics(means, rare))
+    assert any("left out" in w for w in rel.report.warnings)  # 1949 and 1960 alone in a bin
+    fig, ax = plt.subplots()
+    lineplot(wide, ax=ax)
+    assert not scan_figure(fig, {"x": np.repeat(years, 4), "y": wide.to_numpy().ravel()})
+    plt.close("all")
+
+
+def test_wide_form_too_short_for_one_bin_is_refused_naming_long_form():
+    """Two rows: no bin can hold three records of a line; the refusal names long-form data,
+    not hue or style levels the call does not have."""
+    wide = pd.DataFrame(
+        [[310.0, 290.0, 305.0], [330.0, 300.0, 320.0]],
+        index=pd.Index([1949, 1950], name="year"),
+        columns=["Jan", "Feb", "Mar"],
     )
     with pytest.raises(DisclosureError, match="long-form data with x= and y=") as info:
         lineplot(wide)

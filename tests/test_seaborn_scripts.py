@@ -320,7 +320,7 @@ sns.lineplot(data=flights, x="year", y="passengers")
 flights_wide = flights.pivot(index="year", columns="month", values="passengers")
 sns.lineplot(data=flights_wide)
 """,
-        refused="long-form data with x= and y=",
+        wide={"y": "flights_wide"},
     ),
     "lineplot-wide-random-walk-dates": Script(
         """

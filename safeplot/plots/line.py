@@ -520,6 +520,12 @@ def release_lineplot(
     bin_width = None
     if (point_size[point_of.ravel()] < threshold).mean() > BIN_SHARE:
         edges = safe_edges(xv, "auto", avoid=rare_x)
+        # the rule counts the records of every line together; a line holding few of them
+        # (a wide table of 12 rows, one column per line) needs bins it can fill: at most
+        # as many as a typical line holds threshold records for
+        fill = int(np.median(np.bincount(codes)) // threshold)
+        if 1 <= fill < edges.size - 1:
+            edges = safe_edges(xv, fill, avoid=rare_x)
         bin_width = float(edges[1] - edges[0])
         centres = edges[:-1] + bin_width / 2
         idx = np.clip(np.searchsorted(edges, xv, side="right") - 1, 0, centres.size - 1)
