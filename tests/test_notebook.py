@@ -180,7 +180,7 @@ def test_description_html_is_escaped():
 @pytest.mark.parametrize("figsize", [(6.4, 4.8), (3.0, 1.2)])
 def test_method_note_is_inside_the_inline_image(figsize):
     # %matplotlib inline saves with bbox_inches="tight": the note must lie inside that box,
-    # also when it is longer than the axes are high (the small figure)
+    # also in a small figure
     from IPython.core.pylabtools import print_figure
     from PIL import Image
 
@@ -188,6 +188,7 @@ def test_method_note_is_inside_the_inline_image(figsize):
     safeplot.scatterplot(
         safeplot.load_dataset("penguins"), x="bill_length_mm", y="body_mass_g", ax=ax
     )
+    fig.canvas.draw()  # places the x-axis label, and the note under it, as a render does
     renderer = fig.canvas.get_renderer()
     (note,) = [t for t in ax.texts if t.get_gid() == FOOTNOTE_GID]
     assert note.get_text().startswith("safeplot: deterministic")

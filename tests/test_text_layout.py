@@ -167,3 +167,28 @@ def test_the_checker_finds_overlapping_and_clipped_text():
     ax2.set_xticks(np.linspace(-10, 10, 21))
     ax2.set_xlim(0, 1)
     assert not overlapping_texts(fig2)
+
+
+def test_a_note_wider_than_its_axes_is_saved_whole_and_pushes_no_panel():
+    """Tight layout gives a long note room below, not beside; a tight save keeps all of it."""
+    import io
+
+    def laid_out(text):
+        fig, axes = plt.subplots(1, 2, figsize=(4, 2))
+        for ax in axes:
+            ax.plot([0, 1], [0, 1])
+            ax.set_xlabel("x")
+        note = note_below(axes[0], text, "n")
+        fig.tight_layout()
+        return fig, note, [v for ax in axes for v in ax.get_position().bounds]
+
+    _, _, short = laid_out("short")
+    fig, note, long = laid_out("a note much wider than this narrow left panel is, " * 2)
+    assert long == pytest.approx(short, abs=1e-3)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    renderer = fig.canvas.get_renderer()
+    box = note.get_window_extent(renderer)
+    assert box.width > fig.axes[0].get_window_extent(renderer).width
+    tight = fig.get_tightbbox(renderer).transformed(fig.dpi_scale_trans)
+    assert tight.x0 <= box.x0 and box.x1 <= tight.x1 and tight.y0 <= box.y0

@@ -138,6 +138,9 @@ def note_below(
         note.set_clip_on(False)
         note.set_in_layout(True)
         notes.append(note)
+        fig = ax.figure
+        if not any(isinstance(a, _FootnoteReach) for a in fig.artists):
+            fig.add_artist(_FootnoteReach())
         _restack(ax, notes)
     make_room_below(ax.figure)
     return note
@@ -164,6 +167,29 @@ class Footnote(Annotation):
         box = ax.get_window_extent(renderer)
         x0, x1 = max(bbox.x0, box.x0), min(bbox.x1, box.x1)
         return Bbox.from_extents(x0, bbox.y0, max(x0, x1), bbox.y1)
+
+
+class _FootnoteReach(Artist):
+    """The whole extent of a figure's footnotes, for a tight save; it draws nothing.
+
+    A figure's own artists count in ``savefig(bbox_inches="tight")`` but not
+    in tight or constrained layout, which is what a footnote wider than its
+    Axes needs: all of it saved, none of it pushing panels apart.
+    """
+
+    def draw(self, renderer: Any) -> None:
+        """Draw nothing: the footnotes draw themselves."""
+
+    def get_tightbbox(self, renderer: Any = None) -> Bbox | None:
+        """Return the union of the figure's footnotes, each in full."""
+        fig = self.get_figure()
+        boxes = [
+            Annotation.get_tightbbox(note, renderer)
+            for ax in (fig.axes if fig is not None else [])
+            for note in footnotes(ax)
+            if note.get_visible() and ax.get_visible()
+        ]
+        return Bbox.union(boxes) if boxes else None
 
 
 def footnotes(ax: Axes) -> list[Annotation]:
