@@ -5,10 +5,12 @@ Scatter plots of many records
 Above 100,000 released points, safeplot draws the point layer as one
 raster image (axes, ticks and text stay vector) and each distinct released
 point once. Deterministic anonymisation gives records that share all their
-nearest neighbours the same centroid; such a shared point is drawn black,
-as Avraam et al. draw coinciding centroids, and a note above the plot says
-so. Only the fact that a point is shared is shown, never how many records
-share it.
+nearest neighbours the same centroid; such a shared point is drawn once, in
+its usual colour, so the plot reads as it would with fewer records. With
+``mark_coincident=True`` shared points are drawn black, as Avraam et al.
+draw coinciding centroids, at any number of records, and a note above the
+plot says so. Only the fact that a point is shared is shown, never how many
+records share it.
 """
 
 # %%

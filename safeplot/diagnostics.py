@@ -1065,7 +1065,7 @@ def _draw_panel(ax: Axes, panel: _Panel) -> None:
 
         _draw_boxes(ax, panel.release, colors=["C0"], legend=False)
     else:
-        from .marks._large import is_large, mark_shared, scatter_points
+        from .marks._large import is_large, scatter_points
 
         rel: PointRelease = panel.release
         kws = {"s": 10, "color": "C0", "alpha": 0.6, "lw": 0}
@@ -1077,13 +1077,12 @@ def _draw_panel(ax: Axes, panel: _Panel) -> None:
                 ax.scatter(rel.x[order], rel.y[order], s=area, color="C0", alpha=0.7, lw=0)
         elif is_large(rel.x.size):
             # each distinct point once, in the order of its coordinates, as scatter_points
-            # draws the sorted points: sorted, equal points are adjacent (no hashing)
+            # draws the sorted points: sorted, equal points are adjacent (no hashing). Shared
+            # points are drawn as any other, as below the limit
             order = np.lexsort((rel.y, rel.x))
             x, y = rel.x[order], rel.y[order]
             starts = np.flatnonzero(np.r_[True, (x[1:] != x[:-1]) | (y[1:] != y[:-1])])
-            shared = np.diff(np.r_[starts, x.size]) > 1
-            coll = ax.scatter(x[starts], y[starts], rasterized=True, **kws)
-            mark_shared(ax, coll, shared, edge=False)
+            ax.scatter(x[starts], y[starts], rasterized=True, **kws)
         else:
             order = np.lexsort((rel.y, rel.x))  # not the records' order: nothing links panels
             scatter_points(ax, rel.x[order], rel.y[order], **kws)

@@ -484,3 +484,21 @@ def test_glm_refusals():
     with pytest.raises(ValueError, match="available columns"):
         safe_logit("y ~ z", data=df)
     assert plt.get_fignums() == [] and audit.entries() == []
+
+
+def test_large_panel_rasterised_marks_nothing(d1, monkeypatch):
+    """Above LARGE_N points a panel draws each distinct point once, rasterised, unmarked."""
+    from matplotlib.collections import PathCollection
+
+    from safeplot.marks import _large
+
+    fit = safe_ols("y ~ x", data=d1)
+    monkeypatch.setattr(_large, "LARGE_N", 50)
+    fig, ax = plt.subplots()
+    fit.plot_resid_fitted(ax=ax, method="deterministic")
+    layers = [c for c in ax.collections if isinstance(c, PathCollection)]
+    assert len(layers) == 1 and layers[0].get_rasterized()
+    pts = np.asarray(layers[0].get_offsets())
+    assert len(np.unique(pts, axis=0)) == len(pts) < len(d1)
+    assert not (np.asarray(layers[0].get_facecolors())[:, :3] == 0).all(axis=1).any()
+    assert _large.SHARED_NOTE_GID not in {t.get_gid() for t in ax.texts}

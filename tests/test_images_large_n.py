@@ -20,7 +20,7 @@ BASELINE = "../baseline_images"
     baseline_dir=BASELINE, style="default", savefig_kwargs={"dpi": 50}, tolerance=2
 )
 def test_large_deterministic_scatter():
-    """120,000 rounded records: rasterised centroids, shared ones black, with the note above."""
+    """120,000 rounded records: rasterised centroids, each drawn once in its seaborn colour."""
     rng = np.random.default_rng(2)
     x = np.round(rng.normal(50, 10, 120_000), 1)
     df = pd.DataFrame({"x": x, "y": np.round(0.5 * x + rng.normal(0, 5, x.size), 1)})

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.collections import PathCollection
+from matplotlib.colors import to_rgba
 
 import safeplot
 import safeplot.audit
@@ -63,31 +64,65 @@ def test_distinct_rows_matches_unique():
     assert first3.size == np.unique(np.column_stack([pts, hue]), axis=0).shape[0]
 
 
+def _black(colours) -> np.ndarray:
+    """Which of the RGBA `colours` are black."""
+    return (np.asarray(colours)[:, :3] == 0).all(axis=1)
+
+
+def _marks_nothing(ax) -> None:
+    """No marker of `ax` is marked as shared: no black layer, no black marker, no note."""
+    layers = _point_layers(ax)
+    assert not any(c.get_gid() == SHARED_NOTE_GID for c in layers)
+    for c in layers:
+        assert not _black(c.get_facecolors()).any()
+        edges = np.asarray(c.get_edgecolors())
+        assert not (len(edges) and c.get_linewidths().max() > 0 and _black(edges).any())
+    assert SHARED_NOTE_GID not in {t.get_gid() for t in ax.texts}
+    assert not any("shared by several" in t.get_text() for t in ax.texts)
+
+
 def test_large_scatter_rasterised_distinct_points_text_vector(big):
     df, released = big
     fig, ax = plt.subplots(figsize=(5, 4))
     scatterplot(data=df, x="x", y="y", method="deterministic", ax=ax)
     layers = _point_layers(ax)
-    assert len(layers) == 2 and all(c.get_rasterized() for c in layers)
-    offsets = np.concatenate([c.get_offsets() for c in layers])
+    assert len(layers) == 1 and layers[0].get_rasterized()
+    offsets = np.asarray(layers[0].get_offsets())
     uniq, counts = np.unique(released, axis=0, return_counts=True)
     # one marker per distinct released point, none repeated
     assert len(offsets) == len(uniq) < N
     assert np.array_equal(np.unique(offsets, axis=0), uniq)
-    # the second layer is exactly the points shared by several records, in black
-    shared = layers[1]
-    assert shared.get_gid() == SHARED_NOTE_GID
-    assert np.array_equal(np.unique(np.asarray(shared.get_offsets()), axis=0), uniq[counts > 1])
-    assert (np.asarray(shared.get_facecolors())[:, :3] == 0).all()
-    # text, ticks and axes stay vector; the note says what black means
+    assert (counts > 1).any()
+    # shared centroids are drawn as any other: in seaborn's colour, no black layer, no note
+    assert np.allclose(np.asarray(layers[0].get_facecolors())[:, :3], to_rgba("C0")[:3])
+    _marks_nothing(ax)
+    # text, ticks and axes stay vector
     texts = [*ax.texts, ax.xaxis.label, ax.yaxis.label, *ax.get_xticklabels()]
     assert not any(t.get_rasterized() for t in texts)
     assert not any(s.get_rasterized() for s in ax.spines.values())
     notes = {t.get_gid(): t.get_text() for t in ax.texts}
-    assert "shared by several records" in notes[SHARED_NOTE_GID]
     assert notes[FOOTNOTE_GID].startswith("safeplot: deterministic")
     assert ax.safeplot_report.method == "deterministic"
     assert [e.method for e in safeplot.audit.entries()] == ["deterministic"]
+
+
+def test_large_scatter_mark_coincident_black_layer(big):
+    df, released = big
+    fig, ax = plt.subplots(figsize=(5, 4))
+    scatterplot(data=df, x="x", y="y", method="deterministic", mark_coincident=True, ax=ax)
+    layers = _point_layers(ax)
+    assert len(layers) == 2 and all(c.get_rasterized() for c in layers)
+    offsets = np.concatenate([c.get_offsets() for c in layers])
+    uniq, counts = np.unique(released, axis=0, return_counts=True)
+    assert len(offsets) == len(uniq) and np.array_equal(np.unique(offsets, axis=0), uniq)
+    # the second layer is exactly the points shared by several records, in black
+    shared = layers[1]
+    assert shared.get_gid() == SHARED_NOTE_GID
+    assert np.array_equal(np.unique(np.asarray(shared.get_offsets()), axis=0), uniq[counts > 1])
+    assert _black(shared.get_facecolors()).all()
+    assert not _black(layers[0].get_facecolors()).any()
+    notes = {t.get_gid(): t.get_text() for t in ax.texts}
+    assert notes[SHARED_NOTE_GID] == "black: shared by several records"
 
 
 def test_large_scatter_files_small_and_leak_free(big):
@@ -128,30 +163,42 @@ def test_threshold_is_strict():
 
 def test_draw_scatter_and_scatter_large(big):
     df, released = big
+    n_distinct = len(np.unique(released, axis=0))
     rel = release_scatter(df["x"], df["y"], method="deterministic")
     fig, ax = plt.subplots()
     draw_scatter(ax, rel)
     layers = _point_layers(ax)
-    assert all(c.get_rasterized() for c in layers)
-    assert sum(len(c.get_offsets()) for c in layers) == len(np.unique(released, axis=0))
+    assert len(layers) == 1 and layers[0].get_rasterized()
+    assert len(layers[0].get_offsets()) == n_distinct
+    _marks_nothing(ax)
+    # asked for, the coinciding centroids are black, as below the limit
+    fig, ax = plt.subplots()
+    draw_scatter(ax, rel, mark_coincident=True)
+    layers = _point_layers(ax)
+    assert len(layers) == 2 and layers[1].get_gid() == SHARED_NOTE_GID
+    assert sum(len(c.get_offsets()) for c in layers) == n_distinct
+    coincident = np.unique(np.column_stack([rel.x, rel.y])[rel.coincident], axis=0)
+    assert np.array_equal(np.unique(np.asarray(layers[1].get_offsets()), axis=0), coincident)
+    assert _black(layers[1].get_facecolors()).all()
+    # scatter has no mark_coincident: nothing is marked
     fig, ax = plt.subplots()
     coll = scatter(df["x"], df["y"], ax=ax)
     assert coll.get_rasterized() and len(coll.get_offsets()) < N
-    assert sum(len(c.get_offsets()) for c in _point_layers(ax)) == len(np.unique(released, axis=0))
+    assert sum(len(c.get_offsets()) for c in _point_layers(ax)) == n_distinct
+    _marks_nothing(ax)
     assert not scan_figure(fig, {"x": df["x"], "y": df["y"]}, threshold=3, saved=True)
 
 
-def test_scatter_colour_values_large_marks_edges():
+def test_scatter_colour_values_large_marks_nothing():
     df = _data(120_000, seed=5)
     df["w"] = np.round(df["x"] / 10)
     fig, ax = plt.subplots()
     coll = scatter(df["x"], df["y"], c=df["w"], ax=ax)
     assert coll.get_rasterized()
-    layers = _point_layers(ax)
-    assert len(layers) == 2 and layers[1].get_gid() == SHARED_NOTE_GID
-    # colour keeps showing c; the shared markers get a black edge instead
-    assert (np.asarray(layers[1].get_edgecolors())[:, :3] == 0).all()
-    assert "black edge" in {t.get_gid(): t.get_text() for t in ax.texts}[SHARED_NOTE_GID]
+    # one layer, colour shows c alone: no black edge, no note
+    assert _point_layers(ax) == [coll]
+    assert len(coll.get_offsets()) < len(df)
+    _marks_nothing(ax)
 
 
 def test_hue_large_keeps_hue_colours():
@@ -160,10 +207,17 @@ def test_hue_large_keeps_hue_colours():
     fig, ax = plt.subplots()
     scatterplot(data=df, x="x", y="y", hue="g", ax=ax)
     layers = _point_layers(ax)
-    assert all(c.get_rasterized() for c in layers)
+    assert len(layers) == 1 and layers[0].get_rasterized()
+    hue_colours = {tuple(np.round(c[:3], 6)) for c in np.asarray(layers[0].get_facecolors())}
+    assert hue_colours == {tuple(np.round(to_rgba(c)[:3], 6)) for c in ("C0", "C1")}
+    _marks_nothing(ax)
+    # with mark_coincident shared centroids are black, as below the limit; the rest keep hue
+    fig, ax = plt.subplots()
+    scatterplot(data=df, x="x", y="y", hue="g", mark_coincident=True, ax=ax)
+    layers = _point_layers(ax)
     shared = [c for c in layers if c.get_gid() == SHARED_NOTE_GID]
-    assert shared and (np.asarray(shared[0].get_edgecolors())[:, :3] == 0).all()
-    assert not (np.asarray(shared[0].get_facecolors())[:, :3] == 0).all(axis=1).all()
+    assert len(shared) == 1 and _black(shared[0].get_facecolors()).all()
+    assert not _black(layers[0].get_facecolors()).any()
 
 
 def test_pairplot_large_panels(big):
@@ -175,6 +229,8 @@ def test_pairplot_large_panels(big):
         layers = _point_layers(ax)
         assert layers and all(c.get_rasterized() for c in layers)
         assert sum(len(c.get_offsets()) for c in layers) < len(sub)
+        # a panel has no mark_coincident: shared markers are not marked
+        _marks_nothing(ax)
     per_axes = {
         g.axes[i, j]: {"x": sub[g.x_vars[j]], "y": sub[g.y_vars[i]]}
         for i in range(2)

@@ -597,7 +597,10 @@ def test_scatter_refuses_per_point_sizes_colours_and_box_plots():
 
 
 def test_many_points_draw_each_distinct_marker_once_rasterised(monkeypatch):
-    """Above LARGE_N released points, coinciding centroids are drawn once, rasterised."""
+    """Above LARGE_N released points, each marker is drawn once, rasterised, meaning the same.
+
+    Coinciding centroids are black only with mark_coincident, at any n.
+    """
     from safeplot.marks import _large
     from safeplot.plots import relational
 
@@ -607,7 +610,21 @@ def test_many_points_draw_each_distinct_marker_once_rasterised(monkeypatch):
     relational.scatterplot(data=df, x="x", y="y", ax=ax)
     every = np.asarray(ax.collections[0].get_offsets())
     assert len(every) == len(df) and not ax.collections[0].get_rasterized()
+    fig, ax = plt.subplots()
+    relational.scatterplot(data=df, x="x", y="y", mark_coincident=True, ax=ax)
+    small_faces = np.asarray(ax.collections[0].get_facecolors())
+    small_black = np.unique(every[(small_faces[:, :3] == 0).all(axis=1)], axis=0)
+    assert 0 < len(small_black) < len(np.unique(every, axis=0))
     monkeypatch.setattr(_large, "LARGE_N", 50)
+    # by default nothing is marked at large n either: one layer, no black, no note
+    fig, ax = plt.subplots()
+    relational.scatterplot(data=df, x="x", y="y", ax=ax)
+    (points,) = ax.collections
+    assert points.get_rasterized()
+    assert len(points.get_offsets()) == len(np.unique(every, axis=0)) < len(df)
+    assert not (np.asarray(points.get_facecolors())[:, :3] == 0).all(axis=1).any()
+    assert _large.SHARED_NOTE_GID not in {t.get_gid() for t in ax.texts}
+    # asked for, the same points are black as at small n
     fig, ax = plt.subplots()
     relational.scatterplot(data=df, x="x", y="y", mark_coincident=True, ax=ax)
     points, shared = ax.collections[:2]
@@ -615,10 +632,12 @@ def test_many_points_draw_each_distinct_marker_once_rasterised(monkeypatch):
     assert len(offsets) == len(np.unique(every, axis=0)) < len(df)
     assert len(np.unique(offsets, axis=0)) == len(offsets)
     assert points.get_rasterized() and shared.get_rasterized()
-    # coinciding centroids are still marked black, in a layer of their own
+    # coinciding centroids are marked black, in a layer of their own, with the note
     assert shared.get_gid() == _large.SHARED_NOTE_GID
     assert (np.asarray(shared.get_facecolors())[:, :3] == 0).all()
     assert not (np.asarray(points.get_facecolors())[:, :3] == 0).all(axis=1).any()
+    assert np.array_equal(np.unique(np.asarray(shared.get_offsets()), axis=0), small_black)
+    assert _large.SHARED_NOTE_GID in {t.get_gid() for t in ax.texts}
 
 
 def test_box_geometry_misses_rare_values_of_rounded_data():

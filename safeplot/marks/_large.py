@@ -9,11 +9,17 @@ qqplot, the regression diagnostics) therefore
 - rasterises the point layer only (``rasterized=True`` on the marker
   collection or line): axes, ticks, labels and text stay vector;
 - draws each distinct released point once. Deterministic anonymisation
-  makes many records share one centroid; such a shared marker is drawn in
-  black (Avraam et al. draw coinciding centroids as black dots) or, when
-  colour already shows a hue, with a black edge, and a note above the Axes
-  (gid :data:`SHARED_NOTE_GID`) says so. How many records share a marker is
-  not shown: only that it is more than one.
+  makes many records share one centroid; the shared centroid is drawn once,
+  in the colour seaborn gives it, like any other point.
+
+This changes how the points are rendered, not what a marker means: a figure
+reads the same at any n. Markers are marked as shared by several records
+only where the user asks (``mark_coincident=True`` of scatterplot and
+:func:`~safeplot.plots.relational.draw_scatter`), at any n in black, as
+Avraam et al. draw coinciding centroids; above the limit they go to a layer
+of their own (gid :data:`SHARED_NOTE_GID`) and a note above the Axes says
+what black means. How many records share a marker is not shown: only that
+it is more than one. The other point-drawing functions never mark them.
 
 Below the limit nothing changes: every released point is drawn, vector.
 """
@@ -41,7 +47,8 @@ __all__ = [
 #: Above this many released points the point layer is rasterised and each distinct point is
 #: drawn once.
 LARGE_N = 100_000
-#: Colour of a marker that stands for several records (Avraam et al.'s black dots).
+#: Colour of a marker that stands for several records, with ``mark_coincident=True`` (Avraam
+#: et al.'s black dots).
 SHARED_COLOR = "black"
 #: gid of the note explaining shared markers.
 SHARED_NOTE_GID = "safeplot-shared-note"
@@ -98,8 +105,11 @@ def distinct_rows(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray
     return first, counts[codes[first]] > 1
 
 
-def mark_shared(ax: Axes, coll: PathCollection, shared: np.ndarray, *, edge: bool) -> None:
-    """Show which markers of `coll` stand for several records, and say so above the Axes.
+def mark_shared(ax: Axes, coll: PathCollection, shared: np.ndarray) -> None:
+    """Draw the markers of `coll` that stand for several records black, and say so above the Axes.
+
+    Called only where the user asked for the marking (``mark_coincident=True``):
+    the large-data counterpart of drawing coinciding points black.
 
     Parameters
     ----------
@@ -110,8 +120,6 @@ def mark_shared(ax: Axes, coll: PathCollection, shared: np.ndarray, *, edge: boo
         :data:`SHARED_NOTE_GID`) drawn just after it.
     shared : ndarray of bool
         One entry per marker.
-    edge : bool
-        Mark with a black edge (colour shows a hue) instead of a black face.
     """
     if not shared.any():
         return
@@ -123,8 +131,7 @@ def mark_shared(ax: Axes, coll: PathCollection, shared: np.ndarray, *, edge: boo
         coll.set_sizes(sizes[~shared])
         sizes = sizes[shared]
     face = np.asarray(coll.get_facecolors())
-    per_marker_face = face.shape[0] == shared.size
-    if per_marker_face:
+    if face.shape[0] == shared.size:
         coll.set_facecolors(face[~shared])
     edge_colors = np.asarray(coll.get_edgecolors())
     if edge_colors.shape[0] == shared.size:
@@ -135,22 +142,14 @@ def mark_shared(ax: Axes, coll: PathCollection, shared: np.ndarray, *, edge: boo
         coll.set_paths([p for p, keep in zip(paths, ~shared, strict=True) if keep])
         paths = [p for p, mark in zip(paths, shared, strict=True) if mark]
     coll.set_offsets(offsets[~shared])
-    black = mpl.colors.to_rgba(SHARED_COLOR)
-    if edge:
-        faces = face[shared] if per_marker_face else face[:1]
-        edges, widths = [black], [max(0.8, float(np.max(coll.get_linewidths(), initial=0.0)))]
-        what = "black edge"
-    else:
-        faces, edges, widths = [black], edge_colors, coll.get_linewidths()
-        what = "black"
     marked = PathCollection(
         paths,
         sizes=sizes,
         offsets=offsets[shared],
         offset_transform=coll.get_offset_transform(),
-        facecolors=faces,
-        edgecolors=edges,
-        linewidths=widths,
+        facecolors=[mpl.colors.to_rgba(SHARED_COLOR)],
+        edgecolors=edge_colors,
+        linewidths=coll.get_linewidths(),
         alpha=coll.get_alpha(),
         zorder=coll.get_zorder(),
         rasterized=coll.get_rasterized(),
@@ -158,13 +157,10 @@ def mark_shared(ax: Axes, coll: PathCollection, shared: np.ndarray, *, edge: boo
     )
     marked.set_transform(coll.get_transform())
     ax.add_collection(marked, autolim=False)
-    text = f"{what}: shared by several records"
-    for artist in ax.texts:
-        if artist.get_gid() == SHARED_NOTE_GID:
-            artist.set_text(text)
-            return
+    if any(artist.get_gid() == SHARED_NOTE_GID for artist in ax.texts):
+        return
     ax.annotate(
-        text,
+        "black: shared by several records",
         xy=(1.0, 1.0),
         xycoords="axes fraction",
         xytext=(0, 2),
@@ -182,8 +178,8 @@ def scatter_points(ax: Axes, x: np.ndarray, y: np.ndarray, **kws) -> PathCollect
 
     Per-point keyword arguments (``c``, ``s`` as arrays of length n) are
     thinned with the points and count in what makes two markers identical.
-    Shared markers get a black face, or a black edge when ``c`` maps values
-    to colours.
+    Markers shared by several records are drawn as any other: these
+    functions have no ``mark_coincident``, and mark nothing at any n.
     """
     x, y = np.asarray(x), np.asarray(y)
     n = x.shape[0]
@@ -197,13 +193,11 @@ def scatter_points(ax: Axes, x: np.ndarray, y: np.ndarray, **kws) -> PathCollect
         and len(kws[name]) == n
         and not _is_colour(kws[name])
     ]
-    keep, shared = distinct_rows([x, y, *(np.asarray(kws[p]) for p in per_point)])
+    keep, _ = distinct_rows([x, y, *(np.asarray(kws[p]) for p in per_point)])
     kws = {"rasterized": True, **kws}
     for name in per_point:
         kws[name] = np.asarray(kws[name])[keep]
-    coll = ax.scatter(x[keep], y[keep], **kws)
-    mark_shared(ax, coll, shared, edge="c" in per_point)
-    return coll
+    return ax.scatter(x[keep], y[keep], **kws)
 
 
 def _is_colour(value) -> bool:

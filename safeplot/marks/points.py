@@ -109,11 +109,13 @@ def draw_scatter(
             area = s * release.sizes / np.median(release.sizes)
             ax.scatter(release.x, release.y, s=area, color=color, alpha=0.7, linewidths=0)
     elif is_large(release.x.size):
-        # many points: each distinct one once, shared ones black, the layer rasterised
-        keep, shared = distinct_rows([release.x, release.y])
+        # many points: each distinct one once, the layer rasterised; coinciding ones black only
+        # when asked, as below the limit
+        keep, _ = distinct_rows([release.x, release.y])
         kws = {"s": s, "color": color, "alpha": 0.6, "linewidths": 0, "rasterized": True}
         coll = ax.scatter(release.x[keep], release.y[keep], **kws)
-        mark_shared(ax, coll, shared, edge=False)
+        if mark_coincident and release.coincident is not None:
+            mark_shared(ax, coll, release.coincident[keep])
     else:
         ax.scatter(release.x, release.y, s=s, color=color, alpha=0.6, linewidths=0)
         if mark_coincident and release.coincident is not None and release.coincident.any():
@@ -346,8 +348,9 @@ def draw_semantic(
     Grid cells get marker areas proportional to their counts (the largest
     ``sizes`` or seaborn's default at the largest count) and a brief legend.
     Above :data:`~safeplot.marks._large.LARGE_N` markers each distinct one is
-    drawn once, rasterised, shared ones marked; else, with `mark_coincident`,
-    points shared by several records are drawn black.
+    drawn once, rasterised. At any n, with `mark_coincident`, points shared by
+    several records are drawn black (above the limit in a layer of their own,
+    with a note saying what black means); without it nothing is marked.
 
     Parameters
     ----------
@@ -381,12 +384,14 @@ def draw_semantic(
             sizes, size_norm = (0.0, float(largest)), (0.0, float(counts.max()))
         if legend == "auto":
             legend = "brief"
-    frame, coincident, shared = rel.frame, rel.coincident, None
+    frame, coincident, large = rel.frame, rel.coincident, False
     if not rel.cells and is_large(len(frame)):
-        # many released points: each distinct marker once (shared ones marked black) and the
-        # point layer rasterised, so renders and vector files stay small; text stays vector
+        # many released points: each distinct marker once and the point layer rasterised, so
+        # renders and vector files stay small; text stays vector. What a marker means does
+        # not change: coinciding ones are black only with mark_coincident, as below the limit
         roles = [c for c in dict.fromkeys(cols.values()) if c in frame.columns]
-        keep, shared = distinct_rows([frame[c].to_numpy() for c in roles])
+        keep, _ = distinct_rows([frame[c].to_numpy() for c in roles])
+        large = True
         frame = frame.iloc[keep]
         coincident = None if coincident is None else coincident[keep]
         kwargs = {"rasterized": True, **kwargs}
@@ -420,19 +425,19 @@ def draw_semantic(
     )
     if numeric:
         _safe_numeric_legend(ax, ax.lines[n_lines:], frame, numeric, legend_entries)
-    if shared is not None:
+    if mark_coincident and coincident is not None and coincident.any():
         for coll in ax.collections[n_before:]:
-            if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(frame):
-                mark_shared(ax, coll, shared, edge=semantic["hue"] is not None)
-                break
-    elif mark_coincident and coincident is not None and coincident.any():
-        for coll in ax.collections[n_before:]:
-            if isinstance(coll, PathCollection) and len(coll.get_offsets()) == len(frame):
+            if not isinstance(coll, PathCollection) or len(coll.get_offsets()) != len(frame):
+                continue
+            if large:
+                # a layer of its own keeps one face colour per layer (Agg's fast marker path)
+                mark_shared(ax, coll, coincident)
+            else:
                 face = np.asarray(coll.get_facecolors())
                 face = np.repeat(face[:1], len(frame), axis=0) if len(face) == 1 else face
                 face[coincident] = mpl.colors.to_rgba("black")
                 coll.set_facecolors(face)
-                break
+            break
     if rel.xlim is not None:
         set_safe_axis(ax, "x", rel.xlim, rel.xticks)
         set_safe_axis(ax, "y", rel.ylim, rel.yticks)

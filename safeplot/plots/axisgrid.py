@@ -43,7 +43,7 @@ from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize.confidential import lowess_trend
 from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..errors import DisclosureError
-from ..marks._large import distinct_rows, is_large, mark_shared
+from ..marks._large import distinct_rows, is_large
 from ..marks.boxes import draw_boxes as _draw_boxes
 from ..marks.lines import draw_zero_line
 from ..methods import (
@@ -794,20 +794,14 @@ def _draw_points(
             sem.update(style="hue", style_order=levels, markers=style)
     elif color is not None:
         kws = {"color": color, **kws}
-    shared = None
     if is_large(len(frame)):
-        # many released points: each distinct marker once (shared ones marked), rasterised
-        keep, shared = distinct_rows([frame[c].to_numpy() for c in frame.columns])
+        # many released points: each distinct marker once, rasterised; shared markers are
+        # drawn as any other (a panel marks nothing at any n)
+        keep, _ = distinct_rows([frame[c].to_numpy() for c in frame.columns])
         frame = frame.iloc[keep]
         kws = {"rasterized": True, **kws}
-    n_before = len(ax.collections)
     with quiet_seaborn():
         sns.scatterplot(data=frame, x="x", y="y", legend=False, ax=ax, **sem, **kws)
-    if shared is not None:
-        for coll in ax.collections[n_before:]:
-            if len(coll.get_offsets()) == len(frame):
-                mark_shared(ax, coll, shared, edge="hue" in frame.columns)
-                break
 
 
 def _draw_cells(ax, grid: GridRelease, levels: list | None, palette, color, kws, style) -> None:

@@ -823,7 +823,8 @@ def scatterplot(
         Neighbour distance of ``"deterministic"``.
     mark_coincident : bool, default False
         Draw points whose centroid is shared with other records in black
-        (Avraam et al.'s black dots; deterministic only).
+        (Avraam et al.'s black dots; deterministic only), at any number of
+        records. Without it no point is marked, however many records share it.
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
     algorithm : str, default "mdav_multivariate"
