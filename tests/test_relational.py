@@ -91,6 +91,24 @@ def small_frame(seed=3, n=30):
 # -- exact releases ------------------------------------------------------------------------
 
 
+def _deterministic_release(pdata):
+    """The scatter release of `pdata` under the deterministic method with k=3."""
+    return _semantic_release(
+        pdata,
+        map_types(pdata, None, None, None, None),
+        "deterministic",
+        k=3,
+        q=0.25,
+        metric="euclidean",
+        threshold=None,
+        factor=2,
+        bins=30,
+        orders={},
+        pol=safeplot.get_policy(),
+        function="t",
+    )
+
+
 def test_deterministic_is_the_knn_centroids_of_x_and_y():
     df = small_frame()
     ax = scatterplot(data=df, x="x", y="y", method="deterministic", k=3)
@@ -125,20 +143,7 @@ def test_a_numeric_hue_is_released_with_x_and_y():
     expected = brute_knn(df[["x", "y", "w"]], 3)
     np.testing.assert_allclose(points_of(ax).get_offsets(), expected[:, :2], rtol=1e-12)
     pdata = plot_data(df, {"x": "x", "y": "y", "hue": "w"}, function="t")
-    rel = _semantic_release(
-        pdata,
-        map_types(pdata, None, None, None, None),
-        "deterministic",
-        k=3,
-        q=0.25,
-        metric="euclidean",
-        threshold=None,
-        factor=2,
-        bins=30,
-        orders={},
-        pol=safeplot.get_policy(),
-        function="t",
-    )
+    rel = _deterministic_release(pdata)
     np.testing.assert_allclose(rel.frame["w"], expected[:, 2], rtol=1e-12)
     assert not np.isin(rel.frame["w"], df["w"]).any()
     assert ax.safeplot_report.variables == ("x", "y", "w")
@@ -497,20 +502,7 @@ def test_a_small_hue_style_combination_is_left_out_with_a_note():
     assert len(offsets) == len(kept)  # the record left out has no marker
     np.testing.assert_allclose(offsets, expected, rtol=1e-12)
     pdata = plot_data(df, {"x": "x", "y": "y", "hue": "group", "style": "when"}, function="t")
-    rel = _semantic_release(
-        pdata,
-        map_types(pdata, None, None, None, None),
-        "deterministic",
-        k=3,
-        q=0.25,
-        metric="euclidean",
-        threshold=None,
-        factor=2,
-        bins=30,
-        orders={},
-        pol=safeplot.get_policy(),
-        function="t",
-    )
+    rel = _deterministic_release(pdata)
     shown = set(zip(rel.frame["group"], rel.frame["when"], strict=True))
     assert ("a", "late") not in shown and ("b", "late") in shown and ("a", "early") in shown
     labels = ax.get_legend_handles_labels()[1]
