@@ -17,6 +17,7 @@ from safeplot.plots.line import ERRORBAR_MENU, lineplot, release_lineplot
 from safeplot.release.guard import released_statistics
 
 from .leakscan import scan_figure
+from .test_seaborn_scripts import FMRI as FMRI_SCRIPT
 
 TIPS = safeplot.load_dataset("tips")
 
@@ -298,16 +299,10 @@ def test_relplot_kind_line_releases_each_facet():
 
 
 def _fmri() -> pd.DataFrame:
-    """fmri's shape: 14 subjects x 19 time points x 2 events x 2 regions, one signal each."""
-    rng = np.random.default_rng(2014)
-    rows = []
-    for subject in [f"s{i}" for i in range(14)]:
-        for event, amp in (("stim", 0.2), ("cue", 0.08)):
-            for region, gain in (("parietal", 1.0), ("frontal", 0.6)):
-                for timepoint in range(19):
-                    bump = amp * gain * np.sin(np.pi * timepoint / 9) * (timepoint < 10)
-                    rows.append((subject, timepoint, event, region, bump + rng.normal(0, 0.05)))
-    return pd.DataFrame(rows, columns=["subject", "timepoint", "event", "region", "signal"])
+    """fmri's shape (subjects x time points x events x regions), as the scripts make it."""
+    namespace = {"np": np, "pd": pd}
+    exec(FMRI_SCRIPT, namespace)
+    return namespace["fmri"]
 
 
 FMRI = _fmri()
