@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.collections import PathCollection
+from matplotlib.collections import PathCollection, PolyCollection
 from matplotlib.patches import PathPatch, Rectangle
 
 import safeplot
@@ -500,7 +500,7 @@ RELEASE_ONLY = {
         df, vars=["x", "y"], hue="g", kind="hist", method="suppress", height=1.5
     ),
     "joint-reg-suppress": lambda df: jointplot(
-        data=df, x="x", y="y", kind="reg", method="suppress", height=3
+        data=df, x="x", y="y", kind="reg", method="suppress", height=3, seed=0
     ),
     "joint-kde-generalize": lambda df: jointplot(
         data=df, x="x", y="y", kind="kde", method="generalize", height=3
@@ -605,6 +605,96 @@ def test_jointplot_reg_reads_joint_kws_as_regplot_does():
     plt.close("all")
     with pytest.raises(ValueError, match=r"order= would change the fitted curve.*regplot"):
         safeplot.jointplot(data=tips, x="total_bill", y="tip", kind="reg", order=2)
+    assert not plt.get_fignums()
+
+
+def _reg_band(ax):
+    """The confidence band of a regression panel (the one PolyCollection of the Axes)."""
+    (band,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    return band.get_paths()[0].vertices
+
+
+@pytest.mark.parametrize("method", ["deterministic", "suppress", "microaggregation"])
+def test_jointplot_reg_draws_regplots_band_and_marginal_densities(method):
+    """seaborn's jointplot(kind="reg"): regplot in the joint panel, histplot(kde=True) margins.
+
+    The line and band are regplot's release over the same released x range
+    (the same bootstrap seed), and each marginal density is the one
+    histplot(kde=True) draws of the marginal's released bins.
+    """
+    import seaborn as sns
+
+    tips = safeplot.load_dataset("tips")
+    g = jointplot(data=tips, x="total_bill", y="tip", kind="reg", method=method, seed=0)
+    line = g.ax_joint.lines[0]
+    xs = np.asarray(line.get_xdata())
+    fig, ax = plt.subplots()
+    safeplot.regplot(data=tips, x="total_bill", y="tip", seed=0, method=method, ax=ax)
+    if method == "suppress":
+        # regplot's own grid differs from the joint grid: its release function over this range
+        from safeplot.plots.regression import release_fit
+
+        x, y = tips["total_bill"].to_numpy(float), tips["tip"].to_numpy(float)
+        ref_line, ref_band = release_fit(
+            x, y, (xs[0], xs[-1]), rare_values(x, 3), rare_values(y, 3), seed=0
+        )
+        np.testing.assert_allclose(xs, ref_line[0], rtol=1e-12)
+        np.testing.assert_allclose(line.get_ydata(), ref_line[1], rtol=1e-12)
+        ax.clear()
+        ax.fill_between(ref_band[0], *ref_band[1])
+    else:
+        np.testing.assert_allclose(xs, ax.lines[0].get_xdata(), rtol=1e-12)
+        np.testing.assert_allclose(line.get_ydata(), ax.lines[0].get_ydata(), rtol=1e-12)
+    got = _reg_band(g.ax_joint)
+    assert got[:, 0].min() == pytest.approx(xs[0]) and got[:, 0].max() == pytest.approx(xs[-1])
+    np.testing.assert_allclose(got, _reg_band(ax), rtol=1e-12)
+    plt.close(fig)
+    # each margin: one density line, the one histplot(kde=True) draws of the released bins
+    for ax_m, orient in ((g.ax_marg_x, "x"), (g.ax_marg_y, "y")):
+        (curve,) = ax_m.lines
+        bars = _bars(ax_m)
+        if orient == "x":
+            centres = [b.get_x() + b.get_width() / 2 for b in bars]
+            counts = [b.get_height() for b in bars]
+            edges = sorted({b.get_x() for b in bars} | {b.get_x() + b.get_width() for b in bars})
+        else:
+            centres = [b.get_y() + b.get_height() / 2 for b in bars]
+            counts = [b.get_width() for b in bars]
+            edges = sorted({b.get_y() for b in bars} | {b.get_y() + b.get_height() for b in bars})
+        shown = np.array(counts) > 0
+        rows = pd.DataFrame(
+            {"v": np.repeat(np.array(centres)[shown], np.array(counts)[shown].astype(int))}
+        )
+        fig, ref_ax = plt.subplots()
+        sns.histplot(data=rows, **{orient: "v"}, bins=edges, kde=True, ax=ref_ax)
+        (ref_curve,) = ref_ax.lines
+        np.testing.assert_allclose(curve.get_xydata(), ref_curve.get_xydata(), rtol=1e-9)
+        plt.close(fig)
+    found = scan_figure(
+        g.figure,
+        {"x": tips["total_bill"].to_numpy(), "y": tips["tip"].to_numpy()},
+        per_axes=pair_axes_variables(g, tips),
+        count_axis=None,
+    )
+    assert not found, str(found)
+    plt.close("all")
+
+
+def test_jointplot_reg_band_keywords():
+    """ci=None leaves the band out; ci, n_boot and seed are regplot's; bad values refused."""
+    tips = safeplot.load_dataset("tips")
+    g = jointplot(data=tips, x="total_bill", y="tip", kind="reg", ci=None)
+    assert not [c for c in g.ax_joint.collections if isinstance(c, PolyCollection)]
+    g = jointplot(data=tips, x="total_bill", y="tip", kind="reg", marginal_kws={"kde": False})
+    assert not g.ax_marg_x.lines and not g.ax_marg_y.lines
+    narrow = jointplot(data=tips, x="total_bill", y="tip", kind="reg", ci=50, n_boot=200, seed=1)
+    wide = jointplot(data=tips, x="total_bill", y="tip", kind="reg", ci=99, n_boot=200, seed=1)
+    width = [np.ptp(_reg_band(a.ax_joint)[:, 1]) for a in (narrow, wide)]
+    assert width[0] < width[1]
+    plt.close("all")
+    for bad in ({"ci": 150}, {"n_boot": 0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            jointplot(data=tips, x="total_bill", y="tip", kind="reg", **bad)
     assert not plt.get_fignums()
 
 

@@ -363,6 +363,30 @@ def test_regplot_line_and_band_over_released_range():
     assert verts[:, 0].min() >= gx[0] - 1e-9 and verts[:, 0].max() <= gx[-1] + 1e-9
 
 
+@pytest.mark.parametrize("method", ["deterministic", "suppress", "microaggregation"])
+def test_regplot_truncate_false_extends_the_fit_to_the_x_limits(method):
+    """seaborn's truncate=False: the line and band span the Axes' (released) x limits."""
+    df = FRAMES["outliers"]
+    fig, axes = plt.subplots(1, 2)
+    for ax, truncate in zip(axes, (True, False), strict=True):
+        regplot(data=df, x="x", y="y", n_boot=100, seed=0, truncate=truncate, method=method, ax=ax)
+    ends = []
+    for ax in axes:
+        (line,) = [ln for ln in ax.lines if len(ln.get_xdata()) == 100]
+        ends.append(np.asarray(line.get_xdata())[[0, -1]])
+        (band,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
+        bx = band.get_paths()[0].vertices[:, 0]
+        assert (bx.min(), bx.max()) == pytest.approx(tuple(ends[-1]), rel=1e-12)
+    lo, hi = axes[1].get_xlim()
+    assert tuple(ends[1]) == pytest.approx((lo, hi), rel=1e-12)
+    lo, hi = axes[0].get_xlim()
+    assert ends[0][0] > lo and ends[0][1] < hi  # only over the released x range
+    assert ends[1][0] < ends[0][0] and ends[1][1] > ends[0][1]
+    found = scan_figure(fig, {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()})
+    assert not found, str(found)
+    plt.close(fig)
+
+
 def test_regplot_x_bins_estimates_from_groups_of_threshold():
     df = simulate("D1", n=300, seed=18)
     fig, ax = plt.subplots()

@@ -45,7 +45,7 @@ from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..errors import DisclosureError
 from ..marks._large import distinct_rows, is_large
 from ..marks.boxes import draw_boxes as _draw_boxes
-from ..marks.lines import draw_zero_line
+from ..marks.lines import draw_fit, draw_zero_line
 from ..methods import (
     AnonymizedValues,
     anonymize_values,
@@ -73,10 +73,10 @@ from ._common import (
     takes_method_options,
 )
 from ._data import categorical_order, plot_data
-from .distributions import release_histograms
+from .distributions import kde_rows, release_histograms
 from .grid import GRID_BINS, release_grid
 from .kde import KdeRelease, draw_kde, release_kde
-from .regression import fit_residuals, residual_rare_values, residual_zero
+from .regression import fit_residuals, release_fit, residual_rare_values, residual_zero
 
 __all__ = [
     "JOINT_KINDS",
@@ -237,6 +237,8 @@ class _Panel:
     codes: np.ndarray | None = None
     #: fitted lines (x, y) drawn over the panel, one per hue level ("reg")
     fits: list[tuple[np.ndarray, np.ndarray]] = dataclasses.field(default_factory=list)
+    #: the confidence band (x, (lower, upper)) of each fitted line, or None ("reg" joint panel)
+    bands: list[tuple[np.ndarray, np.ndarray] | None] = dataclasses.field(default_factory=list)
 
 
 def _released_codes(inp: _Input) -> np.ndarray | None:
@@ -290,13 +292,21 @@ def _fit_line(
 
 
 def _with_fits(
-    inp: _Input, panel: _Panel, kind: str, xrange: tuple[float, float] | None = None
+    inp: _Input,
+    panel: _Panel,
+    kind: str,
+    xrange: tuple[float, float] | None = None,
+    band: dict[str, Any] | None = None,
 ) -> _Panel:
     """Add the least-squares lines of a ``kind="reg"`` panel to its release.
 
     One line per hue level (one without hue), over the released x range of
     the panel (its released points, or its grid's limits), or over `xrange`
-    (the axis' safe limits, for ``truncate=False``).
+    (the axis' safe limits, for ``truncate=False``). With `band` (the
+    ``ci``, ``n_boot`` and ``seed`` of jointplot's regplot) the line and its
+    confidence band are regplot's release
+    (:func:`~safeplot.plots.regression.release_fit`), as seaborn's
+    ``jointplot(kind="reg")`` draws regplot in the joint panel.
     """
     if kind != "reg" or panel.tag not in ("points", "cells") or panel.xvar == panel.yvar:
         return panel
@@ -305,7 +315,13 @@ def _with_fits(
         xrange = (float(xs.min()), float(xs.max()))
     elif xrange is None:
         xrange = panel.data.xlim
-    if inp.levels is None:
+    if band is not None and inp.levels is None:
+        xv, yv = panel.xvar, panel.yvar
+        line, ci_band = release_fit(
+            inp.col(xv), inp.col(yv), xrange, inp.rare[xv], inp.rare[yv], **band
+        )
+        panel.fits, panel.bands = [line], [ci_band]
+    elif inp.levels is None:
         panel.fits = [_fit_line(inp, panel.xvar, panel.yvar, xrange)]
     else:
         panel.fits = [
@@ -691,6 +707,9 @@ def _extent(panel: _Panel, which: str, kws: dict) -> tuple[float, float]:
         raise ValueError(f"unknown panel {panel.tag!r}")
     for fit in panel.fits:
         span = _union(span, _span(fit[col]))
+    for band in panel.bands:
+        if band is not None:
+            span = _union(span, _span(band[col]))
     return span
 
 
@@ -755,6 +774,8 @@ def _draw_hist(
     kws = {"legend": False, **kws}
     if levels is None and color is not None:
         kws.setdefault("color", color)
+    if kws.get("kde"):
+        drawn = kde_rows(drawn, _COUNT)  # the density histplot(kde=True) draws of these bins
     with quiet_seaborn():
         sns.histplot(
             data=drawn,
@@ -879,13 +900,14 @@ def _draw_trend(ax, lines, levels: list | None, palette, kws) -> None:
         ax.plot(xs, ys, **{"color": c, "linewidth": 1.6, **kws})
 
 
-def _draw_fits(ax, fits, levels: list | None, palette, color, line_kws=None) -> None:
-    """Draw the released least-squares lines of a panel (one per hue level)."""
+def _draw_fits(ax, fits, levels: list | None, palette, color, line_kws=None, bands=()) -> None:
+    """Draw the released least-squares lines of a panel (one per hue level), and bands."""
     if not fits:
         return
     colors = [color or "C0"] if levels is None else [palette[lev] for lev in levels]
-    for (xs, ys), c in zip(fits, colors, strict=True):
-        ax.plot(xs, ys, **{"color": c, "linewidth": 1.6, **(line_kws or {})})
+    bands = list(bands) or [None] * len(fits)
+    for line, band, c in zip(fits, bands, colors, strict=True):
+        draw_fit(ax, line, band, c, {"color": c, "linewidth": 1.6, **(line_kws or {})})
 
 
 #: regplot's keywords that change what is fitted or drawn from the records; seaborn's
@@ -894,9 +916,7 @@ _REG_FIT_KEYWORDS = (
     "x_estimator",
     "x_bins",
     "x_ci",
-    "n_boot",
     "units",
-    "seed",
     "order",
     "logistic",
     "lowess",
@@ -909,18 +929,38 @@ _REG_FIT_KEYWORDS = (
 )
 
 
-def _regplot_keywords(kws: dict) -> tuple[dict, bool, dict]:
+def _regplot_keywords(kws: dict) -> tuple[dict, bool, dict, dict]:
     """Split jointplot(kind="reg")'s joint_kws as seaborn's regplot reads them.
 
-    Returns the point style (``scatter_kws`` merged in), ``truncate`` and
-    ``line_kws``; refuses keywords that change the fit, naming regplot.
+    Returns the point style (``scatter_kws`` merged in), ``truncate``,
+    ``line_kws`` and the band's ``ci``, ``n_boot`` and ``seed``; refuses
+    keywords that change the fit, naming regplot.
     """
     kws = dict(kws)
     truncate = bool(kws.pop("truncate", True))
     line_kws = dict(kws.pop("line_kws", None) or {})
     kws.update(kws.pop("scatter_kws", None) or {})
     kws.pop("label", None)
-    for key, default in (("ci", (95, None)), ("scatter", (True,)), ("fit_reg", (True,))):
+    band = {
+        "ci": kws.pop("ci", 95),
+        "n_boot": kws.pop("n_boot", 1000),
+        "seed": kws.pop("seed", None),
+    }
+    if band["ci"] is not None and not (
+        isinstance(band["ci"], Number)
+        and not isinstance(band["ci"], bool)
+        and 0 < band["ci"] < 100
+    ):
+        raise ValueError(
+            f"jointplot(kind='reg'): ci must be a number between 0 and 100, or None, "
+            f"got {band['ci']!r}."
+        )
+    n_boot = band["n_boot"]
+    if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
+        raise ValueError(
+            f"jointplot(kind='reg'): n_boot must be a positive integer, got {n_boot!r}."
+        )
+    for key, default in (("scatter", (True,)), ("fit_reg", (True,))):
         if key in kws and kws.pop(key) not in default:
             raise ValueError(
                 f"jointplot(kind='reg'): {key}= is not available; the joint panel shows the "
@@ -934,7 +974,7 @@ def _regplot_keywords(kws: dict) -> tuple[dict, bool, dict]:
             "fitted curve, and the joint panel draws one rounded least-squares line per "
             "level. Use safeplot.regplot(...) for them."
         )
-    return kws, truncate, line_kws
+    return kws, truncate, line_kws, band
 
 
 #: jointplot(kind="resid") hands joint_kws to residplot; these change its fit.
@@ -999,7 +1039,7 @@ def _draw_panel(
         _draw_hist(ax, panel.data, levels, palette, color, orient, kws)
     elif panel.tag == "sums":
         _draw_sums(ax, panel.data, levels, palette, color, orient, kws)
-    _draw_fits(ax, panel.fits, levels, palette, color, line_kws)
+    _draw_fits(ax, panel.fits, levels, palette, color, line_kws, panel.bands)
     ax.set_xlabel("")
     ax.set_ylabel("")
 
@@ -1655,7 +1695,11 @@ def jointplot(
         pairs of :func:`safeplot.residplot` with its line at zero, and the
         histograms of the released x and residuals in the margins
         (``joint_kws`` may hold residplot's ``order``, ``robust`` and
-        ``scatter_kws``).
+        ``scatter_kws``). ``"reg"`` draws regplot's release in the joint
+        panel (points, the fitted line and its bootstrap confidence band;
+        ``joint_kws`` may hold regplot's ``ci``, ``n_boot``, ``seed``,
+        ``truncate``, ``scatter_kws`` and ``line_kws``) and histplot's
+        ``kde=True`` density of each released marginal histogram.
     height : float, default 6
         Size of the (square) figure in inches.
     ratio : int, default 5
@@ -1723,13 +1767,18 @@ def jointplot(
         edges with small bins suppressed (densities of them with a hue).
         ``"kde"``: densities of the released values. ``"hist"``/``"hex"``:
         the density grid of the released points, suppressed, and its row and
-        column sums as marginals. ``"reg"``: released points and a raw-data
-        least-squares line drawn over the released x range only.
+        column sums as marginals. ``"reg"``: released points, and a raw-data
+        least-squares line with its confidence band (regplot's release) drawn
+        over the released x range only (the safe x limits with
+        ``truncate=False``); the marginal histograms carry the density of
+        their released bins, as ``histplot(kde=True)`` draws it.
     ``"suppress"``, ``"generalize"``
         The 30 x 30 (15 x 15) density grid with cells below ``threshold``
         removed: markers sized by count, the grid, or its contours; the
         marginals are the row and column sums of the surviving cells, so
-        nothing hidden in the joint panel reappears in a marginal.
+        nothing hidden in the joint panel reappears in a marginal
+        (``"reg"``: regplot's line and band over the surviving cells' x
+        range, and densities of the sums).
     ``"confidential"``
         O'Keefe: parallel box plots of y over intervals of x with a lowess
         trend (``"scatter"``/``"reg"``), confidential histograms of x and y
@@ -1810,9 +1859,9 @@ def jointplot(
             "value. Use a categorical hue, or safeplot.scatterplot(hue=...), which releases a "
             "numeric hue with the points."
         )
-    truncate, line_kws = True, {}
+    truncate, line_kws, band = True, {}, None
     if kind == "reg":
-        joint_kws, truncate, line_kws = _regplot_keywords(joint_kws)
+        joint_kws, truncate, line_kws, band = _regplot_keywords(joint_kws)
     fit: dict[str, Any] = {}
     if kind == "resid":
         joint_kws, fit, line_kws = _residplot_keywords(joint_kws)
@@ -1922,7 +1971,7 @@ def jointplot(
         if marg_kind == "kde":
             margins["y"].data = _on_y(margins["y"].data)
 
-    joint = _with_fits(inp, joint, kind)
+    joint = _with_fits(inp, joint, kind, band=band)
     # drawing keywords (they place a density's grid), and one safe set of limits and ticks
     # per variable, spanning the joint panel and its marginal
     col = color or "C0"
@@ -1937,6 +1986,9 @@ def jointplot(
             blend_palette([set_hls_values(rgb, l=v) for v in np.linspace(1, 0, 12)], as_cmap=True),
         )
     mk = dict(marginal_kws)
+    if kind == "reg" and margins["x"].tag in ("hist", "sums"):
+        # seaborn's histplot(kde=True) margins: a density of each released histogram
+        mk.setdefault("kde", True)
     if margins["x"].tag == "kde":
         mk.setdefault("fill", joint_kws.get("fill", True))
     sets = {}
@@ -1947,7 +1999,7 @@ def jointplot(
         sets[which] = _safe_axis_for(span, inp.rare[var], user)
     if not truncate and joint.fits:
         # seaborn's truncate=False: the lines span the x axis, and the y axis then spans them
-        joint = _with_fits(inp, joint, kind, xrange=sets["x"][0])
+        joint = _with_fits(inp, joint, kind, xrange=sets["x"][0], band=band)
         span = _union(_extent(joint, "y", jk), _extent(margins["y"], "y", mk))
         sets["y"] = _safe_axis_for(span, inp.rare[yname], user_ylim)
     grid_frame = _grid_frame(inp, out)

@@ -1178,10 +1178,7 @@ def histplot(
     if base is not None:
         drawn[var] = base ** drawn[var]  # each bin's centre on the log scale
     if kde and len(drawn):
-        # one row per record at its bin centre: the density's bandwidth then follows the
-        # number of records, not the number of bins (as weights would make it)
-        drawn = drawn.loc[drawn.index.repeat(drawn[_COUNT].astype(int))]
-        drawn[_COUNT] = 1.0
+        drawn = kde_rows(drawn)
     if len(drawn):
         with quiet_seaborn():
             sns.histplot(
@@ -1230,6 +1227,31 @@ def histplot(
         _logbins.axis_labels(ax, orient)
     (ax.set_xlabel if orient == "x" else ax.set_ylabel)(labels.get(orient, ""))
     return finish(ax, report, annotate=annotate, policy=pol, released=releases)
+
+
+def kde_rows(drawn: pd.DataFrame, weights: str = _COUNT) -> pd.DataFrame:
+    """Return the shown bins of released histograms as one row per record, for a density.
+
+    Each row of `drawn` is a shown bin (its centre, its released count in
+    column `weights`); it becomes as many rows as the count, each of weight
+    1, at the bin centre. seaborn's density of them (``kde=True``) then
+    takes its bandwidth from the number of records, not of bins (as weights
+    would make it), and sees only released bin centres and counts.
+
+    Parameters
+    ----------
+    drawn : DataFrame
+        Shown bins, with their released counts in `weights`.
+    weights : str
+        The column of the counts.
+
+    Returns
+    -------
+    DataFrame
+    """
+    rows = drawn.loc[drawn.index.repeat(drawn[weights].astype(int))].copy()
+    rows[weights] = 1.0
+    return rows
 
 
 #: seaborn's histogram statistics.

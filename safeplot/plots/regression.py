@@ -15,8 +15,9 @@ residuals, and the sample quantiles of a Q-Q plot, as raw values:
 - :func:`residplot` and :func:`regplot` (seaborn's calls) fit the model to
   the raw data (an aggregate) and release the points through
   :func:`~safeplot.plots.relational.release_scatter`; fitted lines and
-  confidence bands are evaluated on a grid inside the released x range, never
-  at the raw extremes, and lowess lines come from
+  confidence bands (:func:`release_fit`, which jointplot's ``kind="reg"``
+  reuses) are evaluated on a grid inside the released x range or across the
+  safe x limits (``truncate=False``), never at the raw extremes, and lowess lines come from
   :func:`~safeplot.anonymize.confidential.lowess_trend` (winsorised, rounded
   end points).
 
@@ -816,6 +817,73 @@ def _fit_line(
     return np.asarray(yhat, dtype=float), np.asarray(band, dtype=float)
 
 
+def release_fit(
+    x: np.ndarray,
+    y: np.ndarray,
+    xrange: tuple[float, float],
+    rare_x: np.ndarray,
+    rare_y: np.ndarray,
+    *,
+    order: int = 1,
+    logistic: bool = False,
+    robust: bool = False,
+    logx: bool = False,
+    ci: float | None = 95,
+    n_boot: int = 1000,
+    units: np.ndarray | None = None,
+    seed: Any = None,
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray] | None]:
+    """Release regplot's fitted line and confidence band over a released x range.
+
+    The model (:func:`_fit_line`) is fitted to the records `x`, `y`; it is
+    evaluated only on 100 points of `xrange` (released values or safe axis
+    limits, never the raw extremes), none on a rare raw value of x, and
+    every y of the line and of the band is moved off the rare raw values of
+    y (:func:`~safeplot.release.guard.released_values`).
+
+    Parameters
+    ----------
+    x, y : ndarray
+        The records (complete pairs).
+    xrange : (float, float)
+        Released x range the fit is drawn over.
+    rare_x, rare_y : ndarray
+        Rare raw values no vertex may equal.
+    order, logistic, robust, logx, ci, n_boot, units, seed
+        As in :func:`regplot`.
+
+    Returns
+    -------
+    line : (ndarray, ndarray)
+        x and y of the fitted line.
+    band : (ndarray, ndarray of shape (2, 100)) or None
+        x, and the lower and upper ends, of the band (None without `ci`).
+    """
+    lo, hi = xrange
+    if logx:
+        if hi <= 0:
+            raise ValueError("logx=True needs positive x values.")
+        lo = max(lo, hi * 1e-3) if lo <= 0 else lo
+    grid = safe_points(lo, hi, 100, rare_x)
+    yhat, bands = _fit_line(
+        x,
+        y,
+        grid,
+        order=order,
+        logistic=logistic,
+        robust=robust,
+        logx=logx,
+        ci=ci,
+        n_boot=n_boot,
+        units=units,
+        seed=seed,
+    )
+    span = float(np.ptp(y)) or 1.0
+    line = (grid, guard.released_values(yhat, rare_y, span))
+    band = None if bands is None else (grid, guard.released_values(bands, rare_y, span))
+    return line, band
+
+
 def _refuse_per_point_kws(kws: dict | None, what: str) -> None:
     """Refuse per-point sizes or colours: they would attach raw values to each marker."""
     for key in ("s", "c", "color", "facecolor", "facecolors", "edgecolor", "edgecolors"):
@@ -1318,7 +1386,9 @@ def regplot(
     does). The model is fitted to the raw data, as seaborn does: its line
     and confidence band are aggregates, but they are evaluated only on a grid
     inside the *released* x range (seaborn draws them to the raw minimum and
-    maximum, which shows the extremes), with no vertex on a rare raw value.
+    maximum, which shows the extremes), or across the Axes' safe x limits
+    with ``truncate=False``, with no vertex on a rare raw value
+    (:func:`release_fit`).
 
     Parameters
     ----------
@@ -1364,7 +1434,10 @@ def regplot(
     x_partial, y_partial : str or vector, optional
         Confounders regressed out of x or y before plotting.
     truncate : bool, default True
-        Ignored: the line is always drawn over the released x range only.
+        Draw the line and band over the released x range only (the released
+        points, estimates or boxes); ``False`` extends them to the x limits
+        of the Axes, as seaborn does. The limits are released (safe) values,
+        so the line then ends on them, not on a data value.
     dropna : bool, default True
         Rows with a missing value are always dropped (and counted).
     x_jitter, y_jitter : float, optional
@@ -1518,8 +1591,9 @@ def regplot(
         )
         report = rel.report
         xrange = _release_range(rel)
-    # the fit, over the released range
+    # the fit, over the released range (or the x axis' safe limits, truncate=False)
     line = band = None
+    xlim = xticks = None
     if fit_reg and px.size > 1:
         if lowess:
             if not isinstance(rel, BoxScatterRelease):
@@ -1527,16 +1601,19 @@ def regplot(
                     px, py, threshold=threshold, policy=pol, avoid_x=rare_x, avoid_y=rare_y
                 )
         else:
-            lo, hi = xrange
-            if logx:
-                if hi <= 0:
-                    raise ValueError("logx=True needs positive x values.")
-                lo = max(lo, hi * 1e-3) if lo <= 0 else lo
-            grid = safe_points(lo, hi, 100, rare_x)
-            yhat, bands = _fit_line(
+            if not truncate and not isinstance(rel, BoxScatterRelease):
+                # seaborn's truncate=False: the fit spans the x axis; the released limits
+                # are safe, so the line and band end on them
+                xlim, xticks = _axis(*xrange, rare_x)
+                xrange = xlim
+            elif not truncate:
+                xrange = (float(rel.xlim[0]), float(rel.xlim[1]))
+            line, band = release_fit(
                 px,
                 py,
-                grid,
+                xrange,
+                rare_x,
+                rare_y,
                 order=order,
                 logistic=logistic,
                 robust=robust,
@@ -1546,10 +1623,6 @@ def regplot(
                 units=fd.units,
                 seed=seed,
             )
-            span = float(np.ptp(py)) or 1.0
-            line = (grid, guard.released_values(yhat, rare_y, span))
-            if bands is not None:
-                band = (grid, guard.released_values(bands, rare_y, span))
     fit_params = {"order": order} if order > 1 else {}
     for name, flag in (
         ("logistic", logistic),
@@ -1579,7 +1652,8 @@ def regplot(
             xs_draw, ys_draw = estimates.x, estimates.y
         else:
             xs_draw, ys_draw = rel.x, rel.y
-        xlim, xticks = _axis(*_span(xs_draw, *line_xs), rare_x)
+        if truncate or xlim is None:
+            xlim, xticks = _axis(*_span(xs_draw, *line_xs), rare_x)
         if estimates is not None:
             ci_y = [np.array(ci_) for ci_ in estimates.cis if ci_ is not None]
         else:
