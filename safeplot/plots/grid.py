@@ -64,8 +64,9 @@ def grid_bins_for(n: int, threshold: int) -> int:
     larger threshold asks for more records per cell, so a coarser grid.
 
     Like seaborn's bin rules this depends on the number of records only
-    (never on where they lie), and `n` is the number of complete records
-    of the release, which its report states anyway.
+    (never on where they lie). :func:`release_grid` passes the number of
+    complete records as its report states it (rounded by the policy's
+    ``round_n_to``), so the grid's size tells a reader nothing more.
 
     Parameters
     ----------
@@ -89,6 +90,7 @@ def grid_bins_for(n: int, threshold: int) -> int:
     n = max(int(n), 0)
     threshold = max(int(threshold), 1)
     return int(np.clip(round(float(np.sqrt(n / threshold))), MIN_GRID_BINS, GRID_BINS))
+
 
 #: Methods a density-grid release supports (every family: value methods are counted too).
 GRID_METHODS = tuple(
@@ -213,7 +215,9 @@ def release_grid(
     elif source is None:
         levels, codes = [None], np.zeros(raw.shape[0], dtype=int)
     if bins is None:  # by n; a private grid's cells are fixed before the data is read
-        n_complete = raw.shape[0] if source is None else source.n
+        # from the count the report states (rounded), so the grid tells no more than it
+        n_complete = pol.round_count(raw.shape[0] if source is None else source.n)
+        n_complete = 0 if isinstance(n_complete, str) else n_complete  # "<threshold"
         chosen = pol.threshold if threshold is None or m.raw else pol.check_threshold(threshold)
         bins = GRID_BINS if m.private else grid_bins_for(n_complete, chosen)
     if m.private:
