@@ -4,7 +4,8 @@ Heat maps: density grids and safe tables
 
 ``heatmap`` has two uses. Given ``x=`` and ``y=`` it draws the density grid
 of Avraam et al.: the records counted in a grid of cells on rounded edges
-(30 x 30 by default), released under a disclosure-control method, with
+(by default as many cells as the number of records can fill, at most
+30 x 30), released under a disclosure-control method, with
 every cell holding one or two records left blank. Given a matrix, it draws it as
 :func:`seaborn.heatmap` does -- but only a matrix that safeplot released,
 such as a table of counts from ``crosstab``, whose small cells are

@@ -257,7 +257,7 @@ def _family_call(family: str, df, method: str, binwidth: float | None = None):
             "s": 12,
         }
     if family == "heat map":
-        return heatmap, {"data": df, "x": "x", "y": "y", "cmap": "viridis"}
+        return heatmap, {"data": df, "x": "x", "y": "y", "cmap": "viridis", "bins": 30}
     if family == "contour plot":
         return grid_contourplot, {"data": df, "x": "x", "y": "y", "color": "C2"}
     if family == "box plot":
@@ -320,7 +320,7 @@ def _draw_family(
 ) -> None:
     """Draw one panel of the paper's figures: `family` of `df` under `method` and `params`."""
     plot, kwargs = _family_call(family, df, method, binwidth)
-    _panel(ax, plot, method=method, **kwargs, **params)
+    _panel(ax, plot, method=method, **{**kwargs, **params})  # a column may set bins
     _thin_xticks(ax)
     _fit_method_note(ax)
     if ax.get_legend() is not None:

@@ -79,9 +79,11 @@ _known_methods: dict[str, None] = dict.fromkeys(METHODS)
 _restricted_methods: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 #: Plot kinds whose default method is the policy's ``default_binned``.
-BINNED_PLOTS = frozenset({"hist", "heatmap", "count", "contour"})
-#: Plot kinds whose default method is the policy's ``default_point``.
-POINT_PLOTS = frozenset({"scatter", "residual", "qq", "kde", "box"})
+BINNED_PLOTS = frozenset({"hist", "heatmap", "count"})
+#: Plot kinds whose default method is the policy's ``default_point``. A bivariate density
+#: (``"contour"``) is one: suppressing the cells of its grid erases a small hue level, while
+#: the density of anonymised values keeps every level's shape, as the univariate ``"kde"``.
+POINT_PLOTS = frozenset({"scatter", "residual", "qq", "kde", "contour", "box"})
 
 # How each field tightens: "up" means a larger value is stricter.
 _FLOOR_DIRECTION = {
@@ -125,11 +127,11 @@ class Policy:
     round_n_to : int, default 5
         Reports give the number of records rounded to a multiple of this.
     default_binned : str, default "suppress"
-        Method used by histograms, heat maps, count and contour plots when
+        Method used by histograms, heat maps and count plots when
         ``method`` is omitted.
     default_point : str, default "deterministic"
-        Method used by scatter, residual, Q-Q, kde and box plots when
-        ``method`` is omitted.
+        Method used by scatter, residual, Q-Q, kde (univariate and
+        bivariate) and box plots when ``method`` is omitted.
     allowed_methods : frozenset of str
         Methods that may be used (``"none"`` additionally needs
         ``allow_raw``).

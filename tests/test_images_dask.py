@@ -36,7 +36,7 @@ def test_dask_binned_plots():
         fig, axes = plt.subplots(2, 4, figsize=(16, 7), layout="constrained")
         for row, data in enumerate((ddf, df)):
             histplot(data, x="x", hue="group", hue_order=["low", "mid", "high"], ax=axes[row, 0])
-            heatmap(data, x="x", y="y", method="generalize", ax=axes[row, 1])
+            heatmap(data, x="x", y="y", method="generalize", bins=30, ax=axes[row, 1])
             countplot(data, x="group", order=["low", "mid", "high"], ax=axes[row, 2])
             kdeplot(data, x="y", method="suppress", fill=True, ax=axes[row, 3])
         titles = ["histplot", "heatmap", "countplot", "kdeplot"]

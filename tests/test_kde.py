@@ -4,6 +4,7 @@ import dataclasses
 import re
 import warnings
 
+import matplotlib.colors as mcolors
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -547,7 +548,41 @@ def test_default_methods_come_from_the_policy():
     df = smooth_data()
     assert kdeplot(df, x="x").safeplot_report.method == "deterministic"
     ax = kdeplot(df, x="x", y="y", ax=plt.figure().gca())
+    assert ax.safeplot_report.method == "deterministic"
+    with safeplot.policy(default_point="probabilistic"):
+        ax = kdeplot(df, x="x", y="y", ax=plt.figure().gca())
+    assert ax.safeplot_report.method == "probabilistic"
+    ax = kdeplot(df, x="x", y="y", method="suppress", ax=plt.figure().gca())
     assert ax.safeplot_report.method == "suppress"
+
+
+def test_bivariate_default_keeps_a_small_hue_level():
+    """68 Chinstrap penguins: the suppressed 30 x 30 grid keeps a quarter of them, the default
+    (kNN centroids) draws the whole level."""
+    pen = safeplot.load_dataset("penguins")
+    kws = {"x": "bill_length_mm", "y": "bill_depth_mm", "hue": "species"}
+
+    def chinstrap_extent(ax):
+        """Area of the bounding box of the Chinstrap contours (the legend's second colour)."""
+        colour = ax.get_legend().legend_handles[1].get_color()
+        pts = [
+            path.vertices
+            for c in ax.collections
+            if len(c.get_edgecolor())
+            and np.allclose(c.get_edgecolor()[0][:3], mcolors.to_rgb(colour))
+            for path in c.get_paths()
+            if len(path.vertices)
+        ]
+        pts = np.vstack(pts)
+        return np.ptp(pts[:, 0]) * np.ptp(pts[:, 1])
+
+    default = kdeplot(pen, **kws, ax=plt.figure().gca())
+    assert default.safeplot_report.method == "deterministic"
+    suppressed = kdeplot(pen, **kws, method="suppress", ax=plt.figure().gca())
+    assert suppressed.safeplot_report.cells_suppressed > 100
+    assert chinstrap_extent(default) > 10 * chinstrap_extent(suppressed)
+    findings = scan_figure(default.figure, {"x": pen.bill_length_mm, "y": pen.bill_depth_mm})
+    assert not findings, str(findings)
 
 
 # ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from safeplot import DisclosureError, audit
 from safeplot.anonymize import add_keyed_noise
 from safeplot.demo import demo_policy
 from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots.grid import GRID_BINS, MIN_GRID_BINS, grid_bins_for
 from safeplot.plots.matrix import crosstab, heatmap, is_safe_matrix, mark_safe_matrix
 from safeplot.release import DisclosureReport
 
@@ -88,7 +89,7 @@ def winsorise_by_hand(values, width=2.6):
 
 def test_suppress_grid_counts_equal_histogram2d_with_small_cells_blank():
     df = outlier_data()
-    ax = heatmap(data=df, x="x", y="y", method="suppress")
+    ax = heatmap(data=df, x="x", y="y", method="suppress", bins=30)
     counts, xedges, yedges = assert_grid_matches(ax, df.x, df.y)
     steps = np.diff(xedges)
     np.testing.assert_allclose(steps, steps[0])
@@ -104,8 +105,8 @@ def test_suppress_grid_counts_equal_histogram2d_with_small_cells_blank():
 
 def test_generalize_grid_is_15_by_15_with_double_cells():
     df = safeplot.datasets.simulate("D2", n=500, seed=1234)
-    fine = heatmap(data=df, x="x", y="y", method="suppress", ax=plt.figure().gca())
-    coarse = heatmap(data=df, x="x", y="y", method="generalize", ax=plt.figure().gca())
+    fine = heatmap(data=df, x="x", y="y", method="suppress", bins=30, ax=plt.figure().gca())
+    coarse = heatmap(data=df, x="x", y="y", method="generalize", bins=30, ax=plt.figure().gca())
     _, fx, fy = mesh_of(fine)
     _, cx, cy = mesh_of(coarse)
     np.testing.assert_allclose(np.diff(cx), 2 * (fx[1] - fx[0]))
@@ -327,6 +328,8 @@ def test_everything_suppressed_is_refused():
     before = plt.get_fignums()
     with pytest.raises(DisclosureError, match="nothing can be shown"):
         heatmap(data=df, x="x", y="y", bins=5)
+    with pytest.raises(DisclosureError, match="nothing can be shown"):
+        heatmap(data=df, x="x", y="y")  # fewer records than the threshold: 5 x 5 cells
     assert plt.get_fignums() == before
 
 
@@ -338,12 +341,111 @@ def test_everything_suppressed_is_refused():
 def test_leak_scan_finds_nothing(method, shape):
     df = outlier_data() if shape == "outliers" else tied_data()
     with safeplot.policy(demo_policy()):
-        ax = heatmap(data=df, x="x", y="y", method=method)
+        ax = heatmap(data=df, x="x", y="y", method=method, bins=30)
     findings = scan_figure(ax.figure, {"x": df.x, "y": df.y}, threshold=3, counts_in_colour=True)
     assert not findings, str(findings)
     # cells, limits and colour-bar limits (ticks are a locator's, not compared)
     assert findings.numbers_scanned > 25
     assert ax.safeplot_report.method == method
+
+
+# -- density grid: cells per axis chosen by n ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("n", "threshold", "expected"),
+    [
+        (0, 3, 5),
+        (20, 3, 5),
+        (75, 3, 5),
+        (150, 3, 7),
+        (344, 3, 11),
+        (500, 3, 13),
+        (1000, 3, 18),
+        (2700, 3, 30),
+        (100_000, 3, 30),
+        (344, 10, 6),
+        (500, 5, 10),
+    ],
+)
+def test_grid_bins_for_is_sqrt_of_n_over_threshold_clipped(n, threshold, expected):
+    assert grid_bins_for(n, threshold) == expected
+    assert MIN_GRID_BINS <= grid_bins_for(n, threshold) <= GRID_BINS == 30
+
+
+def test_grid_bins_grow_with_n_and_shrink_with_threshold():
+    sizes = [grid_bins_for(n, 3) for n in range(0, 5000, 37)]
+    assert sizes == sorted(sizes)
+    assert grid_bins_for(1000, 3) > grid_bins_for(1000, 5) > grid_bins_for(1000, 20)
+
+
+def test_default_grid_is_chosen_by_the_complete_records():
+    df = safeplot.load_dataset("penguins")
+    ax = heatmap(df, x="bill_length_mm", y="bill_depth_mm")
+    rep = ax.safeplot_report
+    # 342 complete records, stated (and used) rounded to 340
+    assert rep.n == 340 and rep.params["bins"] == grid_bins_for(340, 3) == 11
+    assert_grid_matches(ax, df.bill_length_mm.dropna(), df.bill_depth_mm.dropna())
+    # a larger policy threshold gives a coarser grid
+    with safeplot.policy(threshold=10):
+        ax = heatmap(df, x="bill_length_mm", y="bill_depth_mm", ax=plt.figure().gca())
+    assert ax.safeplot_report.params["bins"] == grid_bins_for(340, 10) == 6
+    # ... and so does a larger threshold of the call
+    ax = heatmap(df, x="bill_length_mm", y="bill_depth_mm", threshold=5, ax=plt.figure().gca())
+    assert ax.safeplot_report.params["bins"] == grid_bins_for(340, 5)
+
+
+def test_penguins_default_grid_blanks_far_fewer_cells_than_30_by_30():
+    df = safeplot.load_dataset("penguins")
+    by_n = heatmap(df, x="bill_length_mm", y="bill_depth_mm", ax=plt.figure().gca())
+    paper = heatmap(df, x="bill_length_mm", y="bill_depth_mm", bins=30, ax=plt.figure().gca())
+    assert paper.safeplot_report.params["bins"] == 30
+
+    def blank_share(ax):
+        """Share of the cells drawn that are blank (suppressed or empty)."""
+        drawn = mesh_of(ax)[0].get_array()
+        return np.ma.getmaskarray(drawn).mean()
+
+    assert blank_share(by_n) < 0.6 < 0.8 < blank_share(paper)
+    assert by_n.safeplot_report.cells_suppressed * 4 < paper.safeplot_report.cells_suppressed
+    shown = {ax: mesh_of(ax)[0].get_array().sum() for ax in (by_n, paper)}
+    assert shown[by_n] > 0.9 * 342 > 0.6 * 342 > shown[paper]
+
+
+@pytest.mark.parametrize("bins", [8, 30])
+def test_explicit_bins_are_respected(bins):
+    df = outlier_data()
+    ax = heatmap(data=df, x="x", y="y", bins=bins, method="generalize")
+    assert ax.safeplot_report.params["bins"] == -(-bins // 2)
+    ax = heatmap(data=df, x="x", y="y", bins=bins, ax=plt.figure().gca())
+    assert ax.safeplot_report.params["bins"] == bins
+    assert_grid_matches(ax, df.x, df.y)
+
+
+def test_default_grid_of_dp_does_not_depend_on_n():
+    """A private grid's cells are fixed before the data is read: 30 whatever n is."""
+    df = safeplot.load_dataset("penguins")
+    ax = heatmap(
+        df, x="bill_length_mm", y="bill_depth_mm", method="dp", binrange=((30, 60), (13, 22))
+    )
+    assert ax.safeplot_report.params["bins"] == [30, 30]
+
+
+@pytest.mark.parametrize("method", GRID_METHODS)
+@pytest.mark.parametrize("shape", ["outliers", "ties", "penguins"])
+def test_leak_scan_finds_nothing_on_the_default_grid(method, shape):
+    if shape == "penguins":
+        pen = safeplot.load_dataset("penguins").dropna(subset=["bill_length_mm", "bill_depth_mm"])
+        df = pd.DataFrame({"x": pen.bill_length_mm, "y": pen.bill_depth_mm})
+    else:
+        df = outlier_data() if shape == "outliers" else tied_data()
+    with safeplot.policy(demo_policy()):
+        ax = heatmap(data=df, x="x", y="y", method=method)
+    chosen = grid_bins_for(ax.safeplot_report.n, 3)
+    assert ax.safeplot_report.params["bins"] in {chosen, -(-chosen // 2)}
+    findings = scan_figure(ax.figure, {"x": df.x, "y": df.y}, threshold=3, counts_in_colour=True)
+    assert not findings, str(findings)
+    assert findings.numbers_scanned > 5
 
 
 def test_scanner_flags_a_raw_heat_map():

@@ -31,10 +31,66 @@ from ..sources.dask import DaskColumns, check_dask_method, grid_step, is_dask_co
 from ._common import check_positive_int, make_report, refuse_if_nothing_shown
 from ._data import categorical_order
 
-__all__ = ["GRID_BINS", "GRID_METHODS", "release_grid", "release_private_grid"]
+__all__ = [
+    "GRID_BINS",
+    "GRID_METHODS",
+    "MIN_GRID_BINS",
+    "grid_bins_for",
+    "release_grid",
+    "release_private_grid",
+]
 
-#: Cells per axis of the density grid (Avraam et al.).
+#: Cells per axis of the density grid (Avraam et al.), and the most :func:`grid_bins_for` picks.
 GRID_BINS = 30
+
+#: The fewest cells per axis :func:`grid_bins_for` picks.
+MIN_GRID_BINS = 5
+
+
+def grid_bins_for(n: int, threshold: int) -> int:
+    """Return the cells per axis of a density grid of `n` records: ``sqrt(n / threshold)``.
+
+    The rule is ``clip(round(sqrt(n / threshold)), 5, 30)``: a grid of
+    ``b x b`` cells over the span of the records holds ``threshold``
+    records per cell on average, so a typical cell can be shown. Records
+    fill only part of the box that spans them (an ellipse fills about half
+    of it, a curve less), so an occupied cell holds more than that on
+    average and most occupied cells survive suppression, while the grid
+    stays as fine as the threshold allows. At the paper's threshold of 3,
+    the 344 penguins get 11 x 11 cells, 500 records 13 x 13, and from
+    2,700 records on the paper's 30 x 30 (the cap, :data:`GRID_BINS`);
+    below about 90 records the grid stays at 5 x 5 (:data:`MIN_GRID_BINS`),
+    where suppression rather than resolution decides what is shown. A
+    larger threshold asks for more records per cell, so a coarser grid.
+
+    Like seaborn's bin rules this depends on the number of records only
+    (never on where they lie). :func:`release_grid` passes the number of
+    complete records as its report states it (rounded by the policy's
+    ``round_n_to``), so the grid's size tells a reader nothing more.
+
+    Parameters
+    ----------
+    n : int
+        Number of complete records.
+    threshold : int
+        The smallest count a cell may show (the policy's ``threshold``).
+
+    Returns
+    -------
+    int
+        Cells per axis, from 5 to 30.
+
+    Examples
+    --------
+    >>> grid_bins_for(344, 3), grid_bins_for(500, 3), grid_bins_for(10_000, 3)
+    (11, 13, 30)
+    >>> grid_bins_for(20, 3), grid_bins_for(344, 10)
+    (5, 6)
+    """
+    n = max(int(n), 0)
+    threshold = max(int(threshold), 1)
+    return int(np.clip(round(float(np.sqrt(n / threshold))), MIN_GRID_BINS, GRID_BINS))
+
 
 #: Methods a density-grid release supports (every family: value methods are counted too).
 GRID_METHODS = tuple(
@@ -52,7 +108,7 @@ def release_grid(
     hue: ArrayLike | None = None,
     hue_order: list[Any] | None = None,
     method: str | None = None,
-    bins: int = GRID_BINS,
+    bins: int | None = GRID_BINS,
     threshold: int | None = None,
     factor: int = 2,
     k: int | None = None,
@@ -81,8 +137,10 @@ def release_grid(
         Order of the hue levels.
     method : str, optional
         Default: the policy's method for `kind`.
-    bins : int, default 30
-        Cells per axis before generalisation.
+    bins : int or None, default 30
+        Cells per axis before generalisation. None: chosen by the number of
+        complete records, :func:`grid_bins_for` (for ``method="dp"``: 30,
+        as the cells of a private grid may not depend on the data).
     threshold : int, optional
         Minimum count of a shown cell (default and floor: the policy's).
     factor : int, default 2
@@ -132,7 +190,8 @@ def release_grid(
     m = get_method(method)
     if names[0] == names[1]:
         raise ValueError(f"x and y need different names, got {names[0]!r} twice.")
-    bins = check_positive_int("bins", bins)
+    if bins is not None:
+        bins = check_positive_int("bins", bins)
     columns: dict[str, Any] = {names[0]: x, names[1]: y}
     if hue is not None:
         columns[_HUE] = hue
@@ -155,6 +214,12 @@ def release_grid(
         codes = np.array([levels.index(p) if p in levels else -1 for p in present])[clean.strata]
     elif source is None:
         levels, codes = [None], np.zeros(raw.shape[0], dtype=int)
+    if bins is None:  # by n; a private grid's cells are fixed before the data is read
+        # from the count the report states (rounded), so the grid tells no more than it
+        n_complete = pol.round_count(raw.shape[0] if source is None else source.n)
+        n_complete = 0 if isinstance(n_complete, str) else n_complete  # "<threshold"
+        chosen = pol.threshold if threshold is None or m.raw else pol.check_threshold(threshold)
+        bins = GRID_BINS if m.private else grid_bins_for(n_complete, chosen)
     if m.private:
         if released is not None:
             raise ValueError(f"released= needs a value method, not method={method!r}.")

@@ -50,7 +50,7 @@ from ._common import (
     takes_method_options,
 )
 from ._data import plot_data
-from .grid import GRID_BINS, release_grid
+from .grid import release_grid
 
 __all__ = ["crosstab", "heatmap", "is_safe_matrix", "mark_safe_matrix"]
 
@@ -730,7 +730,7 @@ def _grid_heatmap(
     yticklabels: Any,
     mask: Any,
     ax: Axes | None,
-    bins: int,
+    bins: int | None,
     method: str | None,
     threshold: int | None,
     epsilon: float | None = None,
@@ -932,7 +932,7 @@ def heatmap(
     x: Any = None,
     y: Any = None,
     hue: Any = None,
-    bins: int = GRID_BINS,
+    bins: int | None = None,
     method: str | None = None,
     epsilon: float | None = None,
     binrange: Any = None,
@@ -953,8 +953,9 @@ def heatmap(
     ``safeplot.corr`` -- exactly as :func:`seaborn.heatmap` does, with every
     seaborn argument. Any other matrix is refused. ``heatmap(data=df,
     x="a", y="b")`` draws the density grid of two numeric variables
-    (Avraam et al.: counts in a 30 x 30 grid), released under `method`,
-    on numeric axes with a colour bar of counts.
+    (Avraam et al.: counts in a grid of cells; as many cells as the number
+    of records can fill, up to the paper's 30 x 30), released under
+    `method`, on numeric axes with a colour bar of counts.
 
     Parameters
     ----------
@@ -1006,8 +1007,15 @@ def heatmap(
         vectors).
     hue : optional
         Refused with a density grid (draw one heat map per level).
-    bins : int, default 30
-        Cells per axis of a density grid (before generalisation).
+    bins : int, optional
+        Cells per axis of a density grid (before generalisation). Default:
+        chosen by the number n of complete records so that a typical cell
+        can hold `threshold` records, ``clip(round(sqrt(n / threshold)),
+        5, 30)`` (:func:`~safeplot.plots.grid.grid_bins_for`; 11 for the
+        344 penguins, 30 from 2,700 records at threshold 3). The report's
+        ``params["bins"]`` says which. Give ``bins=30`` for the paper's
+        grid. ``method="dp"``: 30 unless given, as a private grid's cells
+        may not depend on the data.
     method : str, optional
         Disclosure-control method of a density grid; default the policy's
         for heat maps (``"suppress"``). See Notes. With a raw matrix only
@@ -1025,7 +1033,7 @@ def heatmap(
         Minimum shown count of a density grid (default and floor: the
         policy's). For a table, give it to :func:`crosstab`.
     factor : int, default 2
-        Coarsening of ``"generalize"`` (30 x 30 -> 15 x 15).
+        Coarsening of ``"generalize"`` (e.g. 30 x 30 -> 15 x 15).
     k : int, optional
         Records per centroid of ``"deterministic"``.
         Default: the policy's ``k_min`` (3 unless the custodian sets more).
@@ -1076,8 +1084,8 @@ def heatmap(
 
     - ``"suppress"``: counts in a `bins` x `bins` grid on rounded edges
       beyond the data; cells with ``0 < count < threshold`` are blank.
-    - ``"generalize"``: the grid coarsened by `factor` (30 x 30 -> 15 x 15),
-      then suppressed.
+    - ``"generalize"``: the grid coarsened by `factor` (e.g. 30 x 30 ->
+      15 x 15), then suppressed.
     - ``"deterministic"``: the counts of the kNN centroids (k records each),
       then suppressed.
     - ``"probabilistic"``: the counts of the values with keyed noise
