@@ -91,7 +91,8 @@ DATA_INPUTS: dict[str, tuple[pd.DataFrame, str]] = {
 
 #: cases whose draw reads df["x"] itself (vectors, not names): no wrong-column cell
 NO_NAMES = re.compile(
-    r"^(hist|scatter|qqplot(-direct)?|pandas-(hist|kde|box|bar)(-dp)?|safe-axes-.*|heatmap-corr)$"
+    r"^(hist|scatter|qqplot(-direct)?|pandas-(hist|kde|box|bar)(-dp)?|safe-axes-.*|heatmap-corr"
+    r"|histplot-categorical)$"
 )
 #: cases whose draw computes from x in the test before the call (residuals of a fit, rounding,
 #: a correlation matrix): bad x breaks the test's own arithmetic, so they get no data cells;
@@ -128,7 +129,7 @@ _NO_X = (
 )
 # x is a category: its levels are counted, and levels held by fewer than threshold records are
 # suppressed (a constant, a date, a boolean, text and inf are all just labels)
-_X_CATEGORY = r"countplot|countplot-dask|catplot-count"
+_X_CATEGORY = r"countplot|countplot-dask|catplot-count|histplot-categorical"
 for _name in DATA_INPUTS:
     ACCEPTED.setdefault(_name, {})[_NO_X] = "the function does not plot x"
 for _name in (
@@ -157,6 +158,8 @@ ACCEPTED["boolean"]["boxplot-continuous-x"] = "two groups, True and False, of ma
 # numbers mixed with text make x categorical (as in seaborn): its 50 groups of one record each
 # are left out unnamed (DESIGN invariant 10) and the box of the "n/a" records is drawn
 ACCEPTED["mixed-types"]["boxplot-continuous-x"] = "small groups left out, the large one drawn"
+# 4 records on one line: lineplot bins x into one bin that a line fills, one point of all four
+ACCEPTED["tiny-n"]["lineplot"] = "one x bin holding all four records"
 # a boolean predictor is a categorical term of the model (patsy's treatment coding)
 ACCEPTED["boolean"]["safe_ols-.*"] = "a boolean predictor is a 0/1 term of the model"
 # 4 records: one box (parallelboxplot), a density left empty with a warning (kde), or 8 values
@@ -264,7 +267,7 @@ def test_plot_function_refuses_bad_data(case, method, name):
     assert why, f"{case.name} drew {name!r} data with method={method!r} instead of refusing"
     fig = _figure(result, ax)
     per_axes = case.per_axes(result, df) if case.per_axes else None
-    if pd.api.types.is_datetime64_any_dtype(df["x"].dtype):
+    if "x" in df.columns and pd.api.types.is_datetime64_any_dtype(df["x"].dtype):
         # dates in x: scan against the date numbers a line plot draws them at
         raw = case.raw(df.assign(x=mdates.date2num(df["x"].to_numpy())))
     else:
@@ -570,7 +573,7 @@ DASK_PARAMS = [
 #: the cases of the four functions that count a dask DataFrame out of core (heatmap-corr is a
 #: heatmap of a correlation matrix, which corr computes from every record)
 OUT_OF_CORE = re.compile(
-    r"(histplot|heatmap|countplot|kdeplot)(-(hue-stack-kde|bivariate|dp|bivariate-dp))?"
+    r"(histplot|heatmap|countplot|kdeplot)(-(hue-stack-kde|bivariate|dp|bivariate-dp|categorical))?"
 )
 
 
