@@ -74,15 +74,18 @@ _LOG_MANTISSAS = (1.0, 2.0, 3.0, 5.0)
 def on_locator_grid(values, log: bool = False, mantissas=_LOCATOR_MANTISSAS) -> bool:
     """Whether `values` are a standard locator's round numbers, which depend on limits only.
 
-    Linear: at least two equally spaced numbers, each a multiple of the step,
-    the step one of `mantissas` (1, 2, 2.5 or 5: matplotlib's axis locator)
-    times a power of ten. Log: each positive number 1, 2, 3 or 5 times a power
-    of ten. A grid moved off a data value (ticks at 11, 21, 31) is not one.
+    Linear: equally spaced numbers, each a multiple of the step, the step one
+    of `mantissas` (1, 2, 2.5 or 5: matplotlib's axis locator) times a power
+    of ten; a lone number on a short axis is one if it is 0 or such a step.
+    Log: each positive number 1, 2, 3 or 5 times a power of ten. A grid
+    moved off a data value (ticks at 11, 21, 31) is not one.
 
     Examples
     --------
     >>> on_locator_grid([0, 20, 40, 60]), on_locator_grid([11, 21, 31])
     (True, False)
+    >>> on_locator_grid([0]), on_locator_grid([250]), on_locator_grid([3])
+    (True, True, False)
     >>> on_locator_grid([1, 10, 100], log=True), on_locator_grid([0.7, 7], log=True)
     (True, False)
     """
@@ -94,6 +97,12 @@ def on_locator_grid(values, log: bool = False, mantissas=_LOCATOR_MANTISSAS) -> 
         exponent = np.floor(np.log10(v) + 1e-9)
         mantissa = v / 10.0**exponent
         return bool(np.isclose(mantissa[:, None], _LOG_MANTISSAS, rtol=1e-9).any(axis=1).all())
+    if v.size == 1:
+        # a lone tick (a short axis): a locator's if it is 0 or a round step times 10**e
+        if v[0] == 0:
+            return True
+        exponent = np.floor(np.log10(abs(v[0])) + 1e-9)
+        return bool(np.isclose(abs(v[0]) / 10.0**exponent, mantissas, rtol=1e-9).any())
     if v.size < 2:
         return False
     steps = np.diff(v)

@@ -1338,12 +1338,30 @@ REFUSALS: list[Refusal] = [
     Refusal(
         "relplot-line",
         ".*",
-        "(strata_near_k|tiny_groups)",
+        "tiny_groups",
         DisclosureError,
         "(facet\\(s\\) have fewer than|every group has fewer than threshold=3 records, so no "
         "estimate)",
         "a facet of a few records (or of no x value or bin with threshold records) has no point "
         "to show, and its title names the group",
+    ),
+    Refusal(
+        "relplot-line",
+        "(deterministic|microaggregation|generalize)",
+        "strata_near_k",
+        DisclosureError,
+        "(facet\\(s\\) have fewer than|every group has fewer than threshold=3 records, so no "
+        "estimate)",
+        "a facet's one x bin holds too few records for the method's groups (k, or the "
+        "generalised grid), so it has no point to show",
+    ),
+    Refusal(
+        "relplot-line",
+        "rounding",
+        "strata_near_k",
+        ValueError,
+        "larger than the number of distinct values",
+        "rounding's c= asks for more intervals than a facet has distinct values",
     ),
     Refusal(
         "relplot-line",

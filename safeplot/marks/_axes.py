@@ -138,11 +138,11 @@ def note_below(
         note.set_clip_on(False)
         note.set_in_layout(True)
         notes.append(note)
-        fig = ax.figure
+        fig = ax.get_figure(root=True)  # a subfigure's Axes: the figure that is laid out
         if not any(isinstance(a, _FootnoteReach) for a in fig.artists):
             fig.add_artist(_FootnoteReach())
         _restack(ax, notes)
-    make_room_below(ax.figure)
+    make_room_below(ax.get_figure(root=True))
     return note
 
 

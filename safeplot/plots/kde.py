@@ -2692,8 +2692,12 @@ def kdeplot(
     >>> ax.safeplot_report.method
     'deterministic'
     >>> ax = kdeplot(data=penguins, x="bill_length_mm", y="bill_depth_mm", ax=plt.figure().gca())
-    >>> ax.safeplot_report.method, ax.safeplot_report.params["bins"]
-    ('suppress', 30)
+    >>> ax.safeplot_report.method
+    'deterministic'
+    >>> ax = kdeplot(data=penguins, x="bill_length_mm", y="bill_depth_mm", method="suppress",
+    ...              ax=plt.figure().gca())
+    >>> ax.safeplot_report.params["bins"]
+    30
 
     A density smoothed from differentially private counts of 26 bins:
 
