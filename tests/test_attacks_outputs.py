@@ -157,8 +157,9 @@ def test_no_file_of_the_folder_holds_a_rare_value_or_a_small_count(data, tmp_pat
     assert len([n for n in texts if n.endswith(".csv")]) >= 9
     for name, text in texts.items():
         assert not _rare_hits(text, rare), (name, _rare_hits(text, rare)[:5])
+        untimed = TIMESTAMP.sub("<time>", text)  # a release at 08:18:25.123 is no record
         for value in ("25.123", "91.777", "-3.219", "7.415"):
-            assert value not in text, (name, value)
+            assert value not in untimed, (name, value)
     for path in out.glob("*.csv"):
         for row in _read_csv(path):
             count = row.get("count")
