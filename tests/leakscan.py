@@ -303,6 +303,7 @@ def scan_figure(
     count_axis: str | None = "infer",
     per_axes: dict | None = None,
     saved: bool = False,
+    pdf: bool | None = None,
     categorical: str | None = None,
     ignore: str | None = None,
     legend_sections: dict[str, np.ndarray] | None = None,
@@ -337,6 +338,11 @@ def scan_figure(
         the PDF's text operators show, and the warnings and details of the
         provenance record written into the metadata (the leak test of every
         public function turns this on).
+    pdf : bool, optional
+        Whether the saved-file pass saves and reads a PDF (default: `saved`).
+        The PDF shows the same text artists as the SVG in another encoding,
+        so a caller that scans many figures of one function may read the PDF
+        of a few of them only; the metadata is read whenever `saved` is on.
     categorical : {"x", "y", None}
         An axis that shows categories at positions 0, 1, 2, ... (count
         plots of a numeric column): positions on it are no data values and
@@ -562,12 +568,14 @@ def scan_figure(
         if re.sub(r"<[^>]+>", "", text) in tick_texts:
             continue
         check(f"SVG text {text!r}", numbers_in(re.sub(r"<[^>]+>", "", text)), None)
-    if saved:
+    read_pdf = saved if pdf is None else pdf
+    if read_pdf:
         plain = {t.replace("\u2212", "-") for t in tick_texts}
         for text in pdf_texts(fig):
             if text in plain:
                 continue
             check(f"PDF text {text!r}", numbers_in(text), None)
+    if saved:
         for text in _record_texts(fig):
             check(f"metadata {text!r}", numbers_in(text), None)
     return found
