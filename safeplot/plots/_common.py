@@ -19,6 +19,7 @@ from ..marks._axes import note_below, quiet_seaborn, remove_footnote, set_safe_a
 from ..methods import Method, get_method, method_options
 from ..policy import Policy
 from ..release import DisclosureReport, guard
+from ..release.guard import LEFT_OUT_NOTE
 
 __all__ = [
     "FOOTNOTE_GID",
@@ -50,10 +51,6 @@ __all__ = [
 #: gid of the method note every released figure carries (unless annotate=False).
 FOOTNOTE_GID = "safeplot-method-note"
 
-#: The note under a figure that left out groups too small to show (DESIGN invariant 10). It
-#: names no group and no count: either, next to what is drawn and released elsewhere, could
-#: tell how many records a group left out holds.
-LEFT_OUT_NOTE = "Groups with fewer records than the threshold are left out."
 
 #: Methods whose release is not implemented for a plot yet get this message.
 NOT_AVAILABLE = (

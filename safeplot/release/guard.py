@@ -11,6 +11,10 @@ passes one of these functions on its way into a release:
   last figure;
 - :func:`released_counts` — counts are 0 or at least the threshold, or the
   release is refused (a last line behind each method's suppression);
+- :func:`shown_groups` — groups (hue levels, categories, facets) with too
+  few records for the method are left out with a note, not drawn and not
+  named, and the release is refused only when no group is left (DESIGN
+  invariant 10);
 - :func:`from_menu` — parameters that decide which records a statistic
   depends on come from a fixed menu (DESIGN invariant 5);
 - :func:`link_counts`, :func:`charge_noise`, :func:`spend_epsilon` — counts,
@@ -35,6 +39,7 @@ import contextlib
 import contextvars
 import weakref
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -50,6 +55,7 @@ from ..policy import Policy, get_policy
 __all__ = [
     "ALPHA_MENU",
     "ESTIMATORS",
+    "ShownGroups",
     "admit",
     "capturing",
     "charge_noise",
@@ -61,6 +67,7 @@ __all__ = [
     "released_statistics",
     "released_values",
     "set_ledger",
+    "shown_groups",
     "spend_epsilon",
 ]
 
@@ -166,6 +173,122 @@ def released_counts(
             "use method='suppress' or 'generalize', or fewer bins or categories."
         )
     return arr
+
+
+@dataclass(frozen=True)
+class ShownGroups:
+    """Which groups of a release are drawn, and what to say about those left out.
+
+    Attributes
+    ----------
+    shown : ndarray of bool
+        One entry per group code: whether the group is drawn.
+    left_out : int
+        Groups with some records but fewer than `need`: not drawn, not named.
+    need : int
+        The fewest records a drawn group holds.
+    why : str
+        Where `need` comes from (``"threshold=3"``, ``"2*k=6"``).
+    what : str
+        What a group is, for the messages (``"hue level"``, ``"group"``).
+    """
+
+    shown: np.ndarray
+    left_out: int
+    need: int
+    why: str
+    what: str = "group"
+
+    def keep(self, codes: ArrayLike) -> np.ndarray:
+        """Return, per record of group `codes` (-1: no group), whether it is drawn."""
+        codes = np.asarray(codes)
+        return (codes >= 0) & self.shown[np.clip(codes, 0, None)]
+
+    @property
+    def note(self) -> str | None:
+        """The note under the figure when groups were left out (it names none)."""
+        return LEFT_OUT_NOTE if self.left_out else None
+
+    @property
+    def warning(self) -> str | None:
+        """The report's warning when groups were left out (how many, not which)."""
+        if not self.left_out:
+            return None
+        return (
+            f"{self.left_out} {self.what}(s) with fewer than {self.need} records "
+            f"({self.why}) are not drawn."
+        )
+
+
+#: The note under a figure that left out groups too small to show (DESIGN invariant 10). It
+#: names no group and no count: either, next to what is drawn and released elsewhere, could
+#: tell how many records a group left out holds.
+LEFT_OUT_NOTE = "Groups with fewer records than the threshold are left out."
+
+
+def shown_groups(
+    sizes: ArrayLike,
+    need: int,
+    why: str,
+    *,
+    function: str,
+    what: str = "group",
+    fix: str = "Use broader groups (merge small levels), or leave the grouping variable out.",
+) -> ShownGroups:
+    """Decide which groups are drawn: those of at least `need` records.
+
+    A group with some records but fewer than `need` is left out as a
+    suppressed cell is: it is not drawn, the legend and ticks do not name it,
+    and the figure says that groups were left out, though not which or how
+    many records they hold (DESIGN invariant 10). A group named by the caller
+    (``hue_order=``, ``order=``) keeps its place and is drawn empty, exactly
+    as a group with no records is, so leaving it out tells nothing an empty
+    group does not. When no group is left the release is refused.
+
+    Parameters
+    ----------
+    sizes : array-like of int
+        Records per group code.
+    need : int
+        The fewest records a drawn group holds (the threshold, or the
+        method's minimum group size when it forms groups within each one).
+    why : str
+        Where `need` comes from, for the messages.
+    function : str
+        The plot function, for the refusal.
+    what : str
+        What a group is (``"hue level"``, ``"facet"``).
+    fix : str
+        What to do when every group is too small.
+
+    Returns
+    -------
+    ShownGroups
+
+    Raises
+    ------
+    DisclosureError
+        When every group with records has fewer than `need`.
+
+    Examples
+    --------
+    >>> groups = shown_groups([40, 2, 0, 12], 3, "threshold=3", function="histplot",
+    ...                       what="hue level")
+    >>> groups.shown.tolist(), groups.left_out
+    ([True, False, False, True], 1)
+    >>> groups.warning
+    '1 hue level(s) with fewer than 3 records (threshold=3) are not drawn.'
+    >>> groups.keep([0, 1, 3, -1]).tolist()
+    [True, False, True, False]
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    shown = sizes >= need
+    if not shown.any():
+        raise DisclosureError(
+            f"{function}: every {what} has fewer than {need} records ({why}), so nothing can "
+            f"be released. {fix}"
+        )
+    return ShownGroups(shown, int(((sizes > 0) & ~shown).sum()), int(need), why, what)
 
 
 def from_menu(name: str, value: Any, menu: Sequence[Any], *, what: str = "") -> Any:
