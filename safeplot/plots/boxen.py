@@ -35,6 +35,7 @@ from ..marks.violins import draw_boxens
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
+from ..release.guard import LEFT_OUT_NOTE
 from ._categories import resolve
 from ._common import (
     axes_for,
@@ -333,7 +334,7 @@ def release_boxenplot(
     value_lim, value_ticks = axis_from_range(float(every.min()), float(every.max()), rare)
     notes, warnings = [], []
     if left_out:
-        notes.append("groups with too few records left out")
+        notes.append(LEFT_OUT_NOTE)
         warnings.append(
             f"{left_out} group(s) with fewer than {fewest} records ({why}) are not drawn."
         )

@@ -19,7 +19,6 @@ from matplotlib.axes import Axes
 
 from .._validate import clean_numeric
 from ..anonymize.grids import rare_values
-from ..errors import DisclosureError
 from ..marks.points import draw_rug
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
@@ -145,14 +144,12 @@ def release_rugplot(
     fewest, why = m.group_floor(pol, k)
     fewest = max(fewest, threshold)
     sizes = np.bincount(codes, minlength=len(levels or [None]))
-    shown = sizes >= fewest
-    left_out = int(((sizes > 0) & ~shown).sum())
-    if not shown.any():
-        raise DisclosureError(
-            f"rugplot: every hue level has fewer than {fewest} records ({why}); nothing can be "
-            "released. Use broader levels, or leave hue out."
-        )
-    in_shown = shown[codes]
+    groups = guard.shown_groups(
+        sizes, fewest, why, function="rugplot", what="hue level",
+        fix="Use broader levels, or leave hue out.",
+    )  # fmt: skip
+    shown, left_out = groups.shown, groups.left_out
+    in_shown = groups.keep(codes)
     # rare among every record, those of hue levels left out included: no released value may
     # equal one of them
     rare = [
@@ -186,8 +183,8 @@ def release_rugplot(
         drawn = [lev for i, lev in enumerate(levels) if shown[i] and sizes[i] > 0]
     notes, warnings = [], []
     if left_out:
-        notes.append(f"{left_out} hue level(s) with fewer than {fewest} records left out")
-        warnings.append(f"{notes[-1]} ({why}).")
+        notes.append(groups.note)
+        warnings.append(groups.warning)
     report = make_report(
         "rugplot",
         m.name,

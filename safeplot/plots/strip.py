@@ -21,7 +21,6 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..anonymize.grids import rare_values
-from ..errors import DisclosureError
 from ..marks.points import draw_categorical_points
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
@@ -164,14 +163,11 @@ def release_stripplot(
     fewest, why = m.group_floor(pol, k)
     fewest = max(fewest, threshold)
     sizes = np.bincount(codes, minlength=len(layout.levels) * n_hue)
-    shown = sizes >= fewest
-    left_out = int(((sizes > 0) & ~shown).sum())
-    if not shown.any():
-        raise DisclosureError(
-            f"{function}: every group has fewer than {fewest} records ({why}), so no value can "
-            "be released. Use broader groups, or a smaller k."
-        )
-    keep = shown[codes]
+    groups = guard.shown_groups(
+        sizes, fewest, why, function=function, fix="Use broader groups, or a smaller k."
+    )
+    left_out = groups.left_out
+    keep = groups.keep(codes)
     # rare among every record, those of groups left out included: no released value may
     # equal one of them
     rare = rare_values(rows.all_values, threshold)
@@ -202,10 +198,8 @@ def release_stripplot(
     notes = []
     warnings = []
     if left_out:
-        notes.append(f"{left_out} group(s) with fewer than {fewest} records left out")
-        warnings.append(
-            f"{left_out} group(s) with fewer than {fewest} records ({why}) are not drawn."
-        )
+        notes.append(groups.note)
+        warnings.append(groups.warning)
     lo, hi = float(values.min()), float(values.max())
     value_lim, value_ticks = axis_from_range(lo, hi, rare)
     params = dict(out.params, threshold=threshold)

@@ -34,6 +34,7 @@ from ..marks.violins import draw_violins
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
+from ..release.guard import LEFT_OUT_NOTE
 from ._categories import Layout, Rows, resolve
 from ._common import (
     axes_for,
@@ -148,14 +149,12 @@ def group_records(layout: Layout, rows: Rows, fewest: int, why: str, function: s
     n_hue = layout.n_hue
     codes = rows.cat * n_hue + rows.hue
     sizes = np.bincount(codes, minlength=len(layout.levels) * n_hue)
-    shown = [int(c) for c in np.flatnonzero(sizes >= fewest)]
-    left_out = int(((sizes > 0) & (sizes < fewest)).sum())
-    if not shown:
-        raise DisclosureError(
-            f"{function}: every group has fewer than {fewest} records ({why}), so nothing can "
-            "be released. Use broader groups (recode the category or leave hue out)."
-        )
-    return _Groups(codes, shown, left_out, fewest, why)
+    groups = guard.shown_groups(
+        sizes, fewest, why, function=function,
+        fix="Use broader groups (recode the category or leave hue out).",
+    )  # fmt: skip
+    return _Groups(codes, [int(c) for c in np.flatnonzero(groups.shown)], groups.left_out,
+                   fewest, why)  # fmt: skip
 
 
 def group_labels(
@@ -503,7 +502,7 @@ def release_violinplot(
     value_lim, value_ticks = axis_from_range(float(every.min()), float(every.max()), rare)
     notes = [inner_note] if inner_note else []
     if left_out:
-        notes.append("groups with too few records left out")
+        notes.append(LEFT_OUT_NOTE)
         warnings.append(
             f"{left_out} group(s) with fewer than {fewest} records ({why}), or with no "
             "density to release, are not drawn."
