@@ -140,6 +140,35 @@ class _NumericLegend:
     attrs: Callable[[Any], dict[str, Any]]
 
 
+def cell_pitch(ax: Axes, x: Any, y: Any, xlim: Any = None, ylim: Any = None) -> float | None:
+    """Return the spacing of grid cells drawn at `x`, `y`, in points (None: one cell).
+
+    The spacing is that of the closest distinct positions along each axis,
+    measured on the Axes as it is sized now, with limits `xlim`, `ylim`
+    (default: the Axes' own); the smaller of the two.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(4, 4))
+    >>> round(float(cell_pitch(ax, [1.0, 2.0, 3.0], [5.0, 5.0, 7.0], (0, 10), (0, 10))), 1)
+    22.3
+    >>> plt.close(fig)
+    """
+    bbox = ax.get_window_extent()
+    points = 72.0 / ax.figure.dpi
+    out = []
+    for values, lim, length in (
+        (x, ax.get_xlim() if xlim is None else xlim, bbox.width),
+        (y, ax.get_ylim() if ylim is None else ylim, bbox.height),
+    ):
+        steps = np.diff(np.unique(np.asarray(values, dtype=float)))
+        span = abs(lim[1] - lim[0])
+        if steps.size and span > 0:
+            out.append(float(steps.min() / span * length * points))
+    return min(out) if out else None
+
+
 def _hue_colour(values: pd.Series, palette: Any, norm: Any) -> Callable[[Any], dict[str, Any]]:
     """Return the colour seaborn gives a value of a numeric hue (its colormap at the norm)."""
     import seaborn as sns
@@ -381,6 +410,13 @@ def draw_semantic(
                 largest = (
                     np.square(mpl.rcParams["lines.markersize"]) * counts.max() / np.median(counts)
                 )
+                # the fullest cell's marker fits its cell, so markers never cover their
+                # neighbours (or the legend the data), however skewed the counts are
+                pitch = cell_pitch(
+                    ax, rel.frame[cols["x"]], rel.frame[cols["y"]], rel.xlim, rel.ylim
+                )
+                if pitch is not None:
+                    largest = min(largest, pitch**2)
             sizes, size_norm = (0.0, float(largest)), (0.0, float(counts.max()))
         if legend == "auto":
             legend = "brief"
