@@ -114,7 +114,8 @@ sns.histplot(data=penguins, x="flipper_length_mm", kde=True, element="step")
         """
 penguins = sns.load_dataset("penguins")
 sns.histplot(penguins, x="bill_depth_mm", y="body_mass_g", hue="species")
-"""
+""",
+        scan={"counts_in_colour": True},  # the cells' colour shows their released counts
     ),
     "histplot-diamonds-log-scale-stack": Script(
         DIAMONDS
@@ -206,7 +207,8 @@ sns.kdeplot(
         """
 penguins = sns.load_dataset("penguins")
 g = sns.displot(penguins, x="bill_length_mm", y="bill_depth_mm", hue="species", kind="hist")
-"""
+""",
+        scan={"counts_in_colour": True},  # the cells' colour shows their released counts
     ),
     "displot-penguins-hist-col": Script(
         """
