@@ -798,3 +798,30 @@ def test_jointplot_resid_raw_is_seaborns():
     np.testing.assert_allclose(
         np.sort(g.ax_joint.collections[0].get_offsets()[:, 1]), np.sort(resid), rtol=1e-9
     )
+
+
+@pytest.mark.parametrize(
+    ("call", "keywords", "margin"),
+    [
+        (safeplot.jointplot, "marginal_kws", lambda g: g.ax_marg_x),
+        (safeplot.pairplot, "diag_kws", lambda g: g.diag_axes[0]),
+    ],
+    ids=["jointplot", "pairplot"],
+)
+def test_bins_of_the_margins_come_from_their_keywords(call, keywords, margin):
+    """seaborn's marginal_kws/diag_kws bins set the histograms' bins (not a clash of keywords)."""
+    penguins = safeplot.load_dataset("penguins")[["bill_length_mm", "bill_depth_mm"]]
+    xy = {"x": "bill_length_mm", "y": "bill_depth_mm"} if call is safeplot.jointplot else {}
+    widths = {}
+    for bins in (5, 40):
+        grid = call(penguins, **xy, **{keywords: {"bins": bins}})
+        bars = [p for p in margin(grid).patches if isinstance(p, Rectangle)]
+        assert bars
+        widths[bins] = {round(p.get_width(), 9) for p in bars}
+        plt.close("all")
+    # more bins asked, narrower bins drawn, each on one safe width
+    assert len(widths[5]) == len(widths[40]) == 1
+    assert min(widths[5]) > min(widths[40])
+    with pytest.raises(ValueError, match="give the histograms' bins as a number"):
+        call(penguins, **xy, **{keywords: {"bins": [30, 40, 50]}})
+    assert plt.get_fignums() == []

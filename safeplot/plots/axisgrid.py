@@ -398,8 +398,32 @@ def _kde_release(inp, values, names, method, report, pol, labels) -> KdeRelease:
     )
 
 
-def _diag_panel(inp, var, diag_kind, method, out, threshold, factor, k, q, bins, pol, function):
-    """Release the diagonal (marginal) panel of one variable."""
+def _histogram_bins(kws: dict, function: str) -> int | str:
+    """Take seaborn's ``bins`` out of a panel's keywords: the histogram is released on them.
+
+    A number of bins is placed on the safe grid; edges, or a rule other than
+    seaborn's default, are refused (they would not share it).
+    """
+    if "bins" not in kws:
+        return "auto"
+    given = kws.pop("bins")
+    if isinstance(given, str) or np.ndim(given) != 0:
+        raise ValueError(
+            f"{function}: bins={given!r}: give the histograms' bins as a number; they are "
+            "placed on a safe grid of their own."
+        )
+    return check_positive_int("bins", given)
+
+
+def _diag_panel(
+    inp, var, diag_kind, method, out, threshold, factor, k, q, bins, pol, function,
+    hist_bins="auto",
+):  # fmt: skip
+    """Release the diagonal (marginal) panel of one variable.
+
+    `bins` is the joint grid's cells per axis (a density's grid); a
+    histogram has `hist_bins` (seaborn's rule by default).
+    """
     j = inp.names.index(var)
     if diag_kind == "hist":
         rels = release_histograms(
@@ -408,6 +432,7 @@ def _diag_panel(inp, var, diag_kind, method, out, threshold, factor, k, q, bins,
             level_names=inp.levels,
             name=var,
             method=method,
+            bins=hist_bins,
             threshold=threshold,
             factor=factor,
             k=k,
@@ -1429,6 +1454,7 @@ def pairplot(
 
     _refuse_per_point(plot_kws, "pairplot(plot_kws)")
     _refuse_per_point(diag_kws, "pairplot(diag_kws)")
+    diag_bins = _histogram_bins(diag_kws, "pairplot(diag_kws)")
     marker_kws, style = (
         _markers_for(inp.levels, markers) if kind in ("scatter", "reg") else ({}, {})
     )
@@ -1489,6 +1515,7 @@ def pairplot(
                 bins,
                 pol,
                 "pairplot",
+                hist_bins=diag_bins,
             )
     # one safe set of limits and ticks per variable, spanning every panel that shows it
     extents = dict.fromkeys(names, _EMPTY)
@@ -1888,6 +1915,7 @@ def jointplot(
     threshold = pol.check_threshold(threshold)
     factor = check_positive_int("factor", factor)
     bins = check_positive_int("bins", bins)
+    marginal_bins = _histogram_bins(marginal_kws, "jointplot(marginal_kws)")
     names = [xname, yname]
     inp = _prepare(frame, names, hue_name, hue_order, method, threshold, k, pol, "jointplot")
     zero = None
@@ -1964,7 +1992,19 @@ def jointplot(
         marg_kind = "kde" if (kind == "kde" or (kind == "scatter" and hue is not None)) else "hist"
         margins = {
             ax: _diag_panel(
-                inp, var, marg_kind, method, out, threshold, factor, k, q, bins, pol, "jointplot"
+                inp,
+                var,
+                marg_kind,
+                method,
+                out,
+                threshold,
+                factor,
+                k,
+                q,
+                bins,
+                pol,
+                "jointplot",
+                hist_bins=marginal_bins,
             )
             for ax, var in (("x", xname), ("y", yname))
         }
