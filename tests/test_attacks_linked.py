@@ -254,6 +254,50 @@ def test_no_order_differences_a_left_out_level(seed, n, levels, small, bins, hue
             assert rest == 0 or rest >= threshold
 
 
+def _ecdf_steps(ax) -> dict[float, float]:
+    """The records at each step of the drawn ECDFs (stat="count"), summed over the lines."""
+    steps: dict[float, float] = defaultdict(float)
+    for line in ax.lines:
+        x, y = np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
+        for at, height in zip(x[1:], np.diff(y), strict=True):
+            steps[round(float(at) - 1.0, 9)] += float(height)  # a step at a bin's upper edge
+    return dict(steps)
+
+
+#: (how the total is drawn, how the split is read): an ECDF of counts, or a histogram
+_TOTALS = {
+    "ecdf": lambda df: safeplot.ecdfplot(df, x="x", bins=[0, 1, 2, 3], stat="count"),
+    "hist": lambda df: safeplot.histplot(df, x="x", bins=[0, 1, 2, 3]),
+}
+
+
+@pytest.mark.parametrize("total_kind", list(_TOTALS))
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+def test_a_level_left_out_of_an_ecdf_is_not_the_total_minus_the_levels(total_kind, hue_first):
+    threshold = safeplot.get_policy().threshold
+    df = _small_level_frame(threshold)
+
+    def split():
+        fig, ax = plt.subplots()
+        safeplot.ecdfplot(df, x="x", hue="g", bins=[0, 1, 2, 3], stat="count")
+        assert ax.safeplot_report.details["groups_left_out"] == 1
+        assert "Smith" not in _all_text(fig)
+        return _ecdf_steps(ax)
+
+    def total():
+        _, ax = plt.subplots()
+        _TOTALS[total_kind](df)
+        return _ecdf_steps(ax) if total_kind == "ecdf" else _bars(ax)
+
+    if hue_first:
+        parts, whole = split(), total()
+    else:
+        whole, parts = total(), split()
+    rests = _hidden_totals(whole, parts)
+    assert rests and all(rest == 0 or rest >= threshold for rest in rests), (whole, parts)
+    assert not any("Smith" in str(e.report) for e in safeplot.audit.entries())
+
+
 def test_a_dask_frame_with_a_small_level_is_refused():
     dd = pytest.importorskip("dask.dataframe")
     df = _small_level_frame(safeplot.get_policy().threshold)
