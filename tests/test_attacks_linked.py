@@ -254,6 +254,24 @@ def test_no_order_differences_a_left_out_level(seed, n, levels, small, bins, hue
             assert rest == 0 or rest >= threshold
 
 
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+def test_a_level_left_out_of_hue_order_is_not_the_total_minus_the_levels(hue_first):
+    """A level of more than threshold records, not listed in hue_order, with 1 in a bin."""
+    threshold = safeplot.get_policy().threshold
+    df = _small_level_frame(threshold)
+    extra = df.iloc[[0] * threshold].assign(x=1.5, g="c")  # 'c': 1 record in [0, 1)
+    df = pd.concat([df, extra, extra.iloc[:1].assign(x=0.6)], ignore_index=True)
+    calls = [dict(hue="g", hue_order=["a", "b"]), {}]
+    figures = []
+    for kw in calls if hue_first else calls[::-1]:
+        _, ax = plt.subplots()
+        safeplot.histplot(df, x="x", bins=[0, 1, 2, 3], **kw)
+        figures.append(_bars(ax))
+    split, total = figures if hue_first else figures[::-1]
+    for rest in _hidden_totals(total, split):
+        assert rest == 0 or rest >= threshold, (total, split)
+
+
 def _ecdf_steps(ax) -> dict[float, float]:
     """The records at each step of the drawn ECDFs (stat="count"), summed over the lines."""
     steps: dict[float, float] = defaultdict(float)

@@ -210,14 +210,21 @@ def _link(
 
     A histogram with ``hue`` and one without, of the same records, would give
     a suppressed cell as the bin's total minus the shown levels; the ledger
-    hides one more cell where that difference would be a small count.
+    hides one more cell where that difference would be a small count. The
+    records of levels not drawn (left out of `hue_order`) are in the bins'
+    totals too, as one more level whose every bin is hidden: otherwise the
+    total minus the levels drawn would count them per bin.
     """
     if any(not np.array_equal(r.edges, releases[0].edges) for r in releases):
         return  # bins per level: no common bin to difference
     split = None if levels is None else (partition or ("hue", *map(str, level_names)))
     before = {i: r.counts for i, r in enumerate(releases)}
+    binned = values[codes >= 0]
+    if levels is not None and (codes < 0).any():
+        before[-1] = np.full(releases[0].counts.shape, np.nan)
+        binned = values
     after = guard.link_counts(
-        values[codes >= 0], releases[0].edges, before, partition=split, function=function
+        binned, releases[0].edges, before, partition=split, function=function
     )
     for i, rel in enumerate(releases):
         added = int(np.isnan(after[i]).sum() - np.isnan(before[i]).sum())
