@@ -133,6 +133,197 @@ def test_no_order_of_two_releases_differences_to_a_small_count(seed, n, levels, 
             assert rest == 0 or rest >= threshold
 
 
+# -- a hue level too small to show, left out ---------------------------------------------
+
+
+def _small_level_frame(threshold: int) -> pd.DataFrame:
+    """Bins [0, 1), [1, 2), [2, 3]: 'Smith' (2 records) has one record in the outer bins."""
+    t = threshold
+    x = np.r_[np.full(t + 2, 0.5), 0.7, np.full(2 * t, 1.5), np.full(t + 1, 2.5), 2.7]
+    g = ["a"] * (t + 2) + ["Smith"] + ["a"] * t + ["b"] * t + ["a"] * (t + 1) + ["Smith"]
+    return pd.DataFrame({"x": x, "g": g})
+
+
+def _all_text(fig) -> str:
+    return "\n".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+
+
+@pytest.mark.parametrize("multiple", ["layer", "stack"])
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+def test_a_left_out_level_is_not_the_total_minus_the_levels_shown(hue_first, multiple):
+    threshold = safeplot.get_policy().threshold
+    df = _small_level_frame(threshold)
+    order = [dict(hue="g", multiple=multiple), {}]
+    figures, texts = [], []
+    for extra in order if hue_first else order[::-1]:
+        fig, ax = plt.subplots()
+        safeplot.histplot(df, x="x", bins=[0, 1, 2, 3], **extra)
+        figures.append(_bars(ax))
+        texts.append(_all_text(fig))
+        if "hue" in extra:
+            report = ax.safeplot_report
+            assert report.details["groups_left_out"] == 1
+            assert any("not drawn" in w for w in report.warnings)
+    split, total = (figures[0], figures[1]) if hue_first else (figures[1], figures[0])
+    rests = _hidden_totals(total, split)
+    assert all(rest == 0 or rest >= threshold for rest in rests), (total, split)
+    # the attack is real: each outer bin would show 1 as its total minus the level 'a'
+    assert ledger.current().decisions(), "the ledger was not consulted"
+    assert not any("Smith" in t for t in texts)
+    assert not any("Smith" in str(e.report) for e in safeplot.audit.entries())
+
+
+def test_a_left_out_level_differenced_against_wider_bins_and_other_rows():
+    threshold = safeplot.get_policy().threshold
+    df = _small_level_frame(threshold)
+    _, ax = plt.subplots()
+    safeplot.histplot(df.sample(frac=1.0, random_state=5), x="x", bins=[-1, 0, 1, 2, 3, 4])
+    total = _bars(ax)
+    _, ax = plt.subplots()
+    safeplot.histplot(df, x="x", hue="g", bins=[0, 1, 2, 3])
+    split = _bars(ax)
+    for rest in _hidden_totals(total, split):
+        assert rest == 0 or rest >= threshold, (total, split)
+
+
+def test_without_the_ledger_the_left_out_level_would_be_counted():
+    """The attack the ledger stops: with a fresh ledger per figure, the difference is 1."""
+    threshold = safeplot.get_policy().threshold
+    df = _small_level_frame(threshold)
+    figures = []
+    for extra in ({}, dict(hue="g")):
+        with ledger.using(ledger.Ledger()):
+            _, ax = plt.subplots()
+            safeplot.histplot(df, x="x", bins=[0, 1, 2, 3], **extra)
+            figures.append(_bars(ax))
+    assert 1.0 in _hidden_totals(*figures)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(20, 300),
+    levels=st.integers(2, 4),
+    small=st.integers(1, 2),
+    bins=st.integers(3, 12),
+    hue_first=st.booleans(),
+)
+def test_no_order_differences_a_left_out_level(seed, n, levels, small, bins, hue_first):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, bins, n + small) + 0.5
+    codes = np.r_[rng.integers(0, levels, n), np.full(small, levels)]  # the last level is small
+    names = [f"l{i}" for i in range(levels + 1)]
+    edges = np.arange(bins + 1.0)
+    threshold = 3
+
+    def by_edge(rel) -> dict[float, float]:
+        return dict(zip(rel.edges[:-1].tolist(), rel.counts.tolist(), strict=True))
+
+    def made(release):
+        try:
+            return release()
+        except DisclosureError:
+            return None
+
+    with ledger.using(ledger.Ledger(Policy(threshold=threshold))):
+
+        def total():
+            return by_edge(release_histograms(x, bins=edges, threshold=threshold)[0])
+
+        def split():
+            rels = release_histograms(
+                x,
+                levels=codes,
+                level_names=names,
+                bins=edges,
+                threshold=threshold,
+                leave_out=True,
+            )
+            assert rels[-1] is None  # the small level is left out, its place kept
+            return [by_edge(r) for r in rels if r is not None]
+
+        if hue_first:
+            parts, whole = made(split), made(total)
+        else:
+            whole, parts = made(total), made(split)
+    if whole is None or parts is None:
+        return
+    for left, t in whole.items():
+        if np.isfinite(t):
+            rest = t - sum(np.nan_to_num(p.get(left, 0.0)) for p in parts)
+            assert rest == 0 or rest >= threshold
+
+
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+def test_a_level_left_out_of_hue_order_is_not_the_total_minus_the_levels(hue_first):
+    """A level of more than threshold records, not listed in hue_order, with 1 in a bin."""
+    threshold = safeplot.get_policy().threshold
+    df = _small_level_frame(threshold)
+    extra = df.iloc[[0] * threshold].assign(x=1.5, g="c")  # 'c': 1 record in [0, 1)
+    df = pd.concat([df, extra, extra.iloc[:1].assign(x=0.6)], ignore_index=True)
+    calls = [dict(hue="g", hue_order=["a", "b"]), {}]
+    figures = []
+    for kw in calls if hue_first else calls[::-1]:
+        _, ax = plt.subplots()
+        safeplot.histplot(df, x="x", bins=[0, 1, 2, 3], **kw)
+        figures.append(_bars(ax))
+    split, total = figures if hue_first else figures[::-1]
+    for rest in _hidden_totals(total, split):
+        assert rest == 0 or rest >= threshold, (total, split)
+
+
+def _ecdf_steps(ax) -> dict[float, float]:
+    """The records at each step of the drawn ECDFs (stat="count"), summed over the lines."""
+    steps: dict[float, float] = defaultdict(float)
+    for line in ax.lines:
+        x, y = np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)
+        for at, height in zip(x[1:], np.diff(y), strict=True):
+            steps[round(float(at) - 1.0, 9)] += float(height)  # a step at a bin's upper edge
+    return dict(steps)
+
+
+#: (how the total is drawn, how the split is read): an ECDF of counts, or a histogram
+_TOTALS = {
+    "ecdf": lambda df: safeplot.ecdfplot(df, x="x", bins=[0, 1, 2, 3], stat="count"),
+    "hist": lambda df: safeplot.histplot(df, x="x", bins=[0, 1, 2, 3]),
+}
+
+
+@pytest.mark.parametrize("total_kind", list(_TOTALS))
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+def test_a_level_left_out_of_an_ecdf_is_not_the_total_minus_the_levels(total_kind, hue_first):
+    threshold = safeplot.get_policy().threshold
+    df = _small_level_frame(threshold)
+
+    def split():
+        fig, ax = plt.subplots()
+        safeplot.ecdfplot(df, x="x", hue="g", bins=[0, 1, 2, 3], stat="count")
+        assert ax.safeplot_report.details["groups_left_out"] == 1
+        assert "Smith" not in _all_text(fig)
+        return _ecdf_steps(ax)
+
+    def total():
+        _, ax = plt.subplots()
+        _TOTALS[total_kind](df)
+        return _ecdf_steps(ax) if total_kind == "ecdf" else _bars(ax)
+
+    if hue_first:
+        parts, whole = split(), total()
+    else:
+        whole, parts = total(), split()
+    rests = _hidden_totals(whole, parts)
+    assert rests and all(rest == 0 or rest >= threshold for rest in rests), (whole, parts)
+    assert not any("Smith" in str(e.report) for e in safeplot.audit.entries())
+
+
+def test_a_dask_frame_with_a_small_level_is_refused():
+    dd = pytest.importorskip("dask.dataframe")
+    df = _small_level_frame(safeplot.get_policy().threshold)
+    with pytest.raises(DisclosureError, match="cannot be left out: counted out of core"):
+        safeplot.histplot(dd.from_pandas(df, npartitions=2), x="x", hue="g", bins=[0, 1, 2, 3])
+    assert not safeplot.audit.entries()
+
+
 # -- averaging noise over transformed copies ---------------------------------------------
 
 

@@ -132,8 +132,33 @@ def test_floors(kwargs):
     assert not audit.entries()
 
 
-def test_small_hue_level_refused():
+def _texts(fig) -> list[str]:
+    return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+@pytest.mark.parametrize("stat", ["proportion", "count"])
+def test_a_small_hue_level_is_left_out_and_not_named(method, stat):
     df = _outliers()
     df.loc[:1, "g"] = "tiny"
-    with pytest.raises(DisclosureError, match="tiny"):
-        ecdfplot(df, x="x", hue="g")
+    fig, ax = plt.subplots()
+    ecdfplot(df, x="x", hue="g", method=method, stat=stat, ax=ax)
+    assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == ["a", "b"]
+    assert not any("tiny" in t for t in _texts(fig))
+    report = ax.safeplot_report
+    assert report.details["groups_left_out"] == 1
+    assert any(w.endswith("are not drawn.") for w in report.warnings)
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == "safeplot-left-out-levels"]
+    assert notes == [safeplot.release.guard.LEFT_OUT_NOTE]
+    assert not any("tiny" in str(e.report) for e in audit.entries())
+    rel = release_ecdf(df, x="x", hue="g", method=method)
+    assert "tiny" not in rel.levels
+
+
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "confidential"])
+def test_a_small_hue_level_is_refused_where_it_cannot_be_left_out(method):
+    df = _outliers()
+    df.loc[:1, "g"] = "tiny"
+    with pytest.raises(DisclosureError, match=r"tiny.*cannot be left out"):
+        ecdfplot(df, x="x", hue="g", method=method)
+    assert not audit.entries()

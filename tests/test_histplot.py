@@ -181,16 +181,68 @@ def test_binrange_grid_covers_the_range_not_the_values_in_it(planted):
     assert plt.get_fignums() == before
 
 
-def test_small_hue_levels_are_refused_and_named_empty_levels_kept():
+def _texts(fig) -> list[str]:
+    """Every text of the figure: ticks, legend, titles, notes."""
+    return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+
+
+def _small_level():
     rng = np.random.default_rng(1)
-    x = np.round(rng.normal(50, 10, 301), 1)
-    h = np.concatenate([rng.choice(["A", "B", "C"], 300), ["Smith"]])
-    df = pd.DataFrame({"x": x, "h": h})
-    with pytest.raises(DisclosureError, match="'Smith'"):
-        histplot(data=df, x="x", hue="h")
+    x = np.round(rng.normal(50, 10, 302), 1)
+    h = np.concatenate([rng.choice(["A", "B", "C"], 300), ["Smith", "Smith"]])
+    return pd.DataFrame({"x": x, "h": h})
+
+
+@pytest.mark.parametrize("multiple", ["layer", "stack", "fill"])
+def test_a_small_hue_level_is_left_out_and_not_named(multiple):
+    df = _small_level()
+    fig, ax = plt.subplots()
+    histplot(data=df, x="x", hue="h", multiple=multiple, ax=ax)
+    assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == ["A", "B", "C"]
+    assert not any("Smith" in t for t in _texts(fig))
+    report = ax.safeplot_report
+    assert report.details["groups_left_out"] == 1
+    assert "1 hue level(s) with fewer than 3 records (threshold=3) are not drawn." in (
+        report.warnings
+    )
+    assert report.n == 300  # every record given, those left out included (rounded)
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == "safeplot-left-out-levels"]
+    assert notes == [safeplot.release.guard.LEFT_OUT_NOTE]
+    assert not any("Smith" in str(v) for v in audit.entries()[-1].report.values())
+    # the bars are those of the three levels shown, exactly as without the small level
+    shown = df[df.h != "Smith"]
+    fig2, ax2 = plt.subplots()
+    with safeplot.ledger.using(safeplot.ledger.Ledger()):
+        histplot(data=shown, x="x", hue="h", multiple=multiple, ax=ax2)
+    assert _bars(ax) == _bars(ax2)
+
+
+def test_a_small_hue_level_named_in_hue_order_keeps_its_place_drawn_empty():
+    df = _small_level()
+    fig, ax = plt.subplots()
+    histplot(data=df, x="x", hue="h", hue_order=["A", "Smith", "B", "C"], ax=ax)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "Smith", "B", "C"]
+    assert ax.safeplot_report.details["groups_left_out"] == 1
+    # an empty level the caller names is drawn as seaborn draws it: a legend entry, no bars
     fig, ax = plt.subplots()
     histplot(data=df[df.h != "Smith"], x="x", hue="h", hue_order=["A", "B", "C", "Jones"], ax=ax)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C", "Jones"]
+    assert "groups_left_out" not in ax.safeplot_report.details
+
+
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "confidential"])
+def test_a_small_hue_level_is_refused_under_a_value_method(method):
+    # counts of moved values are not linked by the ledger: the level cannot be left out safely
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match=r"'Smith'.*cannot be left out"):
+        histplot(data=_small_level(), x="x", hue="h", method=method)
+    assert plt.get_fignums() == before
+
+
+def test_every_hue_level_small_is_refused():
+    df = pd.DataFrame({"x": np.arange(4.0), "h": ["a", "a", "b", "b"]})
+    with pytest.raises(DisclosureError, match="every hue level has fewer than 3"):
+        histplot(data=df, x="x", hue="h")
 
 
 def test_wide_form_data_become_hue_levels():

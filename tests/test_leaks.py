@@ -1303,15 +1303,6 @@ REFUSALS: list[Refusal] = [
         "a suppressed table takes its labels from the records, and rare ones would be named",
     ),
     Refusal(
-        "ecdfplot-dp",
-        "suppress",
-        "tiny_groups",
-        DisclosureError,
-        "hue level\\(s\\) .* have fewer than",
-        "hue levels of 1 or 2 records would be named in the legend (under dp the levels are "
-        "the call's, and each is drawn whatever its count)",
-    ),
-    Refusal(
         "(pointplot|pointplot-hue-pi-median)",
         "microaggregation",
         "(strata_near_k|tiny_groups)",
@@ -1558,20 +1549,23 @@ REFUSALS: list[Refusal] = [
         "a level of about 5 records holds no two groups of k, and is named in the refusal",
     ),
     Refusal(
+        # (under suppress and generalize a small level is left out, its bins linked)
         "ecdfplot",
-        "(confidential|deterministic|generalize|microaggregation|probabilistic|rounding|suppress)",
+        "(confidential|deterministic|microaggregation|probabilistic|rounding)",
         "tiny_groups",
         DisclosureError,
-        "hue level\\(s\\) .* have fewer than",
-        "hue levels of 1 or 2 records would be named in the legend",
+        "hue level\\(s\\) .* have fewer than .* cannot be left out",
+        "the steps of released values or quantiles are not linked by the release ledger, so "
+        "a level of 1 or 2 records left out would show as an ECDF of all records minus the rest",
     ),
     Refusal(
         "histplot-dask",
         "(generalize|suppress)",
         "tiny_groups",
         DisclosureError,
-        "hue level\\(s\\) .* have fewer than",
-        "hue levels of 1 or 2 records would be named in the legend",
+        "hue level\\(s\\) .* have fewer than .* cannot be left out: counted out of core",
+        "counts made out of core are not linked by the release ledger, so a level of 1 or 2 "
+        "records left out would be the bin totals of another release minus the levels shown",
     ),
     Refusal(
         "histplot-(hue-stack-kde|log-hue)",
@@ -1582,12 +1576,14 @@ REFUSALS: list[Refusal] = [
         "a level of about 5 records holds no two groups of k, and is named in the refusal",
     ),
     Refusal(
+        # (under suppress and generalize a small level is left out, its counts linked)
         "histplot-(hue-stack-kde|log-hue)",
-        "(confidential|deterministic|generalize|microaggregation|probabilistic|rounding|suppress)",
+        "(confidential|deterministic|microaggregation|probabilistic|rounding)",
         "tiny_groups",
         DisclosureError,
-        "hue level\\(s\\) .* have fewer than",
-        "hue levels of 1 or 2 records would be named in the legend",
+        "hue level\\(s\\) .* have fewer than .* cannot be left out",
+        "counts of moved values are not linked by the release ledger, so a level of 1 or 2 "
+        "records left out would be the bin totals of another release minus the levels shown",
     ),
     Refusal(
         "kdeplot",

@@ -29,6 +29,7 @@ from ..anonymize.grids import (
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
 from ..marks import bars
+from ..marks._axes import note_below
 from ..marks._style import variable_type
 from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
@@ -37,6 +38,7 @@ from ..sources.dask import DaskColumns, check_dask_method, histogram_step, is_da
 from . import _logbins
 from ._categories import hue_dtype, stable_palette
 from ._common import (
+    LEFT_OUT_NOTE,
     attach_release,
     axes_for,
     check_positive_int,
@@ -208,14 +210,21 @@ def _link(
 
     A histogram with ``hue`` and one without, of the same records, would give
     a suppressed cell as the bin's total minus the shown levels; the ledger
-    hides one more cell where that difference would be a small count.
+    hides one more cell where that difference would be a small count. The
+    records of levels not drawn (left out of `hue_order`) are in the bins'
+    totals too, as one more level whose every bin is hidden: otherwise the
+    total minus the levels drawn would count them per bin.
     """
     if any(not np.array_equal(r.edges, releases[0].edges) for r in releases):
         return  # bins per level: no common bin to difference
     split = None if levels is None else (partition or ("hue", *map(str, level_names)))
     before = {i: r.counts for i, r in enumerate(releases)}
+    binned = values[codes >= 0]
+    if levels is not None and (codes < 0).any():
+        before[-1] = np.full(releases[0].counts.shape, np.nan)
+        binned = values
     after = guard.link_counts(
-        values[codes >= 0], releases[0].edges, before, partition=split, function=function
+        binned, releases[0].edges, before, partition=split, function=function
     )
     for i, rel in enumerate(releases):
         added = int(np.isnan(after[i]).sum() - np.isnan(before[i]).sum())
@@ -254,7 +263,8 @@ def release_histograms(
     epsilon: float | None = None,
     mechanism: str = "laplace",
     delta: float | None = None,
-) -> list[HistogramRelease]:
+    leave_out: bool = False,
+) -> list[HistogramRelease | None]:
     """Release one histogram per hue level, suppressed per level, on common bins.
 
     Parameters
@@ -295,12 +305,25 @@ def release_histograms(
     delta : float, optional
         The delta of a Gaussian ``method="dp"`` release (at most 1e-5), spent
         from the policy's ``dp_delta_budget``.
+    leave_out : bool, default False
+        What to do with a level of some records but fewer than the threshold
+        (or the method's group floor): by default the release is refused;
+        with True the level is left out (:func:`safeplot.release.guard.shown_groups`)
+        and its place in the list is None. Only counts the release ledger
+        links are left out (``"suppress"`` and ``"generalize"`` of values
+        in memory): the left-out level goes to the ledger as a level whose
+        every bin is hidden, so that a histogram of the same records without
+        the split cannot show its counts as bin total minus the levels shown.
+        Under a value method, or counted out of core, a small level is
+        refused still. The shown releases' reports carry the warning and
+        ``details["groups_left_out"]``.
 
     Returns
     -------
-    list of HistogramRelease
-        One per level, in level order; each is suppressed on its own counts
-        and the list shares one span of bins (when `common_bins`).
+    list of HistogramRelease or None
+        One per level, in level order (None for a level left out); each is
+        suppressed on its own counts and the list shares one span of bins
+        (when `common_bins`).
 
     Examples
     --------
@@ -309,6 +332,10 @@ def release_histograms(
     >>> a, b = release_histograms(x, levels=np.arange(400) % 2, level_names=['odd', 'even'])
     >>> bool(np.array_equal(a.edges, b.edges))
     True
+    >>> few = release_histograms(np.r_[x, 0.1, 0.2], levels=np.r_[np.arange(400) % 2, 2, 2],
+    ...                          level_names=['odd', 'even', 'few'], leave_out=True)
+    >>> few[2] is None, few[0].report.details["groups_left_out"]
+    (True, 1)
     """
     pol = get_policy(policy)
     method = pol.check_method(method, "hist")
@@ -329,6 +356,8 @@ def release_histograms(
     params: dict = {} if m.raw else {"threshold": threshold}
     details: dict = {}
     rule_bins = None
+    groups = None
+    left_out = np.array([], dtype=int)
     if counts_from is not None:
         if isinstance(bins, str) and binrange is None and binwidth is None and not discrete:
             rule_bins = counts_from.rule_bins(0, bins)
@@ -365,11 +394,33 @@ def release_histograms(
         )
         need = max(need, threshold)
         small = [str(level_names[i]) for i in np.flatnonzero((sizes > 0) & (sizes < need))]
-        if small:
+        # a level left out is safe only where the ledger links these counts with other
+        # releases of the same records (the bin total minus the levels shown would count it)
+        linked = counts_from is None and not m.moves_values and common_bins
+        if small and leave_out and linked:
+            groups = guard.shown_groups(sizes, need, why, function=function, what="hue level")
+            left_out = np.flatnonzero((sizes > 0) & ~groups.shown)
+        elif small:
+            names = ", ".join(repr(s) for s in small)
+            if not leave_out:
+                raise DisclosureError(
+                    f"{function}: hue level(s) {names} have fewer than {need} records ({why}); "
+                    "their names would appear in the legend with nothing drawn. Merge them "
+                    "with other levels or leave them out."
+                )
+            how = (
+                "counted out of core, the counts are not linked"
+                if counts_from is not None
+                else "bins per level are not linked"
+                if not common_bins
+                else f"under method={method!r} the counts of moved values are not linked"
+            )
             raise DisclosureError(
-                f"{function}: hue level(s) {', '.join(repr(s) for s in small)} have fewer than "
-                f"{need} records ({why}); their names would appear in the legend with "
-                "nothing drawn. Merge them with other levels or leave them out."
+                f"{function}: hue level(s) {names} have fewer than {need} records ({why}), and "
+                f"cannot be left out: {how} by the release ledger, so the bin totals of another "
+                "release minus the levels shown would count the records of a level left out. "
+                "Merge small levels with others, or use method='suppress' on data in memory "
+                "(which leaves them out)."
             )
     if m.private:
         if released is not None:
@@ -471,27 +522,37 @@ def release_histograms(
             counts, edges = coarsen_counts(counts, factor), coarsen_edges(edges, factor)
         if m.raw:
             shown_counts, n_supp = counts.astype(float), 0
+        elif i in left_out:
+            # every bin hidden: the ledger learns that this level's counts are not shown
+            shown_counts, n_supp = np.full(counts.shape, np.nan), 0
         else:
             shown = suppress(counts, threshold)
             shown_counts, n_supp = shown.counts, shown.n_suppressed
         warnings = nothing_shown(shown_counts, "bin", "Use fewer bins or method='generalize'.")
+        if groups is not None:
+            warnings.append(groups.warning)
         report = make_report(
             function,
             method,
             params,
             (name,),
             n_level,
-            n_dropped if i == 0 else 0,
+            n_dropped if i == min(set(range(n_levels)) - set(left_out.tolist())) else 0,
             pol,
             cells_suppressed=n_supp,
-            details=details,
+            details=details if groups is None else {**details, "groups_left_out": len(left_out)},
             warnings=warnings,
         )
         out_releases.append(
             HistogramRelease(edges, shown_counts, (0.0, 0.0), np.array([]), report)
         )
     if not m.raw and not m.moves_values and counts_from is None:
+        # the records of a level left out are binned with the rest, its bins all hidden
         _link(released, codes, out_releases, level_names, levels, partition, function)
+    releases_out: list[HistogramRelease | None] = [
+        None if i in left_out else r for i, r in enumerate(out_releases)
+    ]
+    out_releases = [r for r in releases_out if r is not None]
     if not m.raw:
         refuse_if_nothing_shown(
             np.concatenate([r.counts for r in out_releases]),
@@ -513,7 +574,7 @@ def release_histograms(
         hi_edge = max(float(rr.edges[-1]) for rr in out_releases)
         r.xlim = (lo_edge, hi_edge)
         r.xticks = safe_ticks(lo_edge, hi_edge)
-    return out_releases
+    return releases_out
 
 
 #: Bins of a differentially private histogram given no number of bins.
@@ -796,6 +857,8 @@ def _drawn_frame(releases: list[HistogramRelease], var: str, hue: str | None) ->
 
 
 _COUNT = "\x00count"
+#: The gid of the note under a histogram that left out hue levels too small to show.
+LEFT_OUT_GID = "safeplot-left-out-levels"
 
 
 @takes_method_options
@@ -869,7 +932,12 @@ def histplot(
         tick labels; see Notes.
     hue : name or vector, optional
         Levels drawn in different colours; each level's bins are suppressed
-        on its own counts.
+        on its own counts. A level with some records but fewer than
+        ``threshold`` (or the method's minimum) is left out, with a note
+        under the Axes that names no level: one found in the data is not
+        named, one named in `hue_order` keeps its legend entry and is drawn
+        empty. Under a value method, or for a dask DataFrame, such a level is
+        refused instead (see Notes).
     weights : None
         Per-record weights are refused (weighted sums of a few records are
         not protected by small-cell suppression), except with ``method="none"``.
@@ -975,6 +1043,15 @@ def histplot(
     - ``"none"``: the raw histogram, only where the policy allows raw output.
 
     Whatever the method, every count drawn is 0 or at least ``threshold``.
+
+    A hue level left out is not a gap another release can fill: its bins go
+    to the session's release ledger as hidden cells, its records counted in
+    each bin's total, so that a histogram of the same records without `hue`
+    (drawn before or after) cannot show its counts as the bin's total minus
+    the levels shown; the ledger hides one more cell of such a bin instead.
+    The counts of the value methods (moved values) and of a dask DataFrame
+    (counted out of core) are not linked by the ledger, so there a small
+    level is refused.
 
     A categorical `x` (or `y`) is counted per level (and hue level) as
     :func:`~safeplot.countplot` releases its counts (``"suppress"``,
@@ -1153,9 +1230,18 @@ def histplot(
         epsilon=epsilon,
         mechanism=mechanism,
         delta=delta,
+        leave_out=True,
     )
     for rel, level in zip(releases, levels, strict=True):
-        rel.level = level
+        if rel is not None:
+            rel.level = level
+    # a level too small to show is left out (DESIGN invariant 10): one named in hue_order
+    # keeps its legend entry and is drawn empty, as seaborn draws a level of no records; one
+    # found in the data is not named at all
+    named = levels if hue_order is not None else None
+    levels = [lev for lev, rel in zip(levels, releases, strict=True) if rel is not None]
+    left_out = len(releases) - len(levels)
+    releases = [rel for rel in releases if rel is not None]
     log_releases = releases
     if base is not None:
         rare = rare_values(raw_values, pol.check_threshold(threshold))
@@ -1202,7 +1288,7 @@ def histplot(
                 kde_kws=kde_kws,
                 line_kws=line_kws,
                 palette=palette,
-                hue_order=levels if has_hue else None,
+                hue_order=(levels if named is None else named) if has_hue else None,
                 hue_norm=hue_norm,
                 color=color,
                 legend=legend,
@@ -1230,6 +1316,8 @@ def histplot(
     if base is not None:
         _logbins.axis_labels(ax, orient)
     (ax.set_xlabel if orient == "x" else ax.set_ylabel)(labels.get(orient, ""))
+    if left_out:
+        note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)
     return finish(ax, report, annotate=annotate, policy=pol, released=releases)
 
 

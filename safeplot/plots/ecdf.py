@@ -28,11 +28,13 @@ from .._validate import clean_numeric
 from ..anonymize import winsorize
 from ..anonymize.grids import rare_values, safe_ticks
 from ..errors import DisclosureError
+from ..marks._axes import note_below
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
 from ._categories import log_axis, log_base
 from ._common import (
+    LEFT_OUT_NOTE,
     axes_for,
     axis_from_range,
     finish,
@@ -53,6 +55,8 @@ ECDF_METHODS = tuple(m.name for m in available_methods() if m.family in _ECDF_FA
 #: Most steps of a ``"confidential"`` ECDF (quantiles at 1/40, 2/40, ..., 1).
 CONFIDENTIAL_STEPS = 40
 _STATS = ("proportion", "percent", "count")
+#: The gid of the note under an ECDF that left out hue levels too small to show.
+LEFT_OUT_GID = "safeplot-left-out-levels"
 
 
 @release_kind("ecdf")
@@ -166,7 +170,9 @@ def release_ecdf(
     ------
     DisclosureError
         A parameter below a policy floor, a hue level with fewer than
-        `threshold` records, or nothing left to show.
+        `threshold` records under a method other than ``"suppress"`` and
+        ``"generalize"`` (which leave it out, see :func:`ecdfplot`), or
+        nothing left to show.
     ValueError
         Both `x` and `y`, no variable, bad values.
 
@@ -269,11 +275,20 @@ def release_ecdf(
         )
     sizes = np.bincount(codes, minlength=len(levels))
     small = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
-    if small:
+    groups = None
+    if small and m.counts_only:
+        # the steps are the shown counts of a histogram, linked by the release ledger as a
+        # histogram's are: the level left out is a level of hidden bins (release_histograms)
+        groups = guard.shown_groups(
+            sizes, threshold, f"threshold={threshold}", function="ecdfplot", what="hue level"
+        )
+    elif small:
         raise DisclosureError(
             f"ecdfplot: hue level(s) {', '.join(small)} have fewer than threshold={threshold} "
-            "records; their ECDF would show each of them. Merge them with other levels or "
-            "leave them out (hue_order=)."
+            f"records; their ECDF would show each of them, and under method={method!r} they "
+            "cannot be left out (the other levels' steps are not linked by the release "
+            "ledger, so an ECDF of all records would give theirs away). Merge them with "
+            "other levels, or use method='suppress' (which leaves them out)."
         )
     rare = rare_values(values, threshold)
     per_level = [rare_values(values[codes == i], threshold) for i in range(len(levels))]
@@ -299,9 +314,14 @@ def release_ecdf(
             factor=factor,
             function="ecdfplot",
             policy=pol,
+            leave_out=True,
         )
-        params.update(rels[0].report.params)
+        params.update(next(r for r in rels if r is not None).report.params)
         for r in rels:
+            if r is None:  # a level left out: no steps
+                positions.append(np.array([]))
+                weights.append(np.array([]))
+                continue
             shown = np.nan_to_num(r.counts) > 0
             positions.append(r.edges[1:][shown])
             weights.append(guard.released_counts(r.counts[shown], threshold, what="bin"))
@@ -361,6 +381,15 @@ def release_ecdf(
         lim, ticks = log_axis(lo, hi, avoid, base)
     else:
         lim, ticks = axis_from_range(lo, hi, avoid)
+    if groups is not None and groups.left_out:
+        # not drawn, and not named unless the caller named it (the report counts its records)
+        details["groups_left_out"] = groups.left_out
+        warnings.append(groups.warning)
+        gone = (sizes > 0) & ~groups.shown
+        keep_level = [not gone[i] or hue_order is not None for i in range(len(levels))]
+        levels = [lev for lev, kept in zip(levels, keep_level, strict=True) if kept]
+        positions = [p for p, kept in zip(positions, keep_level, strict=True) if kept]
+        weights = [w for w, kept in zip(weights, keep_level, strict=True) if kept]
     report = make_report(
         "ecdfplot",
         method,
@@ -530,7 +559,14 @@ def ecdfplot(
     x, y : name of a column in `data`, or a vector
         The variable: `x` for the usual ECDF, `y` for a horizontal one.
     hue : name of a column in `data`, or a vector, optional
-        One ECDF per level (each level needs `threshold` records).
+        One ECDF per level. Under ``"suppress"`` and ``"generalize"`` a
+        level with fewer than `threshold` records is left out, with a note
+        under the Axes that names no level: its steps are the counts of a
+        histogram's bins, which the release ledger links as it links a
+        histogram's (the level left out is a level of hidden bins), so an
+        ECDF or histogram of the same records without `hue` cannot give its
+        counts away, with ``stat="count"`` or another. Under the other
+        methods such a level is refused.
     weights : optional
         Only with ``method="none"``: a weighted ECDF of a few heavy records
         would show them.
@@ -718,4 +754,6 @@ def ecdfplot(
     if axis.get_scale() == "log":
         axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         axis.set_minor_formatter(NullFormatter())
+    if rel.report.details.get("groups_left_out"):
+        note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)
     return finish(ax, rel.report, annotate=annotate, policy=pol)
