@@ -736,3 +736,19 @@ def test_a_tuple_naming_a_multiindex_column_is_a_column_not_a_vector():
     assert grid.axes.flat[0].safeplot_report.method == "deterministic"
     with pytest.raises(ValueError, match="has 2 values but `data` has 200 rows"):
         safeplot.scatterplot(data=df, x=("b", "x"), y=("a", "y"))
+
+
+@pytest.mark.parametrize("method", ["deterministic", "confidential"])
+def test_a_remote_release_that_left_a_level_out_draws_the_same_note(method):
+    from safeplot.remote import run_call
+    from safeplot.remote._draw import draw
+
+    df = small_frame()
+    df.loc[0, "g"] = "tiny"
+    args = {"x": "x", "y": "y", "hue": "g", "method": method}
+    call = run_call("scatterplot", df, args)
+    fig, ax = plt.subplots()
+    draw(call, args, ax=ax)
+    assert [t.get_text() for t in ax.texts if t.get_gid() == LEFT_OUT_GID] == [LEFT_OUT_NOTE]
+    assert "tiny" not in _legend_labels(ax)
+    plt.close(fig)
