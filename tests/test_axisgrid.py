@@ -436,12 +436,20 @@ def test_bad_input_is_refused_cleanly():
     _refused(lambda: pairplot(df, vars=["x", "nope"]), ValueError, "unknown variable")
     _refused(lambda: pairplot(df, vars=["x", "text"]), ValueError, "not numeric")
     _refused(lambda: pairplot(df, vars=["x", "empty"]), ValueError, "all missing")
-    _refused(lambda: pairplot(small, vars=["x", "y"], hue="g"), DisclosureError, "tiny")
+    _refused(
+        lambda: pairplot(small, vars=["x", "y"], hue="g", method="probabilistic"),
+        DisclosureError,
+        "'tiny'.*cannot be left out either",
+    )
     _refused(lambda: pairplot(df, vars=["x", "y"], kind="hex"), ValueError, "kind")
     _refused(lambda: pairplot(df.to_dict("list"), vars=["x", "y"]), TypeError, "DataFrame")
     _refused(lambda: jointplot(data=df, x="x", y="text"), ValueError, "not numeric")
     _refused(lambda: jointplot(data=df, x="x", y="empty"), ValueError, "all missing")
-    _refused(lambda: jointplot(data=small, x="x", y="y", hue="g"), DisclosureError, "tiny")
+    _refused(
+        lambda: jointplot(data=small, x="x", y="y", hue="g", method="suppress"),
+        DisclosureError,
+        "'tiny'.*cannot be left out either",
+    )
     _refused(lambda: jointplot(data=df, x="x"), ValueError, "both x= and y=")
 
 
@@ -460,11 +468,41 @@ def test_floors(kwargs, match):
     _refused(lambda: jointplot(data=df, x="x", y="y", **kwargs), DisclosureError, match)
 
 
-def test_level_below_k_is_refused():
+@pytest.mark.parametrize("hue_order", [None, ["four", "a", "b"]])
+def test_a_level_below_k_is_left_out_with_a_note(hue_order):
+    # DESIGN invariant 10: the level is left out as a suppressed cell is, not refused; a
+    # level named in hue_order goes as a level without records does in a pair grid
+    from safeplot.plots._common import LEFT_OUT_NOTE
+    from safeplot.plots.axisgrid import LEFT_OUT_GID
+
     df = _d1()
     df.loc[:3, "g"] = "four"
-    with safeplot.policy(threshold=3):
-        _refused(lambda: pairplot(df, vars=["x", "y"], hue="g", k=5), DisclosureError, "k=5")
+    g = pairplot(df, vars=["x", "y"], hue="g", hue_order=hue_order, k=5)
+    texts = [t.get_text() for t in g.figure.findobj(plt.Text)]
+    assert not any("four" in t for t in texts)
+    assert sorted(t.get_text() for t in g._legend.texts) == ["a", "b"]
+    notes = [t.get_text() for a in g.figure.axes for t in a.texts if t.get_gid() == LEFT_OUT_GID]
+    assert notes == [LEFT_OUT_NOTE]
+    report = g.safeplot_report
+    assert report.details["groups_left_out"] == 1
+    assert "1 hue level(s) with fewer than 5 records (k=5) are not drawn." in report.warnings
+    assert report.n == len(df)  # every record given, rounded
+    scatters = [a for a in g.figure.axes if _offsets_or_empty(a)]
+    assert scatters and all(len(_offsets(a)) == len(df) - 4 for a in scatters)
+    assert not scan_figure(
+        g.figure, {"x": df["x"].to_numpy()}, per_axes=pair_axes_variables(g, df), count_axis="y"
+    )
+    plt.close(g.figure)
+
+
+def test_every_level_below_k_is_refused():
+    df = _d1(n=8)
+    df["g"] = list("aabbccdd")
+    _refused(
+        lambda: pairplot(df, vars=["x", "y"], hue="g"),
+        DisclosureError,
+        "every hue level has fewer than 3 records",
+    )
 
 
 def test_missing_values_are_dropped_and_reported():

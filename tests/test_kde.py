@@ -609,12 +609,14 @@ def test_floors_refuse_and_leave_nothing(kws):
     assert audit.entries() == []
 
 
-def test_small_hue_level_is_refused_by_confidential_and_deterministic():
+def test_small_hue_level_is_refused_by_confidential_and_left_out_by_deterministic():
     df = smooth_data()
     df.loc[:1, "g"] = "tiny"
-    for method in ("confidential", "deterministic"):
-        with pytest.raises(DisclosureError):
-            kdeplot(df, x="x", hue="g", method=method)
+    with pytest.raises(DisclosureError, match="cannot be left out either"):
+        kdeplot(df, x="x", hue="g", method="confidential")
+    ax = kdeplot(df, x="x", hue="g", method="deterministic")
+    assert "tiny" not in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert ax.safeplot_report.details["groups_left_out"] == 1
 
 
 @pytest.mark.parametrize("method", ["microaggregation", "rounding"])
@@ -691,3 +693,68 @@ def test_clip_bound_on_a_rare_value_is_refused():
     safeplot.kdeplot(data=df, x="y", clip=(-10, 7.76), ax=ax)
     with pytest.raises(DisclosureError, match="clip bound"):
         safeplot.kdeplot(data=df, x="y", clip=(-10, 7.77))
+
+
+# -- hue levels too small for the method (DESIGN invariant 10) ----------------------------
+
+
+def _tiny_level_frame():
+    rng = np.random.default_rng(11)
+    x = np.round(rng.normal(40, 8, 62), 2)
+    g = np.r_[["p"] * 30, ["q"] * 30, ["tiny"] * 2]
+    return pd.DataFrame({"x": x, "g": g})
+
+
+def _legend_texts(ax):
+    legend = ax.get_legend()
+    return [t.get_text() for t in legend.get_texts()] if legend else []
+
+
+@pytest.mark.parametrize("method", ["deterministic", "microaggregation"])
+def test_a_hue_level_too_small_for_the_method_is_left_out_with_a_note(method):
+    from safeplot.plots._common import LEFT_OUT_NOTE
+    from safeplot.plots.kde import LEFT_OUT_GID
+
+    df = _tiny_level_frame()
+    fig, ax = plt.subplots()
+    kdeplot(data=df, x="x", hue="g", method=method, ax=ax)
+    assert _legend_texts(ax) == ["p", "q"]
+    assert not any("tiny" in t.get_text() for t in fig.findobj(plt.Text))
+    assert [t.get_text() for t in ax.texts if t.get_gid() == LEFT_OUT_GID] == [LEFT_OUT_NOTE]
+    report = ax.safeplot_report
+    assert report.details["groups_left_out"] == 1
+    assert any("1 hue level(s) with fewer than" in w for w in report.warnings)
+    assert not any("tiny" in w for w in report.warnings)
+    assert report.n == 60  # every record given, rounded
+    assert len(ax.lines) + len(ax.collections) >= 2
+    assert not scan_figure(fig, {"x": df["x"].to_numpy()}, threshold=3, count_axis=None)
+    plt.close(fig)
+
+
+def test_a_small_level_named_in_hue_order_keeps_its_place():
+    df = _tiny_level_frame()
+    fig, ax = plt.subplots()
+    kdeplot(data=df, x="x", hue="g", hue_order=["p", "tiny", "q"], ax=ax)
+    plain, axb = plt.subplots()
+    kdeplot(data=df[df["g"] != "tiny"], x="x", hue="g", hue_order=["p", "tiny", "q"], ax=axb)
+    # drawn exactly as a level without records is
+    assert _legend_texts(ax) == _legend_texts(axb)
+    assert ax.safeplot_report.details["groups_left_out"] == 1
+    plt.close(fig)
+    plt.close(plain)
+
+
+def test_refused_only_when_every_hue_level_is_too_small():
+    df = pd.DataFrame({"x": np.arange(8.0) * 1.37, "g": list("aabbccdd")})
+    with pytest.raises(DisclosureError, match="every hue level has fewer than 3 records"):
+        kdeplot(data=df, x="x", hue="g", method="deterministic")
+    assert audit.entries() == []
+
+
+def test_a_small_level_is_still_refused_where_the_values_are_the_records_own():
+    # O'Keefe's density keeps each record's winsorised value: leaving the level out, the
+    # density without hue less the one drawn would be the density of the level's records
+    df = _tiny_level_frame()
+    with pytest.raises(DisclosureError, match="hue level 'tiny' has fewer than threshold=3"):
+        kdeplot(data=df, x="x", hue="g", method="confidential")
+    assert audit.entries() == []

@@ -1,5 +1,6 @@
 """scatterplot and scatter: exact releases per method, leak scans, floors, errors, reports."""
 
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -460,22 +461,83 @@ def test_floors_refuse_before_anything_is_drawn(call, floor):
     assert audit.entries() == []
 
 
-def test_a_hue_level_smaller_than_k_is_named():
+def _legend_labels(ax):
+    legend = ax.get_legend()
+    return [t.get_text() for t in legend.get_texts()] if legend else []
+
+
+@pytest.mark.parametrize("method", ["deterministic", "microaggregation", "confidential"])
+def test_a_hue_level_too_small_for_the_method_is_left_out_with_a_note(method):
+    # invariant 10: the level is left out as a suppressed cell is (not drawn, not named),
+    # rather than the whole figure being refused
     df = small_frame()
     df.loc[0, "g"] = "tiny"
+    fig, ax = plt.subplots()
+    scatterplot(data=df, x="x", y="y", hue="g", method=method, ax=ax)
+    assert "tiny" not in _legend_labels(ax)
+    assert {"p", "q", "r"} <= set(_legend_labels(ax))
+    texts = [t.get_text() for t in fig.findobj(mpl.text.Text)]
+    assert not any("tiny" in t for t in texts)
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == LEFT_OUT_GID]
+    assert notes == [LEFT_OUT_NOTE]
+    report = ax.safeplot_report
+    assert report.details["groups_left_out"] == 1
+    assert any("1 hue level(s) with fewer than" in w for w in report.warnings)
+    assert not any("tiny" in w for w in report.warnings)
+    assert report.n == 30  # every record given: the points drawn subtract to nothing
+    if method == "deterministic":
+        kept = df[df["g"] != "tiny"].reset_index(drop=True)
+        expected = brute_knn(kept[["x", "y"]], 3, pd.factorize(kept["g"], sort=True)[0])
+        np.testing.assert_allclose(points_of(ax).get_offsets(), expected, rtol=1e-12)
+    assert not scan_figure(fig, {"x": df["x"], "y": df["y"]}, threshold=3)
+    plt.close(fig)
+
+
+def test_a_small_level_named_in_hue_order_keeps_its_legend_place():
+    # a level the caller named is drawn empty, as seaborn draws a level without records
+    df = small_frame()
+    df.loc[0, "g"] = "tiny"
+    fig, ax = plt.subplots()
+    scatterplot(data=df, x="x", y="y", hue="g", hue_order=["p", "tiny", "q", "r"], ax=ax)
+    assert _legend_labels(ax) == ["p", "tiny", "q", "r"]
+    assert len(points_of(ax).get_offsets()) == 29
+    assert ax.safeplot_report.details["groups_left_out"] == 1
+    plt.close(fig)
+
+
+def test_a_small_level_of_a_categorical_dtype_leaves_the_legend():
+    # categories inferred from the data are not named once their records are left out
+    df = small_frame()
+    df.loc[0, "g"] = "tiny"
+    df["g"] = df["g"].astype("category")
+    fig, ax = plt.subplots()
+    scatterplot(data=df, x="x", y="y", hue="g", ax=ax)
+    assert _legend_labels(ax) == ["p", "q", "r"]
+    plt.close(fig)
+
+
+def test_refused_only_when_every_level_is_too_small():
+    df = small_frame(n=12)
+    df["g"] = np.repeat(["p", "q", "r", "s", "t", "u"], 2)
     before = plt.get_fignums()
-    match = r"hue level 'tiny' has fewer than 3 records \(k=3\).*Merge"
-    with pytest.raises(DisclosureError, match=match):
+    with pytest.raises(
+        DisclosureError, match=r"every hue level has fewer than 3 records \(k=3\).*Merge small"
+    ):
         scatterplot(data=df, x="x", y="y", hue="g")
     assert plt.get_fignums() == before
-    with pytest.raises(
-        DisclosureError, match=r"combination hue='tiny', style='z'.*drop hue= or style="
-    ):
-        scatterplot(data=df, x="x", y="y", hue="g", style=["z"] + ["w"] * 29)
-    with pytest.raises(DisclosureError, match=r"level.*'tiny'.*Merge small levels or drop hue"):
-        scatterplot(data=df, x="x", y="y", hue="g", method="confidential")
-    # probabilistic noise does not need neighbours within a level
-    scatterplot(data=df, x="x", y="y", hue="g", method="probabilistic")
+    assert audit.entries() == []
+
+
+def test_probabilistic_noise_still_draws_a_small_level():
+    # keyed noise needs no neighbours within a level, and leaving the level out would let
+    # the figure without hue (same noise per record) single out its records: it is drawn
+    df = small_frame()
+    df.loc[0, "g"] = "tiny"
+    fig, ax = plt.subplots()
+    scatterplot(data=df, x="x", y="y", hue="g", method="probabilistic", ax=ax)
+    assert len(points_of(ax).get_offsets()) == 30
+    assert "groups_left_out" not in ax.safeplot_report.details
+    plt.close(fig)
 
 
 def _hue_style_frame():
@@ -512,27 +574,29 @@ def test_a_small_hue_style_combination_is_left_out_with_a_note():
     assert not any(ch.isdigit() for ch in notes[0])  # neither which nor how many
     report = ax.safeplot_report
     assert report.details["groups_left_out"] == 1
-    assert any(
-        "1 combination(s) of hue x style levels with fewer than 3 records" in w
-        and "fewer than 3 records in all" in w
-        for w in report.warnings
+    assert "1 hue x style group(s) with fewer than 3 records (k=3) are not drawn." in (
+        report.warnings
     )
     assert not any("'a'" in w or "late" in w for w in report.warnings)
     assert report.n == 305  # every record given, rounded: the points drawn subtract to nothing
     assert not scan_figure(fig, {"x": df["x"], "y": df["y"]}, threshold=3)
 
 
-def test_a_level_whose_every_combination_is_small_is_still_refused():
-    # level a has 4 records, 2 early and 2 late: leaving both combinations out would take
-    # the level out of the legend, so the call is refused as for a small level, naming it
+def test_a_level_whose_every_combination_is_small_leaves_the_legend():
+    # level a has 4 records, 2 early and 2 late: both combinations are left out, and with
+    # them the level, which the legend no longer names (it was not named by the call)
     df = _hue_style_frame()
     rows_a = df.index[df["group"] == "a"]
     df.loc[rows_a[4:], "group"] = "b"
     df.loc[rows_a[:4], "when"] = ["early", "early", "late", "late"]
-    before = plt.get_fignums()
-    with pytest.raises(DisclosureError, match=r"combination hue='a', style='early'.*drop hue="):
-        scatterplot(data=df, x="x", y="y", hue="group", style="when")
-    assert plt.get_fignums() == before
+    fig, ax = plt.subplots()
+    scatterplot(data=df, x="x", y="y", hue="group", style="when", ax=ax)
+    labels = _legend_labels(ax)
+    assert labels[:4] == ["group", "b", "c", "when"]
+    assert sorted(labels[4:]) == ["early", "late"]
+    assert ax.safeplot_report.details["groups_left_out"] == 2
+    assert len(points_of(ax).get_offsets()) == len(df) - 4
+    plt.close(fig)
 
 
 @pytest.mark.parametrize(
@@ -672,3 +736,19 @@ def test_a_tuple_naming_a_multiindex_column_is_a_column_not_a_vector():
     assert grid.axes.flat[0].safeplot_report.method == "deterministic"
     with pytest.raises(ValueError, match="has 2 values but `data` has 200 rows"):
         safeplot.scatterplot(data=df, x=("b", "x"), y=("a", "y"))
+
+
+@pytest.mark.parametrize("method", ["deterministic", "confidential"])
+def test_a_remote_release_that_left_a_level_out_draws_the_same_note(method):
+    from safeplot.remote import run_call
+    from safeplot.remote._draw import draw
+
+    df = small_frame()
+    df.loc[0, "g"] = "tiny"
+    args = {"x": "x", "y": "y", "hue": "g", "method": method}
+    call = run_call("scatterplot", df, args)
+    fig, ax = plt.subplots()
+    draw(call, args, ax=ax)
+    assert [t.get_text() for t in ax.texts if t.get_gid() == LEFT_OUT_GID] == [LEFT_OUT_NOTE]
+    assert "tiny" not in _legend_labels(ax)
+    plt.close(fig)

@@ -29,6 +29,7 @@ from ..anonymize.statistics import winsorize
 from ..errors import DisclosureError
 from ..policy import Policy
 from ..release import DisclosureReport, release_kind
+from ..release.guard import ShownGroups
 from ._categories import released_parallel
 from ._common import axis_from_range, make_report
 
@@ -345,6 +346,8 @@ def release_boxes(
     *,
     role: str = "hue",
     rare: tuple[np.ndarray, np.ndarray] | None = None,
+    groups: ShownGroups | None = None,
+    n_left_out: int = 0,
 ) -> BoxScatterRelease:
     """O'Keefe's confidential scatter: parallel boxes and a lowess trend per level.
 
@@ -369,6 +372,15 @@ def release_boxes(
         What the levels are, for the refusal of a small one.
     rare : (ndarray, ndarray), optional
         The rare values of x and y at `threshold`, when the caller has them.
+    groups : ShownGroups, optional
+        The caller's decision on which levels are drawn
+        (:func:`safeplot.release.guard.shown_groups`); the records of the
+        levels it left out have code -1 here, and there are `n_left_out` of
+        them. The report counts them (the records drawn, subtracted from its
+        count, would otherwise count those left out) and warns that levels
+        were left out.
+    n_left_out : int, default 0
+        Records of the levels `groups` left out.
 
     Returns
     -------
@@ -386,21 +398,28 @@ def release_boxes(
         merge_warning="Adjacent x intervals were merged (each merged box is drawn over the "
         "interval holding most of its records; the others are left empty): ",
     )
+    details: dict[str, Any] = {
+        "values_winsorised": pol.round_count(core.n_winsorized),
+        "sig_figs": pol.sig_figs,
+        "intervals": len(core.edges) - 1,
+        "intervals_merged": core.notes,
+    }
+    warnings = list(core.warnings)
+    n = int((codes >= 0).sum())
+    if groups is not None and groups.left_out:
+        details["groups_left_out"] = groups.left_out
+        warnings.append(groups.warning)
+        n += int(n_left_out)
     report = make_report(
         function,
         "confidential",
         {"threshold": threshold, "winsor_sd": pol.winsor_sd},
         names,
-        int((codes >= 0).sum()),
+        n,
         n_dropped,
         pol,
-        details={
-            "values_winsorised": pol.round_count(core.n_winsorized),
-            "sig_figs": pol.sig_figs,
-            "intervals": len(core.edges) - 1,
-            "intervals_merged": core.notes,
-        },
-        warnings=core.warnings,
+        details=details,
+        warnings=warnings,
     )
     return BoxScatterRelease(
         core.levels,

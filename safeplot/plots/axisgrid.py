@@ -43,6 +43,7 @@ from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize.confidential import lowess_trend
 from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..errors import DisclosureError
+from ..marks._axes import note_below
 from ..marks._large import distinct_rows, is_large
 from ..marks.boxes import draw_boxes as _draw_boxes
 from ..marks.lines import draw_fit, draw_zero_line
@@ -59,6 +60,7 @@ from ._boxes import BoxScatterRelease
 from ._boxes import refuse_per_point as _refuse_per_point
 from ._boxes import release_boxes as _release_boxes
 from ._common import (
+    LEFT_OUT_NOTE,
     attach_release,
     axis_from_range,
     check_positive_int,
@@ -99,6 +101,9 @@ _DIAG_KINDS = ("auto", "hist", "kde", None)
 #: Joint kinds of :func:`jointplot` (seaborn's).
 JOINT_KINDS = ("scatter", "kde", "hist", "hex", "reg", "resid")
 
+#: gid of the note saying that hue levels too small for the method were left out.
+LEFT_OUT_GID = "safeplot-left-out-groups"
+
 _COUNT = "\x00count"
 _HUE = "\x00hue"
 
@@ -117,10 +122,21 @@ class _Input:
     hue_name: str | None
     n_dropped: int
     rare: dict[str, np.ndarray]
+    #: which hue levels are drawn (None without hue or under raw output)
+    shown: guard.ShownGroups | None = None
+    #: records of the hue levels left out (not in `raw`)
+    n_left_out: int = 0
+    #: SD of each variable over every record, those left out included
+    spread: np.ndarray | None = None
 
     @property
     def n(self) -> int:
         return self.raw.shape[0]
+
+    @property
+    def n_given(self) -> int:
+        """Records given, those of the levels left out included (what reports count)."""
+        return self.raw.shape[0] + self.n_left_out
 
     def hue_values(self) -> pd.Series | None:
         """Return the hue level of every record, as a categorical in level order."""
@@ -143,14 +159,32 @@ def _prepare(
     pol: Policy,
     function: str,
 ) -> _Input:
-    """Validate the plotted columns and the hue; check every hue level is big enough."""
+    """Validate the plotted columns and the hue; leave out or refuse hue levels too small.
+
+    A hue level with fewer records than the method's groups need (k, 2k, or
+    the threshold) is left out by the shared rule
+    (:func:`safeplot.release.guard.shown_groups`) under the methods that form
+    their groups within each level (``"deterministic"``,
+    ``"microaggregation"``): the figure without hue groups the same records
+    differently, so the two figures' difference is not the records left out.
+    Under the other methods the records kept are released as they would be
+    without hue (keyed noise per record, rounding, winsorised values, counts
+    of raw values), and the difference would single out the records left
+    out: a small level is refused there, naming the safe alternatives. A
+    level left out goes as a level without records does (a pair grid draws
+    neither, whether named in `hue_order` or not), so that a named level's
+    absence tells nothing. The rare values are those of every record, the
+    records left out included.
+    """
     m = get_method(method)
     columns = {n: frame[n] for n in names}
     if hue is not None:
         columns[_HUE] = frame[hue]
     clean = clean_numeric(pd.DataFrame(columns), names, strata=[_HUE] if hue else None)
     raw = clean.values
-    codes = levels = None
+    codes = levels = rare = shown = None
+    n_left_out = 0
+    spread = np.std(raw, axis=0) if raw.size else None
     if hue is not None:
         kept = frame[hue][
             (pd.DataFrame({n: pd.to_numeric(frame[n], errors="coerce") for n in names}))
@@ -170,16 +204,37 @@ def _prepare(
             )
         raw, codes = raw[inside], codes[inside]
         if not m.raw:
+            # the values to avoid are those rare among every record, those left out included
+            rare = {n: rare_values(raw[:, j], threshold) for j, n in enumerate(names)}
             sizes = np.bincount(codes, minlength=len(levels))
             need, what = m.group_floor(pol, k)
             small = [levels[i] for i in np.flatnonzero((sizes > 0) & (sizes < need))]
-            if small:
+            if small and not m.groups_within_strata:
                 raise DisclosureError(
                     f"{function}: hue level(s) {small} have fewer than {need} records "
                     f"({what}): their records cannot be released on their own, and their "
-                    "names would appear in the legend. Merge small levels, drop them "
-                    "(hue_order=...), or leave hue out."
+                    f"names would appear in the legend. Under method={method!r} they cannot be "
+                    "left out either: the records kept would be drawn as in the figure "
+                    "without hue, and the two figures' difference would be the records left "
+                    "out. Merge small levels, drop them (hue_order=...), leave hue out, or use "
+                    "method='deterministic' (which leaves a small level out)."
                 )
+            shown = guard.shown_groups(
+                sizes,
+                need,
+                what,
+                function=function,
+                what="hue level",
+                fix="Merge small levels, or leave hue out.",
+            )
+            if shown.left_out:
+                # a level too small for the method's groups, which are formed within each
+                # level, is left out (DESIGN invariant 10): not drawn, not named. A level
+                # named in hue_order goes as a level without records does (below)
+                keep = shown.keep(codes)
+                n_left_out = int((~keep).sum())
+                raw, codes = raw[keep], codes[keep]
+                sizes = np.bincount(codes, minlength=len(levels))
             empty = [levels[i] for i in np.flatnonzero(sizes == 0)]
             if empty:
                 levels = [lev for lev in levels if lev not in empty]
@@ -187,19 +242,22 @@ def _prepare(
                 codes = remap[codes]
     if m.uses_k:
         k = pol.check_k(k, raw.shape[0])
-    rare = (
-        {n: np.array([]) for n in names}
-        if m.raw
-        else {n: rare_values(raw[:, j], threshold) for j, n in enumerate(names)}
+    if rare is None:
+        rare = (
+            {n: np.array([]) for n in names}
+            if m.raw
+            else {n: rare_values(raw[:, j], threshold) for j, n in enumerate(names)}
+        )
+    return _Input(
+        raw, list(names), codes, levels, hue, clean.n_dropped, rare, shown, n_left_out, spread
     )
-    return _Input(raw, list(names), codes, levels, hue, clean.n_dropped, rare)
 
 
 def _release_values(
     inp: _Input, method: str, k: int, q: float, metric: str, threshold: int, pol: Policy
 ):
     """Anonymise every plotted variable jointly (one data set for all panels)."""
-    return anonymize_values(
+    out = anonymize_values(
         inp.raw,
         method,
         names=inp.names,
@@ -210,6 +268,17 @@ def _release_values(
         threshold=threshold,
         policy=pol,
     )
+    if inp.n_left_out:
+        # the method kept its values off the values rare among the records it saw; the
+        # guard's last word keeps them off those rare among all, the records left out included
+        values = np.column_stack(
+            [
+                guard.released_values(out.values[:, j], inp.rare[n], inp.spread[j])
+                for j, n in enumerate(inp.names)
+            ]
+        )
+        out = dataclasses.replace(out, values=values)
+    return out
 
 
 def _columns(out: AnonymizedValues, idx: list[int]) -> AnonymizedValues:
@@ -353,7 +422,7 @@ def _trend_panel(inp, xv, yv, threshold, pol, function, details):
         "confidential",
         {"threshold": threshold, "winsor_sd": pol.winsor_sd, "sig": pol.sig_figs},
         (xv, yv),
-        inp.n,
+        inp.n_given,
         inp.n_dropped,
         pol,
         details={**details, "trend": "lowess, end points winsorised and rounded"},
@@ -445,7 +514,7 @@ def _diag_panel(
         report = rels[0].report
         for r in rels[1:]:
             report = report.merge(r.report)
-        report.n = pol.round_count(inp.n)
+        report.n = pol.round_count(inp.n_given)
         return _Panel("hist", rels, report, var)
     # kde
     if out is None:
@@ -468,7 +537,7 @@ def _diag_panel(
         method,
         {"threshold": threshold, **out.params},
         (var,),
-        inp.n,
+        inp.n_given,
         inp.n_dropped,
         pol,
         details=out.details,
@@ -520,7 +589,7 @@ def _offdiag_panel(
         method,
         {"threshold": threshold, **out.params},
         (xv, yv),
-        inp.n,
+        inp.n_given,
         inp.n_dropped,
         pol,
         details=out.details,
@@ -1090,8 +1159,14 @@ def _grid_report(
     n: int,
     n_dropped: int,
     pol: Policy,
+    *,
+    shown: guard.ShownGroups | None = None,
 ) -> DisclosureReport:
-    """One report for the whole grid: the method, its parameters, the panels released."""
+    """One report for the whole grid: the method, its parameters, the panels released.
+
+    `shown` is the decision on the hue levels (:func:`_prepare`): the report
+    says how many were left out, not which.
+    """
     params: dict[str, Any] = {}
     warns: list[str] = []
     for r in reports:
@@ -1113,6 +1188,9 @@ def _grid_report(
         details=details,
     )
     report.warnings = list(dict.fromkeys(report.warnings + warns))
+    if shown is not None and shown.left_out:
+        report.details["groups_left_out"] = shown.left_out
+        report.warnings.append(shown.warning)
     return report
 
 
@@ -1121,12 +1199,18 @@ def _figure_note(grid: Any, report: DisclosureReport, annotate: bool) -> None:
 
     The note is a footnote of that panel (the one place every method note
     goes); a pair grid lays itself out again to make room for it, a joint
-    grid keeps seaborn's spacing and raises its bottom margin.
+    grid keeps seaborn's spacing and raises its bottom margin. When hue
+    levels were left out, the note saying so (naming none) goes there too.
     """
-    if not annotate:
-        return
-    figure_note(grid.figure.axes, method_note(report))
-    if not hasattr(grid, "ax_joint"):
+    left_out = bool(report.details.get("groups_left_out"))
+    if left_out:
+        # hue levels too small for the method were left out: said once, naming none
+        axes = [a for a in grid.figure.axes if a.get_visible()]
+        host = min(axes, key=lambda a: (round(a.get_position().y0, 6), a.get_position().x0))
+        note_below(host, LEFT_OUT_NOTE, LEFT_OUT_GID)
+    if annotate:
+        figure_note(grid.figure.axes, method_note(report))
+    if (annotate or left_out) and not hasattr(grid, "ax_joint"):
         with quiet_seaborn():
             grid.tight_layout()
 
@@ -1321,8 +1405,11 @@ def pairplot(
     ------
     DisclosureError
         A policy floor not met (k, q, threshold, raw output), a hue level
-        with fewer than ``threshold`` (or ``k``) records, or a panel with no
-        cell at or above the threshold.
+        with fewer than ``threshold`` records under a method that releases
+        each record on its own (under ``"deterministic"`` and
+        ``"microaggregation"`` a level too small for the groups, k or 2k, is
+        left out with a note instead; refused only when every level is), or
+        a panel with no cell at or above the threshold.
     ValueError
         Unknown or non-numeric variables, an all-missing or constant column,
         an unknown kind, or a parameter that cannot be drawn safely.
@@ -1471,7 +1558,7 @@ def pairplot(
             method,
             out.params,
             tuple(names),
-            inp.n,
+            inp.n_given,
             inp.n_dropped,
             pol,
             details=out.details,
@@ -1536,7 +1623,7 @@ def pairplot(
         lim = axis_from_range(lo, hi, inp.rare[var])[0]
         axis_sets[var] = (lim, safe_ticks(*lim, n_target=n_ticks))
     frame = _grid_frame(inp, out)
-    levels, n, n_dropped = inp.levels, inp.n, inp.n_dropped
+    levels, n, n_dropped, shown = inp.levels, inp.n_given, inp.n_dropped, inp.shown
     del inp, out  # what follows draws the release, and only the release
 
     # 2. draw: a PairGrid that holds released values (or none), each panel from its release
@@ -1595,7 +1682,9 @@ def pairplot(
         plt.close(fig)
         raise
     reports = [r for _, r in pairs]
-    grid.safeplot_report = _grid_report("pairplot", method, reports, names, n, n_dropped, pol)
+    grid.safeplot_report = _grid_report(
+        "pairplot", method, reports, names, n, n_dropped, pol, shown=shown
+    )
     _attach_all(pairs)
     _figure_note(grid, grid.safeplot_report, show_note)
     return grid
@@ -1968,7 +2057,7 @@ def jointplot(
             method,
             out.params,
             tuple(names),
-            inp.n,
+            inp.n_given,
             inp.n_dropped,
             pol,
             details=out.details,
@@ -2043,7 +2132,7 @@ def jointplot(
         span = _union(_extent(joint, "y", jk), _extent(margins["y"], "y", mk))
         sets["y"] = _safe_axis_for(span, inp.rare[yname], user_ylim)
     grid_frame = _grid_frame(inp, out)
-    levels, n, n_dropped = inp.levels, inp.n, inp.n_dropped
+    levels, n, n_dropped, shown = inp.levels, inp.n_given, inp.n_dropped, inp.shown
     del inp, out  # what follows draws the release, and only the release
 
     # 2. draw on a JointGrid holding released points (or none)
@@ -2103,7 +2192,7 @@ def jointplot(
         else:
             pairs.append(([ax], rep))
     grid.safeplot_report = _grid_report(
-        "jointplot", method, [r for _, r in pairs], names, n, n_dropped, pol
+        "jointplot", method, [r for _, r in pairs], names, n, n_dropped, pol, shown=shown
     )
     if kind_drawn == "resid":
         # the residuals' model, which a reader needs to link this release with others

@@ -68,11 +68,13 @@ from ..anonymize.grids import (
 )
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
+from ..marks._axes import note_below
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, GridRelease, guard, release_kind
 from ..sources.dask import DaskColumns, check_dask_method, is_dask_collection
 from ._common import (
+    LEFT_OUT_NOTE,
     axes_for,
     check_positive_int,
     finish,
@@ -98,6 +100,9 @@ __all__ = [
 
 #: What a kde plot can release: every family of method.
 _FAMILIES = ("raw", "counts", "rules", "values")
+
+#: gid of the note saying that hue levels too small for the method were left out.
+LEFT_OUT_GID = "safeplot-left-out-groups"
 
 #: Methods a kde release supports (univariate and bivariate).
 KDE_METHODS = tuple(m.name for m in available_methods() if m.family in _FAMILIES)
@@ -583,6 +588,19 @@ def release_kde(
             )
     if not m.raw:
         _refuse_rare_clip(clip, avoid, function)
+    shown = None
+    if hue_levels is not None and m.groups_within_strata:
+        # a hue level too small for the method's groups is left out (DESIGN invariant 10); the
+        # values to avoid above stay those of every record, the records left out included.
+        # Only where the groups are formed within each level: a method that releases each
+        # record's own value (keyed noise, O'Keefe's winsorised values) would draw the same
+        # values for the levels kept with and without hue, and the density of the whole data
+        # less the densities drawn here would be that of the records left out; a small level
+        # is refused there, as before
+        raw, codes, hue_kept, w, hue_levels, shown, n_left_out = _leave_out_small_levels(
+            raw, codes, hue_kept, w, hue_levels, hue_order, m, k, pol, function, wide
+        )
+        groups = [np.flatnonzero(codes == i) for i in range(len(hue_levels))]
     if wide:
         for i, g in enumerate(groups):
             if g.size and np.ptp(raw[g, 0]) == 0:
@@ -691,13 +709,20 @@ def release_kde(
         released = pd.DataFrame({r: scales[r].inv(out_t[:, j]) for j, r in enumerate(roles)})
         if hue_values is not None:
             released["hue"] = hue_kept
+    if shown is not None and shown.left_out:
+        details["groups_left_out"] = shown.left_out
+        warn = [*warn, shown.warning]
     if grid is None:
+        # the records of the levels left out are counted: the records drawn, subtracted from
+        # the count, would otherwise count them
         report = make_report(
             function,
             method,
             report_params,
             names,
-            raw.shape[0] if not m.private else round(float(released["weights"].sum())),
+            raw.shape[0] + (n_left_out if shown is not None else 0)
+            if not m.private
+            else round(float(released["weights"].sum())),
             n_dropped,
             pol,
             cells_suppressed=cells_suppressed,
@@ -829,6 +854,74 @@ def _refuse_rare_clip(clip: Any, rare: Mapping[str, np.ndarray], function: str) 
             )
 
 
+def _leave_out_small_levels(
+    raw: np.ndarray,
+    codes: np.ndarray,
+    hue_kept: pd.Series,
+    w: np.ndarray | None,
+    levels: list,
+    hue_order: Any,
+    m: Any,
+    k: int | None,
+    pol: Policy,
+    function: str,
+    wide: bool,
+) -> tuple[np.ndarray, np.ndarray, pd.Series, np.ndarray | None, list, guard.ShownGroups, int]:
+    """Leave out the hue levels too small for the method, by the shared rule.
+
+    Methods that group records within each hue level (kNN centroids,
+    microaggregation) need the level to hold a group (k, or 2k)
+    (:func:`safeplot.release.guard.shown_groups`). A level left out is not
+    drawn; it stays in the levels, drawn empty as a level without records is,
+    only if the call named it in `hue_order`. The anonymiser then sees only
+    the levels drawn (it stays pure numerics and never refuses a small one).
+
+    Why leaving out does not disclose: the methods that get here form their
+    groups within each level, so the figure without hue groups the same
+    records differently; the difference of the two figures is not the curve
+    of the records left out. The values the curves avoid are those rare among
+    every record, those left out included.
+
+    Returns
+    -------
+    raw, codes, hue_kept, w, levels, shown, n_left_out
+        The records drawn (codes renumbered to the levels kept), the levels
+        kept, the decision, and how many records were left out.
+    """
+    need, why = m.group_floor(pol, k)
+    sizes = np.bincount(codes, minlength=len(levels))
+    shown = guard.shown_groups(
+        sizes,
+        need,
+        why,
+        function=function,
+        what="column" if wide else "hue level",
+        fix="Combine levels, leave hue out, or use method='suppress'.",
+    )
+    if not shown.left_out:
+        return raw, codes, hue_kept, w, levels, shown, 0
+    keep = shown.keep(codes)
+    named = set() if hue_order is None else set(hue_order)
+    # a level named by the call keeps its place (no records, as seaborn draws an empty
+    # level); one inferred from the data is not named anywhere
+    stays = np.array(
+        [bool(shown.shown[i] or sizes[i] == 0 or lev in named) for i, lev in enumerate(levels)]
+    )
+    renumber = np.cumsum(stays) - 1
+    levels = [lev for lev, s in zip(levels, stays, strict=True) if s]
+    codes = renumber[codes[keep]]
+    hue_kept = hue_kept[keep].reset_index(drop=True)
+    return (
+        raw[keep],
+        codes,
+        hue_kept,
+        None if w is None else w[keep],
+        levels,
+        shown,
+        int((~keep).sum()),
+    )
+
+
 def _check_group_sizes(groups: list, levels: list | None, n: int, pol: Policy) -> None:
     """O'Keefe's density keeps the (winsorised) raw values: every group needs threshold records."""
     sizes = [n if g is None else g.size for g in groups]
@@ -838,7 +931,13 @@ def _check_group_sizes(groups: list, levels: list | None, n: int, pol: Policy) -
         raise DisclosureError(
             f"method='confidential' estimates the density from the winsorised values, and "
             f"{what} has fewer than threshold={pol.threshold} records ({pol.source}). "
-            "Combine levels, or use method='suppress' or 'deterministic'."
+            + (
+                "It cannot be left out either: each record keeps its own value, so the density "
+                "without hue less the densities drawn would be that of its records. Combine "
+                "levels, or use method='deterministic' (which leaves a small level out)."
+                if levels is not None
+                else "Combine levels, or use method='suppress' or 'deterministic'."
+            )
         )
 
 
@@ -1974,6 +2073,8 @@ def draw_kde(
         _draw_contours(
             ax, release, order, lookup, color, fill, cbar, cbar_ax, cbar_kws, legend, kwargs
         )
+    if release.report.details.get("groups_left_out"):
+        note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)
     if get_method(release.method).raw:
         return ax
     for r in roles:
@@ -2608,7 +2709,8 @@ def kdeplot(
     ------
     DisclosureError
         A parameter below a policy floor (threshold, k, q), a method the
-        policy forbids, or too few records (per hue level) for the method.
+        policy forbids, too few records for the method, or (under
+        ``"confidential"``) a hue level of fewer than `threshold` records.
     ValueError
         Bad input (empty, all missing, text, infinite, unknown column),
         weights with a disclosure-control method, or an unknown option.
@@ -2678,8 +2780,15 @@ def kdeplot(
     release, and a level whose contour would pass through such a value
     moves the same way. Axes showing data get limits and ticks on safe
     numbers. Methods that group within strata (``"deterministic"``,
-    ``"microaggregation"``) form their groups within hue levels: with hue
-    every level needs at least k records.
+    ``"microaggregation"``) form their groups within hue levels: a level
+    with fewer records than the groups need (k, 2k) is left out, its name
+    not in the legend unless ``hue_order=`` named it, with a note under the
+    axes that names no group; only when every level is too small is the
+    call refused. The density without hue comes from other groups of the
+    same records, so the two figures' difference is not the records left
+    out. Under ``"confidential"`` each record keeps its winsorised value,
+    and the same difference would be the density of the records left out:
+    a small level is refused there.
 
     Examples
     --------

@@ -35,7 +35,6 @@ from numpy.typing import ArrayLike
 
 from .._validate import clean_numeric
 from ..anonymize.grids import rare_values
-from ..errors import DisclosureError
 from ..marks import points as _points
 from ..marks._axes import note_below
 from ..marks._large import scatter_points
@@ -80,7 +79,8 @@ SCATTER_METHODS = tuple(
 )
 #: Families of :func:`scatter` (it returns the markers, so no box plots).
 _POINT_FAMILIES = ("values", "counts", "raw")
-#: gid of the note saying that combinations of levels with too few records were left out.
+#: gid of the note saying that levels (or combinations of levels) with too few records were
+#: left out.
 LEFT_OUT_GID = "safeplot-left-out-groups"
 #: Methods of :func:`scatter`.
 SCATTER_POINT_METHODS = tuple(m.name for m in available_methods() if m.family in _POINT_FAMILIES)
@@ -421,32 +421,74 @@ def _column_names(pdata: PlotData, roles: list[str]) -> dict[str, str]:
     return names
 
 
-def _describe_level(labels: tuple, roles: list[str]) -> str:
+def _groups_word(roles: list[str]) -> str:
+    """Return what a group of the categorical roles is called in messages."""
     if len(roles) == 1:
-        return f"The {roles[0]} level {labels[0]!r}"
-    pairs = ", ".join(f"{r}={v!r}" for r, v in zip(roles, labels, strict=True))
-    return f"The combination {pairs}"
+        return f"{roles[0]} level"
+    return f"{' x '.join(roles)} group"
 
 
-def _can_leave_out(labels: list[tuple], sizes: np.ndarray, need: int, n_roles: int) -> bool:
-    """Whether the combinations smaller than `need` can be left out rather than refused.
+def _leave_out_small_groups(
+    raw: np.ndarray,
+    cats: pd.DataFrame,
+    strata: np.ndarray,
+    labels: list[tuple],
+    roles: list[str],
+    orders: dict[str, Any],
+    need: int,
+    why: str,
+    *,
+    function: str,
+    smaller_k: str,
+) -> tuple[np.ndarray, pd.DataFrame, np.ndarray, guard.ShownGroups]:
+    """Leave out the groups (levels, or combinations of levels) too small for the method.
 
-    Only combinations of two or more variables (hue x style) are left out,
-    and only when every level of each variable keeps a combination of
-    `need` records: a single level too small, or a level every combination
-    of which is too small, would vanish from the legend, and is refused as
-    before, naming it. Some combination must be drawn.
+    The shared rule (:func:`safeplot.release.guard.shown_groups`): a group of
+    fewer than `need` records is not drawn, its level leaves the legend
+    unless the caller named it (``hue_order=`` and the like: then it keeps its
+    place and is drawn empty, as seaborn draws a level without records), and
+    the figure and report say that groups were left out without saying which
+    or how many records they held. Refused only when no group is left.
+
+    Why leaving out does not disclose: the methods that get here (kNN
+    centroids, microaggregation) form their groups within each level, so the
+    same records are grouped differently in the figure without the grouping
+    variable. The points present there and missing here are not the records
+    left out (nearly every point moves), and no drawn number equals a value
+    rare among all the records, those left out included (the caller's rare
+    values are computed before leaving out).
+
+    Returns
+    -------
+    raw, cats, strata, groups
+        The records drawn, their levels, their group codes renumbered from
+        0, and the decision.
     """
-    if n_roles < 2:
-        return False
-    big = [lab for lab, n in zip(labels, sizes, strict=True) if n >= need]
-    if not big:
-        return False
-    for role in range(n_roles):
-        present = {lab[role] for lab, n in zip(labels, sizes, strict=True) if n > 0}
-        if present - {lab[role] for lab in big}:
-            return False
-    return True
+    sizes = np.bincount(strata, minlength=len(labels))
+    groups = guard.shown_groups(
+        sizes,
+        need,
+        why,
+        function=function,
+        what=_groups_word(roles),
+        fix=f"Merge small levels or drop {' or '.join(f'{r}=' for r in roles)}{smaller_k}.",
+    )
+    if not groups.left_out:
+        return raw, cats, strata, groups
+    keep = groups.keep(strata)
+    before = {r: set(cats[r].unique()) for r in roles}
+    raw = raw[keep]
+    cats = cats.loc[keep].reset_index(drop=True)
+    _, strata = np.unique(strata[keep], return_inverse=True)
+    for r in roles:
+        if isinstance(cats[r].dtype, pd.CategoricalDtype):
+            # a category left without records leaves the legend too, unless the caller named
+            # it; categories that had no records to begin with stay, as seaborn shows them
+            named = set(orders.get(r) or ())
+            gone = [c for c in before[r] - set(cats[r].unique()) if c not in named]
+            if gone:
+                cats[r] = cats[r].cat.remove_categories(gone)
+    return raw, cats, strata, groups
 
 
 def _semantic_release(
@@ -524,10 +566,26 @@ def _semantic_release(
     check_positive_int("bins", bins)
     rare = {r: rare_values(raw[:, j], threshold) for j, r in enumerate(numeric)}
     if m.rule_based:
+        groups, n_left_out = None, 0
         if categorical:
             levels = categorical_order(cats["hue"], orders.get("hue"))
             lookup = {lev: i for i, lev in enumerate(levels)}
             codes = np.array([lookup.get(v, -1) for v in cats["hue"]], dtype=int)
+            # a hue level too small for a box is left out (its boxes and trend not drawn, its
+            # name not in the legend); the boxes of the others do not depend on its records,
+            # save for the axes, which avoid the values rare among all the records
+            need = max(threshold, 3)
+            groups = guard.shown_groups(
+                np.bincount(codes[codes >= 0], minlength=len(levels)),
+                need,
+                f"threshold={threshold}" if threshold >= 3 else "a box needs 3",
+                function=function,
+                what="hue level",
+                fix="Merge small levels or drop hue=.",
+            )
+            drop = (codes >= 0) & ~groups.keep(codes)
+            n_left_out = int(drop.sum())
+            codes[drop] = -1
         else:
             levels, codes = [None], np.zeros(n, dtype=int)
         return release_boxes(
@@ -541,6 +599,8 @@ def _semantic_release(
             function,
             pol,
             rare=(rare["x"], rare["y"]),
+            groups=groups,
+            n_left_out=n_left_out,
         )
     if m.counts_only:
         return _grid_semantic_release(
@@ -565,38 +625,28 @@ def _semantic_release(
     notes: list[str] = []
     warnings: list[str] = []
     details: dict[str, Any] = {}
+    spread = np.std(raw, axis=0)
     if strata is not None and m.groups_within_strata:
+        # a level (or hue x style combination) too small for the method's groups, which are
+        # formed within each, is left out rather than refusing the figure
         need, fewer = m.group_floor(pol, k)
-        sizes = np.bincount(strata, minlength=len(clean.strata_labels))
-        small_codes = np.flatnonzero((sizes > 0) & (sizes < need))
-        small = [clean.strata_labels[i] for i in small_codes]
-        if small and _can_leave_out(clean.strata_labels, sizes, need, len(categorical)):
-            # a combination of levels (hue x style) too small for the method's groups is left
-            # out: its points are not drawn, and the figure and report say that combinations
-            # were left out, but neither which nor how many records (either, with the points
-            # drawn, would count them). Every level keeps some points, so the legend is intact
-            keep = sizes[strata] >= need
-            warnings.append(
-                f"{len(small)} combination(s) of {' x '.join(categorical)} levels with fewer "
-                f"than {need} records ({fewer}) are not drawn "
-                f"({pol.describe_count(int(sizes[small_codes].sum()))} records in all)."
-            )
-            details["groups_left_out"] = len(small)
-            notes.append(LEFT_OUT_NOTE)
-            raw = raw[keep]
-            cats = cats.loc[keep].reset_index(drop=True)
-            _, strata = np.unique(strata[keep], return_inverse=True)
-            small = []
-        if small:
-            roles = " or ".join(f"{r}=" for r in categorical)
-            by_k = fewer.startswith(("k=", "2*k="))
-            smaller_k = f", or use a smaller k (not below k_min={pol.k_min})" if by_k else ""
-            raise DisclosureError(
-                f"{_describe_level(small[0], categorical)} has fewer than {need} records "
-                f"({fewer}), too few for the method's groups, which are formed within each "
-                f"level ({len(small)} level(s) too small). Merge small levels or drop "
-                f"{roles}{smaller_k}."
-            )
+        by_k = fewer.startswith(("k=", "2*k="))
+        raw, cats, strata, groups = _leave_out_small_groups(
+            raw,
+            cats,
+            strata,
+            clean.strata_labels,
+            categorical,
+            orders,
+            need,
+            fewer,
+            function=function,
+            smaller_k=f", or use a smaller k (not below k_min={pol.k_min})" if by_k else "",
+        )
+        if groups.left_out:
+            warnings.append(groups.warning)
+            details["groups_left_out"] = groups.left_out
+            notes.append(groups.note)
     out = anonymize_values(
         raw,
         method,
@@ -609,6 +659,15 @@ def _semantic_release(
         policy=pol,
     )
     released = out.values
+    if details.get("groups_left_out"):
+        # the method kept its values off the values rare among the records it saw; the
+        # guard's last word keeps them off those rare among all, the records left out included
+        released = np.column_stack(
+            [
+                guard.released_values(released[:, j], rare[r], spread[j])
+                for j, r in enumerate(numeric)
+            ]
+        )
     out_frame = pd.DataFrame({cols[r]: released[:, j] for j, r in enumerate(numeric)})
     for r in categorical:
         out_frame[cols[r]] = cats[r].to_numpy()
@@ -847,9 +906,9 @@ def scatterplot(
     Raises
     ------
     DisclosureError
-        A policy floor not met (k, q, threshold, raw output), or a hue/style
-        level with fewer than k records under ``"deterministic"`` (alone, or
-        in every combination with the other variable's levels).
+        A policy floor not met (k, q, threshold, raw output), or every
+        hue/style level (or combination) too small for the method's groups
+        (a single small one is left out instead).
     ValueError
         Bad input (missing x or y, text or infinite values, unknown column),
         or a parameter that cannot be shown safely with the method.
@@ -870,11 +929,14 @@ def scatterplot(
         mean; Avraam et al.).
         With a categorical hue, size or style the neighbours are searched
         within each level (each needs at least k records); a numeric hue or
-        size is a third (fourth) variable of the same search. A
-        combination of levels (hue x style) with fewer than k records is
-        left out when every level keeps points elsewhere: its points are
-        not drawn, a note under the axes says that groups were left out
-        (naming none, giving no count) and the report warns.
+        size is a third (fourth) variable of the same search. A level, or
+        combination of levels (hue x style), with fewer than k records is
+        left out: its points are not drawn, its name leaves the legend
+        unless ``hue_order=`` (``style_order=``, ``size_order=``) named it,
+        a note under the axes says that groups were left out (naming none,
+        giving no count) and the report warns. The figure without hue forms
+        other neighbourhoods, so the two figures' difference is not the
+        records left out (``"microaggregation"`` likewise, with 2k records).
         ``mark_coincident=True`` shows shared centroids in black.
     ``"probabilistic"``
         Each variable (x, y, a numeric hue or size) gets keyed normal noise
@@ -891,7 +953,8 @@ def scatterplot(
         zero-length half; a merged box is drawn over one interval and the
         figure notes it), winsorised and rounded, no outliers, and a lowess
         trend line with winsorised, rounded end points. With a hue, one set
-        of boxes and one trend per level, dodged.
+        of boxes and one trend per level, dodged; a level of fewer than
+        ``threshold`` records is left out with a note.
     ``"none"``
         The raw seaborn plot, only under a policy that allows raw output.
 
@@ -951,6 +1014,9 @@ def scatterplot(
         all_levels = rel.levels
         if pdata.has("hue"):
             all_levels = categorical_order(pdata.frame["hue"].dropna(), hue_order)
+            if hue_order is None and rel.report.details.get("groups_left_out"):
+                # a level left out takes no colour: a gap in the palette would point at it
+                all_levels = [lev for lev in all_levels if lev in rel.levels]
         colors = level_colors(all_levels, palette) if pdata.has("hue") else [None]
         by_level = dict(zip(all_levels, colors, strict=True))
         drawn = [by_level.get(lev) for lev in rel.levels]
@@ -959,6 +1025,8 @@ def scatterplot(
         draw_boxes(ax, rel, colors=drawn, legend=legend, title=pdata.label("hue"))
         ax.set_xlabel(pdata.label("x"))
         ax.set_ylabel(pdata.label("y"))
+        if rel.report.details.get("groups_left_out"):
+            note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)
     else:
         draw_semantic(
             ax,

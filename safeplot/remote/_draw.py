@@ -76,12 +76,14 @@ def _histplot(ax: Axes, call: CallRelease, args: dict, style: dict, kwargs: dict
 
 
 def _scatterplot(ax: Axes, call: CallRelease, args: dict, style: dict, kwargs: dict) -> None:
+    from ..marks._axes import note_below
     from ..marks._style import level_colors
     from ..marks.boxes import draw_boxes
     from ..marks.points import draw_semantic
     from ..methods import get_method
     from ..plots._boxes import BoxScatterRelease
-    from ..plots.relational import brief_legend_entries
+    from ..plots._common import LEFT_OUT_NOTE
+    from ..plots.relational import LEFT_OUT_GID, brief_legend_entries
 
     (rel,) = call.releases
     kws = _defaults(
@@ -105,6 +107,8 @@ def _scatterplot(ax: Axes, call: CallRelease, args: dict, style: dict, kwargs: d
         draw_boxes(ax, rel, colors=colors, legend=kws["legend"], title=hue)
         ax.set_xlabel(args["x"])
         ax.set_ylabel(args["y"])
+        if rel.report.details.get("groups_left_out"):
+            note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)
         return
     draw_semantic(
         ax,
@@ -122,6 +126,9 @@ def _scatterplot(ax: Axes, call: CallRelease, args: dict, style: dict, kwargs: d
         kwargs=kwargs,
         legend_entries=brief_legend_entries,
     )
+    if rel.notes:
+        # groups left out (DESIGN invariant 10): the same note as the local figure
+        note_below(ax, "\n".join(rel.notes), LEFT_OUT_GID)
 
 
 def _boxplot(ax: Axes, call: CallRelease, args: dict, style: dict, kwargs: dict) -> None:

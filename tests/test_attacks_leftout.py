@@ -1,0 +1,187 @@
+"""Attacks on hue levels left out: the figure with hue against the same figure without it.
+
+A hue level too small for the method is left out of the figure (DESIGN.md
+invariant 10). A reader who holds the same figure drawn without ``hue``
+(invariant 6) subtracts the two: the points (or density) present without hue
+and missing with it would be the records left out, if the records kept were
+drawn the same way in both. Under the methods that leave a level out
+("deterministic", "microaggregation") the records are grouped within each
+level, so the figure without hue groups them differently and the difference
+singles out nothing; the methods that draw each record on its own
+("probabilistic") never leave a level out. Each test attacks as that reader.
+"""
+
+from __future__ import annotations
+
+import io
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.collections import PathCollection
+
+import safeplot
+from safeplot import DisclosureError, get_policy
+
+from .leakscan import scan_figure
+
+# every attack runs under the built-in policy and under a locked, stricter one
+pytestmark = pytest.mark.usefixtures("regime")
+
+#: The name of the small level: it must appear nowhere in a figure that leaves it out.
+SECRET = "zq_secret_level"
+
+
+def _frame() -> pd.DataFrame:
+    """120 records of level 'a', 60 of 'b', and 2 of the secret level with unique values."""
+    rng = np.random.default_rng(20261128)
+    n = 180
+    x = np.round(rng.normal(50, 10, n), 3)
+    y = np.round(0.6 * x + rng.normal(0, 5, n), 3)
+    df = pd.DataFrame({"x": x, "y": y, "g": ["a"] * 120 + ["b"] * 60})
+    # the two records of the small level sit inside the bulk, where neighbours are close
+    secret = pd.DataFrame({"x": [47.123, 55.871], "y": [29.457, 33.219], "g": [SECRET] * 2})
+    return pd.concat([df, secret], ignore_index=True)
+
+
+def _points(fig) -> np.ndarray:
+    """Every marker drawn in the figure, as a reader reads them off the vector file."""
+    offsets = [
+        np.asarray(c.get_offsets(), dtype=float)
+        for ax in fig.axes
+        for c in ax.collections
+        if isinstance(c, PathCollection) and len(c.get_offsets())
+    ]
+    return np.concatenate(offsets) if offsets else np.empty((0, 2))
+
+
+def _missing(without: np.ndarray, with_hue: np.ndarray) -> np.ndarray:
+    """The points drawn without hue that the figure with hue does not draw."""
+    if not len(with_hue):
+        return without
+    near = [np.isclose(with_hue, p, rtol=1e-9, atol=0).all(axis=1).any() for p in without]
+    return without[~np.asarray(near, dtype=bool)]
+
+
+def _text(fig) -> str:
+    """All the text of the figure, as drawn and as saved."""
+    drawn = " ".join(t.get_text() for t in fig.findobj(plt.Text))
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    return drawn + buf.getvalue()
+
+
+def _secret_rows(df):
+    return df.loc[df["g"] == SECRET, ["x", "y"]].to_numpy()
+
+
+@pytest.mark.parametrize("method", ["deterministic", "microaggregation"])
+def test_scatter_with_and_without_hue_does_not_single_out_the_level_left_out(method):
+    df = _frame()
+    fig_all, ax_all = plt.subplots()
+    safeplot.scatterplot(data=df, x="x", y="y", method=method, ax=ax_all)
+    fig_hue, ax_hue = plt.subplots()
+    safeplot.scatterplot(data=df, x="x", y="y", hue="g", method=method, ax=ax_hue)
+    assert ax_hue.safeplot_report.details["groups_left_out"] == 1
+    without, with_hue = _points(fig_all), _points(fig_hue)
+    assert len(without) == len(df) and len(with_hue) == len(df) - 2
+    diff = _missing(without, with_hue)
+    # the points missing with hue are not the two records left out: the grouping moved
+    # other points too, so the difference is far more than two points
+    threshold = get_policy().threshold
+    assert len(np.unique(diff, axis=0)) >= threshold
+    # and none of them, nor any point of either figure, is a left-out record's raw value
+    for fig in (fig_all, fig_hue):
+        pts = _points(fig)
+        for value in _secret_rows(df):
+            assert not np.isclose(pts, value, rtol=1e-9, atol=0).any()
+    # the level's name is nowhere in the figure that left it out
+    assert SECRET not in _text(fig_hue)
+    for fig in (fig_all, fig_hue):
+        assert not scan_figure(fig, {"x": df["x"], "y": df["y"]}, count_axis=None)
+    plt.close(fig_all)
+    plt.close(fig_hue)
+
+
+@pytest.mark.parametrize("method", ["deterministic", "microaggregation"])
+def test_scatter_difference_moves_most_points_not_just_the_records_left_out(method):
+    # grouping within levels changes the groups of records far from the level left out:
+    # most points drawn without hue are missing with hue, so "missing" does not mean "left
+    # out", and the points nearest a left-out record's value are several, not one
+    df = _frame()
+    fig_all, ax_all = plt.subplots()
+    safeplot.scatterplot(data=df, x="x", y="y", method=method, ax=ax_all)
+    fig_hue, ax_hue = plt.subplots()
+    safeplot.scatterplot(data=df, x="x", y="y", hue="g", method=method, ax=ax_hue)
+    diff = _missing(_points(fig_all), _points(fig_hue))
+    assert len(diff) >= len(df) // 2
+    sd = df[["x", "y"]].std().to_numpy()
+    for value in _secret_rows(df):
+        dist = np.sqrt((((diff - value) / sd) ** 2).sum(axis=1))
+        # within 0.25 SD of the record lie several missing points (other records' too)
+        assert (dist < 0.25).sum() >= get_policy().threshold
+    plt.close(fig_all)
+    plt.close(fig_hue)
+
+
+def test_pairplot_with_and_without_hue_does_not_single_out_the_level_left_out():
+    df = _frame()
+    g_all = safeplot.pairplot(df, vars=["x", "y"], method="deterministic")
+    g_hue = safeplot.pairplot(df, vars=["x", "y"], hue="g", method="deterministic")
+    assert g_hue.safeplot_report.details["groups_left_out"] == 1
+    # the lower-left panel plots (x, y): compare its markers in both figures
+    without = np.asarray(g_all.axes[1, 0].collections[0].get_offsets(), dtype=float)
+    with_hue = _points_of_axes(g_hue.axes[1, 0])
+    assert len(with_hue) == len(df) - 2
+    diff = _missing(without, with_hue)
+    assert len(np.unique(diff, axis=0)) >= get_policy().threshold
+    for value in _secret_rows(df):
+        assert not np.isclose(with_hue, value, rtol=1e-9, atol=0).all(axis=1).any()
+        assert not np.isclose(without, value, rtol=1e-9, atol=0).all(axis=1).any()
+    assert SECRET not in _text(g_hue.figure)
+    plt.close(g_all.figure)
+    plt.close(g_hue.figure)
+
+
+def _points_of_axes(ax) -> np.ndarray:
+    offsets = [
+        np.asarray(c.get_offsets(), dtype=float)
+        for c in ax.collections
+        if isinstance(c, PathCollection) and len(c.get_offsets())
+    ]
+    return np.concatenate(offsets)
+
+
+def test_kde_left_out_level_is_not_named_and_nothing_rare_is_drawn():
+    df = _frame()
+    fig_all, ax_all = plt.subplots()
+    safeplot.kdeplot(data=df, x="x", method="deterministic", ax=ax_all)
+    fig_hue, ax_hue = plt.subplots()
+    safeplot.kdeplot(data=df, x="x", hue="g", method="deterministic", ax=ax_hue)
+    assert ax_hue.safeplot_report.details["groups_left_out"] == 1
+    assert SECRET not in _text(fig_hue)
+    for fig in (fig_all, fig_hue):
+        assert not scan_figure(fig, {"x": df["x"].to_numpy()}, count_axis=None)
+    plt.close(fig_all)
+    plt.close(fig_hue)
+
+
+def test_scatter_under_keyed_noise_draws_the_small_level_and_pairplot_refuses_it():
+    # why "probabilistic" never leaves a level out: a record's noisy point is the same with
+    # and without hue, so leaving the level's points out of the figure with hue would make
+    # the difference of the two figures exactly the level's (noisy) records
+    df = _frame()
+    fig_all, ax_all = plt.subplots()
+    safeplot.scatterplot(data=df, x="x", y="y", method="probabilistic", ax=ax_all)
+    fig_hue, ax_hue = plt.subplots()
+    safeplot.scatterplot(data=df, x="x", y="y", hue="g", method="probabilistic", ax=ax_hue)
+    without, with_hue = _points(fig_all), _points(fig_hue)
+    # the same noisy points in both figures: the level is drawn, as before, never left out
+    assert len(_missing(without, with_hue)) == 0
+    assert len(with_hue) == len(df)
+    assert "groups_left_out" not in ax_hue.safeplot_report.details
+    # pairplot, which would not name a small level in its legend, refuses it instead
+    with pytest.raises(DisclosureError, match="cannot be left out either"):
+        safeplot.pairplot(df, vars=["x", "y"], hue="g", method="probabilistic")
+    plt.close("all")
