@@ -128,6 +128,8 @@ class _Input:
     n_left_out: int = 0
     #: SD of each variable over every record, those left out included
     spread: np.ndarray | None = None
+    #: records of a level drawn were left out too (ShownGroups.keep_records)
+    topped_up: bool = False
 
     @property
     def n(self) -> int:
@@ -183,7 +185,7 @@ def _prepare(
     clean = clean_numeric(pd.DataFrame(columns), names, strata=[_HUE] if hue else None)
     raw = clean.values
     codes = levels = rare = shown = None
-    n_left_out = 0
+    n_left_out, topped_up = 0, False
     spread = np.std(raw, axis=0) if raw.size else None
     if hue is not None:
         kept = frame[hue][
@@ -231,8 +233,12 @@ def _prepare(
                 # a level too small for the method's groups, which are formed within each
                 # level, is left out (DESIGN invariant 10): not drawn, not named. A level
                 # named in hue_order goes as a level without records does (below)
-                keep = shown.keep(codes)
+                # one marker per record: the records left out (counted against the figure
+                # without hue) are 0 or at least threshold, some of the largest level's
+                # records left out too if need be
+                keep = shown.keep_records(codes, threshold)
                 n_left_out = int((~keep).sum())
+                topped_up = n_left_out > int((~shown.keep(codes)).sum())
                 raw, codes = raw[keep], codes[keep]
                 sizes = np.bincount(codes, minlength=len(levels))
             empty = [levels[i] for i in np.flatnonzero(sizes == 0)]
@@ -249,8 +255,9 @@ def _prepare(
             else {n: rare_values(raw[:, j], threshold) for j, n in enumerate(names)}
         )
     return _Input(
-        raw, list(names), codes, levels, hue, clean.n_dropped, rare, shown, n_left_out, spread
-    )
+        raw, list(names), codes, levels, hue, clean.n_dropped, rare, shown, n_left_out, spread,
+        topped_up,
+    )  # fmt: skip
 
 
 def _release_values(
@@ -1161,11 +1168,13 @@ def _grid_report(
     pol: Policy,
     *,
     shown: guard.ShownGroups | None = None,
+    topped_up: bool = False,
 ) -> DisclosureReport:
     """One report for the whole grid: the method, its parameters, the panels released.
 
     `shown` is the decision on the hue levels (:func:`_prepare`): the report
-    says how many were left out, not which.
+    says how many were left out, not which; `topped_up`, that records of a
+    level drawn were left out too.
     """
     params: dict[str, Any] = {}
     warns: list[str] = []
@@ -1191,6 +1200,8 @@ def _grid_report(
     if shown is not None and shown.left_out:
         report.details["groups_left_out"] = shown.left_out
         report.warnings.append(shown.warning)
+    if topped_up:
+        report.warnings.append(guard.TOPPED_UP)
     return report
 
 
@@ -1624,6 +1635,7 @@ def pairplot(
         axis_sets[var] = (lim, safe_ticks(*lim, n_target=n_ticks))
     frame = _grid_frame(inp, out)
     levels, n, n_dropped, shown = inp.levels, inp.n_given, inp.n_dropped, inp.shown
+    topped_up = inp.topped_up
     del inp, out  # what follows draws the release, and only the release
 
     # 2. draw: a PairGrid that holds released values (or none), each panel from its release
@@ -1683,8 +1695,9 @@ def pairplot(
         raise
     reports = [r for _, r in pairs]
     grid.safeplot_report = _grid_report(
-        "pairplot", method, reports, names, n, n_dropped, pol, shown=shown
-    )
+        "pairplot", method, reports, names, n, n_dropped, pol, shown=shown,
+        topped_up=topped_up,
+    )  # fmt: skip
     _attach_all(pairs)
     _figure_note(grid, grid.safeplot_report, show_note)
     return grid
@@ -2133,6 +2146,7 @@ def jointplot(
         sets["y"] = _safe_axis_for(span, inp.rare[yname], user_ylim)
     grid_frame = _grid_frame(inp, out)
     levels, n, n_dropped, shown = inp.levels, inp.n_given, inp.n_dropped, inp.shown
+    topped_up = inp.topped_up
     del inp, out  # what follows draws the release, and only the release
 
     # 2. draw on a JointGrid holding released points (or none)
@@ -2192,8 +2206,9 @@ def jointplot(
         else:
             pairs.append(([ax], rep))
     grid.safeplot_report = _grid_report(
-        "jointplot", method, [r for _, r in pairs], names, n, n_dropped, pol, shown=shown
-    )
+        "jointplot", method, [r for _, r in pairs], names, n, n_dropped, pol, shown=shown,
+        topped_up=topped_up,
+    )  # fmt: skip
     if kind_drawn == "resid":
         # the residuals' model, which a reader needs to link this release with others
         grid.safeplot_report.params.update(kind="resid", order=fit["order"], robust=fit["robust"])

@@ -438,9 +438,10 @@ def _leave_out_small_groups(
     need: int,
     why: str,
     *,
+    threshold: int,
     function: str,
     smaller_k: str,
-) -> tuple[np.ndarray, pd.DataFrame, np.ndarray, guard.ShownGroups]:
+) -> tuple[np.ndarray, pd.DataFrame, np.ndarray, guard.ShownGroups, bool]:
     """Leave out the groups (levels, or combinations of levels) too small for the method.
 
     The shared rule (:func:`safeplot.release.guard.shown_groups`): a group of
@@ -458,11 +459,16 @@ def _leave_out_small_groups(
     rare among all the records, those left out included (the caller's rare
     values are computed before leaving out).
 
+    Each record drawn is one marker, so the markers of this figure and of
+    the figure without the grouping variable count the records left out:
+    when they would be fewer than `threshold`, some records of the largest
+    group are left out too (:meth:`~safeplot.release.guard.ShownGroups.keep_records`).
+
     Returns
     -------
-    raw, cats, strata, groups
+    raw, cats, strata, groups, topped_up
         The records drawn, their levels, their group codes renumbered from
-        0, and the decision.
+        0, the decision, and whether records of a drawn group were left out.
     """
     sizes = np.bincount(strata, minlength=len(labels))
     groups = guard.shown_groups(
@@ -474,8 +480,9 @@ def _leave_out_small_groups(
         fix=f"Merge small levels or drop {' or '.join(f'{r}=' for r in roles)}{smaller_k}.",
     )
     if not groups.left_out:
-        return raw, cats, strata, groups
-    keep = groups.keep(strata)
+        return raw, cats, strata, groups, False
+    keep = groups.keep_records(strata, threshold)
+    topped_up = bool((~keep).sum() > (~groups.keep(strata)).sum())
     before = {r: set(cats[r].unique()) for r in roles}
     raw = raw[keep]
     cats = cats.loc[keep].reset_index(drop=True)
@@ -488,7 +495,7 @@ def _leave_out_small_groups(
             gone = [c for c in before[r] - set(cats[r].unique()) if c not in named]
             if gone:
                 cats[r] = cats[r].cat.remove_categories(gone)
-    return raw, cats, strata, groups
+    return raw, cats, strata, groups, topped_up
 
 
 def _semantic_release(
@@ -631,7 +638,7 @@ def _semantic_release(
         # formed within each, is left out rather than refusing the figure
         need, fewer = m.group_floor(pol, k)
         by_k = fewer.startswith(("k=", "2*k="))
-        raw, cats, strata, groups = _leave_out_small_groups(
+        raw, cats, strata, groups, topped_up = _leave_out_small_groups(
             raw,
             cats,
             strata,
@@ -640,11 +647,14 @@ def _semantic_release(
             orders,
             need,
             fewer,
+            threshold=threshold,
             function=function,
             smaller_k=f", or use a smaller k (not below k_min={pol.k_min})" if by_k else "",
         )
         if groups.left_out:
             warnings.append(groups.warning)
+        if topped_up:
+            warnings.append(guard.TOPPED_UP)
             details["groups_left_out"] = groups.left_out
             notes.append(groups.note)
     out = anonymize_values(

@@ -204,6 +204,53 @@ class ShownGroups:
         codes = np.asarray(codes)
         return (codes >= 0) & self.shown[np.clip(codes, 0, None)]
 
+    def keep_records(self, codes: ArrayLike, threshold: int) -> np.ndarray:
+        """Per record, whether it is drawn, in a figure that draws one mark per record.
+
+        The marks of such a figure (a kNN-centroid or microaggregated scatter)
+        can be counted, and so can those of the same figure without the
+        grouping variable: the difference is the number of records left out.
+        That number must be 0 or at least `threshold` (DESIGN invariants 3
+        and 6). When it would be fewer, the last records (in row order) of the
+        largest group drawn are left out too, to make up `threshold`: the
+        difference then tells no more than "at least threshold records".
+
+        Parameters
+        ----------
+        codes : array-like of int
+            Each record's group code (-1: in no group).
+        threshold : int
+            The smallest count a release may show.
+
+        Raises
+        ------
+        DisclosureError
+            When the largest group would fall below `need`.
+
+        Examples
+        --------
+        >>> groups = shown_groups([6, 1], 3, "k=3", function="scatterplot")
+        >>> groups.keep_records([0, 0, 0, 0, 1, 0, 0], 3).tolist()
+        [True, True, True, True, False, False, False]
+        """
+        codes = np.asarray(codes)
+        keep = self.keep(codes)
+        out = int(((codes >= 0) & ~keep).sum())
+        if not 0 < out < threshold:
+            return keep
+        sizes = np.bincount(codes[codes >= 0], minlength=self.shown.size)
+        largest = int(np.argmax(np.where(self.shown, sizes, -1)))
+        extra = int(threshold) - out
+        if sizes[largest] - extra < self.need:
+            raise DisclosureError(
+                f"the {self.what}(s) too small to draw hold fewer than threshold={threshold} "
+                "records, and no group drawn has records to spare to make the records left out "
+                "a safe count: the figure without the grouping variable would count them. "
+                "Merge small levels, or leave the grouping variable out."
+            )
+        keep[np.flatnonzero(codes == largest)[-extra:]] = False
+        return keep
+
     @property
     def note(self) -> str | None:
         """The note under the figure when groups were left out (it names none)."""
@@ -219,6 +266,12 @@ class ShownGroups:
             f"({self.why}) are not drawn."
         )
 
+
+#: The report's warning when :meth:`ShownGroups.keep_records` left out records of a drawn group.
+TOPPED_UP = (
+    "Some records of the largest group drawn are left out too, so that the records left out "
+    "are not a small count."
+)
 
 #: The note under a figure that left out groups too small to show (DESIGN invariant 10). It
 #: names no group and no count: either, next to what is drawn and released elsewhere, could
