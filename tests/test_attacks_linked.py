@@ -415,3 +415,92 @@ def test_a_locked_policy_keeps_the_ledger(people, tmp_path, monkeypatch):
         safeplot.set_policy(noise_draws=5)
     with pytest.raises(DisclosureError, match="cannot be cleared"):
         ledger.clear()
+
+
+# -- a small facet left out, and the same figure without col= ---------------------------------
+
+
+def _with_a_hamlet() -> pd.DataFrame:
+    """Two regions of 100 records and a 'hamlet' of 2, each with its own unique values."""
+    rng = np.random.default_rng(11)
+    x = np.round(rng.normal(50, 10, 202), 3)
+    region = ["hamlet"] * 2 + ["north", "south"] * 100
+    x[:2] = [93.417, 7.219]  # the hamlet's two records, far from everyone else
+    y = np.round(0.5 * x + rng.normal(0, 4, 202), 3)
+    return pd.DataFrame({"x": x, "y": y, "region": region, "c": rng.choice(["p", "q"], 202)})
+
+
+def _text(fig) -> str:
+    """Everything a reader can read off the figure: its texts and its saved SVG."""
+    import io
+
+    texts = [t.get_text() for t in fig.findobj(plt.Text)]
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    return "\n".join(texts) + buf.getvalue()
+
+
+#: Figure-level plots of values and summaries: a small facet is left out of them.
+_VALUE_FIGURES = {
+    "relplot": lambda df, **kw: safeplot.relplot(df, x="x", y="y", height=2, **kw),
+    "catplot-box": lambda df, **kw: safeplot.catplot(df, x="c", y="x", kind="box", height=2, **kw),
+    "catplot-point": lambda df, **kw: safeplot.catplot(
+        df, x="c", y="x", kind="point", height=2, seed=0, n_boot=50, **kw
+    ),
+    "lmplot": lambda df, **kw: safeplot.lmplot(
+        df, x="x", y="y", height=2, n_boot=50, seed=0, **kw
+    ),
+}
+#: Figure-level plots of counts: the whole minus the facets shown would be the small facet's.
+_COUNT_FIGURES = {
+    "displot-hist": lambda df, **kw: safeplot.displot(df, x="x", height=2, **kw),
+    "displot-ecdf": lambda df, **kw: safeplot.displot(df, x="x", kind="ecdf", height=2, **kw),
+    "catplot-count": lambda df, **kw: safeplot.catplot(df, x="c", kind="count", height=2, **kw),
+}
+
+
+@pytest.mark.parametrize("name", list(_VALUE_FIGURES))
+def test_a_left_out_facet_is_named_nowhere_and_gives_no_count(name):
+    # the reader draws the figure without col= and with it, reads every text of both and the
+    # records each report counts, and looks for the hamlet
+    from safeplot.plots._common import LEFT_OUT_NOTE
+
+    df = _with_a_hamlet()
+    draw = _VALUE_FIGURES[name]
+    whole = draw(df)
+    faceted = draw(df, col="region")
+    assert list(faceted.col_names) == ["north", "south"]
+    for grid in (whole, faceted):
+        assert "hamlet" not in _text(grid.figure)
+        for report in grid.safeplot_reports:
+            assert "hamlet" not in repr(report)
+    assert LEFT_OUT_NOTE in _text(faceted.figure)
+
+    # the records of the whole minus those of the facets shown: reports count records rounded,
+    # so the difference is not the hamlet's 2 records
+    def records(grid):
+        return [r.n for r in grid.safeplot_reports]
+
+    pol = safeplot.get_policy()
+    counted = [n for n in records(whole) + records(faceted) if n != 0]
+    assert all(isinstance(n, int) and n % pol.round_n_to == 0 for n in counted), counted
+    assert sum(records(whole)) - sum(records(faceted)) != 2
+    # the two records of the hamlet are drawn nowhere: no number of either figure is theirs
+    for grid in (whole, faceted):
+        assert "93.417" not in _text(grid.figure) and "7.219" not in _text(grid.figure)
+
+
+@pytest.mark.parametrize("name", list(_COUNT_FIGURES))
+def test_a_small_facet_of_counts_is_refused_so_no_count_can_be_differenced(name):
+    # the counts of the facets shown would add up, with the hamlet's, to the counts of the
+    # figure without col=, and the ledger does not link facets to the whole: refused instead
+    df = _with_a_hamlet()
+    draw = _COUNT_FIGURES[name]
+    whole = draw(df)
+    assert whole.safeplot_reports
+    before = plt.get_fignums()
+    entries = len(safeplot.audit.entries())
+    with pytest.raises(DisclosureError, match=r"region = hamlet.*without row=/col="):
+        draw(df, col="region")
+    assert plt.get_fignums() == before
+    assert len(safeplot.audit.entries()) == entries

@@ -404,20 +404,123 @@ def _refused(call, match, error=DisclosureError):
     assert audit.entries() == []
 
 
-@pytest.mark.parametrize("func", [displot, relplot, catplot, lmplot])
-def test_a_small_facet_is_refused_before_anything_is_drawn(func):
+def _tiny(n=2):
     df = SHAPES["outliers"].copy()
-    df.loc[:1, "g"] = "tiny"  # a facet of two records
-    kws = {"x": "x", "y": "y"} if func in (relplot, lmplot) else {"x": "x"}
-    if func is catplot:
-        kws = {"x": "h", "y": "x", "kind": "box"}
-    _refused(lambda: func(df, col="g", **kws), r"g = tiny.*[Mm]erge")
+    df.loc[: n - 1, "g"] = "tiny"  # a facet of n records, first in the data
+    return df
 
 
-def test_a_facet_smaller_than_2k_is_refused_under_deterministic():
+def _drawn(ax) -> int:
+    """How many artists of data a panel holds (none for a facet drawn empty)."""
+    lines = [ln for ln in ax.lines if len(np.asarray(ln.get_xdata()))]
+    offsets = [c for c in ax.collections if len(c.get_offsets()) or len(c.get_paths())]
+    return len(lines) + len(offsets) + len(ax.patches)
+
+
+def _texts(fig) -> list[str]:
+    return [t.get_text() for t in fig.findobj(plt.Text)]
+
+
+#: Facet plots of values or summaries: a small facet is left out of them with a note.
+LEFT_OUT = {
+    "relplot": lambda df, **kw: relplot(df, x="x", y="y", col="g", height=2, **kw),
+    "relplot-line": lambda df, **kw: relplot(
+        df, x="x", y="y", col="g", kind="line", height=2, **kw
+    ),
+    "lmplot": lambda df, **kw: lmplot(
+        df, x="x", y="y", col="g", height=2, n_boot=20, seed=0, **kw
+    ),
+    "catplot-box": lambda df, **kw: catplot(df, x="h", y="x", col="g", kind="box", height=2, **kw),
+    "catplot-strip": lambda df, **kw: catplot(df, x="h", y="x", col="g", height=2, **kw),
+    "catplot-point": lambda df, **kw: catplot(
+        df, x="h", y="x", col="g", kind="point", height=2, seed=0, **kw
+    ),
+    "displot-kde": lambda df, **kw: displot(df, x="x", col="g", kind="kde", height=2, **kw),
+}
+
+
+@pytest.mark.parametrize("name", list(LEFT_OUT))
+def test_a_small_facet_is_left_out_with_a_note(name):
+    # invariant 10: the facet of two records is not drawn and not named; the figure says that
+    # groups were left out (not which), and so do the facets' reports
+    from safeplot.plots._common import LEFT_OUT_FIGURE_GID, LEFT_OUT_NOTE
+
+    g = LEFT_OUT[name](_tiny())
+    assert list(g.col_names) == ["a", "b"]
+    assert not any("tiny" in t for t in _texts(g.figure))
+    notes = [t.get_text() for ax in g.axes.flat for t in ax.texts]
+    assert notes.count(LEFT_OUT_NOTE) == 1
+    assert [t for ax in g.axes.flat for t in ax.texts if t.get_gid() == LEFT_OUT_FIGURE_GID]
+    for report in g.safeplot_reports:
+        assert report.details["groups_left_out"] >= 1
+        assert any("1 facet(s) with fewer than" in w for w in report.warnings)
+        assert not any("tiny" in w for w in report.warnings)
+    assert len(audit.entries()) >= 2
+
+
+@pytest.mark.parametrize("name", list(LEFT_OUT))
+def test_a_small_facet_named_in_col_order_keeps_an_empty_panel(name):
+    # the caller named the level: its panel stays, drawn as seaborn draws a facet of no records
+    g = LEFT_OUT[name](_tiny(), col_order=["tiny", "a", "b"])
+    assert list(g.col_names) == ["tiny", "a", "b"]
+    empty = g.axes.flat[0]
+    assert _drawn(empty) == 0
+    assert getattr(empty, "safeplot_report", None) is None
+    assert all(_drawn(ax) > 0 for ax in g.axes.flat[1:])
+    assert len(g.safeplot_reports) == 2
+
+
+def test_a_small_facet_leaves_the_same_figure_as_the_data_without_it():
+    df = _tiny()
+    g = relplot(df, x="x", y="y", col="g", height=2)
+    h = relplot(df[df["g"] != "tiny"], x="x", y="y", col="g", height=2)
+    for ax, bx in zip(g.axes.flat, h.axes.flat, strict=True):
+        np.testing.assert_array_equal(_offsets(ax), _offsets(bx))
+        assert ax.get_xlim() == bx.get_xlim() and ax.get_ylim() == bx.get_ylim()
+
+
+def test_a_small_combination_of_row_and_col_is_drawn_empty():
+    # a facet (r2, c2) of two records: both its levels have other facets, so their panels
+    # stay and the facet's own panel is drawn empty
+    df = SHAPES["outliers"].copy()
+    df["c"] = np.where(np.arange(len(df)) % 3 == 0, "c1", "c2")
+    df.loc[df["g"] == "b", "c"] = "c1"
+    df.loc[df.index[df["g"] == "b"][:2], "c"] = "c2"
+    g = relplot(df, x="x", y="y", row="g", col="c", height=2)
+    assert g.axes.shape == (2, 2)
+    assert [_drawn(ax) > 0 for ax in g.axes.flat] == [True, True, True, False]
+    assert g.safeplot_reports[0].details["groups_left_out"] == 1
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda df: displot(df, x="x", col="g"),
+        lambda df: displot(df, x="x", col="g", kind="ecdf"),
+        lambda df: catplot(df, x="h", col="g", kind="count"),
+        lambda df: catplot(df, x="h", y="x", col="g", kind="bar", estimator="sum"),
+        lambda df: relplot(df, x="x", y="y", col="g", method="suppress"),
+        lambda df: lmplot(df, x="x", y="y", col="g", method="generalize"),
+    ],
+    ids=["hist", "ecdf", "count", "bar-sum", "relplot-suppress", "lmplot-generalize"],
+)
+def test_a_small_facet_of_counts_is_refused_before_anything_is_drawn(call):
+    # counts of the facets shown add up with the left-out facet's to the figure without col=,
+    # and facets are not linked by the release ledger: a count release is refused instead
+    _refused(lambda: call(_tiny()), r"g = tiny.*without row=/col=.*[Mm]erge")
+
+
+def test_every_facet_too_small_is_refused():
+    df = SHAPES["outliers"].iloc[:4].assign(g=["a", "a", "b", "b"])
+    _refused(lambda: relplot(df, x="x", y="y", col="g"), "every facet has fewer than")
+
+
+def test_a_facet_smaller_than_2k_is_left_out_under_deterministic():
     df = SHAPES["outliers"].copy()
     df.loc[:7, "g"] = "small"  # 8 records: enough for threshold=3, not for k=5
-    _refused(lambda: relplot(df, x="x", y="y", col="g", k=5), r"2\*k=10")
+    g = relplot(df, x="x", y="y", col="g", k=5)
+    assert "small" not in list(g.col_names)
+    assert any("2*k=10" in w for w in g.safeplot_reports[0].warnings)
 
 
 def test_a_small_hue_level_within_a_facet_is_refused():
@@ -425,6 +528,18 @@ def test_a_small_hue_level_within_a_facet_is_refused():
     df["h"] = "p"
     df.loc[0, "h"] = "q"  # one record of q, in facet a
     _refused(lambda: displot(df, x="x", col="g", hue="h"), "hue level")
+
+
+def test_lmplot_leaves_a_small_hue_level_out_of_its_facet():
+    # each hue level of a facet is its own regplot release: a small one is left out of its
+    # facet, and a level left out everywhere is not named in the legend
+    df = SHAPES["outliers"].copy()
+    df.loc[0, "h"] = "rare"  # one record, in facet a
+    g = lmplot(df, x="x", y="y", col="g", hue="h", height=2, n_boot=20, seed=0)
+    assert sorted(t.get_text() for t in g._legend.texts) == ["p", "q"]
+    assert not any("rare" in t for t in _texts(g.figure))
+    assert any("hue level(s) with fewer than" in w for w in g.safeplot_reports[0].warnings)
+    assert len(audit.entries()) == 4  # two facets x two hue levels
 
 
 def test_a_facet_refused_half_way_leaves_nothing_logged():

@@ -1312,47 +1312,11 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "catplot-point",
-        "(deterministic|microaggregation)",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
-    ),
-    Refusal(
-        "catplot-point",
-        "(confidential|generalize|probabilistic|rounding|suppress)",
-        "tiny_groups",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
-    ),
-    Refusal(
-        "catplot-point",
         "rounding",
         "strata_near_k",
         ValueError,
         "c=10 is larger than the number of distinct values",
         "rounding to c=10 points needs at least 10 distinct values in each facet",
-    ),
-    Refusal(
-        "relplot-line",
-        ".*",
-        "tiny_groups",
-        DisclosureError,
-        "(facet\\(s\\) have fewer than|every group has fewer than threshold=3 records, so no "
-        "estimate)",
-        "a facet of a few records (or of no x value or bin with threshold records) has no point "
-        "to show, and its title names the group",
-    ),
-    Refusal(
-        "relplot-line",
-        "(deterministic|microaggregation|generalize)",
-        "strata_near_k",
-        DisclosureError,
-        "(facet\\(s\\) have fewer than|every group has fewer than threshold=3 records, so no "
-        "estimate)",
-        "a facet's one x bin holds too few records for the method's groups (k, or the "
-        "generalised grid), so it has no point to show",
     ),
     Refusal(
         "relplot-line",
@@ -1388,24 +1352,8 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "catplot-box",
-        "(deterministic|microaggregation)",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
-    ),
-    Refusal(
-        "catplot-box",
-        "(confidential|generalize|probabilistic|rounding|suppress)",
-        "tiny_groups",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
-    ),
-    Refusal(
-        "catplot-box",
         "(generalize|suppress)",
-        "strata_near_k",
+        "(strata_near_k|tiny_groups)",
         DisclosureError,
         "every group keeps fewer than threshold=3 records once the grid cells",
         "a facet (b, 3 records) whose only box keeps fewer than threshold records once its "
@@ -1421,20 +1369,32 @@ REFUSALS: list[Refusal] = [
         "rounding to c=10 points needs at least 10 distinct values",
     ),
     Refusal(
-        "catplot-(violin|boxen|strip|swarm)",
-        ".*",
-        "tiny_groups",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
-    ),
-    Refusal(
         "catplot-(violin|boxen)",
         "(generalize|suppress)",
-        "strata_near_k",
+        "(strata_near_k|tiny_groups)",
         DisclosureError,
         "no group (has a density that can be released|keeps 3 records)",
-        "every bin of a facet of 3 to 5 records is below the threshold",
+        "every bin of a facet of 3 to 5 records is below the threshold (the facets of 1 and "
+        "2 records are left out)",
+    ),
+    Refusal(
+        "(catplot-(box|boxen|point|strip|swarm|violin)|displot-(kde|rug)|lmplot|relplot"
+        "|relplot-line)",
+        "rounding",
+        "tiny_groups",
+        ValueError,
+        "c=10 is larger than the number of distinct values",
+        "the facets of 1 and 2 records are left out; rounding to c=10 points needs at least 10 "
+        "distinct values in each facet drawn, and the facet of 3 records has 3",
+    ),
+    Refusal(
+        "(relplot|lmplot)",
+        "(generalize|suppress)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than threshold=3 records .* without row=/col=",
+        "the grid-cell methods show counts of each facet's records: a facet left out would be "
+        "the figure without col= minus the facets shown, and the ledger does not link facets",
     ),
     Refusal(
         "catplot-(violin|boxen|strip|swarm)",
@@ -1445,20 +1405,13 @@ REFUSALS: list[Refusal] = [
         "rounding to c=10 points needs at least 10 distinct values",
     ),
     Refusal(
-        "catplot-(violin|boxen|strip|swarm)",
-        "(deterministic|microaggregation)",
-        "strata_near_k",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below 2k would show its records and name the group",
-    ),
-    Refusal(
         "catplot-count",
         "(confidential|generalize|suppress)",
         "tiny_groups",
         DisclosureError,
         "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
+        "a facet of counts below the threshold (or 2k) cannot be left out: the figure without "
+        "col= minus the facets shown would give its counts, and the ledger does not link facets",
     ),
     Refusal(
         "correspondenceplot",
@@ -1482,7 +1435,8 @@ REFUSALS: list[Refusal] = [
         "(strata_near_k|tiny_groups)",
         DisclosureError,
         "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
+        "a facet of counts below the threshold (or 2k) cannot be left out: the figure without "
+        "col= minus the facets shown would give its counts, and the ledger does not link facets",
     ),
     Refusal(
         "displot",
@@ -1490,7 +1444,8 @@ REFUSALS: list[Refusal] = [
         "tiny_groups",
         DisclosureError,
         "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
+        "a facet of counts below the threshold (or 2k) cannot be left out: the figure without "
+        "col= minus the facets shown would give its counts, and the ledger does not link facets",
     ),
     Refusal(
         "displot",
@@ -1507,22 +1462,6 @@ REFUSALS: list[Refusal] = [
         ValueError,
         "log_scale needs positive values",
         "zero and negative values have no logarithm",
-    ),
-    Refusal(
-        "displot-(kde|rug)",
-        "(deterministic|microaggregation)",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
-    ),
-    Refusal(
-        "displot-(kde|rug)",
-        "(confidential|generalize|probabilistic|rounding|suppress)",
-        "tiny_groups",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
     ),
     Refusal(
         "displot-rug",
@@ -1604,22 +1543,6 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "lmplot",
-        "(deterministic|microaggregation)",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
-    ),
-    Refusal(
-        "lmplot",
-        "(confidential|generalize|probabilistic|rounding|suppress)",
-        "tiny_groups",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
-    ),
-    Refusal(
-        "lmplot",
         "rounding",
         "(strata_near_k|ties)",
         ValueError,
@@ -1650,22 +1573,6 @@ REFUSALS: list[Refusal] = [
         DisclosureError,
         "Every grid cell is below the threshold: nothing can be shown",
         "every grid cell of the small data is below the threshold",
-    ),
-    Refusal(
-        "relplot",
-        "(deterministic|microaggregation)",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
-    ),
-    Refusal(
-        "relplot",
-        "(confidential|generalize|probabilistic|rounding|suppress)",
-        "tiny_groups",
-        DisclosureError,
-        "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet below the threshold (or 2k) would show its records and name the group",
     ),
     Refusal(
         "relplot",

@@ -23,6 +23,7 @@ from ..release.guard import LEFT_OUT_NOTE
 
 __all__ = [
     "FOOTNOTE_GID",
+    "LEFT_OUT_FIGURE_GID",
     "LEFT_OUT_NOTE",
     "all_or_nothing",
     "attach_release",
@@ -254,12 +255,20 @@ def finish(
 _METHOD_NOTE_STYLE = {"fontsize": "x-small", "color": "0.35"}
 
 
-def figure_note(axes: Iterable[Axes], text: str | None = None) -> Axes | None:
+#: The gid of a figure's note that groups too small to show were left out (:func:`figure_note`).
+LEFT_OUT_FIGURE_GID = "safeplot-left-out-facets"
+
+
+def figure_note(
+    axes: Iterable[Axes], text: str | None = None, *, left_out: str | None = None
+) -> Axes | None:
     """Gather the method notes of a figure's panels into one, under its bottom-left panel.
 
     Figure-level plots (facets, pair and joint grids) name the method once,
     not on every panel. Distinct notes are joined with "; ". `text` is the
     note to write instead of the panels' own (a grid's whole report).
+    `left_out` is the figure's note that groups were left out
+    (:data:`LEFT_OUT_NOTE`), written under the method note.
 
     Returns
     -------
@@ -271,14 +280,18 @@ def figure_note(axes: Iterable[Axes], text: str | None = None) -> Axes | None:
     notes = list(dict.fromkeys(n for n in notes if n))
     # a panel's note that another panel's extends (" *** winsorised") is said once, in full
     notes = [n for n in notes if not any(o != n and o.startswith(n) for o in notes)]
-    if text is None and not notes:
-        return None
-    if not axes:
+    if (text is None and not notes and not left_out) or not axes:
         return None
     host = min(axes, key=lambda a: (round(a.get_position().y0, 6), a.get_position().x0))
-    note_below(
-        host, text if text is not None else "; ".join(notes), FOOTNOTE_GID, **_METHOD_NOTE_STYLE
-    )
+    if text is not None or notes:
+        note_below(
+            host,
+            text if text is not None else "; ".join(notes),
+            FOOTNOTE_GID,
+            **_METHOD_NOTE_STYLE,
+        )
+    if left_out:
+        note_below(host, left_out, LEFT_OUT_FIGURE_GID)
     return host
 
 

@@ -15,7 +15,11 @@ same method and parameters, so each facet is released on its own:
 
 Facet levels are category labels shown in the panel titles: a facet with
 fewer than ``threshold`` records (``2k`` under the value methods that need
-``k`` neighbours) is refused before anything is drawn. Shared axes get one
+``k`` neighbours) is left out before anything is drawn, as a suppressed cell
+is (DESIGN invariant 10): not drawn, its level not named unless the caller
+named it, and a note under the figure that says groups were left out. The
+figures whose facets show counts refuse it instead, since the same figure
+without ``row``/``col`` would give its counts as a difference. Shared axes get one
 set of limits and ticks at the end, spanning the limits every facet's release
 set and equal to no rare raw value of any facet (those are found before the
 first facet is drawn), so nothing drawn is clipped and no panel's limits
@@ -26,8 +30,10 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import itertools
 import warnings
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import matplotlib.dates as mdates
@@ -42,6 +48,7 @@ from ..errors import DisclosureError, UnsafePlotError
 from ..marks.lines import set_date_axis
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
+from ..release.guard import LEFT_OUT_NOTE, shown_groups
 from ._categories import infer_orient
 from ._common import all_or_nothing, figure_note, resolve_annotate, safe_limits, set_safe_axis
 from ._data import categorical_order, plot_data
@@ -187,6 +194,75 @@ def _describe(keys: tuple, roles: list[str], names: dict) -> str:
     return ", ".join(f"{names[r]} = {v}" for r, v in zip(roles, keys, strict=True))
 
 
+@dataclass
+class _Shown:
+    """The facets (and hue levels within them) a figure-level plot draws.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        The records drawn: those of facets and hue groups left out are taken out.
+    levels : dict
+        The grid's levels of ``row`` and ``col``: a level inferred from the data
+        whose every facet was left out is gone (no panel, no title); a level the
+        caller named keeps its panel, drawn empty.
+    left_out : int
+        Facets and hue groups with some records, too few to draw.
+    warnings : list of str
+        What the facets' reports say about them (how many, not which).
+    dropped : DataFrame
+        The records left out (for the values no limit or tick may equal).
+    whole : DataFrame
+        Every record, for the order of levels.
+    """
+
+    frame: pd.DataFrame
+    levels: dict[str, list]
+    left_out: int = 0
+    warnings: list[str] = field(default_factory=list)
+    dropped: pd.DataFrame = field(default_factory=pd.DataFrame)
+    whole: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    def order(self, column: str | None, order: list | None = None) -> list | None:
+        """Return the levels of `column` in the records drawn, in the order of all records.
+
+        A level only records left out hold is not named, unless the caller
+        named it (`order`, or the categories of a categorical column).
+        """
+        if column is None:
+            return order
+        levels = categorical_order(self.whole[column], order)
+        if self.dropped.empty or _named(self.whole[column], order):
+            return levels
+        present = set(pd.unique(self.frame[column].dropna()))
+        return [lev for lev in levels if lev in present]
+
+    def finish(self, grid: FacetGrid) -> None:
+        """Say in every facet's report that groups were left out (not which)."""
+        if not self.left_out:
+            return
+        for report in getattr(grid, "safeplot_reports", []):
+            report.warnings.extend(w for w in self.warnings if w not in report.warnings)
+            report.details["groups_left_out"] = (
+                int(report.details.get("groups_left_out", 0)) + self.left_out
+            )
+
+
+def _named(values: pd.Series, order: list | None) -> bool:
+    """Whether the caller named the levels of `values` (an order, or a categorical dtype)."""
+    return order is not None or isinstance(values.dtype, pd.CategoricalDtype)
+
+
+def _key(value: Any) -> tuple:
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _in_groups(frame: pd.DataFrame, by: list[str], groups: set[tuple]) -> pd.Series:
+    """Whether each record's levels of the columns `by` are one of `groups`."""
+    keys = zip(*(frame[b].tolist() for b in by), strict=True)
+    return pd.Series([key in groups for key in keys], index=frame.index, dtype=bool)
+
+
 def _check_facets(
     frame: pd.DataFrame,
     names: dict,
@@ -197,8 +273,27 @@ def _check_facets(
     function: str,
     hue_min: int | None = None,
     hue_why: str = "",
-) -> None:
-    """Refuse facets (and hue levels within a facet) with too few records, naming the fix."""
+    *,
+    counts: str | None = None,
+    hue_left_out: bool = False,
+) -> _Shown:
+    """Leave out facets (and hue levels within a facet) with too few records.
+
+    A facet (a combination of the levels of ``row`` and ``col``) with some
+    records but fewer than `minimum` is left out as a suppressed cell is
+    (:func:`~safeplot.release.guard.shown_groups`): its records are not
+    drawn, and a level of it inferred from the data that has no facet left
+    is not named (no panel, no title). A level the caller named in
+    ``row_order``/``col_order`` keeps its panel, drawn empty, as seaborn
+    draws a facet of no records. The release is refused when no facet is
+    left, and whenever `counts` says why the facets release counts: the
+    figure drawn without ``row``/``col`` would then give a left-out facet's
+    counts as the whole minus the facets shown.
+
+    Hue levels within a facet with fewer than `hue_min` records are left out
+    of that facet the same way when `hue_left_out` (each is a release of its
+    own), and refused otherwise.
+    """
     roles = [r for r in ("row", "col") if r in names]
     levels = _facet_levels(frame, names, orders)
     keep = pd.Series(True, index=frame.index)
@@ -214,28 +309,73 @@ def _check_facets(
             f"{function}: no complete records to plot: the data are empty, or every row has a "
             f"missing or non-numeric value in {used}. Check the data and the variable names."
         )
+    shown = _Shown(frame, levels, whole=frame)
     if roles:
-        sizes = sub.groupby([names[r] for r in roles], observed=True, dropna=True).size()
-        small = [k if isinstance(k, tuple) else (k,) for k, n in sizes.items() if 0 < n < minimum]
-        if small:
-            shown = "; ".join(_describe(k, roles, names) for k in small[:5])
+        by = [names[r] for r in roles]
+        found = {_key(k): int(n) for k, n in sub.groupby(by, observed=True).size().items()}
+        combos = list(itertools.product(*(levels[r] for r in roles)))
+        sizes = np.array([found.get(c, 0) for c in combos], dtype=np.int64)
+        small = [c for c, n in zip(combos, sizes, strict=True) if 0 < n < minimum]
+        if small and counts is not None:
+            described = "; ".join(_describe(c, roles, names) for c in small[:5])
             raise DisclosureError(
-                f"{function}: {len(small)} facet(s) have fewer than {why} records ({shown}). "
-                "A panel of so few records would show their values, and its title names the "
-                "group. Merge small levels of the facet variable into broader ones (recode it), "
-                "or leave them out (row_order=/col_order= without them, or filter the data)."
+                f"{function}: {len(small)} facet(s) have fewer than {why} records "
+                f"({described}). A panel of so few records would show their counts, and "
+                f"leaving it out would not hide them: {counts}, so the same figure without "
+                "row=/col= gives a left-out facet's counts as the whole minus the facets shown. "
+                "Merge small levels of the facet variable into broader ones (recode it), or "
+                "leave them out of the data (filter it) in every figure of it."
             )
+        groups = shown_groups(
+            sizes,
+            minimum,
+            why,
+            function=function,
+            what="facet",
+            fix="Merge small levels of the facet variable into broader ones (recode it), "
+            "or facet by fewer variables.",
+        )
+        if groups.left_out:
+            out = {c for c, s, n in zip(combos, groups.shown, sizes, strict=True) if n and not s}
+            gone = _in_groups(frame, by, out)
+            drawn = {c for c, s in zip(combos, groups.shown, strict=True) if s}
+            for i, role in enumerate(roles):
+                if _named(frame[names[role]], orders.get(role)):
+                    continue  # named by the caller: its panels stay, drawn empty
+                dropped = {c[i] for c in out} - {c[i] for c in drawn}
+                levels[role] = [lev for lev in levels[role] if lev not in dropped]
+            gone_rows = gone.to_numpy(dtype=bool)
+            shown = _Shown(
+                frame[~gone_rows], levels, groups.left_out, dropped=frame[gone_rows], whole=frame
+            )
+            shown.warnings.append(groups.warning)
+            sub = sub[~gone[keep].to_numpy(dtype=bool)]
     if hue_min is not None and "hue" in names:
-        groups = [names[r] for r in roles] + [names["hue"]]
-        sizes = sub.groupby(groups, observed=True, dropna=True).size()
-        small = [k if isinstance(k, tuple) else (k,) for k, n in sizes.items() if 0 < n < hue_min]
-        if small:
-            shown = "; ".join(_describe(k, [*roles, "hue"], names) for k in small[:5])
+        by = [names[r] for r in roles] + [names["hue"]]
+        sizes_s = sub.groupby(by, observed=True, dropna=True).size()
+        small = [_key(k) for k, n in sizes_s.items() if 0 < n < hue_min]
+        if small and hue_left_out:
+            groups = shown_groups(
+                sizes_s.to_numpy(),
+                hue_min,
+                hue_why,
+                function=function,
+                what="hue level",
+                fix="Merge small hue levels, drop hue=, or facet by fewer variables.",
+            )
+            gone_rows = _in_groups(shown.frame, by, set(small)).to_numpy(dtype=bool)
+            shown.dropped = pd.concat([shown.dropped, shown.frame[gone_rows]])
+            shown.frame = shown.frame[~gone_rows]
+            shown.left_out += groups.left_out
+            shown.warnings.append(f"{groups.warning[:-1]} in their facet.")
+        elif small:
+            described = "; ".join(_describe(k, [*roles, "hue"], names) for k in small[:5])
             raise DisclosureError(
                 f"{function}: {len(small)} hue level(s) within a facet have fewer than "
-                f"{hue_why} records ({shown}). Merge small hue levels, drop hue=, or facet by "
-                "fewer variables."
+                f"{hue_why} records ({described}). Merge small hue levels, drop hue=, or facet "
+                "by fewer variables."
             )
+    return shown
 
 
 def _minimum(m: Method, threshold: int, k: int, pol: Policy) -> tuple[int, str]:
@@ -303,6 +443,16 @@ class _Axes:
         self.drawn: list[Axes] = []
         self.limits: dict[Axes, dict[str, list]] = {}
         self.rare: dict[Axes, dict[str, list]] = {}
+        # rare values of records left out of the figure: no limit or tick equals one either
+        self.everywhere: dict[str, list] = {}
+
+    def leave_out(self, records: pd.DataFrame) -> None:
+        """Note the values of records left out (small facets or hue groups): all avoided."""
+        if self.raw or records.empty:
+            return
+        for axis, col in self.data_axes.items():
+            values = _numeric(records[col])
+            self.everywhere.setdefault(axis, []).append(np.unique(values))
 
     def release(self, ax: Axes, sub: pd.DataFrame) -> None:
         """Note the rare values of the records one call will release on `ax` (before drawing)."""
@@ -321,6 +471,7 @@ class _Axes:
             if user.get(axis) is None:
                 continue
             pools = [r for per in self.rare.values() for r in per.get(axis, [])]
+            pools += self.everywhere.get(axis, [])
             avoid = np.unique(np.concatenate(pools)) if pools else np.array([])
             if hits_any([float(v) for v in user[axis]], avoid):
                 raise DisclosureError(
@@ -361,6 +512,7 @@ class _Axes:
                     [lim for a in group for lim in self.limits.get(a, {}).get(axis, [])]
                 )
                 pools = [r for a in group for r in self.rare.get(a, {}).get(axis, [])]
+                pools += self.everywhere.get(axis, [])
                 avoid = np.unique(np.concatenate(pools)) if pools else np.array([])
                 # fewer ticks on small panels, so labels of shared axes do not run together
                 size = ax.figure.get_size_inches()[0 if axis == "x" else 1]
@@ -444,7 +596,12 @@ def _legend_from_facets(
 
 
 def _finish_grid(
-    grid: FacetGrid, tracker: _Axes, user_lims: dict, xlabel: str, ylabel: str
+    grid: FacetGrid,
+    tracker: _Axes,
+    user_lims: dict,
+    xlabel: str,
+    ylabel: str,
+    shown: _Shown | None = None,
 ) -> FacetGrid:
     tracker.finish(user_lims)
     grid._safeplot_data_axes = dict(tracker.data_axes)
@@ -454,13 +611,16 @@ def _finish_grid(
     grid._not_na = grid._not_na.iloc[0:0] if hasattr(grid._not_na, "iloc") else grid._not_na[:0]
     grid.set_axis_labels(xlabel, ylabel)
     grid.set_titles()
-    figure_note(grid.axes.flat)
+    left_out = shown is not None and shown.left_out > 0
+    figure_note(grid.axes.flat, left_out=LEFT_OUT_NOTE if left_out else None)
     grid.tight_layout()
     grid.safeplot_reports = [
         ax.safeplot_report
         for ax in grid.axes.flat
         if getattr(ax, "safeplot_report", None) is not None
     ]
+    if shown is not None:
+        shown.finish(grid)
     return grid
 
 
@@ -618,8 +778,11 @@ def displot(
         Each level within a facet needs at least ``threshold`` records (and
         ``k`` under ``"deterministic"`` and ``"microaggregation"``).
     row, col : name or vector, optional
-        Facet variables. Every facet needs at least ``threshold`` records
-        (``2*k`` under ``"deterministic"`` and ``"microaggregation"``).
+        Facet variables. A facet needs at least ``threshold`` records
+        (``2*k`` under ``"deterministic"`` and ``"microaggregation"``): a
+        smaller one is left out with a note (``kind="kde"``), or refused
+        (``"hist"``, ``"ecdf"``: its counts would be the figure without
+        ``row``/``col`` minus the facets shown).
     weights : None
         Refused except with ``method="none"`` (as in ``histplot``).
     kind : {"hist", "kde", "ecdf"}, default "hist"
@@ -670,9 +833,10 @@ def displot(
     Raises
     ------
     DisclosureError
-        A facet (or a hue level within a facet) with too few records, a
-        parameter below a policy floor, or a facet the method cannot release;
-        nothing is drawn, no figure is left open and nothing is logged.
+        A facet of a histogram or ECDF (or a hue level within a facet) with
+        too few records, every facet too small, a parameter below a policy
+        floor, or a facet the method cannot release; nothing is drawn, no
+        figure is left open and nothing is logged.
     UnsafePlotError
         ``kind="ecdf"`` without a safe ``ecdfplot``.
 
@@ -748,7 +912,13 @@ def displot(
             dp_hue_levels("displot", names.get(role), order, role)
         minimum, hue_min = 1, None
     data_roles = [r for r in ("x", "y") if r in names]
-    _check_facets(
+    # a histogram's bins and an ECDF's steps are counts of each facet's records: a facet left
+    # out of them would be the figure without row=/col= minus the facets shown
+    counts = None
+    if kind in ("hist", "ecdf"):
+        what = "histogram bins" if kind == "hist" else "ECDF steps"
+        counts = f"displot(kind={kind!r}) shows {what}, which are counts of each facet's records"
+    shown = _check_facets(
         frame,
         names,
         orders,
@@ -758,9 +928,10 @@ def displot(
         "displot",
         hue_min=hue_min,
         hue_why=hue_why,
+        counts=counts,
     )
-    levels = _facet_levels(frame, names, orders)
-    hue_levels = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
+    frame, levels = shown.frame, shown.levels
+    hue_levels = shown.order(names.get("hue"), hue_order)
     fkws, xlim, ylim = _facet_kws(facet_kws, "displot")
     kws = dict(kwargs)
     if kind == "hist" and len(data_roles) == 1 and not m.raw:
@@ -779,6 +950,7 @@ def displot(
     if color is None and hue is None:
         color = "C0"
     tracker = _Axes({r: names[r] for r in data_roles}, threshold, m.raw)
+    tracker.leave_out(shown.dropped)
     rug_kws = dict(rug_kws or {})
     if rug:
         from .rug import RUG_METHODS, rugplot
@@ -848,7 +1020,7 @@ def displot(
         xlabel, ylabel = _labels(grid)
         if legend and "hue" in names:
             _legend_from_facets(grid, names["hue"], hue_levels)
-        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel)
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel, shown)
     return grid
 
 
@@ -911,8 +1083,11 @@ def relplot(
     units, weights : None
         Used by line plots only (seaborn warns and ignores them for scatter plots; so does this).
     row, col : name or vector, optional
-        Facet variables. Every facet needs at least ``threshold`` records
-        (``2*k`` under ``"deterministic"`` and ``"microaggregation"``).
+        Facet variables. A facet needs at least ``threshold`` records
+        (``2*k`` under ``"deterministic"`` and ``"microaggregation"``): a
+        smaller one is left out with a note, or refused under the grid-cell
+        methods (``"suppress"``, ``"generalize"``), whose counts the figure
+        without ``row``/``col`` would difference.
     col_wrap, row_order, col_order, height, aspect, facet_kws : optional
         As in seaborn (:class:`seaborn.FacetGrid`).
     palette, hue_order, hue_norm, sizes, size_order, size_norm, markers, style_order : optional
@@ -947,8 +1122,9 @@ def relplot(
     Raises
     ------
     DisclosureError
-        A facet (or hue level within one) too small, or a parameter below a
-        policy floor; nothing is drawn or logged.
+        A hue level within a facet too small, every facet too small, a small
+        facet of grid cells, or a parameter below a policy floor; nothing is
+        drawn or logged.
 
     See Also
     --------
@@ -1039,7 +1215,12 @@ def relplot(
     types = _map_types(pdata, palette, hue_norm, sizes, size_norm)
     categorical_hue = "hue" in names and types.get("hue") == "categorical"
     hue_min, hue_why = _hue_minimum(m, k, pol) if categorical_hue else (None, "")
-    _check_facets(
+    # under the grid methods each facet shows counts of its records in cells, which the
+    # figure without row=/col= would difference
+    counts = None
+    if m.counts_only or m.private:
+        counts = f"method={method!r} shows counts of each facet's records in grid cells"
+    shown = _check_facets(
         frame,
         names,
         orders,
@@ -1049,14 +1230,13 @@ def relplot(
         "relplot",
         hue_min=hue_min,
         hue_why=hue_why,
+        counts=counts,
     )
-    levels = _facet_levels(frame, names, orders)
+    frame, levels = shown.frame, shown.levels
     hue_levels = hue_order
     if categorical_hue:
-        hue_levels = categorical_order(frame[names["hue"]], hue_order)
-    style_levels = (
-        categorical_order(frame[names["style"]], style_order) if "style" in names else None
-    )
+        hue_levels = shown.order(names["hue"], hue_order)
+    style_levels = shown.order(names.get("style"), style_order)
     # under the grid methods, markers are cells sized by their count on each facet's own
     # scale; the count entries are left out of the grid's legend
     cells = m.counts_only
@@ -1065,6 +1245,7 @@ def relplot(
     )
     fkws, xlim, ylim = _facet_kws(facet_kws, "relplot")
     tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, m.raw)
+    tracker.leave_out(shown.dropped)
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
         _call(
@@ -1113,7 +1294,7 @@ def relplot(
                 None,
                 drop=drop if cells else None,
             )
-        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel)
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel, shown)
     return grid
 
 
@@ -1164,16 +1345,17 @@ def _relplot_line(
     threshold = pol.check_threshold(threshold)
     frame, names = _frame(data, {**roles, **facets}, "relplot")
     minimum, why = _minimum(m, threshold, k, pol)
-    _check_facets(frame, names, orders, ["x", "y"], minimum, why, "relplot")
-    levels = _facet_levels(frame, names, orders)
-    hue_levels = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
-    style_levels = (
-        categorical_order(frame[names["style"]], style_order) if "style" in names else None
-    )
+    # each facet's line is an estimate (mean or median) per x value of at least threshold
+    # records, not a count: a facet left out cannot be differenced from the whole
+    shown = _check_facets(frame, names, orders, ["x", "y"], minimum, why, "relplot")
+    frame, levels = shown.frame, shown.levels
+    hue_levels = shown.order(names.get("hue"), hue_order)
+    style_levels = shown.order(names.get("style"), style_order)
     # every facet places a size level among all of them: a categorical level has one width
-    size_levels = categorical_order(frame[names["size"]], size_order) if "size" in names else None
+    size_levels = shown.order(names.get("size"), size_order)
     fkws, xlim, ylim = _facet_kws(facet_kws, "relplot")
     tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, m.raw)
+    tracker.leave_out(shown.dropped)
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
         lineplot(
@@ -1211,7 +1393,7 @@ def _relplot_line(
         xlabel, ylabel = _labels(grid)
         if legend and ("hue" in names or "style" in names or "size" in names):
             _legend_from_facets(grid, None, None)
-        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel)
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel, shown)
     return grid
 
 
@@ -1231,6 +1413,22 @@ def _cat_orient(frame: pd.DataFrame, names: dict, orient: str | None, kind: str)
     if "y" not in names:
         return "y"
     return infer_orient(frame[names["x"]], frame[names["y"]], orient)
+
+
+def _catplot_counts(kind: str, estimator: Any) -> str | None:
+    """Why the facets of a catplot release counts or totals (None: they do not).
+
+    Counts, and sums and counts as a bar's estimator, add up over the
+    facets: the figure without row=/col= minus the facets shown would give
+    those of a facet left out. Means, medians, spreads, quantiles, densities
+    and anonymised points do not add up so.
+    """
+    if kind == "count":
+        return "catplot(kind='count') shows counts of each facet's records"
+    name = estimator if isinstance(estimator, str) else getattr(estimator, "__name__", "")
+    if kind in ("bar", "point") and name in ("sum", "count", "size", "len", "nansum"):
+        return f"catplot(kind={kind!r}, estimator={name!r}) shows totals of each facet's records"
+    return None
 
 
 def catplot(
@@ -1295,7 +1493,12 @@ def catplot(
         As in seaborn: a category and a value (``"box"``, ``"bar"``), or one
         category (``"count"``).
     row, col : name or vector, optional
-        Facet variables. Every facet needs at least ``threshold`` records.
+        Facet variables. A facet needs at least ``threshold`` records (``2*k``
+        under ``"deterministic"`` and ``"microaggregation"``): a smaller one
+        is left out with a note, or refused by the kinds that show counts or
+        totals (``"count"``, and ``"bar"``/``"point"`` with a count or sum
+        estimator), whose counts the figure without ``row``/``col`` would
+        difference.
     kind : str, default "strip"
         ``"strip"``, ``"swarm"``, ``"box"``, ``"violin"``, ``"boxen"``,
         ``"count"``, ``"bar"`` or ``"point"``: each facet is drawn by the
@@ -1337,11 +1540,11 @@ def catplot(
     UnsafePlotError
         ``kind="bar"`` without a safe ``barplot``.
     DisclosureError
-        A facet with too few records, a facet none of whose groups can be
-        shown, or a parameter below a policy floor; nothing is drawn or
-        logged. (A single box of too few records is left out of its facet
-        with a note, as :func:`~safeplot.plots.categorical.boxplot` leaves
-        it out.)
+        A facet of counts with too few records, every facet too small, a
+        facet none of whose groups can be shown, or a parameter below a
+        policy floor; nothing is drawn or logged. (A single box of too few
+        records is left out of its facet with a note, as
+        :func:`~safeplot.plots.categorical.boxplot` leaves it out.)
 
     See Also
     --------
@@ -1436,15 +1639,24 @@ def catplot(
     value_axis = "y" if cat_axis == "x" else "x"
     minimum, why = _minimum(m, threshold, k, pol)
     complete = [value_axis] if kind != "count" and value_axis in names else []
-    _check_facets(frame, names, orders, complete, minimum, why, "catplot")
-    levels = _facet_levels(frame, names, orders)
-    cat_levels = categorical_order(frame[names[cat_axis]], order) if cat_axis in names else order
+    shown = _check_facets(
+        frame,
+        names,
+        orders,
+        complete,
+        minimum,
+        why,
+        "catplot",
+        counts=_catplot_counts(kind, estimator),
+    )
+    frame, levels = shown.frame, shown.levels
+    cat_levels = shown.order(names.get(cat_axis), order)
     if kind == "count" and order is None and not m.raw and cat_axis in names:
         # one category axis for every facet, without the labels of categories held by fewer
         # than threshold records (each facet's countplot would suppress or merge them)
         counts = frame[names[cat_axis]].value_counts()
         cat_levels = [lev for lev in cat_levels if counts.get(lev, 0) >= threshold] or None
-    hue_levels = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
+    hue_levels = shown.order(names.get("hue"), hue_order)
     data_axes = {}
     if kind != "count" and value_axis in names:
         data_axes[value_axis] = names[value_axis]
@@ -1469,6 +1681,7 @@ def catplot(
         if ci != "deprecated":
             extra["ci"] = ci
     tracker = _Axes(data_axes, threshold, m.raw)
+    tracker.leave_out(shown.dropped)
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
         _call(
@@ -1511,7 +1724,7 @@ def catplot(
             for ax in grid.axes.flat:
                 if ax.get_legend() is not None:
                     ax.get_legend().remove()
-        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel)
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel, shown)
     return grid
 
 
@@ -1587,9 +1800,11 @@ def lmplot(
     hue : str, optional
         One released scatter and one fit per level, in the grid's palette.
     col, row : str, optional
-        Facet variables. Every facet needs at least ``threshold`` records,
-        and every hue level within a facet as many (``2*k`` under
-        ``"deterministic"`` and ``"microaggregation"``).
+        Facet variables. A facet needs at least ``threshold`` records, and a
+        hue level within a facet as many (``2*k`` under ``"deterministic"``
+        and ``"microaggregation"``): a smaller facet, or hue level of a
+        facet, is left out with a note (refused under the grid-cell methods
+        ``"suppress"`` and ``"generalize"``).
     palette, col_wrap, height, aspect, hue_order, col_order, row_order : optional
         As in seaborn.
     markers : marker or list, default "o"
@@ -1623,8 +1838,8 @@ def lmplot(
     Raises
     ------
     DisclosureError
-        A facet or hue level too small, or a parameter below a policy floor;
-        nothing is drawn or logged.
+        Every facet too small, a small facet of grid cells, or a parameter
+        below a policy floor; nothing is drawn or logged.
 
     See Also
     --------
@@ -1682,7 +1897,9 @@ def lmplot(
     orders = {"row": row_order, "col": col_order}
     minimum, why = _minimum(m, threshold, k, pol)
     # each hue level of a facet is its own regplot release, so it needs what a facet needs
-    _check_facets(
+    # each hue level of a facet is its own regplot release, so it needs what a facet needs, and
+    # is left out of its facet as a facet is left out of the grid
+    shown = _check_facets(
         frame,
         names,
         orders,
@@ -1692,16 +1909,26 @@ def lmplot(
         "lmplot",
         hue_min=None if m.raw else minimum,
         hue_why=why,
+        counts=f"method={method!r} shows counts of each facet's records in grid cells"
+        if m.counts_only
+        else None,
+        hue_left_out=True,
     )
-    levels = _facet_levels(frame, names, orders)
-    hue_levels = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
-    n_markers = 1 if hue_levels is None else len(hue_levels)
+    all_hue = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
+    frame, levels = shown.frame, shown.levels
+    hue_levels = shown.order(names.get("hue"), hue_order)
+    n_markers = 1 if all_hue is None else len(all_hue)
     marker_list = markers if isinstance(markers, list) else [markers] * n_markers
     if len(marker_list) != n_markers:
         raise ValueError(
             "markers must be a singleton or a list of markers for each level of the hue variable"
         )
+    if all_hue is not None and hue_levels is not None:
+        # a hue level left out everywhere is gone; the others keep their markers
+        by_level = dict(zip(all_hue, marker_list, strict=True))
+        marker_list = [by_level[lev] for lev in hue_levels]
     tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, m.raw)
+    tracker.leave_out(shown.dropped)
 
     with all_or_nothing():
         grid = _facet_grid(
@@ -1775,7 +2002,7 @@ def lmplot(
             tracker.after(ax)
         if legend and "hue" in names and names["hue"] not in (names.get("row"), names.get("col")):
             _legend_from_facets(grid, names["hue"], hue_levels)
-        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, names["x"], names["y"])
+        _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, names["x"], names["y"], shown)
     return grid
 
 
