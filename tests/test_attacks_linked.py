@@ -504,3 +504,57 @@ def test_a_small_facet_of_counts_is_refused_so_no_count_can_be_differenced(name)
         draw(df, col="region")
     assert plt.get_fignums() == before
     assert len(safeplot.audit.entries()) == entries
+
+
+def _markers(grid) -> int:
+    """The markers a reader counts in a figure's saved file: one per record drawn."""
+    from matplotlib.collections import PathCollection
+
+    return sum(
+        len(c.get_offsets())
+        for ax in grid.axes.flat
+        for c in ax.collections
+        if isinstance(c, PathCollection)
+    )
+
+
+#: Figure-level plots that draw a marker per record, under a method that groups records
+#: within each facet (so the markers of the two figures are not the same points).
+_MARKER_FIGURES = {
+    "relplot": lambda df, **kw: safeplot.relplot(df, x="x", y="y", height=2, **kw),
+    "catplot-strip": lambda df, **kw: safeplot.catplot(
+        df, x="c", y="x", kind="strip", height=2, **kw
+    ),
+    "lmplot": lambda df, **kw: safeplot.lmplot(
+        df, x="x", y="y", height=2, n_boot=50, seed=0, **kw
+    ),
+}
+
+
+@pytest.mark.parametrize("method", ["deterministic", "microaggregation"])
+@pytest.mark.parametrize("name", list(_MARKER_FIGURES))
+def test_counting_markers_gives_no_small_count_of_a_left_out_facet(name, method):
+    # the reader counts the markers of the figure without col= and with it: the difference
+    # is the number of records left out, which must not be the hamlet's 2
+    df = _with_a_hamlet()
+    draw = _MARKER_FIGURES[name]
+    whole, faceted = draw(df, method=method), draw(df, col="region", method=method)
+    assert list(faceted.col_names) == ["north", "south"]
+    assert _markers(whole) == len(df)
+    missing = _markers(whole) - _markers(faceted)
+    assert missing == 0 or missing >= safeplot.get_policy().threshold, missing
+    assert any("not a small count" in w for r in faceted.safeplot_reports for w in r.warnings)
+
+
+@pytest.mark.parametrize("method", ["probabilistic", "rounding"])
+@pytest.mark.parametrize("name", list(_MARKER_FIGURES))
+def test_a_small_facet_of_records_drawn_on_their_own_is_refused(name, method):
+    # keyed noise and rounding draw each record the same with and without col=: the markers
+    # of the whole missing from the facets would be the hamlet's records, so it is refused
+    df = _with_a_hamlet()
+    draw = _MARKER_FIGURES[name]
+    draw(df, method=method)
+    before = plt.get_fignums()
+    with pytest.raises(DisclosureError, match="drawn on its own"):
+        draw(df, col="region", method=method)
+    assert plt.get_fignums() == before

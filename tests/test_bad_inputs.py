@@ -584,13 +584,10 @@ def test_out_of_core_cases_are_the_dask_functions():
     assert names == set(DASK_FUNCTIONS)
 
 
-#: the 2-D out-of-core cases: 60 records over a 30 x 30 grid leave every cell below the
-#: threshold (heatmap sizes its grid by n, 5 x 5 for 60 records, and draws them)
-DASK_ALL_SMALL_CELLS = {
-    "histplot-bivariate",
-    "kdeplot-bivariate",
-    "histplot-bivariate-dp",
-}
+#: the 2-D out-of-core cases whose grid leaves every cell below the threshold: the kde's
+#: 30 x 30 grid over 60 records (heatmap and the bivariate histplot size their grid by n,
+#: 5 x 5 for 60 records, and draw them)
+DASK_ALL_SMALL_CELLS = {"kdeplot-bivariate"}
 
 
 @pytest.mark.parametrize("case", DASK_PARAMS)

@@ -1378,14 +1378,22 @@ REFUSALS: list[Refusal] = [
         "2 records are left out)",
     ),
     Refusal(
-        "(catplot-(box|boxen|point|strip|swarm|violin)|displot-(kde|rug)|lmplot|relplot"
-        "|relplot-line)",
+        "(catplot-(box|boxen|point|violin)|displot-kde|relplot-line)",
         "rounding",
         "tiny_groups",
         ValueError,
         "c=10 is larger than the number of distinct values",
         "the facets of 1 and 2 records are left out; rounding to c=10 points needs at least 10 "
         "distinct values in each facet drawn, and the facet of 3 records has 3",
+    ),
+    Refusal(
+        "(catplot-(strip|swarm)|displot-rug|lmplot|relplot)",
+        "(probabilistic|rounding)",
+        "tiny_groups",
+        DisclosureError,
+        "facet\\(s\\) have fewer than threshold=3 records. Each record is drawn on its own",
+        "one marker per record, drawn the same with and without col=: a facet left out would be "
+        "the whole figure's markers missing from the facets, so a small facet is refused",
     ),
     Refusal(
         "(relplot|lmplot)",

@@ -48,7 +48,7 @@ from ..errors import DisclosureError, UnsafePlotError
 from ..marks.lines import set_date_axis
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
-from ..release.guard import LEFT_OUT_NOTE, shown_groups
+from ..release.guard import LEFT_OUT_NOTE, TOPPED_UP, shown_groups
 from ._categories import infer_orient
 from ._common import all_or_nothing, figure_note, resolve_annotate, safe_limits, set_safe_axis
 from ._data import categorical_order, plot_data
@@ -257,6 +257,13 @@ def _key(value: Any) -> tuple:
     return value if isinstance(value, tuple) else (value,)
 
 
+def _group_codes(frame: pd.DataFrame, by: list[str], groups: list[tuple]) -> np.ndarray:
+    """Each record's position in `groups` by its levels of the columns `by` (-1: none)."""
+    index = {g: i for i, g in enumerate(groups)}
+    keys = zip(*(frame[b].tolist() for b in by), strict=True)
+    return np.array([index.get(key, -1) for key in keys], dtype=int)
+
+
 def _in_groups(frame: pd.DataFrame, by: list[str], groups: set[tuple]) -> pd.Series:
     """Whether each record's levels of the columns `by` are one of `groups`."""
     keys = zip(*(frame[b].tolist() for b in by), strict=True)
@@ -276,6 +283,8 @@ def _check_facets(
     *,
     counts: str | None = None,
     hue_left_out: bool = False,
+    marks: str | None = None,
+    threshold: int = 3,
 ) -> _Shown:
     """Leave out facets (and hue levels within a facet) with too few records.
 
@@ -293,6 +302,17 @@ def _check_facets(
     Hue levels within a facet with fewer than `hue_min` records are left out
     of that facet the same way when `hue_left_out` (each is a release of its
     own), and refused otherwise.
+
+    `marks` says whether the figure draws one mark per record (points,
+    rug ticks), which a reader can count and compare with the figure
+    without ``row``/``col``: ``"grouped"`` (the method forms its groups
+    within each facet, so the marks differ between the two figures) leaves
+    a small facet out, with more records of the largest facet drawn left
+    out if the records left out would be fewer than the threshold
+    (:meth:`~safeplot.release.guard.ShownGroups.keep_records`); ``"own"``
+    (each record is released on its own, as keyed noise or rounding do, and
+    drawn the same in both figures, whose difference would be the facet's
+    records) refuses a small facet.
     """
     roles = [r for r in ("row", "col") if r in names]
     levels = _facet_levels(frame, names, orders)
@@ -310,6 +330,7 @@ def _check_facets(
             f"missing or non-numeric value in {used}. Check the data and the variable names."
         )
     shown = _Shown(frame, levels, whole=frame)
+    topped_up = False
     if roles:
         by = [names[r] for r in roles]
         found = {_key(k): int(n) for k, n in sub.groupby(by, observed=True).size().items()}
@@ -335,9 +356,28 @@ def _check_facets(
             fix="Merge small levels of the facet variable into broader ones (recode it), "
             "or facet by fewer variables.",
         )
+        if groups.left_out and marks == "own":
+            raise DisclosureError(
+                f"{function}: {groups.left_out} facet(s) have fewer than {why} records. Each "
+                "record is drawn on its own under this method, as in the same figure without "
+                "row=/col=, so leaving a facet out would make the difference of the two figures "
+                "its records. Merge small levels of the facet variable into broader ones "
+                "(recode it), or use method='deterministic', whose groups are formed within "
+                "each facet and which leaves a small facet out."
+            )
         if groups.left_out:
             out = {c for c, s, n in zip(combos, groups.shown, sizes, strict=True) if n and not s}
             gone = _in_groups(frame, by, out)
+            if marks == "grouped":
+                # one mark per record: the records left out, counted against the figure
+                # without row=/col=, are 0 or at least the threshold
+                codes = _group_codes(frame, by, combos)
+                codes[~keep.to_numpy(dtype=bool)] = -1
+                more = ~groups.keep_records(codes, threshold) & ~gone.to_numpy(dtype=bool)
+                more &= codes >= 0
+                if more.any():
+                    gone = gone | pd.Series(more, index=frame.index)
+                    topped_up = True
             drawn = {c for c, s in zip(combos, groups.shown, strict=True) if s}
             for i, role in enumerate(roles):
                 if _named(frame[names[role]], orders.get(role)):
@@ -349,12 +389,14 @@ def _check_facets(
                 frame[~gone_rows], levels, groups.left_out, dropped=frame[gone_rows], whole=frame
             )
             shown.warnings.append(groups.warning)
+            if topped_up:
+                shown.warnings.append(TOPPED_UP)
             sub = sub[~gone[keep].to_numpy(dtype=bool)]
     if hue_min is not None and "hue" in names:
         by = [names[r] for r in roles] + [names["hue"]]
         sizes_s = sub.groupby(by, observed=True, dropna=True).size()
         small = [_key(k) for k, n in sizes_s.items() if 0 < n < hue_min]
-        if small and hue_left_out:
+        if small and hue_left_out and marks != "own":
             groups = shown_groups(
                 sizes_s.to_numpy(),
                 hue_min,
@@ -364,6 +406,12 @@ def _check_facets(
                 fix="Merge small hue levels, drop hue=, or facet by fewer variables.",
             )
             gone_rows = _in_groups(shown.frame, by, set(small)).to_numpy(dtype=bool)
+            if marks == "grouped" and 0 < gone_rows.sum() < threshold:
+                # one mark per record: the records left out, counted against the figure
+                # without hue, are at least threshold (the last of the largest group drawn)
+                codes = _group_codes(shown.frame, by, [_key(k) for k in sizes_s.index])
+                gone_rows = ~groups.keep_records(codes, threshold) & (codes >= 0)
+                shown.warnings.append(TOPPED_UP)
             shown.dropped = pd.concat([shown.dropped, shown.frame[gone_rows]])
             shown.frame = shown.frame[~gone_rows]
             shown.left_out += groups.left_out
@@ -376,6 +424,17 @@ def _check_facets(
                 "by fewer variables."
             )
     return shown
+
+
+def _marks(m: Method, draws_points: bool) -> str | None:
+    """Whether a figure draws one mark per record, and how (see :func:`_check_facets`).
+
+    ``"confidential"`` draws boxes and trends, not records; the grid methods
+    draw cells; raw output is not protected.
+    """
+    if not draws_points or m.raw or not m.moves_values or m.name == "confidential":
+        return None
+    return "grouped" if m.groups_within_strata else "own"
 
 
 def _minimum(m: Method, threshold: int, k: int, pol: Policy) -> tuple[int, str]:
@@ -929,6 +988,8 @@ def displot(
         hue_min=hue_min,
         hue_why=hue_why,
         counts=counts,
+        marks=_marks(m, bool(rug)),  # rug ticks: one per record
+        threshold=threshold,
     )
     frame, levels = shown.frame, shown.levels
     hue_levels = shown.order(names.get("hue"), hue_order)
@@ -1231,6 +1292,8 @@ def relplot(
         hue_min=hue_min,
         hue_why=hue_why,
         counts=counts,
+        marks=_marks(m, counts is None),  # a marker per record, under the value methods
+        threshold=threshold,
     )
     frame, levels = shown.frame, shown.levels
     hue_levels = hue_order
@@ -1648,6 +1711,8 @@ def catplot(
         why,
         "catplot",
         counts=_catplot_counts(kind, estimator),
+        marks=_marks(m, kind in ("strip", "swarm")),  # a marker per record
+        threshold=threshold,
     )
     frame, levels = shown.frame, shown.levels
     cat_levels = shown.order(names.get(cat_axis), order)
@@ -1913,6 +1978,8 @@ def lmplot(
         if m.counts_only
         else None,
         hue_left_out=True,
+        marks=_marks(m, bool(scatter) and not m.counts_only),  # the scatter's markers
+        threshold=threshold,
     )
     all_hue = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
     frame, levels = shown.frame, shown.levels

@@ -653,10 +653,10 @@ def _semantic_release(
         )
         if groups.left_out:
             warnings.append(groups.warning)
-        if topped_up:
-            warnings.append(guard.TOPPED_UP)
             details["groups_left_out"] = groups.left_out
             notes.append(groups.note)
+        if topped_up:
+            warnings.append(guard.TOPPED_UP)
     out = anonymize_values(
         raw,
         method,
