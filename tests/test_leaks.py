@@ -1387,6 +1387,15 @@ REFUSALS: list[Refusal] = [
         "distinct values in each facet drawn, and the facet of 3 records has 3",
     ),
     Refusal(
+        "(stripplot|stripplot-hue-horizontal|swarmplot|rugplot-xy-hue)",
+        "(probabilistic|rounding)",
+        "tiny_groups",
+        DisclosureError,
+        "fewer than 3 records \\(threshold=3\\). Each record is drawn on its own",
+        "one marker per record, drawn the same with and without the grouping: a group left out "
+        "would be the markers missing against the plot without it, so a small group is refused",
+    ),
+    Refusal(
         "(catplot-(strip|swarm)|displot-rug|lmplot|relplot)",
         "(probabilistic|rounding)",
         "tiny_groups",

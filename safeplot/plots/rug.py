@@ -149,7 +149,12 @@ def release_rugplot(
         fix="Use broader levels, or leave hue out.",
     )  # fmt: skip
     shown, left_out = groups.shown, groups.left_out
-    in_shown = groups.keep(codes)
+    # one tick per record, beside the same rug without hue: the records left out are 0 or at
+    # least threshold, and never the ticks a method drew on their own
+    in_shown = groups.keep_records(
+        codes, threshold, on_their_own=m.moves_values and not m.groups_within_strata
+    )
+    topped_up = bool((~in_shown).sum() > (~groups.keep(codes)).sum())
     # rare among every record, those of hue levels left out included: no released value may
     # equal one of them
     rare = [
@@ -185,6 +190,8 @@ def release_rugplot(
     if left_out:
         notes.append(groups.note)
         warnings.append(groups.warning)
+    if topped_up:
+        warnings.append(guard.TOPPED_UP)
     report = make_report(
         "rugplot",
         m.name,

@@ -167,7 +167,12 @@ def release_stripplot(
         sizes, fewest, why, function=function, fix="Use broader groups, or a smaller k."
     )
     left_out = groups.left_out
-    keep = groups.keep(codes)
+    # one marker per record, beside the same figure without hue (or categories): the records
+    # left out are 0 or at least threshold, and never the marks a method drew on their own
+    keep = groups.keep_records(
+        codes, threshold, on_their_own=m.moves_values and not m.groups_within_strata
+    )
+    topped_up = bool((~keep).sum() > (~groups.keep(codes)).sum())
     # rare among every record, those of groups left out included: no released value may
     # equal one of them
     rare = rare_values(rows.all_values, threshold)
@@ -200,6 +205,8 @@ def release_stripplot(
     if left_out:
         notes.append(groups.note)
         warnings.append(groups.warning)
+    if topped_up:
+        warnings.append(guard.TOPPED_UP)
     lo, hi = float(values.min()), float(values.max())
     value_lim, value_ticks = axis_from_range(lo, hi, rare)
     params = dict(out.params, threshold=threshold)

@@ -204,7 +204,9 @@ class ShownGroups:
         codes = np.asarray(codes)
         return (codes >= 0) & self.shown[np.clip(codes, 0, None)]
 
-    def keep_records(self, codes: ArrayLike, threshold: int) -> np.ndarray:
+    def keep_records(
+        self, codes: ArrayLike, threshold: int, *, on_their_own: bool = False
+    ) -> np.ndarray:
         """Per record, whether it is drawn, in a figure that draws one mark per record.
 
         The marks of such a figure (a kNN-centroid or microaggregated scatter)
@@ -215,17 +217,27 @@ class ShownGroups:
         largest group drawn are left out too, to make up `threshold`: the
         difference then tells no more than "at least threshold records".
 
+        A method that releases each record on its own (keyed noise,
+        rounding: `on_their_own`) draws the records kept exactly as the figure
+        without the grouping variable draws them, so the marks missing here
+        would be the records left out: then no group is left out, and a
+        figure with a group too small is refused.
+
         Parameters
         ----------
         codes : array-like of int
             Each record's group code (-1: in no group).
         threshold : int
             The smallest count a release may show.
+        on_their_own : bool
+            The method releases each record on its own, not in groups formed
+            within each group here.
 
         Raises
         ------
         DisclosureError
-            When the largest group would fall below `need`.
+            When the largest group would fall below `need`, or a group is too
+            small under a method that releases records on their own.
 
         Examples
         --------
@@ -233,6 +245,15 @@ class ShownGroups:
         >>> groups.keep_records([0, 0, 0, 0, 1, 0, 0], 3).tolist()
         [True, True, True, True, False, False, False]
         """
+        if on_their_own and self.left_out:
+            raise DisclosureError(
+                f"{self.left_out} {self.what}(s) have fewer than {self.need} records "
+                f"({self.why}). Each record is drawn on its own under this method, as in the "
+                "same figure without the grouping variable, so leaving the small ones out would "
+                "make the difference of the two figures their records. Merge small levels, "
+                "leave the grouping variable out, or use method='deterministic' (its groups "
+                "are formed within each level, and it leaves a small one out)."
+            )
         codes = np.asarray(codes)
         keep = self.keep(codes)
         out = int(((codes >= 0) & ~keep).sum())
