@@ -429,10 +429,11 @@ def _check_facets(
 def _marks(m: Method, draws_points: bool) -> str | None:
     """Whether a figure draws one mark per record, and how (see :func:`_check_facets`).
 
-    ``"confidential"`` draws boxes and trends, not records; the grid methods
+    O'Keefe's rules (``"confidential"``, rule based) draw boxes and trends,
+    not records; the grid methods
     draw cells; raw output is not protected.
     """
-    if not draws_points or m.raw or not m.moves_values or m.name == "confidential":
+    if not draws_points or m.raw or not m.moves_values or m.rule_based:
         return None
     return "grouped" if m.groups_within_strata else "own"
 
