@@ -238,7 +238,7 @@ def _prepare(
                 # records left out too if need be
                 keep = shown.keep_records(codes, threshold)
                 n_left_out = int((~keep).sum())
-                topped_up = n_left_out > int((~shown.keep(codes)).sum())
+                topped_up = shown.topped_up(keep, codes)
                 raw, codes = raw[keep], codes[keep]
                 sizes = np.bincount(codes, minlength=len(levels))
             empty = [levels[i] for i in np.flatnonzero(sizes == 0)]

@@ -482,7 +482,7 @@ def _leave_out_small_groups(
     if not groups.left_out:
         return raw, cats, strata, groups, False
     keep = groups.keep_records(strata, threshold)
-    topped_up = bool((~keep).sum() > (~groups.keep(strata)).sum())
+    topped_up = groups.topped_up(keep, strata)
     before = {r: set(cats[r].unique()) for r in roles}
     raw = raw[keep]
     cats = cats.loc[keep].reset_index(drop=True)

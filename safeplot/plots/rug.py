@@ -154,7 +154,7 @@ def release_rugplot(
     in_shown = groups.keep_records(
         codes, threshold, on_their_own=m.moves_values and not m.groups_within_strata
     )
-    topped_up = bool((~in_shown).sum() > (~groups.keep(codes)).sum())
+    topped_up = groups.topped_up(in_shown, codes)
     # rare among every record, those of hue levels left out included: no released value may
     # equal one of them
     rare = [

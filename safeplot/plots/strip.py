@@ -172,7 +172,7 @@ def release_stripplot(
     keep = groups.keep_records(
         codes, threshold, on_their_own=m.moves_values and not m.groups_within_strata
     )
-    topped_up = bool((~keep).sum() > (~groups.keep(codes)).sum())
+    topped_up = groups.topped_up(keep, codes)
     # rare among every record, those of groups left out included: no released value may
     # equal one of them
     rare = rare_values(rows.all_values, threshold)

@@ -272,6 +272,18 @@ class ShownGroups:
         keep[np.flatnonzero(codes == largest)[-extra:]] = False
         return keep
 
+    def topped_up(self, keep: ArrayLike, codes: ArrayLike) -> bool:
+        """Whether `keep` (from :meth:`keep_records`) leaves out records of a group drawn.
+
+        Examples
+        --------
+        >>> groups = shown_groups([6, 1], 3, "k=3", function="scatterplot")
+        >>> codes = [0, 0, 0, 0, 1, 0, 0]
+        >>> groups.topped_up(groups.keep_records(codes, 3), codes)
+        True
+        """
+        return bool((~np.asarray(keep, dtype=bool)).sum() > (~self.keep(codes)).sum())
+
     @property
     def note(self) -> str | None:
         """The note under the figure when groups were left out (it names none)."""
