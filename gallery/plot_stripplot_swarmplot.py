@@ -8,9 +8,12 @@ record too, but at a *released* value: by default the centroid of the record
 and its ``k - 1`` nearest neighbours within its group (category x hue level;
 Avraam et al.'s deterministic anonymisation), or the value plus keyed noise
 (``method="probabilistic"``). seaborn then jitters or swarms only the
-released values along the category axis. A group with fewer than
-``threshold`` records (or fewer than the method's groups need) is left out
-and not named.
+released values along the category axis. Under the default method a group
+with fewer than ``threshold`` records (or fewer than the method's groups
+need) is left out and not named. Under ``probabilistic`` each record is
+drawn on its own, so leaving a small group out would let a reader difference
+the figure against the same figure without the grouping: a small group is
+refused instead, and the caller merges or filters it.
 
 The data are simulated: length of stay by ward, and a ward with two
 patients.
@@ -57,12 +60,15 @@ print(safe.safeplot_report.warnings)
 # the centroids are formed within each ward and sex. ``probabilistic`` adds
 # keyed noise (SD 0.25 x the variable's SD) instead; larger ``k`` smooths
 # more. Methods that leave values raw (suppression, winsorising) are refused.
+# Ward E's two patients would be refused under ``probabilistic``, so that
+# panel leaves the ward out of its data.
 
 fig, axes = plt.subplots(1, 3, figsize=(15, 3.8), layout="constrained")
 safeplot.swarmplot(wards, x="ward", y="stay", hue="sex", size=3, ax=axes[0])
 axes[0].set_title("swarm, deterministic, k=3")
 safeplot.stripplot(wards, x="ward", y="stay", k=6, ax=axes[1])
 axes[1].set_title("strip, deterministic, k=6")
-safeplot.stripplot(wards, x="stay", y="ward", method="probabilistic", ax=axes[2])
+large_wards = wards[wards["ward"] != "E"]
+safeplot.stripplot(large_wards, x="stay", y="ward", method="probabilistic", ax=axes[2])
 axes[2].set_title("strip, probabilistic, horizontal")
 plt.show()
