@@ -439,16 +439,16 @@ def test_bad_input_is_refused_cleanly():
     _refused(
         lambda: pairplot(small, vars=["x", "y"], hue="g", method="probabilistic"),
         DisclosureError,
-        "'tiny'.*cannot be left out either",
+        "1 hue level.*cannot be left out either",
     )
     _refused(lambda: pairplot(df, vars=["x", "y"], kind="hex"), ValueError, "kind")
     _refused(lambda: pairplot(df.to_dict("list"), vars=["x", "y"]), TypeError, "DataFrame")
     _refused(lambda: jointplot(data=df, x="x", y="text"), ValueError, "not numeric")
     _refused(lambda: jointplot(data=df, x="x", y="empty"), ValueError, "all missing")
     _refused(
-        lambda: jointplot(data=small, x="x", y="y", hue="g", method="suppress"),
+        lambda: jointplot(data=small, x="x", y="y", hue="g", method="rounding"),
         DisclosureError,
-        "'tiny'.*cannot be left out either",
+        "1 hue level.*cannot be left out either",
     )
     _refused(lambda: jointplot(data=df, x="x"), ValueError, "both x= and y=")
 
@@ -491,6 +491,31 @@ def test_a_level_below_k_is_left_out_with_a_note(hue_order):
     assert scatters and all(len(_offsets(a)) == len(df) - 4 for a in scatters)
     assert not scan_figure(
         g.figure, {"x": df["x"].to_numpy()}, per_axes=pair_axes_variables(g, df), count_axis="y"
+    )
+    plt.close(g.figure)
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+@pytest.mark.parametrize("grid", ["pair", "joint"])
+def test_a_small_level_is_left_out_under_the_grid_methods(method, grid):
+    # a level of 2 records has no cell or bin of threshold records: it is left out (not
+    # drawn, not named), the rest drawn, and the report and note say groups were left out
+    from safeplot.plots._common import LEFT_OUT_NOTE
+
+    df = _d1()
+    df.loc[:1, "g"] = "tiny"
+    if grid == "pair":
+        g = pairplot(df, vars=["x", "y"], hue="g", method=method)
+    else:
+        g = jointplot(data=df, x="x", y="y", hue="g", method=method)
+    texts = [t.get_text() for t in g.figure.findobj(plt.Text)]
+    assert "tiny" not in texts
+    assert {"a", "b"} <= set(texts)
+    assert LEFT_OUT_NOTE in texts
+    report = g.safeplot_report
+    assert report.details["groups_left_out"] == 1
+    assert "1 hue level(s) with fewer than 3 records (threshold=3) are not drawn." in (
+        report.warnings
     )
     plt.close(g.figure)
 

@@ -758,3 +758,43 @@ def test_a_small_level_is_still_refused_where_the_values_are_the_records_own():
     with pytest.raises(DisclosureError, match="hue level 'tiny' has fewer than threshold=3"):
         kdeplot(data=df, x="x", hue="g", method="confidential")
     assert audit.entries() == []
+
+
+@pytest.mark.parametrize("method", ["probabilistic", "rounding"])
+def test_a_small_level_is_refused_where_each_record_is_released_on_its_own(method):
+    # keyed noise and rounding release each record as the figure without hue does: the
+    # density of the level would be a statistic of 2 records, and leaving it out would let
+    # the difference of the two figures give it; refused, naming the alternative
+    df = _tiny_level_frame()
+    with pytest.raises(DisclosureError, match=r"kdeplot: 1 hue level.*method='deterministic'"):
+        kdeplot(data=df, x="x", hue="g", method=method)
+    assert audit.entries() == []
+
+
+@pytest.mark.parametrize("bivariate", [False, True])
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+def test_a_small_level_is_left_out_under_the_count_methods(method, bivariate):
+    # a level of 2 records has no bin of threshold records: it draws nothing, and is not
+    # named either (invariant 3); the report and the note say a group was left out
+    from safeplot.plots._common import LEFT_OUT_NOTE
+
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame(
+        {
+            "x": np.round(rng.normal(40, 8, 602), 2),
+            "y": np.round(rng.normal(0, 1, 602), 2),
+            "g": np.r_[["p"] * 300, ["q"] * 300, ["tiny"] * 2],
+        }
+    )
+    fig, ax = plt.subplots()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # sparse bins: no contour at some levels
+        kdeplot(data=df, x="x", y="y" if bivariate else None, hue="g", method=method, ax=ax)
+    assert not any("tiny" in t.get_text() for t in fig.findobj(plt.Text))
+    assert LEFT_OUT_NOTE in [t.get_text() for t in fig.findobj(plt.Text)]
+    report = ax.safeplot_report
+    assert report.details["groups_left_out"] == 1
+    assert "1 hue level(s) with fewer than 3 records (threshold=3) are not drawn." in (
+        report.warnings
+    )
+    plt.close(fig)

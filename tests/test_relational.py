@@ -544,15 +544,39 @@ def test_refused_only_when_every_level_is_too_small():
     assert audit.entries() == []
 
 
-def test_probabilistic_noise_still_draws_a_small_level():
-    # keyed noise needs no neighbours within a level, and leaving the level out would let
-    # the figure without hue (same noise per record) single out its records: it is drawn
+@pytest.mark.parametrize("method", ["probabilistic", "rounding"])
+def test_a_small_level_is_refused_where_each_record_is_drawn_on_its_own(method):
+    # keyed noise and rounding draw each record as the figure without hue draws it: leaving
+    # the level out would single out its records by difference, and drawing it would show a
+    # count of 1 under its name (invariant 3), so the call is refused, naming the alternative
     df = small_frame()
     df.loc[0, "g"] = "tiny"
     fig, ax = plt.subplots()
-    scatterplot(data=df, x="x", y="y", hue="g", method="probabilistic", ax=ax)
-    assert len(points_of(ax).get_offsets()) == 30
-    assert "groups_left_out" not in ax.safeplot_report.details
+    with pytest.raises(DisclosureError, match=r"scatterplot: 1 hue level.*method='deterministic'"):
+        scatterplot(data=df, x="x", y="y", hue="g", method=method, ax=ax)
+    assert not ax.collections
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+def test_a_level_with_no_cell_drawn_is_not_named(method):
+    # under the grid methods a level of 2 records has no cell of threshold records: it draws
+    # nothing and its name is in no legend entry or text of the figure (invariant 3)
+    df = small_frame(n=300)
+    df.loc[[0, 1], "g"] = "tiny"
+    fig, ax = plt.subplots()
+    scatterplot(data=df, x="x", y="y", hue="g", method=method, ax=ax)
+    texts = [t.get_text() for t in fig.findobj(plt.Text)]
+    assert "tiny" not in texts
+    assert any(t in texts for t in set(df["g"]) - {"tiny"})
+    assert ax.safeplot_report.details["groups_left_out"] == 1
+    assert any("not drawn" in w for w in ax.safeplot_report.warnings)
+    plt.close(fig)
+    # named by the caller, it keeps its legend entry, as a level without records does
+    fig, ax = plt.subplots()
+    order = sorted(set(df["g"]))
+    scatterplot(data=df, x="x", y="y", hue="g", hue_order=order, method=method, ax=ax)
+    assert "tiny" in [t.get_text() for t in ax.get_legend().get_texts()]
     plt.close(fig)
 
 

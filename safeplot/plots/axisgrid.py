@@ -169,9 +169,11 @@ def _prepare(
     their groups within each level (``"deterministic"``,
     ``"microaggregation"``): the figure without hue groups the same records
     differently, so the two figures' difference is not the records left out.
-    Under the other methods the records kept are released as they would be
-    without hue (keyed noise per record, rounding, winsorised values, counts
-    of raw values), and the difference would single out the records left
+    Under the grid methods (``"suppress"``, ``"generalize"``) a level of
+    fewer than threshold records has no cell or bin to draw: leaving it out
+    takes away only its name. Under the other methods the records kept are
+    released as they would be without hue (keyed noise per record, rounding,
+    winsorised values), and the difference would single out the records left
     out: a small level is refused there, naming the safe alternatives. A
     level left out goes as a level without records does (a pair grid draws
     neither, whether named in `hue_order` or not), so that a named level's
@@ -211,9 +213,9 @@ def _prepare(
             sizes = np.bincount(codes, minlength=len(levels))
             need, what = m.group_floor(pol, k)
             small = [levels[i] for i in np.flatnonzero((sizes > 0) & (sizes < need))]
-            if small and not m.groups_within_strata:
+            if small and not (m.groups_within_strata or m.counts_only):
                 raise DisclosureError(
-                    f"{function}: hue level(s) {small} have fewer than {need} records "
+                    f"{function}: {len(small)} hue level(s) have fewer than {need} records "
                     f"({what}): their records cannot be released on their own, and their "
                     f"names would appear in the legend. Under method={method!r} they cannot be "
                     "left out either: the records kept would be drawn as in the figure "
@@ -236,7 +238,11 @@ def _prepare(
                 # one marker per record: the records left out (counted against the figure
                 # without hue) are 0 or at least threshold, some of the largest level's
                 # records left out too if need be
-                keep = shown.keep_records(codes, threshold)
+                # (the grid methods draw cells, not records: a level of fewer than threshold
+                # records has no cell to draw, and nothing else is taken away)
+                keep = (
+                    shown.keep(codes) if m.counts_only else shown.keep_records(codes, threshold)
+                )
                 n_left_out = int((~keep).sum())
                 topped_up = shown.topped_up(keep, codes)
                 raw, codes = raw[keep], codes[keep]

@@ -589,18 +589,27 @@ def release_kde(
     if not m.raw:
         _refuse_rare_clip(clip, avoid, function)
     shown = None
-    if hue_levels is not None and m.groups_within_strata:
-        # a hue level too small for the method's groups is left out (DESIGN invariant 10); the
-        # values to avoid above stay those of every record, the records left out included.
-        # Only where the groups are formed within each level: a method that releases each
-        # record's own value (keyed noise, O'Keefe's winsorised values) would draw the same
-        # values for the levels kept with and without hue, and the density of the whole data
-        # less the densities drawn here would be that of the records left out; a small level
-        # is refused there, as before
+    if hue_levels is not None and (m.groups_within_strata or m.counts_only):
+        # a hue level too small for the method is left out (DESIGN invariant 10); the values
+        # to avoid above stay those of every record, the records left out included
         raw, codes, hue_kept, w, hue_levels, shown, n_left_out = _leave_out_small_levels(
             raw, codes, hue_kept, w, hue_levels, hue_order, m, k, pol, function, wide
         )
         groups = [np.flatnonzero(codes == i) for i in range(len(hue_levels))]
+    elif hue_levels is not None and m.moves_values and not m.rule_based:
+        # a method that releases each record's own value (keyed noise, rounding) draws the
+        # levels kept as the figure without hue draws them: the density of the whole data
+        # less the densities drawn would be that of a level left out, so a small one is
+        # refused (O'Keefe's winsorised values are refused below, with their own reason)
+        need, why = m.group_floor(pol, k)
+        guard.shown_groups(
+            np.bincount(codes, minlength=len(hue_levels)),
+            need,
+            why,
+            function=function,
+            what="column" if wide else "hue level",
+            fix="Combine levels, leave hue out, or use method='deterministic'.",
+        ).keep_records(codes, threshold, on_their_own=True)
     if wide:
         for i, g in enumerate(groups):
             if g.size and np.ptp(raw[g, 0]) == 0:
@@ -712,6 +721,9 @@ def release_kde(
     if shown is not None and shown.left_out:
         details["groups_left_out"] = shown.left_out
         warn = [*warn, shown.warning]
+        if grid is not None:
+            report.details["groups_left_out"] = shown.left_out
+            report.warnings.append(shown.warning)
     if grid is None:
         # the records of the levels left out are counted: the records drawn, subtracted from
         # the count, would otherwise count them
@@ -876,11 +888,17 @@ def _leave_out_small_levels(
     only if the call named it in `hue_order`. The anonymiser then sees only
     the levels drawn (it stays pure numerics and never refuses a small one).
 
-    Why leaving out does not disclose: the methods that get here form their
-    groups within each level, so the figure without hue groups the same
-    records differently; the difference of the two figures is not the curve
-    of the records left out. The values the curves avoid are those rare among
-    every record, those left out included.
+    Under the count methods (suppression, generalisation) a level needs
+    `threshold` records: one with fewer has no bin of `threshold` records, so
+    it would draw nothing, and leaving it out takes away only its name.
+
+    Why leaving out does not disclose: the methods that group records form
+    their groups within each level, so the figure without hue groups the
+    same records differently; the difference of the two figures is not the
+    curve of the records left out. Under the count methods the densities of
+    the levels drawn are the same with the small level suppressed or left
+    out. The values the curves avoid are those rare among every record,
+    those left out included.
 
     Returns
     -------

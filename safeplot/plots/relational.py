@@ -633,6 +633,19 @@ def _semantic_release(
     warnings: list[str] = []
     details: dict[str, Any] = {}
     spread = np.std(raw, axis=0)
+    if strata is not None and not m.groups_within_strata:
+        # keyed noise and rounding release each record on its own: the markers of the levels
+        # kept would be those of the figure without the grouping variable, less the records
+        # left out, so a level too small to show is refused
+        need, fewer = m.group_floor(pol, k)
+        guard.shown_groups(
+            np.bincount(strata, minlength=len(clean.strata_labels)),
+            need,
+            fewer,
+            function=function,
+            what=_groups_word(categorical),
+            fix=f"Merge small levels or drop {' or '.join(f'{r}=' for r in categorical)}.",
+        ).keep_records(strata, threshold, on_their_own=True)
     if strata is not None and m.groups_within_strata:
         # a level (or hue x style combination) too small for the method's groups, which are
         # formed within each, is left out rather than refusing the figure
@@ -774,9 +787,28 @@ def _grid_semantic_release(
             part[cols[r]] = [value] * ix.size
         rows.append(pd.DataFrame(part))
     frame = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+    report = grid.report
+    undrawn: list[str] = []
+    n_gone = 0
     for r in categorical:
+        # a level none of whose cells holds threshold records is suppressed as a whole: not
+        # named in the legend, unless the caller named it (DESIGN invariant 3)
+        named = set(orders.get(r) or ())
+        drawn = set(frame[cols[r]]) if len(frame) else set()
         levels = categorical_order(cats[r], orders.get(r))
-        frame[cols[r]] = pd.Categorical(frame[cols[r]], categories=levels)
+        gone = [lev for lev in levels if lev not in drawn and lev not in named]
+        if gone:
+            undrawn.append(f"{len(gone)} {r} level(s)")
+            n_gone += len(gone)
+        frame[cols[r]] = pd.Categorical(
+            frame[cols[r]], categories=[lev for lev in levels if lev not in gone]
+        )
+    if undrawn:
+        report.details["groups_left_out"] = n_gone
+        report.warnings.append(
+            f"{' and '.join(undrawn)} have no cell of at least threshold={threshold} records "
+            "and are not drawn."
+        )
     # big cells first, so that small ones stay visible on top
     frame = frame.sort_values(count_col, ascending=False, kind="stable").reset_index(drop=True)
     columns = {**cols, "size": count_col}
@@ -787,8 +819,9 @@ def _grid_semantic_release(
         grid.ylim,
         grid.xticks,
         grid.yticks,
-        grid.report,
+        report,
         cells=True,
+        notes=[LEFT_OUT_NOTE] if undrawn else [],
     )
 
 

@@ -191,6 +191,8 @@ class ShownGroups:
         Where `need` comes from (``"threshold=3"``, ``"2*k=6"``).
     what : str
         What a group is, for the messages (``"hue level"``, ``"group"``).
+    function : str
+        The plot function, named first in a refusal.
     """
 
     shown: np.ndarray
@@ -198,6 +200,11 @@ class ShownGroups:
     need: int
     why: str
     what: str = "group"
+    function: str = ""
+
+    @property
+    def _prefix(self) -> str:
+        return f"{self.function}: " if self.function else ""
 
     def keep(self, codes: ArrayLike) -> np.ndarray:
         """Return, per record of group `codes` (-1: no group), whether it is drawn."""
@@ -247,7 +254,7 @@ class ShownGroups:
         """
         if on_their_own and self.left_out:
             raise DisclosureError(
-                f"{self.left_out} {self.what}(s) have fewer than {self.need} records "
+                f"{self._prefix}{self.left_out} {self.what}(s) have fewer than {self.need} records "
                 f"({self.why}). Each record is drawn on its own under this method, as in the "
                 "same figure without the grouping variable, so leaving the small ones out would "
                 "make the difference of the two figures their records. Merge small levels, "
@@ -264,7 +271,7 @@ class ShownGroups:
         extra = int(threshold) - out
         if sizes[largest] - extra < self.need:
             raise DisclosureError(
-                f"the {self.what}(s) too small to draw hold fewer than threshold={threshold} "
+                f"{self._prefix}the {self.what}(s) too small to draw hold fewer than threshold={threshold} "
                 "records, and no group drawn has records to spare to make the records left out "
                 "a safe count: the figure without the grouping variable would count them. "
                 "Merge small levels, or leave the grouping variable out."
@@ -374,7 +381,7 @@ def shown_groups(
             f"{function}: every {what} has fewer than {need} records ({why}), so nothing can "
             f"be released. {fix}"
         )
-    return ShownGroups(shown, int(((sizes > 0) & ~shown).sum()), int(need), why, what)
+    return ShownGroups(shown, int(((sizes > 0) & ~shown).sum()), int(need), why, what, function)
 
 
 def from_menu(name: str, value: Any, menu: Sequence[Any], *, what: str = "") -> Any:
