@@ -46,6 +46,7 @@ from seaborn import FacetGrid
 from .. import audit
 from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
 from ..errors import DisclosureError, UnsafePlotError
+from ..marks._axes import footnotes, remove_footnote
 from ..marks.lines import set_date_axis
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
@@ -793,6 +794,13 @@ def _finish_grid(
     grid.set_axis_labels(xlabel, ylabel)
     grid.set_titles()
     left_out = shown is not None and shown.left_out > 0
+    if left_out:
+        # a facet's own function that left a hue level out noted it on its panel: the grid
+        # says it once, under the figure
+        for ax in grid.axes.flat:
+            for note in list(footnotes(ax)):
+                if note.get_text() == LEFT_OUT_NOTE:
+                    remove_footnote(ax, note.get_gid())
     figure_note(grid.axes.flat, left_out=LEFT_OUT_NOTE if left_out else None)
     grid.tight_layout()
     grid.safeplot_reports = [
