@@ -964,8 +964,14 @@ def displot(
         The variable(s) to plot; both give a bivariate plot per facet.
     hue : name or vector, optional
         Levels drawn in different colours in every facet; one legend for the grid.
-        Each level within a facet needs at least ``threshold`` records (and
-        ``k`` under ``"deterministic"`` and ``"microaggregation"``).
+        A level within a facet with fewer than ``threshold`` records (``k``
+        under ``"deterministic"``, ``2*k`` under ``"microaggregation"``) is
+        treated as the facet's function treats it: left out of the facet with
+        a note where it leaves a small level out (histograms and ECDFs under
+        ``"suppress"`` and ``"generalize"``; densities under
+        ``"deterministic"``, ``"microaggregation"`` and the counting
+        methods), not named in the legend unless named in `hue_order`;
+        refused elsewhere.
     row, col : name or vector, optional
         Facet variables. A facet needs at least ``threshold`` records
         (``2*k`` under ``"deterministic"`` and ``"microaggregation"``): a
@@ -1022,10 +1028,11 @@ def displot(
     Raises
     ------
     DisclosureError
-        A facet of a histogram or ECDF (or a hue level within a facet) with
-        too few records, every facet too small, a parameter below a policy
-        floor, or a facet the method cannot release; nothing is drawn, no
-        figure is left open and nothing is logged.
+        A facet of a histogram or ECDF with too few records, a hue level
+        within a facet too small where the facet's function cannot leave it
+        out, every facet too small, a parameter below a policy floor, or a
+        facet the method cannot release; nothing is drawn, no figure is left
+        open and nothing is logged.
     UnsafePlotError
         ``kind="ecdf"`` without a safe ``ecdfplot``.
 
@@ -1273,6 +1280,11 @@ def relplot(
         The two numeric variables.
     hue, size, style : name or vector, optional
         Semantic variables, as in :func:`~safeplot.plots.relational.scatterplot`.
+        A categorical hue level within a facet too small for the method is
+        left out of that facet with a note, as ``scatterplot`` leaves it out
+        (``"deterministic"``, ``"microaggregation"``, ``"confidential"``
+        and the grid-cell methods), and refused under ``"probabilistic"``
+        and ``"rounding"``.
     units, weights : None
         Used by line plots only (seaborn warns and ignores them for scatter plots; so does this).
     row, col : name or vector, optional
@@ -1315,9 +1327,10 @@ def relplot(
     Raises
     ------
     DisclosureError
-        A hue level within a facet too small, every facet too small, a small
-        facet of grid cells, or a parameter below a policy floor; nothing is
-        drawn or logged.
+        A hue level within a facet too small under a method that draws each
+        record on its own, every facet too small, a small facet of grid
+        cells, or a parameter below a policy floor; nothing is drawn or
+        logged.
 
     See Also
     --------
