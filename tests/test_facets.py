@@ -923,3 +923,16 @@ def test_shared_axes_are_agreed_from_the_releases(monkeypatch, name):
     monkeypatch.undo()
     found = _scan(name, g, df)
     assert not found, str(found)
+
+
+def test_a_small_hue_level_leaves_the_legends_kept_on_the_facets():
+    # with a numeric size each facet keeps its own legend: the level left out of every facet
+    # holding it leaves those legends too, and the other entries stay
+    df = _small_hue()
+    df["s"] = np.round(df["y"].abs(), 1)
+    g = relplot(df, x="x", y="y", col="g", hue="h", size="s", height=2, method="deterministic")
+    assert not any("tiny" in t for t in _texts(g.figure))
+    for ax in g.axes.flat:
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert {"p", "q"} <= set(labels)
+        assert len(labels) > 2  # the size entries stay

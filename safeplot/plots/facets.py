@@ -777,6 +777,24 @@ def _legend_from_facets(
         )
 
 
+def _drop_from_legends(grid: FacetGrid, labels: set[str]) -> None:
+    """Take the entries `labels` out of the legends left on the facets (each facet's own scale)."""
+    if not labels:
+        return
+    for ax in grid.axes.flat:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        entries = list(zip(legend.legend_handles, legend.get_texts(), strict=False))
+        if not any(text.get_text() in labels for _, text in entries):
+            continue
+        kept = [(h, t.get_text()) for h, t in entries if t.get_text() not in labels]
+        title = legend.get_title().get_text() or None
+        legend.remove()
+        if kept:
+            ax.legend([h for h, _ in kept], [lab for _, lab in kept], title=title)
+
+
 def _finish_grid(
     grid: FacetGrid,
     tracker: _Axes,
@@ -1504,6 +1522,9 @@ def relplot(
             _legend_from_facets(
                 grid, names.get("hue") if cells and len(titles) == 1 else None, None, drop=drop
             )
+        elif legend and categorical_hue:
+            # the legends stay on the facets (a numeric size has each facet's own scale)
+            _drop_from_legends(grid, shown.hidden_labels(names["hue"], hue_order))
         _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel, shown)
     return grid
 
