@@ -615,6 +615,28 @@ def _discard_after(count: int) -> None:
         del _log[count:]
 
 
+def _warn_after(count: int, warnings: list[str], groups_left_out: int) -> None:
+    """Add `warnings` to the entries after the first `count` (package use).
+
+    A figure-level call that left out groups too small to show (facets, hue
+    levels within a facet) says so in every panel's report once all are
+    drawn; this says it in those panels' entries as well, with
+    ``details["groups_left_out"]`` raised by `groups_left_out` as in the
+    reports.
+    """
+    with _lock:
+        for i in range(count, len(_log)):
+            report = copy.deepcopy(_log[i].report)
+            have = list(report.get("warnings") or [])
+            report["warnings"] = have + [w for w in warnings if w not in have]
+            details = dict(report.get("details") or {})
+            details["groups_left_out"] = int(details.get("groups_left_out", 0)) + groups_left_out
+            report["details"] = details
+            _log[i] = dataclasses.replace(
+                _log[i], report=report, status=status_of(report), summary=_summary_text(report)
+            )
+
+
 def clear() -> None:
     """Empty the audit log; the next entry is numbered 1 again.
 

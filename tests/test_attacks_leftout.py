@@ -191,3 +191,67 @@ def test_scatter_under_keyed_noise_draws_the_small_level_and_pairplot_refuses_it
     with pytest.raises(DisclosureError, match="cannot be left out either"):
         safeplot.pairplot(df, vars=["x", "y"], hue="g", method="probabilistic")
     plt.close("all")
+
+
+def _facet_frame() -> pd.DataFrame:
+    """The frame of the tests above in two facets; the secret level's 2 records both in "u"."""
+    df = _frame()
+    df["f"] = np.where(np.arange(len(df)) % 2 == 0, "u", "v")
+    df.loc[df["g"] == SECRET, "f"] = "u"
+    return df
+
+
+def _bars(ax) -> dict[float, float]:
+    """Sum of the drawn bar heights at each bin's left edge, as a reader measures them."""
+    heights: dict[float, float] = {}
+    for patch in ax.patches:
+        if np.isfinite(patch.get_height()) and patch.get_height() > 0:
+            left = round(float(patch.get_x()), 9)
+            heights[left] = heights.get(left, 0.0) + float(patch.get_height())
+    return heights
+
+
+def _rests(g_all, g_hue) -> list[float]:
+    """Per facet and bin: the total without hue minus the hue levels' bars shown with it."""
+    rests = []
+    for ax_all, ax_hue in zip(g_all.axes.flat, g_hue.axes.flat, strict=True):
+        split = _bars(ax_hue)
+        rests += [t - split.get(left, 0.0) for left, t in _bars(ax_all).items()]
+    return rests
+
+
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+def test_displot_with_and_without_hue_counts_no_level_left_out_of_a_facet(hue_first):
+    # a reader holds displot(col=) with and without hue=: in the facet holding the secret
+    # level, each bin's total minus the levels shown would be its records, unless the
+    # level's hidden counts are linked with the total by the release ledger
+    df = _facet_frame()
+    threshold = get_policy().threshold
+    bins = np.arange(0.0, 101.0, 5.0).tolist()
+    grids = {}
+    for hue in ("g", None) if hue_first else (None, "g"):
+        grids[hue] = safeplot.displot(
+            df, x="x", col="f", hue=hue, bins=bins, method="suppress", height=2
+        )
+    g_hue, g_all = grids["g"], grids[None]
+    assert g_hue.safeplot_reports[0].details["groups_left_out"] >= 1
+    rests = _rests(g_all, g_hue)
+    assert all(rest == 0 or rest >= threshold for rest in rests), rests
+    assert SECRET not in _text(g_hue.figure)
+    assert not any(SECRET in str(e.report) for e in safeplot.audit.entries())
+    plt.close("all")
+
+
+def test_displot_without_the_ledger_would_count_the_level_left_out_of_a_facet():
+    """The attack the test above stops: with a fresh ledger per figure, a bin differences."""
+    df = _facet_frame()
+    threshold = get_policy().threshold
+    bins = np.arange(0.0, 101.0, 5.0).tolist()
+    grids = {}
+    for hue in (None, "g"):
+        with safeplot.ledger.using(safeplot.ledger.Ledger()):
+            grids[hue] = safeplot.displot(
+                df, x="x", col="f", hue=hue, bins=bins, method="suppress", height=2
+            )
+    assert any(0 < rest < threshold for rest in _rests(grids[None], grids["g"]))
+    plt.close("all")

@@ -43,8 +43,10 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import Locator
 from seaborn import FacetGrid
 
+from .. import audit
 from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
 from ..errors import DisclosureError, UnsafePlotError
+from ..marks._axes import footnotes, remove_footnote
 from ..marks.lines import set_date_axis
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
@@ -211,9 +213,17 @@ class _Shown:
     warnings : list of str
         What the facets' reports say about them (how many, not which).
     dropped : DataFrame
-        The records left out (for the values no limit or tick may equal).
+        The records left out (for the values no limit or tick may equal),
+        including those of hue levels a facet's axes-level function leaves
+        out itself (they stay in `frame`, see :func:`_check_facets`).
     whole : DataFrame
         Every record, for the order of levels.
+    hue_hidden : set
+        Hue levels left out of every facet that holds records of them: the
+        grid's legend does not name them unless the caller did.
+    logged : int
+        Entries in the audit log before the first facet is drawn: the
+        facets' entries are those after them.
     """
 
     frame: pd.DataFrame
@@ -222,6 +232,8 @@ class _Shown:
     warnings: list[str] = field(default_factory=list)
     dropped: pd.DataFrame = field(default_factory=pd.DataFrame)
     whole: pd.DataFrame = field(default_factory=pd.DataFrame)
+    hue_hidden: set = field(default_factory=set)
+    logged: int = 0
 
     def order(self, column: str | None, order: list | None = None) -> list | None:
         """Return the levels of `column` in the records drawn, in the order of all records.
@@ -237,8 +249,14 @@ class _Shown:
         present = set(pd.unique(self.frame[column].dropna()))
         return [lev for lev in levels if lev in present]
 
+    def hidden_labels(self, column: str | None, order: list | None) -> set[str]:
+        """Return the labels of hue levels drawn in no facet, unless the caller named them."""
+        if column is None or not self.hue_hidden or _named(self.whole[column], order):
+            return set()
+        return {str(lev) for lev in self.hue_hidden}
+
     def finish(self, grid: FacetGrid) -> None:
-        """Say in every facet's report that groups were left out (not which)."""
+        """Say in every facet's report and audit entry that groups were left out (not which)."""
         if not self.left_out:
             return
         for report in getattr(grid, "safeplot_reports", []):
@@ -246,6 +264,7 @@ class _Shown:
             report.details["groups_left_out"] = (
                 int(report.details.get("groups_left_out", 0)) + self.left_out
             )
+        audit._warn_after(self.logged, self.warnings, self.left_out)
 
 
 def _named(values: pd.Series, order: list | None) -> bool:
@@ -283,6 +302,7 @@ def _check_facets(
     *,
     counts: str | None = None,
     hue_left_out: bool = False,
+    hue_rule: _HueRule | None = None,
     marks: str | None = None,
     threshold: int = 3,
 ) -> _Shown:
@@ -301,7 +321,16 @@ def _check_facets(
 
     Hue levels within a facet with fewer than `hue_min` records are left out
     of that facet the same way when `hue_left_out` (each is a release of its
-    own), and refused otherwise.
+    own), and refused otherwise. With a `hue_rule` (:func:`_small_hue_rule`:
+    the rule of the axes-level function drawn on every facet) a small level
+    is refused where that function refuses it, with its reason; where it
+    leaves the level out, the level's records stay in the frame and reach
+    the facet's function, which leaves them out itself, exactly as it does
+    standalone (the release ledger then links the level's hidden counts
+    with the figure without ``hue``, and the records left out against that
+    figure are topped up within the facet). They are listed in ``dropped``
+    all the same, the facets' reports and note say that groups were left
+    out, and a level left out of every facet holding it is ``hue_hidden``.
 
     `marks` says whether the figure draws one mark per record (points,
     rug ticks), which a reader can count and compare with the figure
@@ -396,7 +425,22 @@ def _check_facets(
         by = [names[r] for r in roles] + [names["hue"]]
         sizes_s = sub.groupby(by, observed=True, dropna=True).size()
         small = [_key(k) for k, n in sizes_s.items() if 0 < n < hue_min]
-        if small and hue_left_out and marks != "own":
+        if small and hue_rule is not None and hue_rule.leave_out:
+            small_rows = _in_groups(shown.frame, by, set(small)).to_numpy(dtype=bool)
+            shown.dropped = pd.concat([shown.dropped, shown.frame[small_rows]])
+            drawn = {_key(k)[-1] for k, n in sizes_s.items() if n >= hue_min}
+            shown.hue_hidden |= {k[-1] for k in small} - drawn
+            shown.left_out += len(small)
+            shown.warnings.append(
+                f"{len(small)} hue level(s) with fewer than {hue_min} records ({hue_why}) are "
+                "not drawn in their facet."
+            )
+        elif small and hue_rule is not None:
+            raise DisclosureError(
+                f"{function}: {len(small)} hue level(s) within a facet have fewer than "
+                f"{hue_why} records. {hue_rule.refusal}"
+            )
+        elif small and hue_left_out and marks != "own":
             groups = shown_groups(
                 sizes_s.to_numpy(),
                 hue_min,
@@ -423,6 +467,7 @@ def _check_facets(
                 f"{hue_why} records ({described}). Merge small hue levels, drop hue=, or facet "
                 "by fewer variables."
             )
+    shown.logged = len(audit.entries())  # the facets' entries come after these
     return shown
 
 
@@ -456,6 +501,83 @@ def _hue_minimum(m: Method, k: int, pol: Policy) -> tuple[int | None, str]:
     if m.raw:
         return None, ""
     return m.group_floor(pol, k)
+
+
+@dataclass(frozen=True)
+class _HueRule:
+    """What the axes-level function of a facet does with a hue level too small for the method.
+
+    Attributes
+    ----------
+    leave_out : bool
+        The level is left out of the facet (with a note); else the figure is refused.
+    refusal : str
+        Why it cannot be left out, and what to do instead (when refused).
+    """
+
+    leave_out: bool
+    refusal: str = ""
+
+
+_MERGE = "Merge small hue levels into broader ones (recode hue), or drop hue="
+
+
+def _small_hue_rule(m: Method, kind: str) -> _HueRule:
+    """Return the rule of the axes-level function of `kind` for a small hue level under `m`.
+
+    The one place the facet-level functions decide it (DESIGN invariant 10),
+    the same as ``histplot``, ``ecdfplot``, ``kdeplot`` and ``scatterplot``
+    decide it for a level of the whole data:
+
+    - ``"hist"``, ``"ecdf"``: bins and steps are counts. The methods that
+      only count (``m.counts_only``) leave a small level out: its hidden
+      counts are linked by the release ledger with those of the same figure
+      without ``hue``. Counts of moved values are not linked, so the level
+      is refused.
+    - ``"kde"``: left out where the method forms its groups within each
+      level (``m.groups_within_strata``: the figure without ``hue`` groups
+      the records differently) and under the counting methods; refused where
+      each record keeps its own value (keyed noise, rounding, O'Keefe's
+      winsorising): the density without ``hue`` less the densities drawn
+      would be the level's.
+    - ``"scatter"``: left out where groups are formed within each level
+      (with the top-up of :meth:`~safeplot.release.guard.ShownGroups.keep_records`),
+      under O'Keefe's boxes (``m.rule_based``) and the grid-cell methods;
+      refused where each record is drawn on its own, as in the figure
+      without ``hue``.
+
+    Examples
+    --------
+    >>> from safeplot.methods import get_method
+    >>> [_small_hue_rule(get_method(m), "hist").leave_out for m in ("suppress", "rounding")]
+    [True, False]
+    >>> [_small_hue_rule(get_method(m), "scatter").leave_out
+    ...  for m in ("deterministic", "confidential", "probabilistic")]
+    [True, True, False]
+    """
+    if kind in ("hist", "ecdf"):
+        if m.counts_only:
+            return _HueRule(True)
+        what = "bins" if kind == "hist" else "ECDF steps"
+        return _HueRule(
+            False,
+            f"Its {what} would count its records, and it cannot be left out: under "
+            f"method={m.name!r} the counts of moved values are not linked by the release "
+            f"ledger, so the {what} of the same figure without hue= minus the levels shown "
+            f"would count the records of a level left out. {_MERGE}, or use "
+            "method='suppress' (which leaves a small level out).",
+        )
+    if m.groups_within_strata or m.counts_only or (kind == "scatter" and m.rule_based):
+        return _HueRule(True)
+    drawn = "density" if kind == "kde" else "markers"
+    return _HueRule(
+        False,
+        f"It cannot be left out: under method={m.name!r} each record keeps its own released "
+        f"value, drawn the same in the figure without hue=, so the {drawn} of that figure less "
+        f"those drawn here would be the records of a level left out. {_MERGE}, or use "
+        "method='deterministic' (its groups are formed within each level, and it leaves a "
+        "small one out).",
+    )
 
 
 def _facet_kws(facet_kws: dict | None, function: str) -> tuple[dict, Any, Any]:
@@ -655,6 +777,24 @@ def _legend_from_facets(
         )
 
 
+def _drop_from_legends(grid: FacetGrid, labels: set[str]) -> None:
+    """Take the entries `labels` out of the legends left on the facets (each facet's own scale)."""
+    if not labels:
+        return
+    for ax in grid.axes.flat:
+        legend = ax.get_legend()
+        if legend is None:
+            continue
+        entries = list(zip(legend.legend_handles, legend.get_texts(), strict=False))
+        if not any(text.get_text() in labels for _, text in entries):
+            continue
+        kept = [(h, t.get_text()) for h, t in entries if t.get_text() not in labels]
+        title = legend.get_title().get_text() or None
+        legend.remove()
+        if kept:
+            ax.legend([h for h, _ in kept], [lab for _, lab in kept], title=title)
+
+
 def _finish_grid(
     grid: FacetGrid,
     tracker: _Axes,
@@ -672,6 +812,13 @@ def _finish_grid(
     grid.set_axis_labels(xlabel, ylabel)
     grid.set_titles()
     left_out = shown is not None and shown.left_out > 0
+    if left_out:
+        # a facet's own function that left a hue level out noted it on its panel: the grid
+        # says it once, under the figure
+        for ax in grid.axes.flat:
+            for note in list(footnotes(ax)):
+                if note.get_text() == LEFT_OUT_NOTE:
+                    remove_footnote(ax, note.get_gid())
     figure_note(grid.axes.flat, left_out=LEFT_OUT_NOTE if left_out else None)
     grid.tight_layout()
     grid.safeplot_reports = [
@@ -835,8 +982,14 @@ def displot(
         The variable(s) to plot; both give a bivariate plot per facet.
     hue : name or vector, optional
         Levels drawn in different colours in every facet; one legend for the grid.
-        Each level within a facet needs at least ``threshold`` records (and
-        ``k`` under ``"deterministic"`` and ``"microaggregation"``).
+        A level within a facet with fewer than ``threshold`` records (``k``
+        under ``"deterministic"``, ``2*k`` under ``"microaggregation"``) is
+        treated as the facet's function treats it: left out of the facet with
+        a note where it leaves a small level out (histograms and ECDFs under
+        ``"suppress"`` and ``"generalize"``; densities under
+        ``"deterministic"``, ``"microaggregation"`` and the counting
+        methods), not named in the legend unless named in `hue_order`;
+        refused elsewhere.
     row, col : name or vector, optional
         Facet variables. A facet needs at least ``threshold`` records
         (``2*k`` under ``"deterministic"`` and ``"microaggregation"``): a
@@ -893,10 +1046,11 @@ def displot(
     Raises
     ------
     DisclosureError
-        A facet of a histogram or ECDF (or a hue level within a facet) with
-        too few records, every facet too small, a parameter below a policy
-        floor, or a facet the method cannot release; nothing is drawn, no
-        figure is left open and nothing is logged.
+        A facet of a histogram or ECDF with too few records, a hue level
+        within a facet too small where the facet's function cannot leave it
+        out, every facet too small, a parameter below a policy floor, or a
+        facet the method cannot release; nothing is drawn, no figure is left
+        open and nothing is logged.
     UnsafePlotError
         ``kind="ecdf"`` without a safe ``ecdfplot``.
 
@@ -989,6 +1143,7 @@ def displot(
         hue_min=hue_min,
         hue_why=hue_why,
         counts=counts,
+        hue_rule=_small_hue_rule(m, kind),
         marks=_marks(m, bool(rug)),  # rug ticks: one per record
         threshold=threshold,
     )
@@ -1081,7 +1236,8 @@ def displot(
         _draw(grid, tracker, draw_one, {"x": xlim, "y": ylim})
         xlabel, ylabel = _labels(grid)
         if legend and "hue" in names:
-            _legend_from_facets(grid, names["hue"], hue_levels)
+            hidden = shown.hidden_labels(names["hue"], hue_order)
+            _legend_from_facets(grid, names["hue"], hue_levels, drop=hidden.__contains__)
         _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel, shown)
     return grid
 
@@ -1142,6 +1298,11 @@ def relplot(
         The two numeric variables.
     hue, size, style : name or vector, optional
         Semantic variables, as in :func:`~safeplot.plots.relational.scatterplot`.
+        A categorical hue level within a facet too small for the method is
+        left out of that facet with a note, as ``scatterplot`` leaves it out
+        (``"deterministic"``, ``"microaggregation"``, ``"confidential"``
+        and the grid-cell methods), and refused under ``"probabilistic"``
+        and ``"rounding"``.
     units, weights : None
         Used by line plots only (seaborn warns and ignores them for scatter plots; so does this).
     row, col : name or vector, optional
@@ -1184,9 +1345,10 @@ def relplot(
     Raises
     ------
     DisclosureError
-        A hue level within a facet too small, every facet too small, a small
-        facet of grid cells, or a parameter below a policy floor; nothing is
-        drawn or logged.
+        A hue level within a facet too small under a method that draws each
+        record on its own, every facet too small, a small facet of grid
+        cells, or a parameter below a policy floor; nothing is drawn or
+        logged.
 
     See Also
     --------
@@ -1293,6 +1455,7 @@ def relplot(
         hue_min=hue_min,
         hue_why=hue_why,
         counts=counts,
+        hue_rule=_small_hue_rule(m, "scatter"),
         marks=_marks(m, counts is None),  # a marker per record, under the value methods
         threshold=threshold,
     )
@@ -1349,15 +1512,19 @@ def relplot(
         if one_legend:
             titles = {names.get("hue"), names.get("style")} - {None}
 
+            hidden = shown.hidden_labels(names.get("hue"), hue_order)
+
             def drop(lab: str) -> bool:
-                return _is_number(lab) or lab.startswith("count") or lab in titles
+                if lab in hidden:
+                    return True  # a hue level left out of every facet that holds it
+                return cells and (_is_number(lab) or lab.startswith("count") or lab in titles)
 
             _legend_from_facets(
-                grid,
-                names.get("hue") if cells and len(titles) == 1 else None,
-                None,
-                drop=drop if cells else None,
+                grid, names.get("hue") if cells and len(titles) == 1 else None, None, drop=drop
             )
+        elif legend and categorical_hue:
+            # the legends stay on the facets (a numeric size has each facet's own scale)
+            _drop_from_legends(grid, shown.hidden_labels(names["hue"], hue_order))
         _finish_grid(grid, tracker, {"x": xlim, "y": ylim}, xlabel, ylabel, shown)
     return grid
 
