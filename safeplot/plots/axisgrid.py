@@ -240,9 +240,7 @@ def _prepare(
                 # records left out too if need be
                 # (the grid methods draw cells, not records: a level of fewer than threshold
                 # records has no cell to draw, and nothing else is taken away)
-                keep = (
-                    shown.keep(codes) if m.counts_only else shown.keep_records(codes, threshold)
-                )
+                keep = shown.keep(codes) if m.counts_only else shown.keep_records(codes, threshold)
                 n_left_out = int((~keep).sum())
                 topped_up = shown.topped_up(keep, codes)
                 raw, codes = raw[keep], codes[keep]

@@ -254,12 +254,12 @@ class ShownGroups:
         """
         if on_their_own and self.left_out:
             raise DisclosureError(
-                f"{self._prefix}{self.left_out} {self.what}(s) have fewer than {self.need} records "
-                f"({self.why}). Each record is drawn on its own under this method, as in the "
-                "same figure without the grouping variable, so leaving the small ones out would "
-                "make the difference of the two figures their records. Merge small levels, "
-                "leave the grouping variable out, or use method='deterministic' (its groups "
-                "are formed within each level, and it leaves a small one out)."
+                f"{self._prefix}{self.left_out} {self.what}(s) have fewer than {self.need} "
+                f"records ({self.why}). Each record is drawn on its own under this method, "
+                "as in the same figure without the grouping variable, so leaving the small "
+                "ones out would make the difference of the two figures their records. Merge "
+                "small levels, leave the grouping variable out, or use method='deterministic' "
+                "(its groups are formed within each level, and it leaves a small one out)."
             )
         codes = np.asarray(codes)
         keep = self.keep(codes)
@@ -271,10 +271,11 @@ class ShownGroups:
         extra = int(threshold) - out
         if sizes[largest] - extra < self.need:
             raise DisclosureError(
-                f"{self._prefix}the {self.what}(s) too small to draw hold fewer than threshold={threshold} "
-                "records, and no group drawn has records to spare to make the records left out "
-                "a safe count: the figure without the grouping variable would count them. "
-                "Merge small levels, or leave the grouping variable out."
+                f"{self._prefix}the {self.what}(s) too small to draw hold fewer than "
+                f"threshold={threshold} records, and no group drawn has records to spare to "
+                "make the records left out a safe count: the figure without the grouping "
+                "variable would count them. Merge small levels, or leave the grouping "
+                "variable out."
             )
         keep[np.flatnonzero(codes == largest)[-extra:]] = False
         return keep
