@@ -419,3 +419,46 @@ def test_tick_labels_print_ticks_exactly():
     fig.canvas.draw()
     labels = [t.get_text() for t in ax.get_xticklabels()]
     assert labels == ["\u221256.25", "0.00", "56.25", "112.50"]
+
+
+def _bivariate_tiny_level():
+    rng = np.random.default_rng(8)
+    n = 600
+    df = pd.DataFrame(
+        {
+            "x": np.round(rng.normal(10, 2, n), 2),
+            "y": np.round(rng.normal(5, 1, n), 2),
+            "g": rng.choice(["a", "b"], n),
+        }
+    )
+    df.loc[[0, 1], "g"] = "tiny"
+    return df
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+def test_bivariate_a_level_with_no_cell_shown_is_not_named(method):
+    # invariant 3: a level all of whose cells are suppressed is not named in the legend; the
+    # note and the report say a group was left out
+    from safeplot.release.guard import LEFT_OUT_NOTE
+
+    df = _bivariate_tiny_level()
+    fig, ax = plt.subplots()
+    histplot(df, x="x", y="y", hue="g", method=method, ax=ax)
+    texts = [t.get_text() for t in fig.findobj(plt.Text)]
+    assert "tiny" not in texts
+    assert {"a", "b"} <= set(texts)
+    assert LEFT_OUT_NOTE in texts
+    assert ax.safeplot_report.details["groups_left_out"] == 1
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "rounding", "confidential"])
+def test_bivariate_a_small_level_of_moved_values_is_refused(method):
+    # counts of moved values are not linked by the ledger: the grid without hue, less the
+    # levels shown, would count a level left out; refused before anything is drawn
+    df = _bivariate_tiny_level()
+    fig, ax = plt.subplots()
+    with pytest.raises(DisclosureError, match=r"histplot: 1 hue level.*method='suppress'"):
+        histplot(df, x="x", y="y", hue="g", method=method, ax=ax)
+    assert not ax.collections
+    plt.close(fig)

@@ -1612,6 +1612,8 @@ def _bivariate_histplot(
     ax.set_xlabel(labels.get("x", ""))
     ax.set_ylabel(labels.get("y", ""))
     bars.draw_grid_accuracy(ax, grid)  # DP: how far each cell's count may be off
+    if grid.report.details.get("groups_left_out"):
+        note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)
     return finish(ax, grid.report, annotate=annotate, policy=policy)
 
 

@@ -1662,6 +1662,57 @@ def _catplot_counts(kind: str, estimator: Any) -> str | None:
     return None
 
 
+def _hide_small_levels(
+    shown: _Shown,
+    names: dict,
+    roles: dict[str, tuple[list | None, list | None, bool]],
+    floor: tuple[int, str],
+) -> tuple[list | None, list | None]:
+    """Take out of the orders the levels whose every group is too small to draw.
+
+    `roles` maps the category role and ``"hue"`` to (levels, the caller's
+    order, whether its levels may be hidden). A group is a combination of
+    a facet, a category and a hue level; a level none of whose groups holds
+    `floor` records is drawn in no facet, so it is left out of the order
+    passed to each facet's function (its records are then not drawn; the
+    values no limit or statistic may equal stay those of every record). A
+    level the caller named keeps its place, drawn empty. The facets'
+    reports and note say that groups were left out, not which.
+    """
+    need, why = floor
+    present: list[str] = []
+    for r in roles:
+        if r in names and names[r] not in [names[p] for p in present]:
+            present.append(r)  # a hue that is the category variable is one grouping
+    frame = shown.frame
+    out: dict[str, list | None] = {r: roles[r][0] for r in roles}
+    if not present or frame.empty:
+        return out[next(iter(roles))], out["hue"]
+    by = [names[r] for r in ("row", "col") if r in names] + [names[r] for r in present]
+    sizes = frame.groupby(by, observed=True, dropna=True).size()
+    hidden = 0
+    for i, role in enumerate(present):
+        levels, order, may_hide = roles[role]
+        if levels is None or not may_hide or order is not None:
+            continue
+        pos = len(by) - len(present) + i
+        keys = (
+            sizes.index if isinstance(sizes.index, pd.MultiIndex) else [(k,) for k in sizes.index]
+        )
+        big = {_key(k)[pos] for k, n in zip(keys, sizes.to_numpy(), strict=True) if n >= need}
+        gone = [lev for lev in levels if lev not in big]
+        if gone and len(gone) < len(levels):
+            out[role] = [lev for lev in levels if lev in big]
+            hidden += len(gone)
+    if hidden:
+        shown.left_out += hidden
+        shown.warnings.append(
+            f"{hidden} level(s) with fewer than {need} records ({why}) in every group are "
+            "not drawn."
+        )
+    return out[next(iter(roles))], out["hue"]
+
+
 def catplot(
     data=None,
     *,
@@ -1890,10 +1941,21 @@ def catplot(
         counts = frame[names[cat_axis]].value_counts()
         cat_levels = [lev for lev in cat_levels if counts.get(lev, 0) >= threshold] or None
     hue_levels = shown.order(names.get("hue"), hue_order)
+    numeric_cat = cat_axis in names and pd.api.types.is_numeric_dtype(frame[names[cat_axis]])
+    if kind in ("box", "violin", "boxen", "bar", "point") and not m.raw:
+        # each facet's function draws a group (category x hue level) only when it holds the
+        # method's floor of records; a level too small in every facet is not passed on in
+        # the order, so that no tick label or legend entry names it (DESIGN invariant 3)
+        cat_levels, hue_levels = _hide_small_levels(
+            shown,
+            names,
+            {cat_axis: (cat_levels, order, not (native_scale and numeric_cat)),
+             "hue": (hue_levels, hue_order, True)},
+            m.group_floor(pol, k),
+        )  # fmt: skip
     data_axes = {}
     if kind != "count" and value_axis in names:
         data_axes[value_axis] = names[value_axis]
-    numeric_cat = cat_axis in names and pd.api.types.is_numeric_dtype(frame[names[cat_axis]])
     if native_scale and numeric_cat:
         data_axes[cat_axis] = names[cat_axis]
     fkws, xlim, ylim = _facet_kws(facet_kws, "catplot")

@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 from .._validate import clean_numeric
 from ..anonymize.grids import RareValues, grid_counts, safe_edges, safe_ticks
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
+from ..errors import DisclosureError
 from ..methods import (
     AnonymizedValues,
     anonymize_values,
@@ -283,6 +284,8 @@ def release_grid(
         released = released_values
     elif m.moves_values:
         strata = clean.strata if hue is not None else None
+        if hue is not None:
+            _refuse_small_levels(codes, levels, m, k, pol, method, function)
         out = anonymize_values(
             raw,
             method,
@@ -321,6 +324,21 @@ def release_grid(
         "Use method='generalize', fewer bins, or a point method such as 'deterministic'.",
     )
     warnings: list[str] = []
+    if hue is not None:
+        # a level none of whose cells holds threshold records is suppressed as a whole: it is
+        # not named (legend) unless the caller named it (DESIGN invariant 3)
+        named = set(hue_order or ())
+        drawn = [(np.nan_to_num(c) > 0).any() or lev in named for c, lev in zip(
+            shown_counts, levels, strict=True)]  # fmt: skip
+        if not all(drawn):
+            gone = len(drawn) - sum(drawn)
+            shown_counts = shown_counts[np.asarray(drawn)]
+            levels = [lev for lev, d in zip(levels, drawn, strict=True) if d]
+            details["groups_left_out"] = gone
+            warnings.append(
+                f"{gone} hue level(s) have no cell of at least threshold={threshold} records "
+                "and are not drawn."
+            )
     report = make_report(
         function,
         method,
@@ -345,6 +363,29 @@ def release_grid(
         safe_ticks(*ylim),
         report,
     )
+
+
+def _refuse_small_levels(
+    codes: np.ndarray, levels: list, m: Any, k: Any, pol: Policy, method: str, function: str
+) -> None:
+    """Refuse a hue level too small for a grid of moved values (as ``histplot`` refuses it).
+
+    Its cells would count fewer than threshold records, and it cannot be left
+    out: the counts of moved values are not linked by the release ledger, so
+    the grid of the same records without hue, less the levels shown, would
+    count the records of a level left out.
+    """
+    need, why = m.group_floor(pol, k)
+    sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
+    small = int(((sizes > 0) & (sizes < need)).sum())
+    if small:
+        raise DisclosureError(
+            f"{function}: {small} hue level(s) have fewer than {need} records ({why}), and "
+            f"cannot be left out: under method={method!r} the counts of moved values are not "
+            "linked by the release ledger, so the grid of the same records without hue, less "
+            "the levels shown, would count them. Merge small levels, leave hue out, or use "
+            "method='suppress' (which leaves a small level out)."
+        )
 
 
 def _dask_source(x: Any, y: Any, hue: Any, hue_order: Any, function: str) -> DaskColumns:
