@@ -225,6 +225,39 @@ def test_reg_line_gives_back_only_rounded_coefficients():
     plt.close("all")
 
 
+@pytest.mark.parametrize("method", ["deterministic", "suppress"])
+def test_pairplot_reg_draws_regplot_band_per_level(method):
+    # seaborn's pairplot(kind="reg") draws regplot in each off-diagonal panel: one line and
+    # one bootstrap band per hue level; plot_kws reach regplot (ci=None: no band)
+    df = _d1()
+    g = pairplot(df, vars=["x", "y"], hue="g", kind="reg", method=method, plot_kws={"seed": 0})
+    ax = g.axes[1, 0]
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(ax.lines) == 2 and len(bands) == 2
+    assert not scan_figure(
+        g.figure, {"x": df["x"].to_numpy()}, per_axes=pair_axes_variables(g, df), count_axis="y"
+    )
+    plt.close(g.figure)
+    g = pairplot(df, vars=["x", "y"], kind="reg", method=method, plot_kws={"ci": None})
+    assert not [c for c in g.axes[1, 0].collections if isinstance(c, PolyCollection)]
+    plt.close(g.figure)
+    with pytest.raises(ValueError, match=r"pairplot\(kind='reg'\): ci must"):
+        pairplot(df, vars=["x", "y"], kind="reg", method=method, plot_kws={"ci": 150})
+    with pytest.raises(ValueError, match=r"pairplot\(kind='reg'\): order= would change"):
+        pairplot(df, vars=["x", "y"], kind="reg", method=method, plot_kws={"order": 2})
+
+
+def test_pairplot_reg_truncate_false_spans_the_axis():
+    df = _d1()
+    g = pairplot(
+        df, vars=["x", "y"], kind="reg", method="deterministic", plot_kws={"truncate": False}
+    )
+    ax = g.axes[1, 0]
+    xs = ax.lines[0].get_xdata()
+    assert (xs.min(), xs.max()) == pytest.approx(ax.get_xlim())
+    plt.close(g.figure)
+
+
 def test_pairplot_reports_audit_and_note():
     df = _d1()
     g = pairplot(df, vars=["x", "y", "z"], hue="g")
@@ -551,7 +584,13 @@ def test_methods_lists():
 #: Grids whose drawing once took the records: fitted lines, trends, boxes, densities, grids.
 RELEASE_ONLY = {
     "pair-reg-deterministic": lambda df: pairplot(
-        df, vars=["x", "y", "z"], hue="g", kind="reg", method="deterministic", height=1.5
+        df,
+        vars=["x", "y", "z"],
+        hue="g",
+        kind="reg",
+        method="deterministic",
+        height=1.5,
+        plot_kws={"seed": 0},
     ),
     "pair-kde-probabilistic": lambda df: pairplot(
         df, vars=["x", "y"], kind="kde", method="probabilistic", height=1.5

@@ -377,30 +377,62 @@ def _with_fits(
     kind: str,
     xrange: tuple[float, float] | None = None,
     band: dict[str, Any] | None = None,
+    regplot_line: bool = False,
 ) -> _Panel:
     """Add the least-squares lines of a ``kind="reg"`` panel to its release.
 
     One line per hue level (one without hue), over the released x range of
     the panel (its released points, or its grid's limits), or over `xrange`
     (the axis' safe limits, for ``truncate=False``). With `band` (the
-    ``ci``, ``n_boot`` and ``seed`` of jointplot's regplot) the line and its
-    confidence band are regplot's release
-    (:func:`~safeplot.plots.regression.release_fit`), as seaborn's
-    ``jointplot(kind="reg")`` draws regplot in the joint panel.
+    ``ci``, ``n_boot`` and ``seed`` of regplot) each line and its confidence
+    band are regplot's release
+    (:func:`~safeplot.plots.regression.release_fit`), one per hue level, as
+    seaborn's ``jointplot(kind="reg")`` and ``pairplot(kind="reg")`` draw
+    regplot in their panels. The line is regplot's own with `regplot_line`
+    (jointplot's joint panel is regplot's figure); else it is the line of
+    rounded coefficients the grids draw (:func:`_fit_line`), with the band
+    around it.
     """
     if kind != "reg" or panel.tag not in ("points", "cells") or panel.xvar == panel.yvar:
         return panel
+    ranges = None
+    if xrange is None and panel.tag == "points" and inp.levels is not None:
+        # each level's line spans that level's released points, as regplot's truncate does
+        xs = panel.data[:, 0]
+        ranges = [
+            (float(xs[panel.codes == i].min()), float(xs[panel.codes == i].max()))
+            if (panel.codes == i).any()
+            else (float(xs.min()), float(xs.max()))
+            for i in range(len(inp.levels))
+        ]
     if xrange is None and panel.tag == "points":
         xs = panel.data[:, 0]
         xrange = (float(xs.min()), float(xs.max()))
     elif xrange is None:
         xrange = panel.data.xlim
-    if band is not None and inp.levels is None:
+    if band is not None:
         xv, yv = panel.xvar, panel.yvar
-        line, ci_band = release_fit(
-            inp.col(xv), inp.col(yv), xrange, inp.rare[xv], inp.rare[yv], **band
+        sels = [None] if inp.levels is None else [inp.codes == i for i in range(len(inp.levels))]
+        spans = [xrange if ranges is None else ranges[i] for i in range(len(sels))]
+        released = [
+            release_fit(
+                inp.col(xv) if sel is None else inp.col(xv)[sel],
+                inp.col(yv) if sel is None else inp.col(yv)[sel],
+                span,
+                inp.rare[xv],
+                inp.rare[yv],
+                **band,
+            )
+            for span, sel in zip(spans, sels, strict=True)
+        ]
+        panel.bands = [r[1] for r in released]
+        # the line: regplot's own (jointplot's joint panel is regplot's figure), else the one
+        # of rounded coefficients the grids draw without a band
+        panel.fits = (
+            [r[0] for r in released]
+            if regplot_line
+            else [_fit_line(inp, xv, yv, sp, sel=sel) for sp, sel in zip(spans, sels, strict=True)]
         )
-        panel.fits, panel.bands = [line], [ci_band]
     elif inp.levels is None:
         panel.fits = [_fit_line(inp, panel.xvar, panel.yvar, xrange)]
     else:
@@ -1034,8 +1066,10 @@ _REG_FIT_KEYWORDS = (
 )
 
 
-def _regplot_keywords(kws: dict) -> tuple[dict, bool, dict, dict]:
-    """Split jointplot(kind="reg")'s joint_kws as seaborn's regplot reads them.
+def _regplot_keywords(
+    kws: dict, function: str = "jointplot(kind='reg')"
+) -> tuple[dict, bool, dict, dict]:
+    """Split the keywords seaborn hands to regplot (jointplot's joint_kws, pairplot's plot_kws).
 
     Returns the point style (``scatter_kws`` merged in), ``truncate``,
     ``line_kws`` and the band's ``ci``, ``n_boot`` and ``seed``; refuses
@@ -1057,26 +1091,23 @@ def _regplot_keywords(kws: dict) -> tuple[dict, bool, dict, dict]:
         and 0 < band["ci"] < 100
     ):
         raise ValueError(
-            f"jointplot(kind='reg'): ci must be a number between 0 and 100, or None, "
-            f"got {band['ci']!r}."
+            f"{function}: ci must be a number between 0 and 100, or None, got {band['ci']!r}."
         )
     n_boot = band["n_boot"]
     if isinstance(n_boot, bool) or not isinstance(n_boot, (int, np.integer)) or n_boot < 1:
-        raise ValueError(
-            f"jointplot(kind='reg'): n_boot must be a positive integer, got {n_boot!r}."
-        )
+        raise ValueError(f"{function}: n_boot must be a positive integer, got {n_boot!r}.")
     for key, default in (("scatter", (True,)), ("fit_reg", (True,))):
         if key in kws and kws.pop(key) not in default:
             raise ValueError(
-                f"jointplot(kind='reg'): {key}= is not available; the joint panel shows the "
+                f"{function}: {key}= is not available; the panel shows the "
                 "released points and one rounded least-squares line per level. Use "
                 f"safeplot.regplot(..., {key}=...) for it."
             )
     fitting = [key for key in _REG_FIT_KEYWORDS if key in kws]
     if fitting:
         raise ValueError(
-            f"jointplot(kind='reg'): {', '.join(k + '=' for k in fitting)} would change the "
-            "fitted curve, and the joint panel draws one rounded least-squares line per "
+            f"{function}: {', '.join(k + '=' for k in fitting)} would change the "
+            "fitted curve, and the panel draws one rounded least-squares line per "
             "level. Use safeplot.regplot(...) for them."
         )
     return kws, truncate, line_kws, band
@@ -1448,8 +1479,11 @@ def pairplot(
         i of that one released data set. The diagonal shows histograms of
         the same released values on safe edges with small bins suppressed
         (or their density). ``kind="hist"``/``"kde"`` bin or smooth the
-        released pairs; ``kind="reg"`` adds a least-squares line of the raw
-        data, drawn only over the released x range (no confidence band).
+        released pairs; ``kind="reg"`` adds regplot's release of each hue
+        level: a least-squares line of the raw data and its bootstrap
+        confidence band (``plot_kws`` takes regplot's ``ci``, ``n_boot``,
+        ``seed``, ``truncate`` and ``line_kws``), rounded and drawn over the
+        released x range (the axis with ``truncate=False``).
     ``"suppress"``, ``"generalize"``
         Each pair is released as its 30 x 30 (15 x 15) density grid with
         cells below ``threshold`` removed: one marker per surviving cell
@@ -1560,6 +1594,12 @@ def pairplot(
     marker_kws, style = (
         _markers_for(inp.levels, markers) if kind in ("scatter", "reg") else ({}, {})
     )
+    line_kws: dict = {}
+    band = None
+    truncate = True
+    if kind == "reg":
+        # seaborn hands plot_kws to regplot: its band and line keywords, and the point style
+        plot_kws, truncate, line_kws, band = _regplot_keywords(plot_kws, "pairplot(kind='reg')")
     plot_kws = {**marker_kws, **plot_kws}
     if diag_kind == "kde":
         diag_kws.setdefault("fill", True)
@@ -1600,7 +1640,7 @@ def pairplot(
                 pol,
                 "pairplot",
             )
-            cells[i, j] = _with_fits(inp, panel, kind)
+            cells[i, j] = _with_fits(inp, panel, kind, band=band if truncate else None)
     diags: dict[str, _Panel] = {}
     if diag_kind is not None:
         for var in dict.fromkeys(v for v in x_vars if v in y_vars):
@@ -1637,6 +1677,10 @@ def pairplot(
                 lo, hi = float(col.min()), float(col.max())
         lim = axis_from_range(lo, hi, inp.rare[var])[0]
         axis_sets[var] = (lim, safe_ticks(*lim, n_target=n_ticks))
+    if kind == "reg" and not truncate:
+        # truncate=False: each line spans its panel's x axis (safe limits), as regplot's does
+        for (_i, j), panel in cells.items():
+            _with_fits(inp, panel, kind, xrange=axis_sets[x_vars[j]][0], band=band)
     frame = _grid_frame(inp, out)
     levels, n, n_dropped, shown = inp.levels, inp.n_given, inp.n_dropped, inp.shown
     topped_up = inp.topped_up
@@ -1672,7 +1716,7 @@ def pairplot(
         by_report: dict[int, tuple[list[Axes], DisclosureReport]] = {}
         for (i, j), panel in cells.items():
             ax = grid.axes[i, j]
-            _draw_panel(ax, panel, levels, pal, None, dict(plot_kws), style)
+            _draw_panel(ax, panel, levels, pal, None, dict(plot_kws), style, line_kws=line_kws)
             by_report.setdefault(id(panel.report), ([], panel.report))[0].append(ax)
         pairs += list(by_report.values())
         for i, yv in enumerate(y_vars):
@@ -2117,7 +2161,7 @@ def jointplot(
         if marg_kind == "kde":
             margins["y"].data = _on_y(margins["y"].data)
 
-    joint = _with_fits(inp, joint, kind, band=band)
+    joint = _with_fits(inp, joint, kind, band=band, regplot_line=True)
     # drawing keywords (they place a density's grid), and one safe set of limits and ticks
     # per variable, spanning the joint panel and its marginal
     col = color or "C0"
@@ -2145,7 +2189,7 @@ def jointplot(
         sets[which] = _safe_axis_for(span, inp.rare[var], user)
     if not truncate and joint.fits:
         # seaborn's truncate=False: the lines span the x axis, and the y axis then spans them
-        joint = _with_fits(inp, joint, kind, xrange=sets["x"][0], band=band)
+        joint = _with_fits(inp, joint, kind, xrange=sets["x"][0], band=band, regplot_line=True)
         span = _union(_extent(joint, "y", jk), _extent(margins["y"], "y", mk))
         sets["y"] = _safe_axis_for(span, inp.rare[yname], user_ylim)
     grid_frame = _grid_frame(inp, out)
