@@ -18,6 +18,7 @@ from safeplot import DisclosureError, audit
 from safeplot.anonymize import add_keyed_noise, rare_values, round_sig, safe_edges
 from safeplot.demo import demo_policy
 from safeplot.plots._common import FOOTNOTE_GID
+from safeplot.plots.grid import grid_bins_for
 from safeplot.plots.kde import KdeRelease, draw_kde, kdeplot, release_kde
 
 from .leakscan import scan_figure
@@ -205,7 +206,10 @@ def test_binned_methods_with_hue_use_common_edges_and_suppress_per_level():
 @pytest.mark.parametrize("method, factor", [("suppress", 1), ("generalize", 2)])
 def test_bivariate_binned_methods_contour_the_suppressed_grid(method, factor):
     df = outlier_data()
-    rel = release_kde(df["x"], df["y"], method=method)
+    assert release_kde(df["x"], df["y"], method=method).report.params["bins"] == (
+        -(-grid_bins_for(len(df), 3) // factor)
+    )  # by default the grid is chosen by n, as a heat map's
+    rel = release_kde(df["x"], df["y"], method=method, bins=30)
     grid = rel.grid
     assert grid.counts.shape[1:] == (30 // factor, 30 // factor) or grid.counts.shape[1] < 30
     counts, _, _ = np.histogram2d(df["x"], df["y"], bins=[grid.xedges, grid.yedges])
@@ -214,7 +218,7 @@ def test_bivariate_binned_methods_contour_the_suppressed_grid(method, factor):
     assert ((counts[~shown] > 0) & (counts[~shown] < 3)).all()
     assert ((counts[shown] == 0) | (counts[shown] >= 3)).all()
     assert rel.report.params["bins"] == 30 // factor
-    ax = kdeplot(df, x="x", y="y", method=method)
+    ax = kdeplot(df, x="x", y="y", method=method, bins=30)
     (cs,) = contour_sets(ax)
     # contour levels: seaborn's iso-proportions of mass, on the shown counts
     z = np.nan_to_num(grid.counts[0]).ravel()
@@ -558,7 +562,7 @@ def test_default_methods_come_from_the_policy():
 
 def test_bivariate_default_keeps_a_small_hue_level():
     """68 Chinstrap penguins: the suppressed 30 x 30 grid keeps a quarter of them, the default
-    (kNN centroids) draws the whole level."""
+    (kNN centroids) draws the whole level, and so does the grid chosen by n (11 x 11)."""
     pen = safeplot.load_dataset("penguins")
     kws = {"x": "bill_length_mm", "y": "bill_depth_mm", "hue": "species"}
 
@@ -578,9 +582,12 @@ def test_bivariate_default_keeps_a_small_hue_level():
 
     default = kdeplot(pen, **kws, ax=plt.figure().gca())
     assert default.safeplot_report.method == "deterministic"
-    suppressed = kdeplot(pen, **kws, method="suppress", ax=plt.figure().gca())
+    suppressed = kdeplot(pen, **kws, method="suppress", bins=30, ax=plt.figure().gca())
     assert suppressed.safeplot_report.cells_suppressed > 100
     assert chinstrap_extent(default) > 10 * chinstrap_extent(suppressed)
+    by_n = kdeplot(pen, **kws, method="suppress", ax=plt.figure().gca())
+    assert by_n.safeplot_report.params["bins"] == 11
+    assert chinstrap_extent(by_n) > 5 * chinstrap_extent(suppressed)
     findings = scan_figure(default.figure, {"x": pen.bill_length_mm, "y": pen.bill_depth_mm})
     assert not findings, str(findings)
 

@@ -361,7 +361,7 @@ def release_kde(
     factor: int = 2,
     k: int | None = None,
     q: float | None = None,
-    bins: int = GRID_BINS,
+    bins: int | None = None,
     log_scale: Any = None,
     n_dropped: int = 0,
     function: str = "kdeplot",
@@ -408,9 +408,11 @@ def release_kde(
     k, q : int, float, optional
         Parameters of ``"deterministic"`` and ``"probabilistic"``. Default: the
         policy's ``k_min`` and ``q_min``.
-    bins : int, default 30
-        Bins of the suppressed histogram (univariate) or cells per axis of
-        the density grid (bivariate), before generalisation.
+    bins : int, optional
+        Bins of the suppressed histogram (univariate; default 30) or cells
+        per axis of the density grid (bivariate; default: chosen by the
+        number of records, :func:`~safeplot.plots.grid.grid_bins_for`),
+        before generalisation.
     log_scale : bool, number or pair, optional
         As seaborn's: the density is estimated on the log scale, so the
         release is made on it (values must be positive).
@@ -477,7 +479,9 @@ def release_kde(
             "would be counted once per column. Draw each column in its own call."
         )
     threshold = pol.check_threshold(threshold)
-    bins = check_positive_int("bins", bins)
+    # a bivariate grid by the number of records (release_grid), 1-D bins as seaborn's 30
+    grid_bins = None if bins is None else check_positive_int("bins", bins)
+    bins = GRID_BINS if bins is None else grid_bins
     factor = check_positive_int("factor", factor)
     params = _estimate_params(
         bw_method=bw_method,
@@ -654,7 +658,7 @@ def release_kde(
             hue=None if hue_values is None else codes,
             hue_order=None if hue_values is None else list(range(len(hue_levels))),
             method=method,
-            bins=bins,
+            bins=grid_bins,
             threshold=threshold,
             factor=factor,
             kind="contour",
@@ -2607,7 +2611,7 @@ def kdeplot(
     factor: int = 2,
     k: int | None = None,
     q: float | None = None,
-    bins: int = GRID_BINS,
+    bins: int | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
@@ -2695,8 +2699,10 @@ def kdeplot(
     q : float, optional
         Noise SD as a fraction of the variable's SD (``"probabilistic"``).
         Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
-    bins : int, default 30
-        Bins of the suppressed histogram / cells per axis of the grid.
+    bins : int, optional
+        Bins of the suppressed histogram (default 30) / cells per axis of the
+        bivariate grid (default: chosen by the number of records, as a heat
+        map's, :func:`~safeplot.plots.grid.grid_bins_for`).
     annotate : bool, optional
         Add the method note (default: the policy's setting).
     algorithm : str, default "mdav_multivariate"
@@ -2823,8 +2829,8 @@ def kdeplot(
     'deterministic'
     >>> ax = kdeplot(data=penguins, x="bill_length_mm", y="bill_depth_mm", method="suppress",
     ...              ax=plt.figure().gca())
-    >>> ax.safeplot_report.params["bins"]
-    30
+    >>> ax.safeplot_report.params["bins"]  # the grid by n: 340 records at threshold 3
+    11
 
     A density smoothed from differentially private counts of 26 bins:
 
