@@ -252,3 +252,26 @@ def test_displot_without_the_ledger_would_count_the_level_left_out_of_a_facet():
             )
     assert any(0 < rest < threshold for rest in _rests(grids[None], grids["g"]))
     plt.close("all")
+
+
+@pytest.mark.parametrize("method", ["deterministic", "microaggregation"])
+def test_lmplot_markers_per_facet_give_no_small_count_of_a_left_out_level(method):
+    # the reader counts each panel's markers with and without hue: in every facet the
+    # difference is 0 or at least threshold, also when the small level's records are spread
+    # over the facets (2 in each: 4 left out in all, but 2 per panel)
+    df = _frame()
+    df["f"] = np.where(np.arange(len(df)) % 2 == 0, "u", "v")
+    extra = pd.DataFrame({"x": [44.317, 58.909], "y": [31.771, 36.013], "g": [SECRET] * 2})
+    extra["f"] = "v"
+    df.loc[df["g"] == SECRET, "f"] = "u"
+    df = pd.concat([df, extra], ignore_index=True)
+    assert df.groupby(["f", "g"]).size()[("u", SECRET)] == 2
+    assert df.groupby(["f", "g"]).size()[("v", SECRET)] == 2
+    g_all = safeplot.lmplot(df, x="x", y="y", col="f", method=method, fit_reg=False)
+    g_hue = safeplot.lmplot(df, x="x", y="y", col="f", hue="g", method=method, fit_reg=False)
+    for ax_all, ax_hue in zip(g_all.axes.flat, g_hue.axes.flat, strict=True):
+        missing = len(_points_of_axes(ax_all)) - len(_points_of_axes(ax_hue))
+        assert missing == 0 or missing >= 3, missing
+    texts = [t.get_text() for t in g_hue.figure.findobj(plt.Text)]
+    assert SECRET not in texts
+    plt.close("all")

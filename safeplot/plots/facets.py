@@ -449,12 +449,10 @@ def _check_facets(
                 what="hue level",
                 fix="Merge small hue levels, drop hue=, or facet by fewer variables.",
             )
-            gone_rows = _in_groups(shown.frame, by, set(small)).to_numpy(dtype=bool)
-            if marks == "grouped" and 0 < gone_rows.sum() < threshold:
-                # one mark per record: the records left out, counted against the figure
-                # without hue, are at least threshold (the last of the largest group drawn)
-                codes = _group_codes(shown.frame, by, [_key(k) for k in sizes_s.index])
-                gone_rows = ~groups.keep_records(codes, threshold) & (codes >= 0)
+            gone_rows = _in_groups(shown.frame, by, set(small)).to_numpy(dtype=bool, copy=True)
+            if marks == "grouped" and _top_up_per_facet(
+                shown.frame, by, sizes_s, gone_rows, hue_min, hue_why, threshold, function
+            ):
                 shown.warnings.append(TOPPED_UP)
             shown.dropped = pd.concat([shown.dropped, shown.frame[gone_rows]])
             shown.frame = shown.frame[~gone_rows]
@@ -469,6 +467,48 @@ def _check_facets(
             )
     shown.logged = len(audit.entries())  # the facets' entries come after these
     return shown
+
+
+def _top_up_per_facet(
+    frame: pd.DataFrame,
+    by: list[str],
+    sizes: pd.Series,
+    gone: np.ndarray,
+    need: int,
+    why: str,
+    threshold: int,
+    function: str,
+) -> bool:
+    """Leave out more records where a facet would lose fewer than `threshold` (in place).
+
+    One mark per record: each panel's markers, counted against the same
+    panel of the figure without hue, say how many records of that facet
+    were left out. In every facet where that number would be in
+    ``(0, threshold)``, the last records of its largest hue level drawn are
+    left out too (:meth:`~safeplot.release.guard.ShownGroups.keep_records`),
+    so each panel's difference is 0 or at least `threshold`. `sizes` counts
+    the records of each (facet, hue level) group, `gone` marks the records
+    left out so far (updated). Returns whether any record was added.
+    """
+    keys = [_key(k) for k in sizes.index]
+    codes = _group_codes(frame, by, keys)
+    counts = sizes.to_numpy()
+    per_facet: dict[tuple, list[int]] = {}
+    for i, key in enumerate(keys):
+        per_facet.setdefault(key[:-1], []).append(i)
+    added = False
+    for idx in per_facet.values():
+        local = np.full(len(keys), -1)
+        local[idx] = np.arange(len(idx))
+        lc = np.where(codes >= 0, local[np.clip(codes, 0, None)], -1)
+        out = int((gone & (lc >= 0)).sum())
+        if not 0 < out < threshold or not (counts[idx] >= need).any():
+            continue
+        groups = shown_groups(counts[idx], need, why, function=function, what="hue level")
+        more = ~groups.keep_records(lc, threshold) & (lc >= 0) & ~gone
+        gone |= more
+        added = added or bool(more.any())
+    return added
 
 
 def _marks(m: Method, draws_points: bool) -> str | None:
