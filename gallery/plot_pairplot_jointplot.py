@@ -85,3 +85,20 @@ raw.figure.suptitle("seaborn (raw)", y=1.0)
 g = jointplot(data=df, x="x", y="y", kind="resid", height=4.5)
 g.figure.suptitle("safeplot (deterministic)", y=1.0)
 plt.show()
+
+# %%
+# Regression panels: ``pairplot(kind="reg")``
+# -------------------------------------------
+#
+# seaborn's ``kind="reg"`` draws regplot in every off-diagonal panel: per
+# group, a least-squares line over the group's points and its bootstrap
+# confidence band. safeplot draws the released points, the line of rounded
+# coefficients over each group's released x range and regplot's released
+# band; ``plot_kws`` takes regplot's keywords (``ci``, ``n_boot``, ``seed``,
+# ``truncate``, ``line_kws``).
+
+raw = sns.pairplot(df, vars=["x", "y"], hue="group", kind="reg", height=2.5)
+raw.figure.suptitle("seaborn (raw)", y=1.02)
+g = pairplot(df, vars=["x", "y"], hue="group", kind="reg", height=2.5, plot_kws={"seed": 0})
+g.figure.suptitle("safeplot (deterministic)", y=1.02)
+plt.show()
