@@ -1568,12 +1568,22 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "pairplot",
-        "(confidential|generalize|probabilistic|rounding|suppress)",
+        "(confidential|probabilistic|rounding)",
         "tiny_groups",
         DisclosureError,
-        "hue level\\(s\\) .* have fewer than .* cannot be left out either",
+        "hue level\\(s\\) have fewer than .* cannot be left out either",
         "hue levels of 1 or 2 records would be named in the legend; left out, the records kept "
         "are released as without hue, and the difference would single out those left out",
+    ),
+    Refusal(
+        "(scatterplot-hue|kdeplot)",
+        "(probabilistic|rounding)",
+        "tiny_groups",
+        DisclosureError,
+        "hue level\\(s\\) have fewer than .* Each record is drawn on its own",
+        "keyed noise and rounding draw each record as the figure without hue does: a level "
+        "of 1 or 2 records would show its count under its name, and left out, the difference "
+        "of the two figures would be its records",
     ),
     Refusal(
         "parallelboxplot-hue-horizontal",

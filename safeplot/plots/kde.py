@@ -515,7 +515,7 @@ def release_kde(
             method=method,
             threshold=threshold,
             factor=factor,
-            bins=bins,
+            bins=grid_bins,
             scales=_resolve_scales(log_scale, roles, None)
             if not isinstance(log_scale, dict)
             else {r: log_scale.get(r, _Scale()) for r in roles},
@@ -1120,7 +1120,7 @@ def release_kde_dask(
     method: str,
     threshold: int,
     factor: int,
-    bins: int,
+    bins: int | None,
     scales: dict[str, _Scale],
     n_dropped: int,
     function: str,
@@ -1224,7 +1224,7 @@ def release_kde_dask(
             levels,
             False,
             method,
-            bins,
+            GRID_BINS if bins is None else bins,
             factor,
             threshold,
             avoid[role],
