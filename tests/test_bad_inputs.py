@@ -584,12 +584,6 @@ def test_out_of_core_cases_are_the_dask_functions():
     assert names == set(DASK_FUNCTIONS)
 
 
-#: the 2-D out-of-core cases whose grid leaves every cell below the threshold: the kde's
-#: 30 x 30 grid over 60 records (heatmap and the bivariate histplot size their grid by n,
-#: 5 x 5 for 60 records, and draw them)
-DASK_ALL_SMALL_CELLS = {"kdeplot-bivariate"}
-
-
 @pytest.mark.parametrize("case", DASK_PARAMS)
 def test_a_dask_frame_is_refused_unless_counted_out_of_core(case):
     dd = pytest.importorskip("dask.dataframe")
@@ -599,14 +593,10 @@ def test_a_dask_frame_is_refused_unless_counted_out_of_core(case):
     n_art = _artists(ax) if ax is not None else 0
     result, err = _call(lambda: case.draw(frame, case.methods[0], ax))
     if OUT_OF_CORE.fullmatch(case.name):
-        # histplot, heatmap, countplot and kdeplot count it out of core: drawn, or refused for
-        # what the counts are (60 records spread over a 2-D grid are all small cells)
-        if case.name in DASK_ALL_SMALL_CELLS:
-            assert err is not None, f"{case.name} drew 60 records on a 2-D grid"
-            _check_refused(err, r"Every grid cell is below the threshold", before, ax, n_art)
-        else:
-            assert err is None, f"{case.name} refused a dask frame it counts out of core: {err}"
-            assert audit.entries(), "a drawn figure is missing from the audit log"
+        # histplot, heatmap, countplot and kdeplot count it out of core and draw it (a 2-D
+        # grid is chosen by n: 60 records get 5 x 5 cells, some of threshold records)
+        assert err is None, f"{case.name} refused a dask frame it counts out of core: {err}"
+        assert audit.entries(), "a drawn figure is missing from the audit log"
         return
     assert err is not None, f"{case.name} read a dask DataFrame into memory instead of refusing"
     _check_refused(err, r"does not take a dask", before, ax, n_art)
