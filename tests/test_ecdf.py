@@ -11,6 +11,7 @@ import safeplot
 from safeplot import audit
 from safeplot.anonymize.grids import histogram_counts
 from safeplot.errors import DisclosureError
+from safeplot.marks._axes import LEFT_OUT_GID
 from safeplot.plots._common import FOOTNOTE_GID
 from safeplot.plots.ecdf import ECDF_METHODS, ecdfplot, release_ecdf
 
@@ -148,7 +149,7 @@ def test_a_small_hue_level_is_left_out_and_not_named(method, stat):
     report = ax.safeplot_report
     assert report.details["groups_left_out"] == 1
     assert any(w.endswith("are not drawn.") for w in report.warnings)
-    notes = [t.get_text() for t in ax.texts if t.get_gid() == "safeplot-left-out-levels"]
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == LEFT_OUT_GID]
     assert notes == [safeplot.release.guard.LEFT_OUT_NOTE]
     assert not any("tiny" in str(e.report) for e in audit.entries())
     rel = release_ecdf(df, x="x", hue="g", method=method)

@@ -11,6 +11,7 @@ from matplotlib.patches import Rectangle
 import safeplot
 from safeplot import DisclosureError, audit
 from safeplot.anonymize import knn_centroids, rare_values, safe_edges
+from safeplot.marks._axes import LEFT_OUT_GID
 from safeplot.plots._common import FOOTNOTE_GID, method_note
 from safeplot.plots.distributions import hist, histplot
 
@@ -206,7 +207,7 @@ def test_a_small_hue_level_is_left_out_and_not_named(multiple):
         report.warnings
     )
     assert report.n == 300  # every record given, those left out included (rounded)
-    notes = [t.get_text() for t in ax.texts if t.get_gid() == "safeplot-left-out-levels"]
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == LEFT_OUT_GID]
     assert notes == [safeplot.release.guard.LEFT_OUT_NOTE]
     assert not any("Smith" in str(v) for v in audit.entries()[-1].report.values())
     # the bars are those of the three levels shown, exactly as without the small level

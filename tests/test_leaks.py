@@ -1617,14 +1617,6 @@ REFUSALS: list[Refusal] = [
         "durations must be zero or positive",
         "x is the duration, and the planted outlier -97.113 is a negative duration",
     ),
-    Refusal(
-        "kmplot",
-        ".*",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "hue level\\(s\\) .* have fewer than threshold=3\\s+events",
-        "a hue level with fewer than threshold events has no drop to show and would be named",
-    ),
 ]
 
 

@@ -31,6 +31,7 @@ from safeplot.errors import DisclosureError
 from safeplot.marks.survival import AT_RISK_GID
 from safeplot.plots.survival import SURVIVAL_METHODS, release_survival
 from safeplot.release import from_json, to_json
+from safeplot.release.guard import LEFT_OUT_NOTE
 from safeplot.survival import KaplanMeierFitter, logrank_test, safe_coxph, survival_table
 
 from .leakscan import scan_figure
@@ -343,12 +344,10 @@ BAD = {
         DisclosureError,
         "fewer than threshold=3",
     ),
-    "small-group": (
-        _frame(_T, _E, np.r_[["a"] * 116, ["b"] * 4]).assign(
-            e=lambda f: np.where(f.g == "b", np.r_[_E[:116], 1, 0, 0, 0], f.e)
-        ),
+    "every-group-small": (
+        _frame(_T, _E, np.arange(120) % 60),
         DisclosureError,
-        r"hue level\(s\) 'b' have fewer than threshold=3\s+events",
+        r"every hue level has fewer than 3 events \(threshold=3\)",
     ),
     "negative": (
         _frame(np.r_[-1.0, _T[1:]], _E),
@@ -555,7 +554,7 @@ def test_attack_heights_with_and_without_one_record():
 
 
 def test_attack_pooled_curve_minus_shown_levels_rebuilds_no_refused_level():
-    """A level of one event is refused; pooled minus shown levels must not rebuild it."""
+    """A level of one event is left out; pooled minus shown levels must not rebuild it."""
     rng = np.random.default_rng(7)
     parts = []
     for g in ("A", "B"):
@@ -563,10 +562,15 @@ def test_attack_pooled_curve_minus_shown_levels_rebuilds_no_refused_level():
         parts.append(pd.DataFrame({"t": t, "e": (t <= 50).astype(int), "g": g}))
     parts.append(pd.DataFrame({"t": [23.7, 55.0, 56.0, 57.0], "e": [1, 0, 0, 0], "g": "C"}))
     df = pd.concat(parts, ignore_index=True)
-    with pytest.raises(DisclosureError, match="'C'"):
-        release_survival(df, duration="t", event="e", hue="g")
     pooled = release_survival(df, duration="t", event="e")
-    shown = release_survival(df, duration="t", event="e", hue="g", hue_order=["A", "B"])
+    shown = release_survival(df, duration="t", event="e", hue="g")
+    assert shown.levels == ["A", "B"] and shown.left_out == 1
+    # leaving C out draws what the caller leaving it out draws, and says so without naming it
+    named = release_survival(df, duration="t", event="e", hue="g", hue_order=["A", "B"])
+    for a, b in zip(shown.survival, named.survival, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert any("1 hue level(s) with fewer than" in w for w in shown.report.warnings)
+    assert '"C"' not in to_json(shown)
     p = _reader_events(pooled, 0, len(df))
     a, b = _reader_events(shown, 0, 150), _reader_events(shown, 1, 150)
     common = sorted(set(p) & set(a) & set(b) - {0.0})
@@ -638,3 +642,30 @@ def test_logrank_refuses_what_the_other_survival_functions_refuse(case):
     with pytest.raises((ValueError, DisclosureError)):
         logrank_test(LOGRANK_BAD[case], _T[30:60], ones, ones)
     assert audit.entries() == []
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize", "confidential", "deterministic"])
+def test_a_small_hue_level_is_left_out_with_a_note(method):
+    """One hue level of two events (or, under kNN centroids, two censored records) is not
+    drawn or named; the others are drawn as without it, and the figure says levels were left
+    out (invariant 10), rather than the whole figure being refused."""
+    r = ROSSI.copy()
+    r["g"] = np.where(r["fin"] == 1, "aid", "none")
+    tiny = r.index[r["arrest"] == 1][:2]
+    if method == "deterministic":  # enough events, too few censored to anonymise
+        tiny = np.r_[r.index[r["arrest"] == 1][:6], r.index[r["arrest"] == 0][:2]]
+    r.loc[tiny, "g"] = "tiny"
+    fig, ax = plt.subplots()
+    safeplot.kmplot(r, duration="week", event="arrest", hue="g", method=method, ax=ax)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["none", "aid"]
+    texts = " ".join(t.get_text() for a in fig.axes for t in a.texts)
+    assert "tiny" not in texts
+    assert LEFT_OUT_NOTE in [t.get_text() for a in fig.axes for t in a.texts]
+    report = ax.safeplot_report
+    assert any(w.startswith("1 hue level(s) with fewer than 3 events") for w in report.warnings)
+    without = release_survival(
+        r[r["g"] != "tiny"], duration="week", event="arrest", hue="g", method=method
+    )
+    drawn = release_survival(r, duration="week", event="arrest", hue="g", method=method)
+    for a, b in zip(drawn.survival, without.survival, strict=True):
+        np.testing.assert_array_equal(a, b)

@@ -18,6 +18,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter
 from matplotlib.transforms import Bbox, IdentityTransform
 
 __all__ = [
+    "LEFT_OUT_GID",
     "Footnote",
     "FootnoteLayout",
     "footnotes",
@@ -27,6 +28,10 @@ __all__ = [
     "remove_footnote",
     "set_safe_axis",
 ]
+
+#: The gid of the footnote saying that groups too small to show were left out (one for every
+#: plot, so that a figure says it once however many of its layers left groups out).
+LEFT_OUT_GID = "safeplot-left-out"
 
 
 def set_safe_axis(ax: Axes, which: str, lim: tuple[float, float], ticks: np.ndarray) -> None:

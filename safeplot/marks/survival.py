@@ -15,7 +15,8 @@ import numpy as np
 import seaborn as sns
 from matplotlib.axes import Axes
 
-from ._axes import note_below, set_safe_axis
+from ..release.guard import LEFT_OUT_NOTE
+from ._axes import LEFT_OUT_GID, note_below, set_safe_axis
 from ._style import level_colors
 from .lines import default_color
 
@@ -193,4 +194,6 @@ def draw_survival(
         ax.legend(title=release.names.get("hue"), loc="lower left", frameon=False)
     below = draw_at_risk_table(ax, release, colours) if at_risk_counts else ax
     note_below(below, STOP_NOTE, STOP_NOTE_GID)
+    if release.left_out:
+        note_below(below, LEFT_OUT_NOTE, LEFT_OUT_GID)
     return ax

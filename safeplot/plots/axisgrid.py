@@ -43,7 +43,7 @@ from .._validate import clean_numeric, refuse_dask, to_pandas
 from ..anonymize.confidential import lowess_trend
 from ..anonymize.grids import hits_any, rare_values, safe_ticks
 from ..errors import DisclosureError
-from ..marks._axes import note_below
+from ..marks._axes import LEFT_OUT_GID, note_below
 from ..marks._large import distinct_rows, is_large
 from ..marks.boxes import draw_boxes as _draw_boxes
 from ..marks.lines import draw_fit, draw_zero_line
@@ -102,7 +102,6 @@ _DIAG_KINDS = ("auto", "hist", "kde", None)
 JOINT_KINDS = ("scatter", "kde", "hist", "hex", "reg", "resid")
 
 #: gid of the note saying that hue levels too small for the method were left out.
-LEFT_OUT_GID = "safeplot-left-out-groups"
 
 _COUNT = "\x00count"
 _HUE = "\x00hue"

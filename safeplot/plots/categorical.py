@@ -36,7 +36,7 @@ from ..anonymize.grids import rare_values, safe_edges, union_sorted
 from ..anonymize.suppression import GridSuppression, suppress_records
 from ..anonymize.tables import suppress_table
 from ..errors import DisclosureError
-from ..marks._axes import note_below
+from ..marks._axes import LEFT_OUT_GID, note_below
 from ..marks.bars import DP_ERRORS_GID
 from ..methods import Method, anonymize_values, available_methods, check_family, get_method
 from ..policy import METHODS, Policy, get_policy
@@ -103,7 +103,6 @@ DOMINANCE_GID = "safeplot-dominance-note"
 #: gid of the note naming the boxes left out under ``"confidential"`` (zero-length half).
 OMITTED_GID = "safeplot-omitted-boxes"
 #: gid of the note saying that boxes of too few records were left out (naming none).
-LEFT_OUT_GID = "safeplot-left-out-boxes"
 
 #: Under ``method="confidential"``, a numeric category variable with more distinct values
 #: than this is continuous: :func:`boxplot` draws O'Keefe's parallel box plots of it.

@@ -29,7 +29,7 @@ from ..anonymize.grids import (
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
 from ..marks import bars
-from ..marks._axes import note_below
+from ..marks._axes import LEFT_OUT_GID, note_below
 from ..marks._style import variable_type
 from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
@@ -858,7 +858,6 @@ def _drawn_frame(releases: list[HistogramRelease], var: str, hue: str | None) ->
 
 _COUNT = "\x00count"
 #: The gid of the note under a histogram that left out hue levels too small to show.
-LEFT_OUT_GID = "safeplot-left-out-levels"
 
 
 @takes_method_options

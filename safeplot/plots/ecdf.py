@@ -28,7 +28,7 @@ from .._validate import clean_numeric
 from ..anonymize import winsorize
 from ..anonymize.grids import rare_values, safe_ticks
 from ..errors import DisclosureError
-from ..marks._axes import note_below
+from ..marks._axes import LEFT_OUT_GID, note_below
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
@@ -56,7 +56,6 @@ ECDF_METHODS = tuple(m.name for m in available_methods() if m.family in _ECDF_FA
 CONFIDENTIAL_STEPS = 40
 _STATS = ("proportion", "percent", "count")
 #: The gid of the note under an ECDF that left out hue levels too small to show.
-LEFT_OUT_GID = "safeplot-left-out-levels"
 
 
 @release_kind("ecdf")

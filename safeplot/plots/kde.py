@@ -68,7 +68,7 @@ from ..anonymize.grids import (
 )
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress
 from ..errors import DisclosureError
-from ..marks._axes import note_below
+from ..marks._axes import LEFT_OUT_GID, note_below
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, GridRelease, guard, release_kind
@@ -102,7 +102,6 @@ __all__ = [
 _FAMILIES = ("raw", "counts", "rules", "values")
 
 #: gid of the note saying that hue levels too small for the method were left out.
-LEFT_OUT_GID = "safeplot-left-out-groups"
 
 #: Methods a kde release supports (univariate and bivariate).
 KDE_METHODS = tuple(m.name for m in available_methods() if m.family in _FAMILIES)

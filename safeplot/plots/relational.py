@@ -36,7 +36,7 @@ from numpy.typing import ArrayLike
 from .._validate import clean_numeric
 from ..anonymize.grids import rare_values
 from ..marks import points as _points
-from ..marks._axes import note_below
+from ..marks._axes import LEFT_OUT_GID, note_below
 from ..marks._large import scatter_points
 from ..marks._style import level_colors, semantic_type
 from ..marks.boxes import MERGE_NOTE_GID, draw_boxes
@@ -81,7 +81,6 @@ SCATTER_METHODS = tuple(
 _POINT_FAMILIES = ("values", "counts", "raw")
 #: gid of the note saying that levels (or combinations of levels) with too few records were
 #: left out.
-LEFT_OUT_GID = "safeplot-left-out-groups"
 #: Methods of :func:`scatter`.
 SCATTER_POINT_METHODS = tuple(m.name for m in available_methods() if m.family in _POINT_FAMILIES)
 

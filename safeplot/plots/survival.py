@@ -49,6 +49,7 @@ from ..marks.survival import draw_survival
 from ..methods import anonymize_values, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
+from ..release.guard import shown_groups
 from ._common import axes_for, finish, make_report, safe_limits, takes_method_options
 from ._data import categorical_order, plot_data
 
@@ -152,6 +153,9 @@ class SurvivalRelease:
         Labels of the duration and hue variables.
     totals : list of ndarray
         Per level, the records and the events, rounded.
+    left_out : int
+        Hue levels too small to draw: not drawn and not named; the figure
+        says that levels were left out.
     """
 
     method: str
@@ -171,6 +175,7 @@ class SurvivalRelease:
     report: DisclosureReport
     names: dict[str, str | None] = field(default_factory=dict)
     totals: list[np.ndarray] = field(default_factory=list)
+    left_out: int = 0
 
     def curve(self, level: Any = None) -> pd.DataFrame:
         """Return one level's released curve: time, survival and band, one row per point.
@@ -527,15 +532,43 @@ def release_survival(
             f"{function}: no event is observed (every record is censored): the curve would be "
             "flat and its end would show the longest follow-up. There is nothing to estimate."
         )
-    small = [
-        repr(levels[i]) for i in range(len(levels)) if sizes[i] > 0 and n_events[i] < threshold
-    ]
-    if small:
+    if "hue" not in frame and n_events[0] < threshold:
         raise DisclosureError(
-            f"{function}: hue level(s) {', '.join(small)} have fewer than threshold={threshold} "
-            "events; no drop of their curve could hold threshold events, and the level would be "
-            "named in the legend. Merge them with other levels or leave them out (hue_order=)."
+            f"{function}: fewer than threshold={threshold} events are observed; no drop of the "
+            "curve could hold threshold events. There is too little to estimate."
         )
+    # methods that move durations do so within each event status and hue level, which needs
+    # `fewest` records in each stratum with any
+    fewest = m.min_group_size(pol, k) if m.moves_values else 0
+    per_stratum = np.bincount(codes * 2 + e.astype(int), minlength=2 * len(levels))
+    thin = ((per_stratum > 0) & (per_stratum < fewest)).reshape(-1, 2).any(axis=1)
+    if "hue" not in frame and thin[0]:
+        group = f"k={k} and " if m.uses_k else ""
+        raise DisclosureError(
+            f"{function}: method={method!r} anonymises durations within each event status, "
+            f"which needs at least {fewest} records in each ({group}threshold={threshold}); "
+            "the events or the censored records have fewer. Use a smaller k or "
+            "method='suppress'."
+        )
+    # a hue level with too few events to show one drop, or too few records in an event status
+    # to anonymise, is left out as a suppressed cell is: not drawn, not named, and the figure
+    # says that levels were left out (DESIGN invariant 10)
+    usable = np.where(thin, np.minimum(n_events, threshold - 1), n_events)
+    why = f"threshold={threshold}" + (
+        f"; {fewest} records in each event status to anonymise" if fewest else ""
+    )
+    groups = shown_groups(
+        np.where(sizes > 0, np.maximum(usable, 1), 0),
+        threshold,
+        why,
+        function=function,
+        what="hue level",
+        fix="Merge hue levels, or leave hue out.",
+        counted="events",
+    )
+    keep_rec = groups.keep(codes)
+    d, codes, e = d[keep_rec], codes[keep_rec], e[keep_rec]
+    sizes = np.where(groups.shown, sizes, 0)
     levels = [lev for i, lev in enumerate(levels) if sizes[i] > 0]
     sizes_kept, events_kept = sizes[sizes > 0], n_events[sizes > 0]
     remap = np.cumsum(sizes > 0) - 1
@@ -561,20 +594,6 @@ def release_survival(
     elif m.moves_values:
         strata = codes * 2 + e.astype(int)
         counts = np.bincount(strata, minlength=2 * len(levels))
-        fewest = m.min_group_size(pol, k)
-        thin = [
-            ("" if levels[s // 2] is None else f"{levels[s // 2]!r}: ")
-            + ("events" if s % 2 else "censored")
-            for s in np.flatnonzero((counts > 0) & (counts < fewest))
-        ]
-        if thin:
-            group = f"k={k} and " if m.uses_k else ""
-            raise DisclosureError(
-                f"{function}: method={method!r} anonymises durations within each event status "
-                f"and hue level, which needs at least {fewest} records in each ({group}"
-                f"threshold={threshold}); {', '.join(thin)} have fewer. Use a smaller k, "
-                "method='suppress', or merge hue levels."
-            )
         # a stratum whose durations are all equal (everyone censored at the end of the
         # study) holds one value shared by at least `fewest` records: nothing to anonymise
         spread = np.array([np.ptp(d[strata == s]) if counts[s] else 0.0 for s in strata])
@@ -600,6 +619,8 @@ def release_survival(
     edges = _nested_edges(raw_end, halvings)
     times, surv, lower, upper, at_risk, observed = [], [], [], [], [], []
     stops = []
+    drawn: list[int] = []
+    short: list[int] = []
     for i in range(len(levels)):
         di, ei = work[codes == i], e[codes == i]
         # the curve runs while at least two rounding units of records (two multiples of the
@@ -608,11 +629,15 @@ def release_survival(
         inside = (edges > start) & (edges < min(end, float(di.max())))
         ok = np.flatnonzero(inside & (np.array([np.sum(di >= t) for t in edges]) >= 2 * unit))
         if not ok.size:
-            raise DisclosureError(
-                f"{function}: hue level {levels[i]!r} has fewer than {2 * unit} records at "
-                f"risk (two rounding units, threshold={threshold}) at every time of the grid "
-                "after 0; its curve cannot be shown."
-            )
+            if "hue" not in frame:
+                raise DisclosureError(
+                    f"{function}: fewer than {2 * unit} records are at risk (two rounding "
+                    f"units, threshold={threshold}) at every time of the grid after 0; the "
+                    "curve cannot be shown."
+                )
+            short.append(i)  # left out with the levels too small above
+            continue
+        drawn.append(i)
         stop = int(ok[-1])
         s_int, n_int, d_int = _grouped_km(di, ei, edges[: stop + 1], unit)
         drops = np.flatnonzero(d_int > 0)
@@ -631,6 +656,18 @@ def release_survival(
         at_risk.append(n_start)
         observed.append(d_rel)
         stops.append(t_stop)
+    left_out = groups.left_out + len(short)
+    if not drawn:
+        raise DisclosureError(
+            f"{function}: every hue level has fewer than {2 * unit} records at risk (two "
+            f"rounding units, threshold={threshold}) at every time of the grid after 0, or "
+            "too few events. Merge hue levels, or leave hue out."
+        )
+    if left_out:
+        warnings.append(
+            f"{left_out} hue level(s) with fewer than {threshold} events ({why}), or fewer "
+            f"than {2 * unit} records at risk at every time of the grid, are not drawn."
+        )
     t_max = max(stops)
     lim = safe_limits(start, t_max, avoid, margin=0.02)
     if lim[1] >= raw_end:
@@ -638,11 +675,11 @@ def release_survival(
     ticks = safe_ticks(lim[0], lim[1])
     table_times = ticks[(ticks >= start) & (ticks <= t_max)]
     table = []
-    for i in range(len(levels)):
+    for i, stop_i in zip(drawn, stops, strict=True):
         di, ei = work[codes == i], e[codes == i]
         rows = np.full((3, table_times.size), np.nan)
         for j, t in enumerate(table_times):
-            if t > stops[i]:
+            if t > stop_i:
                 continue
             # rounded to the same unit as the curve's counts, so that a higher threshold only
             # coarsens them (1 and 2 round to 0, as they would under any threshold)
@@ -661,7 +698,7 @@ def release_survival(
         method,
         params,
         tuple(v for v in names.values() if v),
-        d.size,
+        int(np.isin(codes, drawn).sum()),
         n_dropped,
         pol,
         details=details,
@@ -669,7 +706,7 @@ def release_survival(
     )
     return SurvivalRelease(
         method,
-        levels,
+        [levels[i] for i in drawn],
         times,
         surv,
         lower,
@@ -691,8 +728,9 @@ def release_survival(
                     _rounded(events_kept[i], unit),
                 ]
             )
-            for i in range(len(levels))
+            for i in drawn
         ],
+        left_out,
     )
 
 

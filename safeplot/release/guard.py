@@ -193,6 +193,8 @@ class ShownGroups:
         What a group is, for the messages (``"hue level"``, ``"group"``).
     function : str
         The plot function, named first in a refusal.
+    counted : str
+        What `need` counts (``"records"``, ``"events"``).
     """
 
     shown: np.ndarray
@@ -201,6 +203,7 @@ class ShownGroups:
     why: str
     what: str = "group"
     function: str = ""
+    counted: str = "records"
 
     @property
     def _prefix(self) -> str:
@@ -303,7 +306,7 @@ class ShownGroups:
         if not self.left_out:
             return None
         return (
-            f"{self.left_out} {self.what}(s) with fewer than {self.need} records "
+            f"{self.left_out} {self.what}(s) with fewer than {self.need} {self.counted} "
             f"({self.why}) are not drawn."
         )
 
@@ -328,6 +331,7 @@ def shown_groups(
     function: str,
     what: str = "group",
     fix: str = "Use broader groups (merge small levels), or leave the grouping variable out.",
+    counted: str = "records",
 ) -> ShownGroups:
     """Decide which groups are drawn: those of at least `need` records.
 
@@ -354,6 +358,8 @@ def shown_groups(
         What a group is (``"hue level"``, ``"facet"``).
     fix : str
         What to do when every group is too small.
+    counted : str
+        What `sizes` count (``"records"``, or ``"events"`` for survival curves).
 
     Returns
     -------
@@ -379,10 +385,11 @@ def shown_groups(
     shown = sizes >= need
     if not shown.any():
         raise DisclosureError(
-            f"{function}: every {what} has fewer than {need} records ({why}), so nothing can "
-            f"be released. {fix}"
+            f"{function}: every {what} has fewer than {need} {counted} ({why}), so nothing "
+            f"can be released. {fix}"
         )
-    return ShownGroups(shown, int(((sizes > 0) & ~shown).sum()), int(need), why, what, function)
+    left_out = int(((sizes > 0) & ~shown).sum())
+    return ShownGroups(shown, left_out, int(need), why, what, function, counted)
 
 
 def from_menu(name: str, value: Any, menu: Sequence[Any], *, what: str = "") -> Any:
