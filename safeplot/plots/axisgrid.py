@@ -212,7 +212,7 @@ def _prepare(
             sizes = np.bincount(codes, minlength=len(levels))
             need, what = m.group_floor(pol, k)
             small = [levels[i] for i in np.flatnonzero((sizes > 0) & (sizes < need))]
-            if small and not (m.groups_within_strata or m.counts_only):
+            if small and not guard.small_group_rule(m, "markers").leave_out:
                 raise DisclosureError(
                     f"{function}: {len(small)} hue level(s) have fewer than {need} records "
                     f"({what}): their records cannot be released on their own, and their "

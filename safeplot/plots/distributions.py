@@ -396,7 +396,9 @@ def release_histograms(
         small = [str(level_names[i]) for i in np.flatnonzero((sizes > 0) & (sizes < need))]
         # a level left out is safe only where the ledger links these counts with other
         # releases of the same records (the bin total minus the levels shown would count it)
-        linked = counts_from is None and not m.moves_values and common_bins
+        linked = (
+            guard.small_group_rule(m, "counts").leave_out and counts_from is None and common_bins
+        )
         if small and leave_out and linked:
             groups = guard.shown_groups(sizes, need, why, function=function, what="hue level")
             left_out = np.flatnonzero((sizes > 0) & ~groups.shown)

@@ -50,7 +50,13 @@ from ..marks._axes import footnotes, remove_footnote
 from ..marks.lines import set_date_axis
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
-from ..release.guard import LEFT_OUT_NOTE, TOPPED_UP, shown_groups
+from ..release.guard import (
+    LEFT_OUT_NOTE,
+    TOPPED_UP,
+    SmallGroupRule,
+    shown_groups,
+    small_group_rule,
+)
 from ._categories import infer_orient
 from ._common import all_or_nothing, figure_note, resolve_annotate, safe_limits, set_safe_axis
 from ._data import categorical_order, plot_data
@@ -302,7 +308,7 @@ def _check_facets(
     *,
     counts: str | None = None,
     hue_left_out: bool = False,
-    hue_rule: _HueRule | None = None,
+    hue_rule: SmallGroupRule | None = None,
     marks: str | None = None,
     threshold: int = 3,
 ) -> _Shown:
@@ -543,48 +549,14 @@ def _hue_minimum(m: Method, k: int, pol: Policy) -> tuple[int | None, str]:
     return m.group_floor(pol, k)
 
 
-@dataclass(frozen=True)
-class _HueRule:
-    """What the axes-level function of a facet does with a hue level too small for the method.
-
-    Attributes
-    ----------
-    leave_out : bool
-        The level is left out of the facet (with a note); else the figure is refused.
-    refusal : str
-        Why it cannot be left out, and what to do instead (when refused).
-    """
-
-    leave_out: bool
-    refusal: str = ""
-
-
-_MERGE = "Merge small hue levels into broader ones (recode hue), or drop hue="
-
-
-def _small_hue_rule(m: Method, kind: str) -> _HueRule:
+def _small_hue_rule(m: Method, kind: str) -> SmallGroupRule:
     """Return the rule of the axes-level function of `kind` for a small hue level under `m`.
 
-    The one place the facet-level functions decide it (DESIGN invariant 10),
-    the same as ``histplot``, ``ecdfplot``, ``kdeplot`` and ``scatterplot``
-    decide it for a level of the whole data:
-
-    - ``"hist"``, ``"ecdf"``: bins and steps are counts. The methods that
-      only count (``m.counts_only``) leave a small level out: its hidden
-      counts are linked by the release ledger with those of the same figure
-      without ``hue``. Counts of moved values are not linked, so the level
-      is refused.
-    - ``"kde"``: left out where the method forms its groups within each
-      level (``m.groups_within_strata``: the figure without ``hue`` groups
-      the records differently) and under the counting methods; refused where
-      each record keeps its own value (keyed noise, rounding, O'Keefe's
-      winsorising): the density without ``hue`` less the densities drawn
-      would be the level's.
-    - ``"scatter"``: left out where groups are formed within each level
-      (with the top-up of :meth:`~safeplot.release.guard.ShownGroups.keep_records`),
-      under O'Keefe's boxes (``m.rule_based``) and the grid-cell methods;
-      refused where each record is drawn on its own, as in the figure
-      without ``hue``.
+    The facet-level functions apply, within each facet, the rule the
+    axes-level function drawn there applies to a level of the whole data
+    (:func:`~safeplot.release.guard.small_group_rule`): histogram bins and
+    ECDF steps are counts, a kde is a density, and a scatter plot draws
+    markers, or O'Keefe's boxes under ``"confidential"``.
 
     Examples
     --------
@@ -596,28 +568,10 @@ def _small_hue_rule(m: Method, kind: str) -> _HueRule:
     [True, True, False]
     """
     if kind in ("hist", "ecdf"):
-        if m.counts_only:
-            return _HueRule(True)
-        what = "bins" if kind == "hist" else "ECDF steps"
-        return _HueRule(
-            False,
-            f"Its {what} would count its records, and it cannot be left out: under "
-            f"method={m.name!r} the counts of moved values are not linked by the release "
-            f"ledger, so the {what} of the same figure without hue= minus the levels shown "
-            f"would count the records of a level left out. {_MERGE}, or use "
-            "method='suppress' (which leaves a small level out).",
-        )
-    if m.groups_within_strata or m.counts_only or (kind == "scatter" and m.rule_based):
-        return _HueRule(True)
-    drawn = "density" if kind == "kde" else "markers"
-    return _HueRule(
-        False,
-        f"It cannot be left out: under method={m.name!r} each record keeps its own released "
-        f"value, drawn the same in the figure without hue=, so the {drawn} of that figure less "
-        f"those drawn here would be the records of a level left out. {_MERGE}, or use "
-        "method='deterministic' (its groups are formed within each level, and it leaves a "
-        "small one out).",
-    )
+        return small_group_rule(m, "counts")
+    if kind == "kde":
+        return small_group_rule(m, "density")
+    return small_group_rule(m, "summaries" if m.rule_based else "markers")
 
 
 def _facet_kws(facet_kws: dict | None, function: str) -> tuple[dict, Any, Any]:

@@ -285,7 +285,7 @@ def release_grid(
     elif m.moves_values:
         strata = clean.strata if hue is not None else None
         if hue is not None:
-            _refuse_small_levels(codes, levels, m, k, pol, method, function)
+            _refuse_small_levels(codes, levels, m, k, pol, function)
         out = anonymize_values(
             raw,
             method,
@@ -366,25 +366,24 @@ def release_grid(
 
 
 def _refuse_small_levels(
-    codes: np.ndarray, levels: list, m: Any, k: Any, pol: Policy, method: str, function: str
+    codes: np.ndarray, levels: list, m: Any, k: Any, pol: Policy, function: str
 ) -> None:
     """Refuse a hue level too small for a grid of moved values (as ``histplot`` refuses it).
 
     Its cells would count fewer than threshold records, and it cannot be left
-    out: the counts of moved values are not linked by the release ledger, so
-    the grid of the same records without hue, less the levels shown, would
-    count the records of a level left out.
+    out (:func:`~safeplot.release.guard.small_group_rule`: the counts of
+    moved values are not linked by the release ledger).
     """
+    from ..release import guard
+
     need, why = m.group_floor(pol, k)
     sizes = np.bincount(codes[codes >= 0], minlength=len(levels))
     small = int(((sizes > 0) & (sizes < need)).sum())
-    if small:
+    rule = guard.small_group_rule(m, "counts")
+    if small and not rule.leave_out:
         raise DisclosureError(
-            f"{function}: {small} hue level(s) have fewer than {need} records ({why}), and "
-            f"cannot be left out: under method={method!r} the counts of moved values are not "
-            "linked by the release ledger, so the grid of the same records without hue, less "
-            "the levels shown, would count them. Merge small levels, leave hue out, or use "
-            "method='suppress' (which leaves a small level out)."
+            f"{function}: {small} hue level(s) have fewer than {need} records ({why}). "
+            f"{rule.refusal}"
         )
 
 

@@ -592,14 +592,15 @@ def release_kde(
     if not m.raw:
         _refuse_rare_clip(clip, avoid, function)
     shown = None
-    if hue_levels is not None and (m.groups_within_strata or m.counts_only):
+    rule = guard.small_group_rule(m, "density")
+    if hue_levels is not None and rule.applies and rule.leave_out:
         # a hue level too small for the method is left out (DESIGN invariant 10); the values
         # to avoid above stay those of every record, the records left out included
         raw, codes, hue_kept, w, hue_levels, shown, n_left_out = _leave_out_small_levels(
             raw, codes, hue_kept, w, hue_levels, hue_order, m, k, pol, function, wide
         )
         groups = [np.flatnonzero(codes == i) for i in range(len(hue_levels))]
-    elif hue_levels is not None and m.moves_values and not m.rule_based:
+    elif hue_levels is not None and rule.applies and not m.rule_based:
         # a method that releases each record's own value (keyed noise, rounding) draws the
         # levels kept as the figure without hue draws them: the density of the whole data
         # less the densities drawn would be that of a level left out, so a small one is

@@ -632,7 +632,8 @@ def _semantic_release(
     warnings: list[str] = []
     details: dict[str, Any] = {}
     spread = np.std(raw, axis=0)
-    if strata is not None and not m.groups_within_strata:
+    rule = guard.small_group_rule(m, "markers")
+    if strata is not None and not rule.leave_out:
         # keyed noise and rounding release each record on its own: the markers of the levels
         # kept would be those of the figure without the grouping variable, less the records
         # left out, so a level too small to show is refused
@@ -645,7 +646,7 @@ def _semantic_release(
             what=_groups_word(categorical),
             fix=f"Merge small levels or drop {' or '.join(f'{r}=' for r in categorical)}.",
         ).keep_records(strata, threshold, on_their_own=True)
-    if strata is not None and m.groups_within_strata:
+    if strata is not None and rule.leave_out:
         # a level (or hue x style combination) too small for the method's groups, which are
         # formed within each, is left out rather than refusing the figure
         need, fewer = m.group_floor(pol, k)

@@ -152,7 +152,7 @@ def release_rugplot(
     # one tick per record, beside the same rug without hue: the records left out are 0 or at
     # least threshold, and never the ticks a method drew on their own
     in_shown = groups.keep_records(
-        codes, threshold, on_their_own=m.moves_values and not m.groups_within_strata
+        codes, threshold, on_their_own=not guard.small_group_rule(m, "markers").leave_out
     )
     topped_up = groups.topped_up(in_shown, codes)
     # rare among every record, those of hue levels left out included: no released value may

@@ -170,7 +170,7 @@ def release_stripplot(
     # one marker per record, beside the same figure without hue (or categories): the records
     # left out are 0 or at least threshold, and never the marks a method drew on their own
     keep = groups.keep_records(
-        codes, threshold, on_their_own=m.moves_values and not m.groups_within_strata
+        codes, threshold, on_their_own=not guard.small_group_rule(m, "markers").leave_out
     )
     topped_up = groups.topped_up(keep, codes)
     # rare among every record, those of groups left out included: no released value may

@@ -56,6 +56,7 @@ __all__ = [
     "ALPHA_MENU",
     "ESTIMATORS",
     "ShownGroups",
+    "SmallGroupRule",
     "admit",
     "capturing",
     "charge_noise",
@@ -68,6 +69,7 @@ __all__ = [
     "released_values",
     "set_ledger",
     "shown_groups",
+    "small_group_rule",
     "spend_epsilon",
 ]
 
@@ -390,6 +392,107 @@ def shown_groups(
         )
     left_out = int(((sizes > 0) & ~shown).sum())
     return ShownGroups(shown, left_out, int(need), why, what, function, counted)
+
+
+@dataclass(frozen=True)
+class SmallGroupRule:
+    """Whether a figure may leave out a group too small for its method, and why not.
+
+    Attributes
+    ----------
+    leave_out : bool
+        The group is left out (not drawn, not named, with a note); otherwise
+        a figure holding one is refused.
+    refusal : str
+        Why it cannot be left out, and what to do instead (empty when it can).
+    applies : bool
+        False where the method draws every group whatever its size: no
+        control (``"none"``), or differential privacy, whose noise covers a
+        small count.
+    """
+
+    leave_out: bool
+    refusal: str = ""
+    applies: bool = True
+
+
+_MERGE = "Merge small levels into broader ones (recode them), or leave the grouping out"
+
+
+def small_group_rule(m: Any, draws: str) -> SmallGroupRule:
+    """Return what a figure that `draws` does with a group too small for method `m`.
+
+    The one place this is decided (DESIGN invariant 10). Leaving a group
+    out is safe only where the figure without the grouping variable, less
+    the groups drawn, does not give the group's records back:
+
+    - ``"counts"`` (histogram bins, ECDF steps, grid cells): the methods
+      that only count (``m.counts_only``) leave it out, for its hidden
+      counts are linked by the release ledger with those of the same figure
+      without the grouping; counts of moved values are not linked, so the
+      group is refused.
+    - ``"density"``: left out where the method forms its groups within each
+      group here (``m.groups_within_strata``: the figure without the
+      grouping forms them differently) and under the counting methods;
+      refused where each record keeps its own released value (keyed noise,
+      rounding, O'Keefe's winsorising): the density without the grouping
+      less the densities drawn would be the group's.
+    - ``"markers"`` (one mark per record: scatter, strip, swarm, rug): as
+      for a density; a method that forms groups within each one leaves it
+      out with the top-up of :meth:`ShownGroups.keep_records`.
+    - ``"summaries"`` (O'Keefe's boxes, estimates per group): left out under
+      every method; a summary of the others does not depend on its records.
+
+    Parameters
+    ----------
+    m : Method
+        The method in force (:func:`safeplot.methods.get_method`).
+    draws : {"counts", "density", "markers", "summaries"}
+        What the figure draws of each group.
+
+    Returns
+    -------
+    SmallGroupRule
+
+    Examples
+    --------
+    >>> from safeplot.methods import get_method
+    >>> [small_group_rule(get_method(m), "counts").leave_out for m in ("suppress", "rounding")]
+    [True, False]
+    >>> [small_group_rule(get_method(m), "markers").leave_out
+    ...  for m in ("deterministic", "confidential", "probabilistic")]
+    [True, False, False]
+    """
+    if m.raw or m.private:
+        return SmallGroupRule(True, applies=False)
+    if draws == "summaries":
+        return SmallGroupRule(True)
+    if draws == "counts":
+        if m.counts_only:
+            return SmallGroupRule(True)
+        return SmallGroupRule(
+            False,
+            "It cannot be left out: under "
+            f"method={m.name!r} the counts of moved values are not linked by the release "
+            "ledger, so the counts of the same figure without the grouping, minus the groups "
+            f"shown, would count the records of a group left out. {_MERGE}, or use "
+            "method='suppress' (which leaves a small group out).",
+        )
+    if draws not in ("density", "markers"):
+        raise ValueError(
+            f"draws must be 'counts', 'density', 'markers' or 'summaries', got {draws!r}."
+        )
+    if m.groups_within_strata or m.counts_only:
+        return SmallGroupRule(True)
+    drawn = "density" if draws == "density" else "markers"
+    return SmallGroupRule(
+        False,
+        f"It cannot be left out: under method={m.name!r} each record keeps its own released "
+        f"value, drawn the same in the figure without the grouping, so the {drawn} of that "
+        f"figure less those drawn here would be the records of a group left out. {_MERGE}, or "
+        "use method='deterministic' (its groups are formed within each group, and it leaves "
+        "a small one out).",
+    )
 
 
 def from_menu(name: str, value: Any, menu: Sequence[Any], *, what: str = "") -> Any:
