@@ -909,25 +909,11 @@ def _leave_out_small_levels(
         The records drawn (codes renumbered to the levels kept), the levels
         kept, the decision, and how many records were left out.
     """
-    need, why = m.group_floor(pol, k)
     sizes = np.bincount(codes, minlength=len(levels))
-    shown = guard.shown_groups(
-        sizes,
-        need,
-        why,
-        function=function,
-        what="column" if wide else "hue level",
-        fix="Combine levels, leave hue out, or use method='suppress'.",
-    )
+    shown, stays = _levels_kept(sizes, levels, hue_order, m, k, pol, function, wide)
     if not shown.left_out:
         return raw, codes, hue_kept, w, levels, shown, 0
     keep = shown.keep(codes)
-    named = set() if hue_order is None else set(hue_order)
-    # a level named by the call keeps its place (no records, as seaborn draws an empty
-    # level); one inferred from the data is not named anywhere
-    stays = np.array(
-        [bool(shown.shown[i] or sizes[i] == 0 or lev in named) for i, lev in enumerate(levels)]
-    )
     renumber = np.cumsum(stays) - 1
     levels = [lev for lev, s in zip(levels, stays, strict=True) if s]
     codes = renumber[codes[keep]]
@@ -941,6 +927,63 @@ def _leave_out_small_levels(
         shown,
         int((~keep).sum()),
     )
+
+
+def _levels_kept(
+    sizes: np.ndarray,
+    levels: list,
+    hue_order: Any,
+    m: Any,
+    k: int | None,
+    pol: Policy,
+    function: str,
+    wide: bool,
+) -> tuple[guard.ShownGroups, np.ndarray]:
+    """Decide, from the records per hue level, which levels are drawn and which keep a place.
+
+    The rule of :func:`_leave_out_small_levels`, for records in memory or
+    counted out of core (a dask DataFrame): a level with fewer records than
+    the method needs (:func:`safeplot.release.guard.shown_groups`) is not
+    drawn; it keeps its place (in the legend, drawn empty, as a level without
+    records is) only if the call named it in `hue_order`.
+
+    Returns
+    -------
+    shown : ShownGroups
+        The decision, its warning and note.
+    stays : ndarray of bool
+        Per level, whether it stays among the levels of the release.
+
+    Examples
+    --------
+    >>> from safeplot.methods import get_method
+    >>> from safeplot.policy import get_policy
+    >>> m, pol = get_method("suppress"), get_policy()
+    >>> shown, stays = _levels_kept(np.array([40, 2, 30]), ["a", "b", "c"], None, m, None,
+    ...                             pol, "kdeplot", False)
+    >>> shown.left_out, stays.tolist()
+    (1, [True, False, True])
+    >>> _levels_kept(np.array([40, 2, 30]), ["a", "b", "c"], ["a", "b", "c"], m, None, pol,
+    ...              "kdeplot", False)[1].tolist()
+    [True, True, True]
+    """
+    need, why = m.group_floor(pol, k)
+    shown = guard.shown_groups(
+        sizes,
+        need,
+        why,
+        function=function,
+        what="column" if wide else "hue level",
+        fix="Combine levels, leave hue out, or use method='suppress'.",
+    )
+    named = set() if hue_order is None else set(hue_order)
+    # a level named by the call keeps its place (no records, as seaborn draws an empty
+    # level); one inferred from the data is not named anywhere
+    stays = np.array(
+        [bool(shown.shown[i] or sizes[i] == 0 or lev in named) for i, lev in enumerate(levels)],
+        dtype=bool,
+    )
+    return shown, stays
 
 
 def _check_group_sizes(groups: list, levels: list | None, n: int, pol: Policy) -> None:
@@ -1194,8 +1237,19 @@ def release_kde_dask(
         if names[0] == names[1]:
             names = (names[0], f"{names[1]} (y)")
         keep = frame["x"].notnull() & frame["y"].notnull()
+        shown = None
+        drawn = levels
         if levels is not None:
-            keep &= frame["hue"].isin(levels)
+            # a hue level too small for the method is left out, by the rule of the records in
+            # memory: not drawn, named only if hue_order names it; the values to avoid above
+            # stay those of every record, the records left out included
+            shown, stays = _levels_kept(
+                source.level_sizes, levels, hue_order, get_method(method), None, policy,
+                function, False,
+            )  # fmt: skip
+            drawn = [lev for lev, s in zip(levels, shown.shown, strict=True) if s]
+            levels = [lev for lev, s in zip(levels, stays, strict=True) if s]
+            keep &= frame["hue"].isin(drawn)
         sub = frame[keep]
         grid = release_grid(
             sub["x"],
@@ -1214,6 +1268,9 @@ def release_kde_dask(
         )
         released = _grid_points(grid, scales, levels)
         report = grid.report
+        if shown is not None and shown.left_out:
+            report.details["groups_left_out"] = shown.left_out
+            report.warnings.append(shown.warning)
     else:
         role = roles[0]
         grid = None
