@@ -652,17 +652,18 @@ def test_safeplot_works_without_dask():
 
 
 @pytest.mark.parametrize("hue_order", [None, ["a", "b", "c", "tiny"]], ids=["inferred", "named"])
-def test_kdeplot_bivariate_leaves_a_small_hue_level_out_as_in_memory(df, hue_order):
-    """A hue level of 2 records has every grid cell suppressed: out of core, as in memory, it
-    is not drawn, the legend names it only when hue_order does, and the figure and the report
-    say that groups were left out (not which)."""
+@pytest.mark.parametrize("roles", [("x", "y"), ("x",)], ids=["bivariate", "univariate"])
+def test_kdeplot_leaves_a_small_hue_level_out_as_in_memory(df, hue_order, roles):
+    """A hue level of 2 records has every grid cell (or bin) suppressed: out of core, as in
+    memory, it is not drawn, the legend names it only when hue_order does, and the figure and
+    the report say that groups were left out (not which)."""
     from safeplot.marks._axes import LEFT_OUT_GID
     from safeplot.release.guard import LEFT_OUT_NOTE
 
     small = df.copy()
     small.loc[40:41, "g"] = "tiny"
     fig, a, b = _pair()
-    kws = dict(x="x", y="y", hue="g", hue_order=hue_order, method="suppress")
+    kws = dict(hue="g", hue_order=hue_order, method="suppress") | {r: r for r in roles}
     kdeplot(small, ax=a, **kws)
     kdeplot(dd.from_pandas(small, npartitions=4), ax=b, **kws)
     expected = ["a", "b", "c"] if hue_order is None else sorted(hue_order)
@@ -675,10 +676,12 @@ def test_kdeplot_bivariate_leaves_a_small_hue_level_out_as_in_memory(df, hue_ord
         assert any("1 hue level(s) with fewer than 3 records" in w for w in report.warnings)
         assert not any("tiny" in w for w in report.warnings)
     assert a.safeplot_report.to_dict() == b.safeplot_report.to_dict()
-    assert len(a.collections) == len(b.collections)
+    assert len(a.lines) == len(b.lines) and len(a.collections) == len(b.collections)
+    for la, lb in zip(a.lines, b.lines, strict=True):
+        assert np.array_equal(la.get_xydata(), lb.get_xydata())
     for ca, cb in zip(a.collections, b.collections, strict=True):
         for pa, pb in zip(ca.get_paths(), cb.get_paths(), strict=True):
             assert np.array_equal(pa.vertices, pb.vertices)
     _same_axes(a, b)
-    raw = {"x": small["x"].to_numpy(), "y": small["y"].to_numpy()}
+    raw = {r: small[r].to_numpy() for r in roles}
     assert not scan_figure(fig, raw, count_axis=None)

@@ -1233,22 +1233,24 @@ def release_kde_dask(
     avoid = dict(zip(roles, rare, strict=True))
     n_dropped += source.n_dropped
     names = tuple(labels[r] for r in roles)
+    shown = None
+    drawn = levels
+    if levels is not None:
+        # a hue level too small for the method is left out, by the rule of the records in
+        # memory: not drawn, named only if hue_order names it; the values to avoid above
+        # stay those of every record, the records left out included
+        shown, stays = _levels_kept(
+            source.level_sizes, levels, hue_order, get_method(method), None, policy,
+            function, False,
+        )  # fmt: skip
+        drawn = [lev for lev, s in zip(levels, shown.shown, strict=True) if s]
+        levels = [lev for lev, s in zip(levels, stays, strict=True) if s]
+    left_out = shown is not None and shown.left_out > 0
     if len(roles) == 2:
         if names[0] == names[1]:
             names = (names[0], f"{names[1]} (y)")
         keep = frame["x"].notnull() & frame["y"].notnull()
-        shown = None
-        drawn = levels
         if levels is not None:
-            # a hue level too small for the method is left out, by the rule of the records in
-            # memory: not drawn, named only if hue_order names it; the values to avoid above
-            # stay those of every record, the records left out included
-            shown, stays = _levels_kept(
-                source.level_sizes, levels, hue_order, get_method(method), None, policy,
-                function, False,
-            )  # fmt: skip
-            drawn = [lev for lev, s in zip(levels, shown.shown, strict=True) if s]
-            levels = [lev for lev, s in zip(levels, stays, strict=True) if s]
             keep &= frame["hue"].isin(drawn)
         sub = frame[keep]
         grid = release_grid(
@@ -1268,16 +1270,23 @@ def release_kde_dask(
         )
         released = _grid_points(grid, scales, levels)
         report = grid.report
-        if shown is not None and shown.left_out:
+        if left_out:
             report.details["groups_left_out"] = shown.left_out
             report.warnings.append(shown.warning)
     else:
         role = roles[0]
         grid = None
+        # the bins are placed and counted on the records drawn, as in memory (the summary
+        # pass is kept, so leaving a level out costs no extra pass for it)
+        counted = source
+        if left_out:
+            counted = DaskColumns(
+                frame, roles, hue="hue", hue_order=drawn, function=function, restrict=True
+            )
         released, cells, params, warn = _release_binned(
-            source.span_values(0),
+            counted.span_values(0),
             np.zeros(0, dtype=int),
-            levels,
+            None if levels is None else counted.levels,
             False,
             method,
             GRID_BINS if bins is None else bins,
@@ -1286,8 +1295,14 @@ def release_kde_dask(
             avoid[role],
             scales[role],
             role,
-            counts_from=source,
+            counts_from=counted,
         )
+        if left_out and not released.empty:
+            released["hue"] = _like_levels(released["hue"].astype(object), levels)
+        details: dict[str, Any] = {}
+        if left_out:
+            details["groups_left_out"] = shown.left_out
+            warn = [*warn, shown.warning]
         report = make_report(
             function,
             method,
@@ -1297,7 +1312,7 @@ def release_kde_dask(
             n_dropped,
             policy,
             cells_suppressed=cells,
-            details={},
+            details=details,
             warnings=warn,
         )
     return KdeRelease(
