@@ -8,7 +8,9 @@ and an error bar -- as points joined by lines, so safeplot releases exactly
 what :func:`safeplot.barplot` releases: groups of at least ``threshold``
 records, each estimate and error-bar end rounded to three significant
 figures and moved off values fewer than ``threshold`` records hold. A group
-too small is neither drawn nor named on the axis or in the legend.
+too small is not drawn, and not named on the axis or in the legend unless
+``order=``/``hue_order=`` names it: then it keeps its empty slot, as seaborn
+keeps a named category with no records.
 
 The data are simulated: blood pressure by clinic and sex, and a fifth
 clinic with two patients.
@@ -40,8 +42,9 @@ order = ["A", "B", "C", "D", "E"]
 # ---------------------------------
 # Left, seaborn's raw plot: clinic E's "mean" is the average of two
 # patients, and its error bar spans their values. Right, safeplot: clinic E
-# is left out (and not named), the other means and 95% bootstrap intervals
-# are rounded.
+# is not drawn; ``order=`` names it, so it keeps its slot, empty, exactly as
+# a clinic with no patients would (unnamed, it would be left out and not
+# named). The other means and 95% bootstrap intervals are rounded.
 
 fig, (raw, safe) = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
 sns.pointplot(clinics, x="clinic", y="bp", hue="sex", order=order, dodge=True, seed=0, ax=raw)

@@ -194,3 +194,109 @@ def test_native_scale_refuses_the_merged_other_category(function):
     assert plt.get_fignums() == [] and audit.entries() == []
     ax = draw(data=df, x="x", native_scale=False, method="generalize", **kw)
     assert [t.get_text() for t in ax.get_xticklabels()][-1] == "Other"
+
+
+def _drawn(ax):
+    """What a reader sees of a bar or point plot: slots, labels, marks, legend, value axis."""
+    legend = ax.get_legend()
+    return {
+        "ticks": [float(t) for t in ax.get_xticks()],
+        "labels": [t.get_text() for t in ax.get_xticklabels()],
+        "xlim": ax.get_xlim(),
+        "ylim": ax.get_ylim(),
+        "yticks": [float(t) for t in ax.get_yticks()],
+        "bars": sorted(
+            (round(p.get_x(), 9), round(p.get_width(), 9), round(p.get_height(), 9))
+            for p in ax.patches
+            if hasattr(p, "get_width")
+        ),
+        "lines": sorted(
+            tuple(np.round(np.r_[line.get_xdata(), line.get_ydata()], 9)) for line in ax.lines
+        ),
+        "legend": None if legend is None else [t.get_text() for t in legend.get_texts()],
+    }
+
+
+def _with_small(frame, n, **levels):
+    """`frame` plus `n` records of the given levels, with values that are theirs alone."""
+    extra = pd.DataFrame({k: [v] * n for k, v in levels.items()})
+    extra["y"] = [911.375, -311.625][:n]
+    return pd.concat([frame, extra], ignore_index=True)
+
+
+@pytest.mark.parametrize("plot", ["barplot", "pointplot"])
+@pytest.mark.parametrize("method", ["suppress", "deterministic"])
+def test_a_named_category_keeps_its_empty_slot_whether_absent_or_small(plot, method):
+    """seaborn keeps a category named in order= that has no records as an empty slot: so
+    does a bar or point plot, and one of 1 or 2 records (too few to draw) looks the same,
+    so the slot tells nothing the call did not say. An unnamed small one is left out."""
+    draw = getattr(safeplot, plot)
+    base = _frame().query("g != 'd'")
+    order = ["a", "b", "c", "d"]
+    seen = []
+    for n in (0, 1, 2):
+        fig, ax = plt.subplots()
+        draw(_with_small(base, n, g="d", h="u"), x="g", y="y", order=order, method=method,
+             errorbar=("se", 1), ax=ax)  # fmt: skip
+        assert [t.get_text() for t in ax.get_xticklabels()] == order
+        assert ax.get_xlim() == (-0.5, 3.5)  # four slots, as seaborn's
+        found = scan_figure(fig, {"y": _with_small(base, n, g="d").y.to_numpy()}, count_axis=None)
+        assert not found, str(found)
+        seen.append(_drawn(ax))
+        plt.close(fig)
+    assert seen[0] == seen[1] == seen[2]
+    # not named by the call: the small category is left out and named nowhere
+    fig, ax = plt.subplots()
+    draw(_with_small(base, 2, g="d", h="u"), x="g", y="y", method=method, ax=ax)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+    assert any("fewer than threshold=3" in w for w in ax.safeplot_report.warnings)
+
+
+@pytest.mark.parametrize("plot", ["barplot", "pointplot"])
+def test_a_named_hue_level_keeps_its_legend_entry_and_dodge_slot(plot):
+    draw = getattr(safeplot, plot)
+    base = _frame().query("g != 'd'")
+    seen = []
+    for n in (0, 2):
+        fig, ax = plt.subplots()
+        draw(_with_small(base, n, g="a", h="w"), x="g", y="y", hue="h", errorbar=None,
+             hue_order=["u", "v", "w"], ax=ax)  # fmt: skip
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["u", "v", "w"]
+        seen.append(_drawn(ax))
+        plt.close(fig)
+    assert seen[0] == seen[1]
+    # seaborn dodges by the three named levels: the bars are as wide (and placed) as its own
+    if plot == "barplot":
+        fig, ax = plt.subplots()
+        import seaborn as sns
+
+        sns.barplot(base, x="g", y="y", hue="h", hue_order=["u", "v", "w"], errorbar=None, ax=ax)
+        assert [b[:2] for b in _drawn(ax)["bars"]] == [b[:2] for b in seen[0]["bars"]]
+    # not named: the small level is neither drawn nor in the legend
+    fig, ax = plt.subplots()
+    draw(_with_small(base, 2, g="a", h="w"), x="g", y="y", hue="h", errorbar=None, ax=ax)
+    assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == ["u", "v"]
+
+
+@pytest.mark.parametrize("kind", ["bar", "point"])
+def test_catplot_keeps_a_named_category_in_every_facet(kind):
+    base = _frame().query("g != 'd'").assign(f=lambda d: np.where(d.index % 2, "p", "q"))
+    order = ["a", "b", "c", "d"]
+    seen = []
+    for n in (0, 2):
+        g = safeplot.catplot(_with_small(base, n, g="d", h="u", f="p"), x="g", y="y", col="f",
+                             kind=kind, order=order, errorbar=None, height=2)  # fmt: skip
+        for ax in g.axes.flat:
+            assert [t.get_text() for t in ax.get_xticklabels()] == order
+        seen.append([_drawn(ax) for ax in g.axes.flat])
+        plt.close(g.figure)
+    assert seen[0] == seen[1]
+
+
+def test_generalize_keeps_a_named_merged_category_as_an_empty_slot():
+    base = _frame().query("g != 'd'")
+    order = ["a", "b", "c", "d"]
+    rel = release_barplot(_with_small(base, 2, g="d", h="u"), x="g", y="y", order=order,
+                          method="generalize", errorbar=None)  # fmt: skip
+    assert rel.levels[:4] == order and rel.levels[-1] == "Other"
+    assert "d" not in [c for c, _ in rel.groups]

@@ -649,3 +649,39 @@ def test_safeplot_works_without_dask():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["suppress", "True"]
+
+
+@pytest.mark.parametrize("hue_order", [None, ["a", "b", "c", "tiny"]], ids=["inferred", "named"])
+@pytest.mark.parametrize("roles", [("x", "y"), ("x",)], ids=["bivariate", "univariate"])
+def test_kdeplot_leaves_a_small_hue_level_out_as_in_memory(df, hue_order, roles):
+    """A hue level of 2 records has every grid cell (or bin) suppressed: out of core, as in
+    memory, it is not drawn, the legend names it only when hue_order does, and the figure and
+    the report say that groups were left out (not which)."""
+    from safeplot.marks._axes import LEFT_OUT_GID
+    from safeplot.release.guard import LEFT_OUT_NOTE
+
+    small = df.copy()
+    small.loc[40:41, "g"] = "tiny"
+    fig, a, b = _pair()
+    kws = dict(hue="g", hue_order=hue_order, method="suppress") | {r: r for r in roles}
+    kdeplot(small, ax=a, **kws)
+    kdeplot(dd.from_pandas(small, npartitions=4), ax=b, **kws)
+    expected = ["a", "b", "c"] if hue_order is None else sorted(hue_order)
+    for ax in (a, b):
+        assert sorted(t.get_text() for t in ax.get_legend().get_texts()) == expected
+        notes = [t.get_text() for t in ax.texts if t.get_gid() == LEFT_OUT_GID]
+        assert notes == [LEFT_OUT_NOTE]
+        report = ax.safeplot_report
+        assert report.details["groups_left_out"] == 1
+        assert any("1 hue level(s) with fewer than 3 records" in w for w in report.warnings)
+        assert not any("tiny" in w for w in report.warnings)
+    assert a.safeplot_report.to_dict() == b.safeplot_report.to_dict()
+    assert len(a.lines) == len(b.lines) and len(a.collections) == len(b.collections)
+    for la, lb in zip(a.lines, b.lines, strict=True):
+        assert np.array_equal(la.get_xydata(), lb.get_xydata())
+    for ca, cb in zip(a.collections, b.collections, strict=True):
+        for pa, pb in zip(ca.get_paths(), cb.get_paths(), strict=True):
+            assert np.array_equal(pa.vertices, pb.vertices)
+    _same_axes(a, b)
+    raw = {r: small[r].to_numpy() for r in roles}
+    assert not scan_figure(fig, raw, count_axis=None)

@@ -35,7 +35,8 @@ def _clinics() -> pd.DataFrame:
 
 @COMPARE
 def test_pointplot_methods():
-    """Raw, then suppress, confidential and deterministic: clinic E is not drawn or named."""
+    """Raw, then suppress, confidential and deterministic: clinic E (named in order=) is not
+    drawn, and keeps its empty slot as in the raw panel."""
     df = _clinics()
     with safeplot.policy(demo_policy()):
         fig, axes = plt.subplots(1, 4, figsize=(16, 3.8), layout="constrained")

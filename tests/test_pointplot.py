@@ -143,3 +143,24 @@ def test_catplot_kind_point_releases_each_facet():
 
     per_axes = {ax: {"y": v["y"]} for ax, v in facet_axes_variables(g, TIPS).items()}
     assert not scan_figure(g.figure, {"y": TIPS["tip"].to_numpy()}, per_axes=per_axes)
+
+
+def test_a_category_named_in_order_keeps_its_slot_empty_whether_absent_or_small():
+    """As seaborn's pointplot keeps a named category without records (an empty slot), so
+    does this one, and a category of 2 records (too few to draw) looks the same."""
+    df = TIPS[["day", "tip"]].astype({"day": str}).copy()
+    order = ["Thur", "Fri", "Sat", "Sun", "Mon"]
+    seen = []
+    for extra in ([], [9.871, 0.213]):
+        data = df.copy()
+        for v in extra:
+            data.loc[len(data)] = ["Mon", v]
+        fig, ax = plt.subplots()
+        pointplot(data, x="day", y="tip", order=order, errorbar=("sd", 1), ax=ax)
+        assert [t.get_text() for t in ax.get_xticklabels()] == order
+        assert not scan_figure(fig, {"y": data["tip"].to_numpy()}, count_axis=None)
+        seen.append(
+            (ax.get_xlim(), ax.get_ylim(), [tuple(ln.get_xydata().ravel()) for ln in ax.lines])
+        )
+    assert seen[0] == seen[1]
+    assert seen[0][0] == (-0.5, 4.5)  # five slots, as seaborn's

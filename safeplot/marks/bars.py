@@ -152,8 +152,9 @@ def draw_estimates(
     ----------
     ax : Axes
     rel : BarRelease
-        Its ``groups``, ``estimates``, ``lower``, ``upper``, ``levels``,
-        ``other`` and ``layout`` (names, orientation, levels and dtypes).
+        Its ``groups``, ``estimates``, ``lower``, ``upper``, ``levels`` (the
+        category slots), ``other``, ``shown_hue_levels()`` (the legend's hue
+        levels) and ``layout`` (names, orientation, levels and dtypes).
     kind : {"bar", "point"}
         The seaborn function that draws them.
     style : dict
@@ -198,15 +199,15 @@ def draw_estimates(
                 np.repeat(np.array([h for _, h in rel.groups], dtype=object), lengths),
                 name=lay.hue_name,
             ).astype(dtype)
-            present = {h for _, h in rel.groups}
-            hue_order = [h for h in lay.hue_levels if h in present]
+            # the hue levels drawn, and those named by the call (drawn empty, as seaborn does)
+            hue_order = rel.shown_hue_levels()
         xy = {"x": cat, "y": val} if lay.orient == "x" else {"x": val, "y": cat}
-        # a category whose every group is suppressed is not drawn, and so not named
-        drawn = {c for c, _ in rel.groups}
+        # the release's slots: a category whose every group is suppressed is not drawn, and
+        # not named, unless the call named it (then its slot stays, empty, as in seaborn)
         draw(
             **xy,
             hue=hue,
-            order=[lev for lev in rel.levels if lev in drawn] if lay.has_cat else None,
+            order=list(rel.levels) if lay.has_cat else None,
             hue_order=hue_order,
             orient=lay.orient if lay.has_cat else None,
             **common,

@@ -106,7 +106,16 @@ class BarRelease:
         The groups left out (fewer than ``threshold`` records, or secondary
         suppression of a total).
     levels : list
-        The categories drawn (``"Other"`` last when ``"generalize"`` merged some).
+        The category slots, in order: the categories drawn and those named in
+        ``order=`` (a named category none of whose bars is drawn keeps its
+        slot and tick label, empty, as seaborn keeps a named category without
+        records); ``"Other"`` last when ``"generalize"`` merged some.
+    other : str or None
+        The name of the merged category (``"generalize"``), or None.
+    hue_levels : list or None
+        The hue levels in the legend, in order: those drawn and those named
+        in ``hue_order=`` (None: no hue, or a release made before this field
+        existed, whose hue levels drawn are those of `groups`).
     """
 
     method: str
@@ -122,6 +131,26 @@ class BarRelease:
     other: str | None = None
     layout: Layout | None = field(default=None, repr=False)
     avoid_categories: np.ndarray = field(default_factory=lambda: np.array([]), repr=False)
+    hue_levels: list[Any] | None = None
+
+    def shown_hue_levels(self) -> list[Any] | None:
+        """Return the hue levels in the legend: those drawn and those the call named.
+
+        Examples
+        --------
+        >>> import safeplot
+        >>> tips = safeplot.load_dataset("tips")
+        >>> rel = release_barplot(tips, x="day", y="tip", hue="sex", errorbar=None,
+        ...                       hue_order=["Female", "Male", "Other"])
+        >>> rel.shown_hue_levels()  # "Other" has no records: named by the call, drawn empty
+        ['Female', 'Male', 'Other']
+        """
+        if self.layout is None or self.layout.hue_levels is None:
+            return None
+        if self.hue_levels is not None:
+            return list(self.hue_levels)
+        present = {h for _, h in self.groups}
+        return [h for h in self.layout.hue_levels if h in present]
 
     def bar(self, category: Any = None, hue: Any = None) -> tuple[float, float, float]:
         """Return ``(estimate, lower, upper)`` of one shown bar (NaN ends without error bars).
@@ -543,10 +572,7 @@ def release_barplot(
         )
         for g in drawn_groups
     ]
-    if not m.raw and layout.has_cat:
-        # a category none of whose bars is drawn gets no tick, no slot and no label
-        drawn_cats = {c for c, _ in groups}
-        levels = [level for level in levels if level in drawn_cats]
+    levels, hue_levels = _slots(layout, groups, levels, other, order, hue_order, m.raw)
     value_lim = value_ticks = None
     if not m.raw:
         numbers = np.r_[est, lo[np.isfinite(lo)], hi[np.isfinite(hi)]] if has_err else est
@@ -582,7 +608,58 @@ def release_barplot(
         other=other,
         layout=layout,
         avoid_categories=np.array([]) if m.raw else rare_categories(rows, threshold),
+        hue_levels=hue_levels,
     )
+
+
+def _slots(
+    layout: Layout,
+    groups: list[tuple[Any, Any]],
+    levels: list[Any],
+    other: str | None,
+    order: Sequence[Any] | None,
+    hue_order: Sequence[Any] | None,
+    raw: bool,
+) -> tuple[list[Any], list[Any] | None]:
+    """Return the category slots and the legend's hue levels of the bars `groups` drawn.
+
+    A category or hue level named by the call (`order`, `hue_order`) keeps
+    its slot and its label, as seaborn keeps a named level without records,
+    whether none of its bars is drawn because it has no records or because
+    they are too few: the two look the same, so the empty slot tells nothing
+    the call did not say. Under ``"generalize"`` a named category merged into
+    ``"Other"`` keeps its slot too (its records are drawn in ``"Other"``).
+    A level named only by the data is drawn only when a bar of it is: a small
+    one is left out and not named.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> from safeplot.plots._categories import resolve
+    >>> tips = safeplot.load_dataset("tips")
+    >>> order = ["Thur", "Fri", "Mon"]
+    >>> lay, _ = resolve("barplot", tips, "day", "tip", None, order, None, None, numeric=True)
+    >>> _slots(lay, [("Thur", None)], order, None, order, None, False)
+    (['Thur', 'Fri', 'Mon'], None)
+    >>> _slots(lay, [("Thur", None)], order, None, None, None, False)
+    (['Thur'], None)
+    """
+    drawn_cats = {c for c, _ in groups}
+    drawn_hues = {h for _, h in groups}
+    if raw or not layout.has_cat:
+        slots = list(levels)
+    elif order is not None:
+        # every category of the layout is named by `order`; "Other" only when drawn
+        merged = [other] if other is not None and other in drawn_cats else []
+        slots = list(layout.levels) + merged
+    else:
+        # a category none of whose bars is drawn gets no tick, no slot and no label
+        slots = [level for level in levels if level in drawn_cats]
+    hues = None
+    if layout.hue_levels is not None:
+        named = raw or hue_order is not None
+        hues = [h for h in layout.hue_levels if named or h in drawn_hues]
+    return slots, hues
 
 
 #: Share of epsilon a DP range estimate of the bar variable spends (``bounds="dp"``).
@@ -818,6 +895,7 @@ def _release_private_bars(
         other=None,
         layout=layout,
         avoid_categories=np.array([]),
+        hue_levels=None if layout.hue_levels is None else list(layout.hue_levels),
     )
 
 
@@ -867,10 +945,7 @@ class _PaletteView:
 
     @property
     def hue_levels(self) -> list[Any] | None:
-        if self.rel.layout.hue_levels is None:
-            return None
-        present = {h for _, h in self.rel.groups}
-        return [h for h in self.rel.layout.hue_levels if h in present]
+        return self.rel.shown_hue_levels()
 
 
 @takes_method_options

@@ -910,25 +910,11 @@ def _leave_out_small_levels(
         The records drawn (codes renumbered to the levels kept), the levels
         kept, the decision, and how many records were left out.
     """
-    need, why = m.group_floor(pol, k)
     sizes = np.bincount(codes, minlength=len(levels))
-    shown = guard.shown_groups(
-        sizes,
-        need,
-        why,
-        function=function,
-        what="column" if wide else "hue level",
-        fix="Combine levels, leave hue out, or use method='suppress'.",
-    )
+    shown, stays = _levels_kept(sizes, levels, hue_order, m, k, pol, function, wide)
     if not shown.left_out:
         return raw, codes, hue_kept, w, levels, shown, 0
     keep = shown.keep(codes)
-    named = set() if hue_order is None else set(hue_order)
-    # a level named by the call keeps its place (no records, as seaborn draws an empty
-    # level); one inferred from the data is not named anywhere
-    stays = np.array(
-        [bool(shown.shown[i] or sizes[i] == 0 or lev in named) for i, lev in enumerate(levels)]
-    )
     renumber = np.cumsum(stays) - 1
     levels = [lev for lev, s in zip(levels, stays, strict=True) if s]
     codes = renumber[codes[keep]]
@@ -942,6 +928,63 @@ def _leave_out_small_levels(
         shown,
         int((~keep).sum()),
     )
+
+
+def _levels_kept(
+    sizes: np.ndarray,
+    levels: list,
+    hue_order: Any,
+    m: Any,
+    k: int | None,
+    pol: Policy,
+    function: str,
+    wide: bool,
+) -> tuple[guard.ShownGroups, np.ndarray]:
+    """Decide, from the records per hue level, which levels are drawn and which keep a place.
+
+    The rule of :func:`_leave_out_small_levels`, for records in memory or
+    counted out of core (a dask DataFrame): a level with fewer records than
+    the method needs (:func:`safeplot.release.guard.shown_groups`) is not
+    drawn; it keeps its place (in the legend, drawn empty, as a level without
+    records is) only if the call named it in `hue_order`.
+
+    Returns
+    -------
+    shown : ShownGroups
+        The decision, its warning and note.
+    stays : ndarray of bool
+        Per level, whether it stays among the levels of the release.
+
+    Examples
+    --------
+    >>> from safeplot.methods import get_method
+    >>> from safeplot.policy import get_policy
+    >>> m, pol = get_method("suppress"), get_policy()
+    >>> shown, stays = _levels_kept(np.array([40, 2, 30]), ["a", "b", "c"], None, m, None,
+    ...                             pol, "kdeplot", False)
+    >>> shown.left_out, stays.tolist()
+    (1, [True, False, True])
+    >>> _levels_kept(np.array([40, 2, 30]), ["a", "b", "c"], ["a", "b", "c"], m, None, pol,
+    ...              "kdeplot", False)[1].tolist()
+    [True, True, True]
+    """
+    need, why = m.group_floor(pol, k)
+    shown = guard.shown_groups(
+        sizes,
+        need,
+        why,
+        function=function,
+        what="column" if wide else "hue level",
+        fix="Combine levels, leave hue out, or use method='suppress'.",
+    )
+    named = set() if hue_order is None else set(hue_order)
+    # a level named by the call keeps its place (no records, as seaborn draws an empty
+    # level); one inferred from the data is not named anywhere
+    stays = np.array(
+        [bool(shown.shown[i] or sizes[i] == 0 or lev in named) for i, lev in enumerate(levels)],
+        dtype=bool,
+    )
+    return shown, stays
 
 
 def _check_group_sizes(groups: list, levels: list | None, n: int, pol: Policy) -> None:
@@ -1191,12 +1234,25 @@ def release_kde_dask(
     avoid = dict(zip(roles, rare, strict=True))
     n_dropped += source.n_dropped
     names = tuple(labels[r] for r in roles)
+    shown = None
+    drawn = levels
+    if levels is not None:
+        # a hue level too small for the method is left out, by the rule of the records in
+        # memory: not drawn, named only if hue_order names it; the values to avoid above
+        # stay those of every record, the records left out included
+        shown, stays = _levels_kept(
+            source.level_sizes, levels, hue_order, get_method(method), None, policy,
+            function, False,
+        )  # fmt: skip
+        drawn = [lev for lev, s in zip(levels, shown.shown, strict=True) if s]
+        levels = [lev for lev, s in zip(levels, stays, strict=True) if s]
+    left_out = shown is not None and shown.left_out > 0
     if len(roles) == 2:
         if names[0] == names[1]:
             names = (names[0], f"{names[1]} (y)")
         keep = frame["x"].notnull() & frame["y"].notnull()
         if levels is not None:
-            keep &= frame["hue"].isin(levels)
+            keep &= frame["hue"].isin(drawn)
         sub = frame[keep]
         grid = release_grid(
             sub["x"],
@@ -1215,13 +1271,23 @@ def release_kde_dask(
         )
         released = _grid_points(grid, scales, levels)
         report = grid.report
+        if left_out:
+            report.details["groups_left_out"] = shown.left_out
+            report.warnings.append(shown.warning)
     else:
         role = roles[0]
         grid = None
+        # the bins are placed and counted on the records drawn, as in memory (the summary
+        # pass is kept, so leaving a level out costs no extra pass for it)
+        counted = source
+        if left_out:
+            counted = DaskColumns(
+                frame, roles, hue="hue", hue_order=drawn, function=function, restrict=True
+            )
         released, cells, params, warn = _release_binned(
-            source.span_values(0),
+            counted.span_values(0),
             np.zeros(0, dtype=int),
-            levels,
+            None if levels is None else counted.levels,
             False,
             method,
             GRID_BINS if bins is None else bins,
@@ -1230,8 +1296,14 @@ def release_kde_dask(
             avoid[role],
             scales[role],
             role,
-            counts_from=source,
+            counts_from=counted,
         )
+        if left_out and not released.empty:
+            released["hue"] = _like_levels(released["hue"].astype(object), levels)
+        details: dict[str, Any] = {}
+        if left_out:
+            details["groups_left_out"] = shown.left_out
+            warn = [*warn, shown.warning]
         report = make_report(
             function,
             method,
@@ -1241,7 +1313,7 @@ def release_kde_dask(
             n_dropped,
             policy,
             cells_suppressed=cells,
-            details={},
+            details=details,
             warnings=warn,
         )
     return KdeRelease(

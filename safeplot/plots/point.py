@@ -339,12 +339,9 @@ def pointplot(
                 **kwargs,
             )
         return finish(ax, rel.report, annotate=annotate, policy=pol)
-    # a hue level whose every point is suppressed is not drawn; the others keep their colours
-    shown = None
-    if lay.hue_levels is not None:
-        present = {h for _, h in rel.groups}
-        shown = [h for h in lay.hue_levels if h in present]
-    view = SimpleNamespace(layout=lay, hue_levels=shown)
+    # a hue level whose every point is suppressed is not drawn (nor named, unless the call
+    # named it in hue_order); the others keep their colours
+    view = SimpleNamespace(layout=lay, hue_levels=rel.shown_hue_levels())
     style["palette"] = stable_palette(
         view, {"palette": palette, "hue_norm": hue_norm, "color": color}
     )
