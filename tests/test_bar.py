@@ -300,3 +300,34 @@ def test_generalize_keeps_a_named_merged_category_as_an_empty_slot():
                           method="generalize", errorbar=None)  # fmt: skip
     assert rel.levels[:4] == order and rel.levels[-1] == "Other"
     assert "d" not in [c for c, _ in rel.groups]
+
+
+@pytest.mark.parametrize("function", [safeplot.barplot, safeplot.pointplot])
+def test_a_group_too_small_for_microaggregation_is_left_out_not_refused(function):
+    """A bar of 5 records holds no two groups of k=3: it is left out, unnamed, and the other
+    bars are exactly those of the data without it (groups are formed within each bar)."""
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame(
+        {
+            "day": np.repeat(["Mon", "Tue", "Wed"], [40, 5, 30]),
+            "bill": np.round(rng.gamma(4, 5, 75), 2),
+        }
+    )
+    fig, (a, b) = plt.subplots(1, 2)
+    function(df, x="day", y="bill", method="microaggregation", k=3, ax=a)
+    function(df[df.day != "Tue"], x="day", y="bill", method="microaggregation", k=3, ax=b)
+    assert [t.get_text() for t in a.get_xticklabels()] == ["Mon", "Wed"]
+    assert "1 group(s) with fewer than 6 records (2*k=6) are not drawn." in (
+        a.safeplot_report.warnings
+    )
+    if function is safeplot.barplot:
+        with_tue = release_barplot(df, x="day", y="bill", method="microaggregation", k=3)
+        without = release_barplot(
+            df[df.day != "Tue"], x="day", y="bill", method="microaggregation", k=3
+        )
+        np.testing.assert_array_equal(
+            with_tue.estimates[np.isfinite(with_tue.estimates)],
+            without.estimates[np.isfinite(without.estimates)],
+        )
+    with pytest.raises(DisclosureError, match=r"every group has fewer than 6 \(2\*k=6\)"):
+        function(df[df.day == "Tue"], x="day", y="bill", method="microaggregation", k=3)

@@ -1303,14 +1303,6 @@ REFUSALS: list[Refusal] = [
         "a suppressed table takes its labels from the records, and rare ones would be named",
     ),
     Refusal(
-        "(pointplot|pointplot-hue-pi-median)",
-        "microaggregation",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "needs at least 6 records \\(2\\*k=6\\) in every group; .* have fewer",
-        "a level of about 5 records holds no two groups of k, and is named in the refusal",
-    ),
-    Refusal(
         "catplot-point",
         "rounding",
         "strata_near_k",
@@ -1333,22 +1325,6 @@ REFUSALS: list[Refusal] = [
         ValueError,
         "c=10 is larger than the number of distinct values",
         "rounding to c=10 points needs at least 10 distinct values in each facet",
-    ),
-    Refusal(
-        "barplot",
-        "microaggregation",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "needs at least 6 records \\(2\\*k=6\\) in every group; .* have fewer",
-        "a level of about 5 records holds no two groups of k, and is named in the refusal",
-    ),
-    Refusal(
-        "barplot-hue-pi",
-        "microaggregation",
-        "(strata_near_k|tiny_groups)",
-        DisclosureError,
-        "needs at least 6 records \\(2\\*k=6\\) in every group; .* have fewer",
-        "a level of about 5 records holds no two groups of k, and is named in the refusal",
     ),
     Refusal(
         "catplot-box",

@@ -201,6 +201,10 @@ def draw_estimates(
             ).astype(dtype)
             # the hue levels drawn, and those named by the call (drawn empty, as seaborn does)
             hue_order = rel.shown_hue_levels()
+            if len(hue_order) < 2 and common.get("dodge"):
+                # one hue level left (the others too small to draw): nothing to dodge, and
+                # seaborn's pointplot divides the dodge by the levels less one
+                common["dodge"] = False
         xy = {"x": cat, "y": val} if lay.orient == "x" else {"x": val, "y": cat}
         # the release's slots: a category whose every group is suppressed is not drawn, and
         # not named, unless the call named it (then its slot stays, empty, as in seaborn)

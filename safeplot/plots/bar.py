@@ -491,7 +491,19 @@ def release_barplot(
             parts.append(f"{layout.hue_name or 'hue'}={layout.hue_levels[g % n_hue]!r}")
         return ", ".join(parts) or "the data"
 
-    suppressed = [describe(g) for g in present if not shown[g]]
+    too_few, thin = 0, np.zeros_like(shown)
+    if m.groups_within_strata:
+        # groups are formed within each bar's records: a bar too small for one group of the
+        # method is left out as a suppressed one is (its records change no other bar)
+        fewest, why = m.group_floor(pol, k)
+        thin = shown & (sizes > 0) & (sizes < fewest)
+        too_few = int(thin.sum())
+        shown = shown & ~thin
+        if too_few:
+            warnings.append(
+                f"{too_few} group(s) with fewer than {fewest} records ({why}) are not drawn."
+            )
+    suppressed = [describe(g) for g in present if not (shown | thin)[g]]
     if not m.raw:
         # a suppressed group is never named: the release keeps how many, not which
         suppressed = [f"{len(suppressed)} group(s)"] if suppressed else []
@@ -501,8 +513,9 @@ def release_barplot(
             "suppressed so that a total cannot reveal them) are not drawn."
         )
     if not m.raw and not shown.any():
+        floor = f"{fewest} ({why})" if too_few else f"threshold={threshold}"
         raise DisclosureError(
-            f"{function}: every group has fewer than threshold={threshold} records, so no "
+            f"{function}: every group has fewer than {floor} records, so no "
             f"{'bar' if function == 'barplot' else 'estimate'} can be shown. "
             + (
                 "Merge categories (method='generalize'), or use broader groups."
@@ -513,19 +526,8 @@ def release_barplot(
     stat_values = np.log(values) / math.log(base) if base is not None else values
     pi_values = stat_values
     if m.moves_values:
-        if m.groups_within_strata:
-            # groups are formed within each bar's records: a shown bar needs enough for one
-            fewest, why = m.group_floor(pol, k)
-            small = [describe(g) for g in present if shown[g] and sizes[g] < fewest]
-            if small:
-                raise DisclosureError(
-                    f"{function}: method={method!r} with k={k} needs at least {fewest} records "
-                    f"({why}) in every group; {'; '.join(small)} have fewer. Use a smaller k or "
-                    "merge groups."
-                )
-            in_shown = shown[codes]
-        else:
-            in_shown = np.ones(values.size, dtype=bool)
+        # groups formed within each bar use the bars shown; noise is each record's own
+        in_shown = shown[codes] if m.groups_within_strata else np.ones(values.size, bool)
         out = anonymize_values(
             stat_values[in_shown],
             method,
