@@ -71,7 +71,11 @@ def _bars(ax):
 
 
 def _same_axes(a, b):
+    """The two Axes draw the same bars, curves, filled areas, limits, ticks and report."""
     assert np.array_equal(_bars(a), _bars(b))
+    assert len(a.lines) == len(b.lines)
+    for la, lb in zip(a.lines, b.lines, strict=True):
+        assert np.array_equal(la.get_xydata(), lb.get_xydata())
     assert len(a.collections) == len(b.collections)
     for ca, cb in zip(a.collections, b.collections, strict=True):
         for pa, pb in zip(ca.get_paths(), cb.get_paths(), strict=True):
@@ -444,12 +448,6 @@ def test_kdeplot_same_curves(df, ddf, kws):
     fig, a, b = _pair()
     kdeplot(df, ax=a, **kws)
     kdeplot(ddf, ax=b, **kws)
-    assert len(a.lines) == len(b.lines) and len(a.collections) == len(b.collections)
-    for la, lb in zip(a.lines, b.lines, strict=True):
-        assert np.array_equal(la.get_xydata(), lb.get_xydata())
-    for ca, cb in zip(a.collections, b.collections, strict=True):
-        for pa, pb in zip(ca.get_paths(), cb.get_paths(), strict=True):
-            assert np.array_equal(pa.vertices, pb.vertices)
     _same_axes(a, b)
     plotted = df[df["g"].isin(kws.get("hue_order", ["a", "b", "c"]))] if "hue" in kws else df
     raw = {"x": plotted["x"].to_numpy()}
@@ -676,12 +674,6 @@ def test_kdeplot_leaves_a_small_hue_level_out_as_in_memory(df, hue_order, roles)
         assert any("1 hue level(s) with fewer than 3 records" in w for w in report.warnings)
         assert not any("tiny" in w for w in report.warnings)
     assert a.safeplot_report.to_dict() == b.safeplot_report.to_dict()
-    assert len(a.lines) == len(b.lines) and len(a.collections) == len(b.collections)
-    for la, lb in zip(a.lines, b.lines, strict=True):
-        assert np.array_equal(la.get_xydata(), lb.get_xydata())
-    for ca, cb in zip(a.collections, b.collections, strict=True):
-        for pa, pb in zip(ca.get_paths(), cb.get_paths(), strict=True):
-            assert np.array_equal(pa.vertices, pb.vertices)
     _same_axes(a, b)
     raw = {r: small[r].to_numpy() for r in roles}
     assert not scan_figure(fig, raw, count_axis=None)
