@@ -23,7 +23,7 @@ from safeplot.plots.axisgrid import (
     pair_axes_variables,
     pairplot,
 )
-from safeplot.plots.grid import release_grid
+from safeplot.plots.grid import GRID_BINS, grid_bins_for, release_grid
 
 from .leakscan import scan_figure
 from .refusals import Refusal, check, drawing_cells, expected
@@ -141,7 +141,9 @@ def test_diagonal_histograms_bin_the_same_released_values():
 def test_suppress_panels_are_the_surviving_cells_of_each_pair():
     df = _d1(n=600)
     g = pairplot(df, vars=["x", "y"], method="suppress")
-    grid = release_grid(df["x"], df["y"], names=("x", "y"), method="suppress", kind="scatter")
+    grid = release_grid(
+        df["x"], df["y"], names=("x", "y"), method="suppress", kind="scatter", bins=None
+    )
     total = np.nan_to_num(grid.total)
     ix, iy = np.nonzero(total > 0)
     want = np.c_[grid.xcentres[ix], grid.ycentres[iy]]
@@ -314,7 +316,9 @@ def test_jointplot_grid_marginals_are_sums_of_surviving_cells(method, kind):
     df = _d1(n=800)
     g = jointplot(data=df, x="x", y="y", kind=kind, method=method)
     grid_kind = "scatter" if kind == "scatter" else "hist"
-    grid = release_grid(df["x"], df["y"], names=("x", "y"), method=method, kind=grid_kind)
+    grid = release_grid(
+        df["x"], df["y"], names=("x", "y"), method=method, kind=grid_kind, bins=None
+    )
     total = np.nan_to_num(grid.total)
     xs = np.array([b.get_height() for b in _bars(g.ax_marg_x)])
     ys = np.array([b.get_width() for b in _bars(g.ax_marg_y)])
@@ -927,3 +931,83 @@ def test_bins_of_the_margins_come_from_their_keywords(call, keywords, margin):
     with pytest.raises(ValueError, match="give the histograms' bins as a number"):
         call(penguins, **xy, **{keywords: {"bins": [30, 40, 50]}})
     assert plt.get_fignums() == []
+
+
+PENGUIN_VARS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm"]
+
+
+def _panel_bins(axes):
+    return {ax.safeplot_report.params["bins"] for ax in axes}
+
+
+@pytest.mark.parametrize(
+    ("method", "kind"),
+    [
+        ("suppress", "hist"),
+        ("suppress", "scatter"),
+        ("suppress", "kde"),
+        ("deterministic", "hist"),
+        ("confidential", "hist"),
+    ],
+)
+def test_pairplot_grids_are_chosen_by_n(method, kind):
+    """342 complete penguins (340 as reported): every pair's grid is 11 x 11, not 30 x 30."""
+    penguins = safeplot.load_dataset("penguins")
+    g = pairplot(penguins, vars=PENGUIN_VARS, kind=kind, method=method)
+    off = [g.axes[i, j] for i in range(3) for j in range(3) if i != j]
+    assert g.safeplot_report.n == 340
+    # one size for every panel: chosen once, from the count the grid's report states
+    assert _panel_bins(off) == {grid_bins_for(340, 3)} == {11}
+    plt.close(g.figure)
+    g = pairplot(penguins, vars=PENGUIN_VARS, kind=kind, method=method, bins=GRID_BINS)
+    off = [g.axes[i, j] for i in range(3) for j in range(3) if i != j]
+    assert _panel_bins(off) == {30}  # a caller's bins are kept
+    plt.close(g.figure)
+
+
+def test_pairplot_grid_follows_the_threshold_and_generalisation():
+    penguins = safeplot.load_dataset("penguins")
+    g = pairplot(penguins, vars=PENGUIN_VARS[:2], kind="hist", method="suppress", threshold=10)
+    assert _panel_bins([g.axes[1, 0], g.axes[0, 1]]) == {grid_bins_for(340, 10)} == {6}
+    plt.close(g.figure)
+    g = pairplot(penguins, vars=PENGUIN_VARS[:2], kind="hist", method="generalize")
+    assert _panel_bins([g.axes[1, 0], g.axes[0, 1]]) == {6}  # 11 x 11 coarsened two by two
+    plt.close(g.figure)
+    g = pairplot(penguins, vars=PENGUIN_VARS[:2], kind="hist", method="generalize", bins=30)
+    assert _panel_bins([g.axes[1, 0], g.axes[0, 1]]) == {15}
+    plt.close(g.figure)
+
+
+def test_pairplot_grid_counts_the_records_of_a_level_left_out():
+    """A hue level left out counts in the grid's n, as in its report: no panel tells it."""
+    penguins = safeplot.load_dataset("penguins").dropna(subset=PENGUIN_VARS[:2])
+    small = penguins.iloc[:2].assign(species="Tiny")  # a level of 2 records, left out
+    df = pd.concat([penguins, small], ignore_index=True)
+    g = pairplot(df, vars=PENGUIN_VARS[:2], hue="species", kind="hist", method="suppress")
+    assert g.safeplot_report.n == 345
+    assert _panel_bins([g.axes[1, 0], g.axes[0, 1]]) == {grid_bins_for(345, 3)}
+    plt.close(g.figure)
+
+
+@pytest.mark.parametrize(
+    ("kind", "method"),
+    [
+        ("hist", "suppress"),
+        ("hex", "suppress"),
+        ("scatter", "suppress"),
+        ("kde", "suppress"),
+        ("hist", "deterministic"),
+        ("hex", "generalize"),
+    ],
+)
+def test_jointplot_grid_is_chosen_by_n(kind, method):
+    coarsen = 2 if method == "generalize" else 1
+    penguins = safeplot.load_dataset("penguins")
+    xy = {"x": "bill_length_mm", "y": "bill_depth_mm"}
+    g = jointplot(penguins, **xy, kind=kind, method=method)
+    assert grid_bins_for(340, 3) == 11
+    assert g.ax_joint.safeplot_report.params["bins"] == -(-11 // coarsen)
+    plt.close(g.figure)
+    g = jointplot(penguins, **xy, kind=kind, method=method, bins=25)
+    assert g.ax_joint.safeplot_report.params["bins"] == -(-25 // coarsen)
+    plt.close(g.figure)

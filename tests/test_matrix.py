@@ -14,7 +14,7 @@ from safeplot import DisclosureError, audit
 from safeplot.anonymize import add_keyed_noise
 from safeplot.demo import demo_policy
 from safeplot.plots._common import FOOTNOTE_GID
-from safeplot.plots.grid import GRID_BINS, MIN_GRID_BINS, grid_bins_for
+from safeplot.plots.grid import GRID_BINS, MIN_GRID_BINS, default_grid_bins, grid_bins_for
 from safeplot.plots.matrix import crosstab, heatmap, is_safe_matrix, mark_safe_matrix
 from safeplot.release import DisclosureReport
 
@@ -420,6 +420,19 @@ def test_explicit_bins_are_respected(bins):
     ax = heatmap(data=df, x="x", y="y", bins=bins, ax=plt.figure().gca())
     assert ax.safeplot_report.params["bins"] == bins
     assert_grid_matches(ax, df.x, df.y)
+
+
+def test_default_grid_bins_is_the_rule_on_the_stated_count():
+    """The default every density grid takes: grid_bins_for of the count a report states."""
+    assert default_grid_bins(342, "suppress") == grid_bins_for(340, 3) == 11
+    assert default_grid_bins(342, "deterministic", threshold=10) == grid_bins_for(340, 10)
+    assert default_grid_bins(2, "suppress") == MIN_GRID_BINS  # "<3" counts as none
+    # raw output has no threshold of its own: the policy's
+    assert default_grid_bins(342, "none", threshold=50) == 11
+    # the private grid's cells may not depend on n
+    assert {default_grid_bins(n, "dp") for n in (10, 342, 100_000)} == {GRID_BINS}
+    with safeplot.policy(round_n_to=100):
+        assert default_grid_bins(342, "suppress") == grid_bins_for(300, 3) == 10
 
 
 def test_default_grid_of_dp_does_not_depend_on_n():

@@ -18,7 +18,8 @@ from safeplot.methods import get_method
 from safeplot.plots._common import FOOTNOTE_GID
 from safeplot.plots.categorical import boxplot
 from safeplot.plots.distributions import histplot
-from safeplot.plots.hexbin import hexagon_counts, release_hexbin
+from safeplot.plots.grid import grid_bins_for
+from safeplot.plots.hexbin import default_gridsize, hexagon_counts, release_hexbin
 from safeplot.plots.kde import kdeplot
 from safeplot.plots.matrix import crosstab
 from safeplot.plots.relational import scatter, scatterplot
@@ -360,6 +361,30 @@ def test_hexbin_shows_only_hexagons_of_threshold_records(data, method):
         {"x": df["x"].to_numpy(), "y": df["y"].to_numpy()},
         counts_in_colour=True,
     )
+
+
+def test_hexbin_gridsize_is_chosen_by_n():
+    """342 complete penguins (340 as reported): 10 hexagons across, not 30; a gridsize given
+    is kept."""
+    penguins = safeplot.load_dataset("penguins")
+    xy = {"x": "bill_length_mm", "y": "bill_depth_mm"}
+    rel = release_hexbin(penguins[xy["x"]], penguins[xy["y"]], method="suppress")
+    assert rel.report.n == 340 and rel.gridsize == (10, 5)
+    assert rel.report.params["gridsize"] == [10, 5]
+    # about as many hexagons as the heat map's 11 x 11 cells of the same records
+    hexagons = 11 * 6 + 10 * 5
+    assert abs(hexagons - grid_bins_for(340, 3) ** 2) <= 0.05 * 121
+    ax = penguins.plot.hexbin(**xy, method="suppress")
+    assert ax.safeplot_report.params["gridsize"] == [10, 5]
+    plt.close(ax.figure)
+    given = release_hexbin(penguins[xy["x"]], penguins[xy["y"]], gridsize=30, method="suppress")
+    assert given.gridsize == (30, 17)
+    # a coarser grid for a larger threshold, coarsened by generalisation, at most 30 across
+    assert default_gridsize(340, "suppress", threshold=10) == 5
+    gen = release_hexbin(penguins[xy["x"]], penguins[xy["y"]], method="generalize")
+    assert gen.gridsize == (5, 3)
+    assert default_gridsize(100_000, "suppress") == 30
+    assert [default_gridsize(n, "suppress") for n in (20, 344, 1000)] == [5, 10, 17]
 
 
 def test_raw_hexbin_is_flagged():

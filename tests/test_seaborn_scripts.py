@@ -650,7 +650,8 @@ g = sns.jointplot(data=penguins, x="bill_length_mm", y="bill_depth_mm", kind="kd
         """
 penguins = sns.load_dataset("penguins")
 g = sns.jointplot(data=penguins, x="bill_length_mm", y="bill_depth_mm", kind="hist")
-"""
+""",
+        scan={"counts_in_colour": True},  # the joint cells' colour shows their released counts
     ),
     "jointplot-penguins-kde-hue": Script(
         """

@@ -930,9 +930,11 @@ label, data
             Refused: a per-hexagon reduction of a third variable can show one
             record's value.
         gridsize : int or (int, int), optional
-            Hexagons across x (and rows along y); default 30, Avraam et al.'s
-            density grid, rather than matplotlib's 100, under which most
-            hexagons of a modest sample would be suppressed.
+            Hexagons across x (and rows along y). Default: chosen by the
+            number of complete records, as a heat map's grid
+            (:func:`safeplot.plots.hexbin.default_gridsize`: 10 for the 344
+            penguins, at most 30), rather than matplotlib's 100, under which
+            most hexagons of a modest sample would be suppressed.
         bins, cmap, norm, vmin, vmax, alpha, linewidths, edgecolors, colorizer, data
             As in matplotlib (``bins="log"`` for a log colour scale).
         xscale, yscale : "linear"

@@ -76,7 +76,7 @@ from ._common import (
 )
 from ._data import categorical_order, plot_data
 from .distributions import kde_rows, release_histograms
-from .grid import GRID_BINS, release_grid
+from .grid import default_grid_bins, release_grid
 from .kde import KdeRelease, draw_kde, release_kde
 from .regression import fit_residuals, release_fit, residual_rare_values, residual_zero
 
@@ -330,6 +330,23 @@ def _hue_labels(codes: np.ndarray, levels: list) -> np.ndarray:
     return pd.Series(pd.Categorical.from_codes(codes, categories=levels)).to_numpy()
 
 
+def _pair_grid_bins(
+    inp: _Input, bins: int | None, method: str, threshold: int, pol: Policy
+) -> int | None:
+    """Return the cells per axis of every density grid of a pair or joint grid.
+
+    The caller's `bins` if given; else chosen by the number of records the
+    grid's report states (:func:`~safeplot.plots.grid.default_grid_bins`),
+    once for the whole grid rather than per panel: every panel then has the
+    same cells per axis, as a seaborn pair grid bins each pair alike, and a
+    panel's grid tells no more than the grid's report (its count of records,
+    rounded, those of hue levels left out included).
+    """
+    if bins is not None or get_method(method).raw:
+        return bins  # raw output: seaborn's own plots, which take no bins
+    return default_grid_bins(inp.n_given, method, threshold, pol)
+
+
 def _grid_for(inp, xv, yv, method, threshold, factor, bins, kind, function, pol, released=None):
     """Release the density grid of one pair (suppressed cells NaN), per hue level."""
     names = (xv, yv) if xv != yv else (f"{xv} (x)", f"{yv} (y)")
@@ -532,8 +549,9 @@ def _diag_panel(
 ):  # fmt: skip
     """Release the diagonal (marginal) panel of one variable.
 
-    `bins` is the joint grid's cells per axis (a density's grid); a
-    histogram has `hist_bins` (seaborn's rule by default).
+    `bins` is the caller's ``bins=`` (a released density's bins; None: the
+    univariate default); a histogram has `hist_bins` (seaborn's rule by
+    default).
     """
     j = inp.names.index(var)
     if diag_kind == "hist":
@@ -910,6 +928,10 @@ def _draw_hist(
     kws = {"legend": False, **kws}
     if levels is None and color is not None:
         kws.setdefault("color", color)
+    if kws.get("kde") and drawn["v"].nunique() < 2:
+        # one shown bin has no spread: no density, as seaborn skips the density of a singular
+        # level (its support over all levels would fail on it instead)
+        kws["kde"] = False
     if kws.get("kde"):
         drawn = kde_rows(drawn, _COUNT)  # the density histplot(kde=True) draws of these bins
     with quiet_seaborn():
@@ -1355,7 +1377,7 @@ def pairplot(
     k: int | None = None,
     q: float | None = None,
     metric: str = "euclidean",
-    bins: int = GRID_BINS,
+    bins: int | None = None,
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
     discretizer: str = "ewd",
@@ -1424,8 +1446,16 @@ def pairplot(
         Default: the policy's ``q_min`` (0.25 unless the custodian sets more).
     metric : {"euclidean", "mahalanobis"}, default "euclidean"
         Neighbour distance of ``"deterministic"``.
-    bins : int, default 30
-        Cells per axis of the density grid of ``"suppress"``/``"generalize"``.
+    bins : int, optional
+        Cells per axis of every pair's density grid (the cells of
+        ``"suppress"``/``"generalize"``, the ``kind="hist"`` panels, and the
+        grid a ``kind="kde"`` panel is smoothed from), before
+        generalisation. Default: chosen by the number of complete records,
+        as a heat map's grid (:func:`~safeplot.plots.grid.grid_bins_for`:
+        11 x 11 for the 344 penguins, 30 x 30 from 2,700 records on), once
+        for the whole grid, so every panel has the same cells. A given
+        value also sets the bins a diagonal density is smoothed from
+        (default 30, as a univariate density's).
     algorithm : str, default "mdav_multivariate"
         Microaggregation algorithm: groups of whole
         records; ``"mdav"``, ``"vmdav"`` and ``"optimal"`` group one variable at
@@ -1484,7 +1514,8 @@ def pairplot(
         ``seed``, ``truncate`` and ``line_kws``), rounded and drawn over the
         released x range (the axis with ``truncate=False``).
     ``"suppress"``, ``"generalize"``
-        Each pair is released as its 30 x 30 (15 x 15) density grid with
+        Each pair is released as its density grid (cells per axis chosen
+        by the number of records, or `bins`; halved by ``"generalize"``) with
         cells below ``threshold`` removed: one marker per surviving cell
         sized by its count (``"scatter"``/``"reg"``), the grid itself
         (``"hist"``) or its contours (``"kde"``). Each diagonal is the
@@ -1556,8 +1587,9 @@ def pairplot(
     names = list(dict.fromkeys(list(x_vars) + list(y_vars)))
     threshold = pol.check_threshold(threshold)
     factor = check_positive_int("factor", factor)
-    bins = check_positive_int("bins", bins)
+    bins = None if bins is None else check_positive_int("bins", bins)
     inp = _prepare(data, names, hue, hue_order, method, threshold, k, pol, "pairplot")
+    grid_bins = _pair_grid_bins(inp, bins, method, threshold, pol)
 
     if m.raw:
         with quiet_seaborn():
@@ -1635,7 +1667,7 @@ def pairplot(
                 joint_report,
                 threshold,
                 factor,
-                bins,
+                grid_bins,
                 pol,
                 "pairplot",
             )
@@ -1841,7 +1873,7 @@ def jointplot(
     k: int | None = None,
     q: float | None = None,
     metric: str = "euclidean",
-    bins: int = GRID_BINS,
+    bins: int | None = None,
     algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -1949,7 +1981,8 @@ def jointplot(
         ``truncate=False``); the marginal histograms carry the density of
         their released bins, as ``histplot(kde=True)`` draws it.
     ``"suppress"``, ``"generalize"``
-        The 30 x 30 (15 x 15) density grid with cells below ``threshold``
+        The density grid (cells per axis chosen by the number of records,
+        or `bins`; halved by ``"generalize"``) with cells below ``threshold``
         removed: markers sized by count, the grid, or its contours; the
         marginals are the row and column sums of the surviving cells, so
         nothing hidden in the joint panel reappears in a marginal
@@ -2063,10 +2096,11 @@ def jointplot(
         frame[hue_name] = pdata.frame["hue"]
     threshold = pol.check_threshold(threshold)
     factor = check_positive_int("factor", factor)
-    bins = check_positive_int("bins", bins)
+    bins = None if bins is None else check_positive_int("bins", bins)
     marginal_bins = _histogram_bins(marginal_kws, "jointplot(marginal_kws)")
     names = [xname, yname]
     inp = _prepare(frame, names, hue_name, hue_order, method, threshold, k, pol, "jointplot")
+    grid_bins = _pair_grid_bins(inp, bins, method, threshold, pol)
     zero = None
     if resid is not None:
         inp.n_dropped = fd.n_dropped
@@ -2086,7 +2120,7 @@ def jointplot(
         kind = "scatter"  # the released (x, residual) pairs, drawn as a scatter plot's are
     if kind in ("hist", "hex"):
         grid_rel = _grid_for(
-            inp, xname, yname, method, threshold, factor, bins, "hist", "jointplot", pol, out
+            inp, xname, yname, method, threshold, factor, grid_bins, "hist", "jointplot", pol, out
         )
         joint = _Panel("mesh", grid_rel, grid_rel.report, xname, yname)
         margins = {
@@ -2096,7 +2130,7 @@ def jointplot(
     elif m.counts_only:
         grid_kind = "kde" if kind == "kde" else "scatter"
         grid_rel = _grid_for(
-            inp, xname, yname, method, threshold, factor, bins, grid_kind, "jointplot", pol
+            inp, xname, yname, method, threshold, factor, grid_bins, grid_kind, "jointplot", pol
         )
         if kind == "kde":
             joint = _Panel("kde", _grid_kde(inp, grid_rel, method, names), grid_rel.report)
@@ -2134,7 +2168,7 @@ def jointplot(
             joint_report,
             threshold,
             factor,
-            bins,
+            grid_bins,
             pol,
             "jointplot",
         )

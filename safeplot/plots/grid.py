@@ -36,6 +36,7 @@ __all__ = [
     "GRID_BINS",
     "GRID_METHODS",
     "MIN_GRID_BINS",
+    "default_grid_bins",
     "grid_bins_for",
     "release_grid",
     "release_private_grid",
@@ -91,6 +92,51 @@ def grid_bins_for(n: int, threshold: int) -> int:
     n = max(int(n), 0)
     threshold = max(int(threshold), 1)
     return int(np.clip(round(float(np.sqrt(n / threshold))), MIN_GRID_BINS, GRID_BINS))
+
+
+def default_grid_bins(
+    n: int, method: str, threshold: int | None = None, policy: Policy | None = None
+) -> int:
+    """Return the cells per axis of a density grid whose caller gave no ``bins``.
+
+    :func:`grid_bins_for` of the number of complete records as a report
+    states it (rounded by the policy's ``round_n_to``; a count below the
+    threshold counts as 0), at the threshold in force, so that the grid's
+    size tells a reader no more than the report. A private method
+    (``"dp"``) gets :data:`GRID_BINS`: the cells of a private grid are fixed
+    before the data is read, so they may not depend on `n`.
+
+    Parameters
+    ----------
+    n : int
+        Number of complete records (before rounding).
+    method : str
+        The method of the release (a registered name).
+    threshold : int, optional
+        The threshold asked for (default and floor: the policy's; the
+        policy's for raw output, which has none).
+    policy : Policy, optional
+
+    Returns
+    -------
+    int
+        Cells per axis, from 5 to 30.
+
+    Examples
+    --------
+    >>> default_grid_bins(344, "suppress"), default_grid_bins(344, "dp")
+    (11, 30)
+    >>> default_grid_bins(344, "suppress", threshold=10), default_grid_bins(2, "suppress")
+    (6, 5)
+    """
+    pol = get_policy(policy)
+    m = get_method(method)
+    if m.private:
+        return GRID_BINS
+    stated = pol.round_count(n)
+    stated = 0 if isinstance(stated, str) else stated  # "<threshold"
+    chosen = pol.threshold if threshold is None or m.raw else pol.check_threshold(threshold)
+    return grid_bins_for(stated, chosen)
 
 
 #: Methods a density-grid release supports (every family: value methods are counted too).
@@ -216,11 +262,8 @@ def release_grid(
     elif source is None:
         levels, codes = [None], np.zeros(raw.shape[0], dtype=int)
     if bins is None:  # by n; a private grid's cells are fixed before the data is read
-        # from the count the report states (rounded), so the grid tells no more than it
-        n_complete = pol.round_count(raw.shape[0] if source is None else source.n)
-        n_complete = 0 if isinstance(n_complete, str) else n_complete  # "<threshold"
-        chosen = pol.threshold if threshold is None or m.raw else pol.check_threshold(threshold)
-        bins = GRID_BINS if m.private else grid_bins_for(n_complete, chosen)
+        n_complete = raw.shape[0] if source is None else source.n
+        bins = default_grid_bins(n_complete, method, threshold, pol)
     if m.private:
         if released is not None:
             raise ValueError(f"released= needs a value method, not method={method!r}.")

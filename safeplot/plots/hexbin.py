@@ -29,9 +29,9 @@ from ._common import (
     make_report,
     refuse_if_nothing_shown,
 )
-from .grid import GRID_BINS
+from .grid import default_grid_bins
 
-__all__ = ["HexbinRelease", "hexagon_counts", "release_hexbin"]
+__all__ = ["HexbinRelease", "default_gridsize", "hexagon_counts", "release_hexbin"]
 
 
 @release_kind("hexbin")
@@ -131,9 +131,55 @@ def _nonsingular(lo: float, hi: float) -> tuple[float, float]:
     return lo - pad, hi + pad
 
 
+#: Hexagons of matplotlib's grid per square of its side, ``2 / sqrt(3)``: ``nx`` hexagons
+#: across and ``int(nx / sqrt(3))`` rows make ``(nx + 1)(ny + 1) + nx * ny``, about
+#: ``2 nx**2 / sqrt(3)`` hexagons.
+_HEXAGONS_PER_SQUARE = 2 / math.sqrt(3)
+
+
+def default_gridsize(
+    n: int, method: str, threshold: int | None = None, policy: Policy | None = None
+) -> int:
+    """Return the hexagons across x of a hexbin whose caller gave no ``gridsize``.
+
+    The hexagons are chosen as a heat map's cells are
+    (:func:`~safeplot.plots.grid.grid_bins_for`): about ``n / threshold``
+    of them over the span of the records, so that a typical hexagon can be
+    shown. A ``b x b`` grid has ``b**2`` cells, while ``nx``
+    hexagons across make about ``2 nx**2 / sqrt(3)`` hexagons; the same
+    number of hexagons is ``nx = b * sqrt(sqrt(3) / 2)``, which is
+    ``grid_bins_for`` of ``n * sqrt(3) / 2`` records. `n` is counted as the
+    report states it (rounded), and the result lies in 5 to 30 as the grid's
+    cells per axis do (30: the density grid of Avraam et al., reached from
+    about 3,000 records at threshold 3).
+
+    Parameters
+    ----------
+    n : int
+        Number of complete records.
+    method : str
+        The method of the release.
+    threshold : int, optional
+        The threshold asked for (default and floor: the policy's).
+    policy : Policy, optional
+
+    Returns
+    -------
+    int
+        Hexagons across x, from 5 to 30.
+
+    Examples
+    --------
+    >>> default_gridsize(344, "suppress"), default_gridsize(10_000, "suppress")
+    (10, 30)
+    """
+    pol = get_policy(policy)
+    stated = pol.round_count(n)
+    stated = 0 if isinstance(stated, str) else stated
+    return default_grid_bins(round(stated / _HEXAGONS_PER_SQUARE), method, threshold, pol)
+
+
 def _grid_shape(gridsize: Any) -> tuple[int, int]:
-    if gridsize is None:
-        gridsize = GRID_BINS
     if np.ndim(gridsize) == 0:
         nx = check_positive_int("gridsize", gridsize)
         return nx, max(1, int(nx / math.sqrt(3)))
@@ -163,8 +209,10 @@ def release_hexbin(
     names : tuple of str
         Variable names (report, keyed noise).
     gridsize : int or (int, int), optional
-        Hexagons across x (and rows along y), as in matplotlib; default 30
-        (the density grid of Avraam et al.), not matplotlib's 100.
+        Hexagons across x (and rows along y), as in matplotlib. Default:
+        chosen by the number of complete records as a heat map's grid is,
+        :func:`default_gridsize` (10 for the 344 penguins, 30 from about
+        3,000 records on), not matplotlib's 100.
     method : str, optional
         ``"suppress"`` (the policy's default for binned plots),
         ``"generalize"`` (``gridsize`` divided by `factor`, then suppression),
@@ -201,6 +249,8 @@ def release_hexbin(
         names = (f"{names[0]} (x)", f"{names[1]} (y)")
     clean = clean_numeric({names[0]: x, names[1]: y})
     raw = clean.values
+    if gridsize is None:  # by n, as a heat map's grid
+        gridsize = default_gridsize(clean.n, method, threshold, pol)
     nx, ny = _grid_shape(gridsize)
     params: dict[str, Any] = {"gridsize": [nx, ny]}
     details: dict[str, Any] = {}

@@ -17,8 +17,9 @@ What the density is estimated from, by what the method releases:
   the winsorised values themselves are not part of the release;
 * counts only (``"suppress"``, ``"generalize"``) - univariate: the centres of
   the shown bins of the suppressed histogram, weighted by their counts;
-  bivariate: the suppressed 30 x 30 density grid (15 x 15 generalised)
-  itself, contoured.
+  bivariate: the suppressed density grid (cells per axis chosen by the
+  number of records, as a heat map's; halved by generalisation) itself,
+  contoured.
 
 The estimate follows seaborn 0.13's rules: :class:`scipy.stats.gaussian_kde`
 with ``bw_method`` and ``bw_adjust``, a grid of ``gridsize`` points from
@@ -2764,7 +2765,7 @@ def kdeplot(
         Minimum count of a shown bin or grid cell (default and floor: the
         policy's); also: no drawn number equals a value held by fewer records.
     factor : int, default 2
-        Coarsening of ``"generalize"`` (30 bins / 30 x 30 cells -> 15 / 15 x 15).
+        Coarsening of ``"generalize"`` (bins, or cells per axis, divided by it).
     k : int, optional
         Records per centroid (``"deterministic"``).
         Default: the policy's ``k_min`` (3 unless the custodian sets more).
@@ -2852,8 +2853,8 @@ def kdeplot(
     Bivariate (``x`` and ``y``; policy kind ``"contour"``, default the
     policy's ``default_point``, ``"deterministic"``):
 
-    - ``"suppress"`` / ``"generalize"``: contours of the suppressed 30 x 30
-      (15 x 15) density grid of :func:`~safeplot.plots.grid.release_grid`,
+    - ``"suppress"`` / ``"generalize"``: contours of the suppressed density
+      grid of :func:`~safeplot.plots.grid.release_grid` (by n, as a heat map's),
       drawn on the cell centres with suppressed cells as 0. `levels`,
       `thresh`, `fill`, `color`/`cmap`, `hue`, `common_norm`, `cumulative`
       and `clip` apply; `bw_method`, `bw_adjust`, `gridsize` and `cut` do
