@@ -1562,14 +1562,6 @@ REFUSALS: list[Refusal] = [
         "of the two figures would be its records",
     ),
     Refusal(
-        "parallelboxplot-hue-horizontal",
-        "confidential",
-        "tiny_groups",
-        DisclosureError,
-        "hue level\\(s\\) .* have fewer than",
-        "hue levels of 1 or 2 records would be named in the legend",
-    ),
-    Refusal(
         "relplot",
         "(generalize|suppress)",
         "strata_near_k",

@@ -1,8 +1,10 @@
 """The confidential scatter and the parallel box plot share one release: reports pinned."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
+import safeplot
 from safeplot.errors import DisclosureError
 from safeplot.plots._boxes import release_boxes as _release_boxes
 from safeplot.plots.confidential import release_parallelboxes
@@ -91,11 +93,17 @@ def test_parallelboxes_report(tied):
     assert len(rel.trends) == 2
 
 
-def test_small_level_refused_by_both(tied):
+def test_small_level_left_out_by_both_and_refused_by_the_core(tied):
+    """The shared core refuses a level too small for a box; both plots leave it out first."""
     x, y, _ = tied
     codes = np.r_[np.zeros(x.size - 2, dtype=int), 1, 1]
     small = r"hue level\(s\) \['b'\] have fewer than 3 records"
     with pytest.raises(DisclosureError, match="^" + small):
         _release_boxes(x, y, codes, ["a", "b"], ("x", "y"), 3, 0, "scatterplot", get_policy())
-    with pytest.raises(DisclosureError, match="^parallelboxplot: " + small):
-        release_parallelboxes(x, y, codes, ["a", "b"])
+    parallel = release_parallelboxes(x, y, codes, ["a", "b"])
+    assert parallel.levels == ["a"]
+    frame = pd.DataFrame({"x": x, "y": y, "g": np.where(codes == 1, "b", "a")})
+    ax = safeplot.scatterplot(frame, x="x", y="y", hue="g", method="confidential")
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["a"]
+    for report in (parallel.report, ax.safeplot_report):
+        assert report.details["groups_left_out"] == 1

@@ -382,16 +382,16 @@ def test_bad_input_and_floors_are_refused_leaving_nothing(outliers, kwargs, erro
     assert audit.entries() == []
 
 
-def test_too_little_data_constant_x_infinite_values_and_small_hue_levels(outliers):
+def test_too_little_data_constant_x_infinite_values_and_every_hue_level_small(outliers):
     cases = [
         (outliers.head(2), {}, DisclosureError, "threshold"),
         (outliers.assign(x=4.0), {}, ValueError, "constant"),
         (outliers.assign(y=np.r_[np.inf, outliers["y"].to_numpy()[1:]]), {}, ValueError, "inf"),
         (
-            outliers.assign(g=["z"] + ["a"] * (len(outliers) - 1)),
+            outliers.head(4).assign(g=["z", "z", "a", "a"]),
             {"hue": "g"},
             DisclosureError,
-            "fewer than 3",
+            "every hue level has fewer than 3 records",
         ),
     ]
     for df, kw, error, match in cases:
@@ -400,3 +400,29 @@ def test_too_little_data_constant_x_infinite_values_and_small_hue_levels(outlier
             parallelboxplot(data=df, x="x", y="y", **kw)
         assert plt.get_fignums() == before
         assert audit.entries() == []
+
+
+@pytest.mark.parametrize("ordinal", [False, True])
+def test_a_small_hue_level_is_left_out_with_a_note(outliers, ordinal):
+    """A hue level of 2 records is not drawn or named; the other levels' boxes are those of
+    the data without it, in the colours they have without it (invariant 10)."""
+    df = outliers.assign(g=np.where(np.arange(len(outliers)) % 2, "a", "b"))
+    if ordinal:
+        df = df.assign(x=np.round(df["x"]).clip(0, 6))
+    small = df.assign(g=np.r_[["tiny", "tiny"], df["g"].to_numpy()[2:]])
+    fig, (left, right) = plt.subplots(1, 2)
+    kws = {"x": "x", "y": "y", "hue": "g"} | ({"discrete": True} if ordinal else {})
+    parallelboxplot(data=small, ax=left, **kws)
+    parallelboxplot(data=small[small["g"] != "tiny"], ax=right, **kws)
+    assert sorted(t.get_text() for t in left.get_legend().get_texts()) == ["a", "b"]
+    assert [p.get_facecolor() for p in left.patches] == [p.get_facecolor() for p in right.patches]
+    for a, b in zip(left.patches, right.patches, strict=True):
+        np.testing.assert_array_equal(a.get_path().vertices, b.get_path().vertices)
+    texts = [t.get_text() for t in left.texts]
+    assert any("Groups with fewer records than the threshold are left out" in t for t in texts)
+    assert not any("tiny" in t for t in texts)
+    report = left.safeplot_report
+    assert report.details["groups_left_out"] == 1
+    assert "1 hue level(s) with fewer than 3 records (threshold=3) are not drawn." in (
+        report.warnings
+    )

@@ -29,7 +29,7 @@ from ..anonymize.statistics import winsorize
 from ..errors import DisclosureError
 from ..policy import Policy
 from ..release import DisclosureReport, release_kind
-from ..release.guard import ShownGroups
+from ..release.guard import ShownGroups, shown_groups
 from ._categories import released_parallel
 from ._common import axis_from_range, make_report
 
@@ -181,6 +181,60 @@ class ParallelCore:
     notes: list[str]
     warnings: list[str]
     n_winsorized: int
+
+
+def leave_out_small_levels(
+    codes: np.ndarray, levels: list, threshold: int, *, function: str, role: str = "hue"
+) -> tuple[np.ndarray, ShownGroups | None, int]:
+    """Leave out the levels too small for box plots of their own (DESIGN invariant 10).
+
+    A box summarises its own level's records only, so the boxes of the other
+    levels are those of the data without the small one
+    (:func:`~safeplot.release.guard.small_group_rule`, ``"summaries"``): a
+    level of fewer than ``max(threshold, 3)`` records is left out, not drawn
+    and not named, and the report says that levels were left out. Without
+    levels (``[None]``) nothing is left out; :func:`level_sizes` refuses a
+    data set too small for one box.
+
+    Parameters
+    ----------
+    codes : ndarray of int
+        Level of each record (-1: in no level).
+    levels : list
+        The levels `codes` index.
+    threshold : int
+        Fewest records in a box.
+    function : str
+        The plot function, for the refusal when every level is too small.
+    role : str, default "hue"
+        What the levels are.
+
+    Returns
+    -------
+    codes, groups, n_left_out
+        The codes with the records of levels left out set to -1, the
+        decision (None without levels), and how many records were left out.
+
+    Examples
+    --------
+    >>> codes, groups, n = leave_out_small_levels(
+    ...     np.r_[np.zeros(20, int), 1, 1], ["a", "b"], 3, function="parallelboxplot")
+    >>> int((codes == -1).sum()), groups.left_out, n
+    (2, 1, 2)
+    """
+    if list(levels) == [None]:
+        return codes, None, 0
+    need = max(threshold, 3)
+    groups = shown_groups(
+        np.bincount(codes[codes >= 0], minlength=len(levels)),
+        need,
+        f"threshold={threshold}" if threshold >= 3 else "a box needs 3",
+        function=function,
+        what=f"{role} level",
+        fix=f"Merge small levels or drop {role}=.",
+    )
+    drop = (codes >= 0) & ~groups.keep(codes)
+    return np.where(drop, -1, codes), groups, int(drop.sum())
 
 
 def level_sizes(

@@ -49,16 +49,18 @@ from ..anonymize.correspondence import (
 )
 from ..anonymize.grids import hits_any, rare_values
 from ..errors import DisclosureError
+from ..marks._axes import LEFT_OUT_GID, note_below
 from ..marks._style import level_colors as _level_colors
 from ..marks.boxes import MERGE_NOTE_GID
 from ..marks.boxes import draw_parallel_boxes as _draw_parallel_boxes
 from ..methods import Method, available_methods, check_family, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, guard, release_kind
-from ._boxes import box_positions, level_sizes
+from ._boxes import box_positions, leave_out_small_levels, level_sizes
 from ._boxes import parallel_core as _parallel_core
 from ._categories import released_parallel
 from ._common import (
+    LEFT_OUT_NOTE,
     axes_for,
     axis_from_range,
     finish,
@@ -256,6 +258,9 @@ def release_parallelboxes(
     threshold = pol.check_threshold(threshold)
     winsor_sd = pol.check_winsor_sd(winsor_sd)
     sig = pol.check_sig_figs(sig)
+    codes, groups, n_left_out = leave_out_small_levels(
+        codes, levels, threshold, function=function, role=role
+    )
     division = None
     if n_intervals is None and _levels_big_enough(codes, levels, threshold):
         division = search_division(
@@ -296,16 +301,20 @@ def release_parallelboxes(
         "division": _division_text(division),
         "trend": "lowess" if trend else None,
     }
+    warnings = list(core.warnings)
+    if groups is not None and groups.left_out:
+        details["groups_left_out"] = groups.left_out
+        warnings.append(groups.warning)
     report = make_report(
         function,
         "confidential",
         params,
         names,
-        int((codes >= 0).sum()),
+        int((codes >= 0).sum()) + n_left_out,
         n_dropped,
         pol,
         details=details,
-        warnings=core.warnings,
+        warnings=warnings,
     )
     return ParallelBoxRelease(
         "confidential",
@@ -458,8 +467,10 @@ def release_ordinal_boxes(
     threshold = pol.check_threshold(threshold)
     winsor_sd = pol.check_winsor_sd(winsor_sd)
     sig = pol.check_sig_figs(sig)
+    rare_y = rare_values(y, threshold)  # of every record, those of levels left out included
+    codes, groups, n_left_out = leave_out_small_levels(codes, levels, threshold, function=function)
     level_sizes(codes, levels, threshold, error_prefix=f"{function}: ")
-    rare_y = rare_values(y, threshold)
+    present = [i for i in present if (codes == i).any()]
     boxes = [
         ordinal_boxes(
             level_codes[codes == i],
@@ -502,21 +513,25 @@ def release_ordinal_boxes(
         warnings.append(
             f"{unnamed} level(s) held by fewer than threshold records are not named on the axis."
         )
+    details = {
+        "values_winsorised": pol.round_count(n_wins),
+        "x_scale": "ordinal",
+        "levels_merged": notes,
+        "levels_left_empty": sum(len(pb.dropped) for pb in boxes),
+        "levels_not_named": unnamed,
+    }
+    if groups is not None and groups.left_out:
+        details["groups_left_out"] = groups.left_out
+        warnings.append(groups.warning)
     report = make_report(
         function,
         "confidential",
         {"threshold": threshold, "winsor_sd": winsor_sd, "sig": sig},
         names,
-        int((codes >= 0).sum()),
+        int((codes >= 0).sum()) + n_left_out,
         n_dropped,
         pol,
-        details={
-            "values_winsorised": pol.round_count(n_wins),
-            "x_scale": "ordinal",
-            "levels_merged": notes,
-            "levels_left_empty": sum(len(pb.dropped) for pb in boxes),
-            "levels_not_named": unnamed,
-        },
+        details=details,
         warnings=warnings,
     )
     return ParallelBoxRelease(
@@ -929,6 +944,7 @@ def parallelboxplot(
         kwargs=kwargs,
         annotate=annotate,
         policy=pol,
+        named=hue_order is not None,
     )
 
 
@@ -946,8 +962,12 @@ def _finish_parallel(
     kwargs: dict,
     annotate: bool | None,
     policy: Policy,
+    named: bool = False,
 ) -> Axes:
     """Draw released parallel boxes in the hue palette, label the axes, and attach the report."""
+    if rel.report.details.get("groups_left_out") and not named:
+        # a level left out takes no colour: a gap in the palette would point at it
+        hue_levels = [lev for lev in hue_levels if lev in rel.levels]
     if pdata.has("hue"):
         by_level = dict(zip(hue_levels, _level_colors(hue_levels, palette), strict=True))
         colors = [by_level[lev] for lev in rel.levels]
@@ -965,6 +985,8 @@ def _finish_parallel(
     )
     ax.set_xlabel(pdata.label("x"))
     ax.set_ylabel(pdata.label("y"))
+    if rel.report.details.get("groups_left_out"):
+        note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)
     return finish(ax, rel.report, annotate=annotate, policy=policy)
 
 
@@ -1093,6 +1115,7 @@ def _ordinal_parallelboxplot(
         kwargs=kwargs,
         annotate=annotate,
         policy=pol,
+        named=hue_order is not None,
     )
 
 

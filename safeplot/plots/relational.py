@@ -44,7 +44,13 @@ from ..marks.points import BRIEF_TICKS, draw_semantic
 from ..methods import anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
 from ..release import DisclosureReport, PointRelease, guard, release_kind
-from ._boxes import BoxScatterRelease, box_positions, refuse_per_point, release_boxes
+from ._boxes import (
+    BoxScatterRelease,
+    box_positions,
+    leave_out_small_levels,
+    refuse_per_point,
+    release_boxes,
+)
 from ._common import (
     LEFT_OUT_NOTE,
     attach_release,
@@ -580,18 +586,9 @@ def _semantic_release(
             # a hue level too small for a box is left out (its boxes and trend not drawn, its
             # name not in the legend); the boxes of the others do not depend on its records,
             # save for the axes, which avoid the values rare among all the records
-            need = max(threshold, 3)
-            groups = guard.shown_groups(
-                np.bincount(codes[codes >= 0], minlength=len(levels)),
-                need,
-                f"threshold={threshold}" if threshold >= 3 else "a box needs 3",
-                function=function,
-                what="hue level",
-                fix="Merge small levels or drop hue=.",
+            codes, groups, n_left_out = leave_out_small_levels(
+                codes, levels, threshold, function=function
             )
-            drop = (codes >= 0) & ~groups.keep(codes)
-            n_left_out = int(drop.sum())
-            codes[drop] = -1
         else:
             levels, codes = [None], np.zeros(n, dtype=int)
         return release_boxes(
