@@ -137,7 +137,9 @@ def _rank_key(column: np.ndarray) -> bytes | None:
     step = np.diff(column)
     if (step >= 0).all() or (step <= 0).all():
         return None
-    order = np.argsort(column, kind="stable")
+    # tied values share a rank below, so the order a sort gives them does not matter: numpy's
+    # default (SIMD) sort, three times as fast as a stable one
+    order = np.argsort(column)
     ranks = np.empty(column.size, dtype=np.int64)
     # tied values share a rank, so a transformation that keeps ties keeps the key
     sorted_values = column[order]

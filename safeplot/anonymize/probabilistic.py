@@ -212,9 +212,9 @@ def _ranks_order(arr: np.ndarray, j: int) -> np.ndarray:
     """
     p = arr.shape[1]
     primary = _rounded(arr[:, j])
-    order = np.argsort(primary, kind="stable")
-    if p == 1:
-        return order
+    # numpy's default (SIMD) sort is three times as fast as a stable one; the order it gives
+    # records tied on column j is then made canonical below
+    order = np.argsort(primary)
     # the other columns matter only among records tied on column j: sort just those (a
     # lexsort of every record by all columns costs ten times as much), by the tied value,
     # then the other columns in column order, then row (the order np.lexsort gives)
