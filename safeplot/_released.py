@@ -12,13 +12,42 @@ reads back equal to the release).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["released_table"]
+__all__ = ["gc_paused", "released_table"]
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a large table of plain rows is built.
+
+    A table of rows holds no reference cycles, yet each new row list counts
+    towards the collector's thresholds: building a million rows runs
+    collection after collection over every object of the session, about
+    two thirds of the time. The collector runs again as before once the
+    table is built (it stays off if it was off).
+
+    Examples
+    --------
+    >>> with gc_paused():
+    ...     rows = [[i, float(i)] for i in range(3)]
+    >>> rows[2]
+    [2, 2.0]
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _cell(value: Any) -> Any:
@@ -214,10 +243,15 @@ def released_table(obj: Any) -> dict[str, Any] | None:
     >>> released_table(pd.DataFrame({"n": [5, None]}, index=["a", "b"]))
     {'columns': ['index', 'n'], 'data': [['a', 5.0], ['b', None]]}
     """
+    with gc_paused():
+        return _released_table(obj)
+
+
+def _released_table(obj: Any) -> dict[str, Any] | None:
     if isinstance(obj, pd.DataFrame):
         return _frame(obj)
     if isinstance(obj, (list, tuple)):
-        return _concat([released_table(o) for o in obj])
+        return _concat([_released_table(o) for o in obj])
     if hasattr(obj, "frame") and hasattr(obj, "columns") and hasattr(obj, "cells"):
         return _scatter(obj)
     if hasattr(obj, "edges") and hasattr(obj, "counts"):

@@ -48,7 +48,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ._released import _cell, released_table
+from ._released import _cell, gc_paused, released_table
 from ._version import __version__
 from .bundle import _draws_raw
 from .bundle import finalise as _finalise
@@ -64,6 +64,7 @@ __all__ = [
     "entries",
     "export",
     "finalise",
+    "log_release",
     "output_type",
     "record",
     "record_model",
@@ -218,12 +219,33 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def log_release(
+    report: DisclosureReport, *, figure: str | None = None, released: Any = None
+) -> None:
+    """Append a release to the audit log, as :func:`record` does, returning nothing.
+
+    The plotting functions' path: :func:`record` returns a copy of the entry,
+    which for a figure of a million released points is a million-row table
+    copied for nobody.
+
+    Examples
+    --------
+    >>> from safeplot import audit
+    >>> from safeplot.release import DisclosureReport
+    >>> audit.clear()
+    >>> audit.log_release(DisclosureReport("histplot", "suppress", {}, ("age",)))
+    >>> [e.function for e in audit.entries()]
+    ['histplot']
+    """
+    _append(report, figure=figure, released=released)
+
+
 def record(
     report: DisclosureReport, *, figure: str | None = None, released: Any = None
 ) -> AuditEntry:
     """Append a release to the audit log.
 
-    Plot functions call this once per released figure; call it yourself only
+    Plot functions log each released figure (:func:`log_release`); call this yourself only
     for releases made outside the plotting functions.
 
     Parameters
@@ -261,6 +283,11 @@ def record(
     >>> audit.record(DisclosureReport("boxplot", "confidential", {"winsor": 2.6}, ("bmi",))).method
     'confidential'
     """
+    return _copy_entry(_append(report, figure=figure, released=released))
+
+
+def _append(report: DisclosureReport, *, figure: str | None, released: Any) -> AuditEntry:
+    """Append a release to the log and return the log's own entry (not a copy)."""
     if not isinstance(report, DisclosureReport):
         raise TypeError(
             f"record() takes a safeplot DisclosureReport, got {type(report).__name__}."
@@ -294,7 +321,7 @@ def record(
             released=table,
         )
         _log.append(entry)
-    return _copy_entry(entry)
+    return entry
 
 
 def _as_table(released: Any) -> dict[str, Any] | None:
@@ -302,10 +329,11 @@ def _as_table(released: Any) -> dict[str, Any] | None:
         return None
     if isinstance(released, dict) and set(released) == {"columns", "data"}:
         # the log holds plain scalars only, so that a copy of a row is a copy of its cells
-        return {
-            "columns": [str(c) for c in released["columns"]],
-            "data": [[_cell(v) for v in row] for row in released["data"]],
-        }
+        with gc_paused():
+            return {
+                "columns": [str(c) for c in released["columns"]],
+                "data": [[_cell(v) for v in row] for row in released["data"]],
+            }
     return released_table(released)
 
 
@@ -582,7 +610,8 @@ def _copy_table(table: dict[str, Any] | None) -> dict[str, Any] | None:
     """
     if table is None:
         return None
-    return {"columns": list(table["columns"]), "data": [list(row) for row in table["data"]]}
+    with gc_paused():
+        return {"columns": list(table["columns"]), "data": [list(row) for row in table["data"]]}
 
 
 def entries() -> list[AuditEntry]:

@@ -436,7 +436,7 @@ def attach_release(ax: Axes, report: DisclosureReport, *, released: Any = None) 
     """
     previous = getattr(ax, "safeplot_report", None)
     ax.safeplot_report = report if previous is None else previous.merge(report)
-    audit.record(report, figure=_figure_label(ax), released=released)
+    audit.log_release(report, figure=_figure_label(ax), released=released)
 
 
 def _figure_label(ax: Axes) -> str:
