@@ -909,7 +909,8 @@ def test_blocked_mdav_progress_counts_every_record(monkeypatch):
 def test_a_hue_level_too_small_for_two_groups_is_named(plot):
     """A level between max(threshold, k) and 2k records fails in the plot, by its name.
 
-    A box plot and a scatter plot leave such a level out, with a note, rather than failing.
+    A box plot, a bar plot and a scatter plot leave such a level out, with a note, rather
+    than failing.
 
     Microaggregation within a level needs two groups of k; a level of 7 records at
     k=4 would otherwise fail deep in the algorithm with no word of which level.
@@ -948,8 +949,9 @@ def test_a_hue_level_too_small_for_two_groups_is_named(plot):
         assert not any("seven" in w for w in ax.safeplot_report.warnings)
         assert len(ax.collections[0].get_offsets()) == n_big
         return
-    if plot == "boxplot":
-        # a box plot leaves the box out instead (DESIGN invariant 10), naming it nowhere
+    if plot in ("boxplot", "barplot"):
+        # a box or bar plot leaves the group out instead (DESIGN invariant 10), naming it
+        # nowhere: groups are formed within each box or bar
         ax = call()
         assert [t.get_text() for t in ax.get_xticklabels()] == ["big"]
         assert any("fewer than 8 records (2*k=8)" in w for w in ax.safeplot_report.warnings)
