@@ -101,7 +101,6 @@ _DIAG_KINDS = ("auto", "hist", "kde", None)
 #: Joint kinds of :func:`jointplot` (seaborn's).
 JOINT_KINDS = ("scatter", "kde", "hist", "hex", "reg", "resid")
 
-#: gid of the note saying that hue levels too small for the method were left out.
 
 _COUNT = "\x00count"
 _HUE = "\x00hue"

@@ -102,7 +102,6 @@ DOMINANCE_GID = "safeplot-dominance-note"
 
 #: gid of the note naming the boxes left out under ``"confidential"`` (zero-length half).
 OMITTED_GID = "safeplot-omitted-boxes"
-#: gid of the note saying that boxes of too few records were left out (naming none).
 
 #: Under ``method="confidential"``, a numeric category variable with more distinct values
 #: than this is continuous: :func:`boxplot` draws O'Keefe's parallel box plots of it.

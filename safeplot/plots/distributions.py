@@ -859,7 +859,6 @@ def _drawn_frame(releases: list[HistogramRelease], var: str, hue: str | None) ->
 
 
 _COUNT = "\x00count"
-#: The gid of the note under a histogram that left out hue levels too small to show.
 
 
 @takes_method_options

@@ -55,7 +55,6 @@ ECDF_METHODS = tuple(m.name for m in available_methods() if m.family in _ECDF_FA
 #: Most steps of a ``"confidential"`` ECDF (quantiles at 1/40, 2/40, ..., 1).
 CONFIDENTIAL_STEPS = 40
 _STATS = ("proportion", "percent", "count")
-#: The gid of the note under an ECDF that left out hue levels too small to show.
 
 
 @release_kind("ecdf")

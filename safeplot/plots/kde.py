@@ -102,7 +102,6 @@ __all__ = [
 #: What a kde plot can release: every family of method.
 _FAMILIES = ("raw", "counts", "rules", "values")
 
-#: gid of the note saying that hue levels too small for the method were left out.
 
 #: Methods a kde release supports (univariate and bivariate).
 KDE_METHODS = tuple(m.name for m in available_methods() if m.family in _FAMILIES)

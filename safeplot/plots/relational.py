@@ -85,8 +85,6 @@ SCATTER_METHODS = tuple(
 )
 #: Families of :func:`scatter` (it returns the markers, so no box plots).
 _POINT_FAMILIES = ("values", "counts", "raw")
-#: gid of the note saying that levels (or combinations of levels) with too few records were
-#: left out.
 #: Methods of :func:`scatter`.
 SCATTER_POINT_METHODS = tuple(m.name for m in available_methods() if m.family in _POINT_FAMILIES)
 
