@@ -491,7 +491,10 @@ def release_barplot(
             parts.append(f"{layout.hue_name or 'hue'}={layout.hue_levels[g % n_hue]!r}")
         return ", ".join(parts) or "the data"
 
-    too_few, thin = 0, np.zeros_like(shown)
+    # groups with too few records, or suppressed to protect a total (before those too small
+    # for the method's groups are taken out below, which are counted on their own)
+    suppressed = [describe(g) for g in present if not shown[g]]
+    too_few = 0
     if m.groups_within_strata:
         # groups are formed within each bar's records: a bar too small for one group of the
         # method is left out as a suppressed one is (its records change no other bar)
@@ -503,7 +506,6 @@ def release_barplot(
             warnings.append(
                 f"{too_few} group(s) with fewer than {fewest} records ({why}) are not drawn."
             )
-    suppressed = [describe(g) for g in present if not (shown | thin)[g]]
     if not m.raw:
         # a suppressed group is never named: the release keeps how many, not which
         suppressed = [f"{len(suppressed)} group(s)"] if suppressed else []

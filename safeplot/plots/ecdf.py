@@ -274,7 +274,7 @@ def release_ecdf(
     sizes = np.bincount(codes, minlength=len(levels))
     small = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
     groups = None
-    if small and m.counts_only:
+    if small and guard.small_group_rule(m, "counts").leave_out:
         # the steps are the shown counts of a histogram, linked by the release ledger as a
         # histogram's are: the level left out is a level of hidden bins (release_histograms)
         groups = guard.shown_groups(
