@@ -564,7 +564,7 @@ def test_attack_pooled_curve_minus_shown_levels_rebuilds_no_refused_level():
     df = pd.concat(parts, ignore_index=True)
     pooled = release_survival(df, duration="t", event="e")
     shown = release_survival(df, duration="t", event="e", hue="g")
-    assert shown.levels == ["A", "B"] and shown.left_out == 1
+    assert shown.levels == ["A", "B"] and shown.report.details["groups_left_out"] == 1
     # leaving C out draws what the caller leaving it out draws, and says so without naming it
     named = release_survival(df, duration="t", event="e", hue="g", hue_order=["A", "B"])
     for a, b in zip(shown.survival, named.survival, strict=True):

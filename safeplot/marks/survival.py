@@ -194,6 +194,6 @@ def draw_survival(
         ax.legend(title=release.names.get("hue"), loc="lower left", frameon=False)
     below = draw_at_risk_table(ax, release, colours) if at_risk_counts else ax
     note_below(below, STOP_NOTE, STOP_NOTE_GID)
-    if release.left_out:
+    if release.report.details.get("groups_left_out"):
         note_below(below, LEFT_OUT_NOTE, LEFT_OUT_GID)
     return ax

@@ -153,9 +153,6 @@ class SurvivalRelease:
         Labels of the duration and hue variables.
     totals : list of ndarray
         Per level, the records and the events, rounded.
-    left_out : int
-        Hue levels too small to draw: not drawn and not named; the figure
-        says that levels were left out.
     """
 
     method: str
@@ -175,7 +172,6 @@ class SurvivalRelease:
     report: DisclosureReport
     names: dict[str, str | None] = field(default_factory=dict)
     totals: list[np.ndarray] = field(default_factory=list)
-    left_out: int = 0
 
     def curve(self, level: Any = None) -> pd.DataFrame:
         """Return one level's released curve: time, survival and band, one row per point.
@@ -664,6 +660,8 @@ def release_survival(
             "too few events. Merge hue levels, or leave hue out."
         )
     if left_out:
+        # hue levels too small to draw: not drawn, not named; the figure says levels were left out
+        details["groups_left_out"] = left_out
         warnings.append(
             f"{left_out} hue level(s) with fewer than {threshold} events ({why}), or fewer "
             f"than {2 * unit} records at risk at every time of the grid, are not drawn."
@@ -730,7 +728,6 @@ def release_survival(
             )
             for i in drawn
         ],
-        left_out,
     )
 
 
