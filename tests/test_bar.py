@@ -35,13 +35,23 @@ def _ties(seed=4):
     return pd.DataFrame({"g": g, "y": y})
 
 
-def test_means_of_shown_groups_rounded_small_group_suppressed():
+def test_means_of_shown_groups_rounded_small_category_left_out():
     df = _frame()
     rel = release_barplot(df, x="g", y="y", errorbar=None)
     assert [c for c, _ in rel.groups] == ["a", "b", "c"]
     means = df.groupby("g")["y"].mean()
     expected = round_sig(means.loc[["a", "b", "c"]].to_numpy(), 3)
     np.testing.assert_allclose(rel.estimates, expected, rtol=1e-7)
+    # "d" has 2 records in all: left out with its records, as if absent (as countplot does)
+    assert rel.suppressed == [] and rel.report.cells_suppressed == 0
+    assert rel.report.n == 95
+
+
+def test_a_small_group_in_a_shown_category_is_suppressed():
+    df = _frame().query("g != 'd'").reset_index(drop=True)
+    df.loc[[0, 1], "h"] = "w"  # two records of "w" in "a"
+    rel = release_barplot(df, x="g", y="y", hue="h", errorbar=None)
+    assert ("a", "w") not in rel.groups
     assert rel.suppressed == ["1 group(s)"]  # how many, never which
     assert rel.report.cells_suppressed == 1
 
@@ -115,7 +125,8 @@ def test_generalize_merges_small_category():
 
 
 def test_sum_gets_secondary_suppression():
-    df = _frame()
+    df = _frame().query("g != 'd'").reset_index(drop=True)
+    df.loc[[0, 1], "h"] = "w"  # a bar of two records in "a": its total is protected too
     rel = release_barplot(df, x="g", y="y", hue="h", estimator="sum", errorbar=None)
     assert rel.report.cells_suppressed >= 2  # the small group and a partner
 
@@ -242,14 +253,31 @@ def test_a_named_category_keeps_its_empty_slot_whether_absent_or_small(plot, met
         assert ax.get_xlim() == (-0.5, 3.5)  # four slots, as seaborn's
         found = scan_figure(fig, {"y": _with_small(base, n, g="d").y.to_numpy()}, count_axis=None)
         assert not found, str(found)
-        seen.append(_drawn(ax))
+        report = ax.safeplot_report
+        seen.append((_drawn(ax), report.n, report.cells_suppressed, report.warnings))
         plt.close(fig)
+    # neither the figure nor its report tells 1 or 2 records of "d" from none
     assert seen[0] == seen[1] == seen[2]
     # not named by the call: the small category is left out and named nowhere
     fig, ax = plt.subplots()
     draw(_with_small(base, 2, g="d", h="u"), x="g", y="y", method=method, ax=ax)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
-    assert any("fewer than threshold=3" in w for w in ax.safeplot_report.warnings)
+    assert ax.safeplot_report.n == seen[0][1]
+    plt.close(fig)
+
+
+def test_the_report_counts_every_suppressed_group():
+    """Each hue bar of fewer than threshold records in a category large enough to show is
+    a suppressed group: the warning counts them all (how many, never which)."""
+    rng = np.random.default_rng(7)
+    g = np.repeat(["a", "b", "c"], 30)
+    h = np.where(rng.random(g.size) < 0.5, "u", "v")
+    h[[0, 30, 60]] = "w"  # one record of "w" in each category: three small bars
+    df = pd.DataFrame({"g": g, "h": h, "y": rng.normal(50, 10, g.size).round(2)})
+    rel = release_barplot(df, x="g", y="y", hue="h", errorbar=None)
+    assert rel.suppressed == ["3 group(s)"]
+    assert rel.report.cells_suppressed == 3
+    assert any(w.startswith("3 group(s) with fewer than threshold=3") for w in rel.report.warnings)
 
 
 @pytest.mark.parametrize("plot", ["barplot", "pointplot"])

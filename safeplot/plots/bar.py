@@ -469,7 +469,18 @@ def release_barplot(
             details["categories_merged"] = int(merged.sum())
             table = np.zeros((len(levels), n_hue))
             np.add.at(table, (cat, rows.hue), 1)
-    codes = cat * n_hue + rows.hue
+    hue = rows.hue
+    if not m.raw:
+        # a category of fewer than threshold records in all is left out with its records, as
+        # if absent (as countplot does): neither the report's counts nor its n tell one named
+        # in order= that has 1 or 2 records from one that has none
+        whole = table.sum(axis=1)
+        absent = (whole > 0) & (whole < threshold)
+        if absent.any():
+            kept = ~absent[cat]
+            cat, hue, values = cat[kept], hue[kept], values[kept]
+            table[absent] = 0
+    codes = cat * n_hue + hue
     sizes = table.ravel()
     # groups shown: at least `threshold` records (and secondary suppression of totals)
     if m.raw:
@@ -506,12 +517,13 @@ def release_barplot(
             warnings.append(
                 f"{too_few} group(s) with fewer than {fewest} records ({why}) are not drawn."
             )
+    n_suppressed = len(suppressed)
     if not m.raw:
         # a suppressed group is never named: the release keeps how many, not which
-        suppressed = [f"{len(suppressed)} group(s)"] if suppressed else []
+        suppressed = [f"{n_suppressed} group(s)"] if suppressed else []
     if suppressed:
         warnings.append(
-            f"{len(suppressed)} group(s) with fewer than threshold={threshold} records (or "
+            f"{n_suppressed} group(s) with fewer than threshold={threshold} records (or "
             "suppressed so that a total cannot reveal them) are not drawn."
         )
     if not m.raw and not shown.any():
