@@ -173,3 +173,37 @@ def test_catplot_violin_draws_one_release_per_facet():
     # every facet keeps catplot's order of categories, so slots line up across facets
     for ax in g.axes.flat:
         assert [t.get_text() for t in ax.get_xticklabels()] == ["Thur", "Fri", "Sat", "Sun"]
+
+
+@pytest.mark.parametrize("plot", ["violinplot", "boxenplot"])
+def test_a_named_hue_level_keeps_its_legend_entry_whether_absent_or_small(plot):
+    """seaborn keeps a level named in hue_order= that has no records, in the legend and as a
+    dodge slot: so do violin and boxen plots, and a level of 2 records (too few to draw)
+    has the same legend and marks, so the entry tells nothing the call did not say."""
+    hue_order = ["Thur", "Fri", "Sat", "Sun"]
+    base = TIPS.query("day != 'Thur'").astype({"day": str})
+    small = pd.concat(
+        [base, pd.DataFrame({"sex": ["Male"] * 2, "day": ["Thur"] * 2, "tip": [9.871, 0.213]})],
+        ignore_index=True,
+    )
+    seen = []
+    for df in (base, small):
+        fig, ax = plt.subplots()
+        getattr(safeplot, plot)(df, x="sex", y="tip", hue="day", hue_order=hue_order, ax=ax)
+        legend = ax.get_legend()
+        assert [t.get_text() for t in legend.get_texts()] == hue_order
+        assert not scan_figure(fig, {"y": df["tip"].to_numpy()}, count_axis=None)
+        seen.append(
+            (
+                [tuple(h.get_facecolor()) for h in legend.legend_handles],
+                len(ax.collections),
+            )
+        )
+    assert seen[0] == seen[1]
+    # the legend's colours are seaborn's for the four levels
+    fig, ax = plt.subplots()
+    getattr(__import__("seaborn"), plot)(
+        base, x="sex", y="tip", hue="day", hue_order=hue_order, ax=ax
+    )
+    expected = [tuple(h.get_facecolor()) for h in ax.get_legend().legend_handles]
+    np.testing.assert_allclose(seen[0][0], expected, atol=1e-6)

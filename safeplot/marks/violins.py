@@ -28,22 +28,31 @@ __all__ = ["NOTE_GID", "draw_boxens", "draw_violins"]
 NOTE_GID = "safeplot-groups-left-out"
 
 
-def _colours(rel: Any, color: Any, palette: Any, saturation: float) -> list:
-    """Fill colour of each group: the hue level's, else one colour, desaturated as seaborn does."""
+def _desaturated(colour: Any, saturation: float) -> Any:
     import seaborn as sns
 
+    return sns.desaturate(colour, saturation) if saturation < 1 else mpl.colors.to_rgb(colour)
+
+
+def _hue_colours(rel: Any, palette: Any, saturation: float) -> dict:
+    """Fill colour of each hue level, desaturated as seaborn does (``{}`` without hue)."""
+    if rel.hue_levels is None:
+        return {}
+    levels = list(rel.hue_levels)
+    return {
+        h: _desaturated(c, saturation)
+        for h, c in zip(levels, level_colors(levels, palette), strict=True)
+    }
+
+
+def _colours(rel: Any, color: Any, palette: Any, saturation: float) -> list:
+    """Fill colour of each group: the hue level's, else one colour, desaturated as seaborn does."""
     if rel.hue_levels is not None:
-        lookup = dict(
-            zip(rel.hue_levels, level_colors(list(rel.hue_levels), palette), strict=True)
-        )
-        base = [lookup[h] for _, h in rel.groups]
-    else:
-        if color is None:
-            color = mpl.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])[0]
-        base = [color] * len(rel.groups)
-    return [
-        sns.desaturate(c, saturation) if saturation < 1 else mpl.colors.to_rgb(c) for c in base
-    ]
+        lookup = _hue_colours(rel, palette, saturation)
+        return [lookup[h] for _, h in rel.groups]
+    if color is None:
+        color = mpl.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])[0]
+    return [_desaturated(color, saturation)] * len(rel.groups)
 
 
 def _line_colour(colours: list, linecolor: Any) -> Any:
@@ -96,22 +105,23 @@ def _category_axis(ax: Axes, rel: Any) -> None:
     (ax.set_ylabel if rel.orient == "x" else ax.set_xlabel)(names.get("value") or "")
 
 
-def _legend(ax: Axes, rel: Any, colours: list, edge: Any, fill: bool, legend: Any) -> None:
+def _legend(ax: Axes, rel: Any, hue_colours: dict, edge: Any, fill: bool, legend: Any) -> None:
+    """Draw the legend of the hue levels, as seaborn does.
+
+    Every level of the release has an entry, a level named in ``hue_order=``
+    with nothing drawn included (seaborn keeps it too).
+    """
     if rel.hue_levels is None or not legend:
         return
     if rel.levels is not None and rel.names.get("hue") == rel.names.get("cat"):
         return
-    first = {}
-    for (_, h), c in zip(rel.groups, colours, strict=True):
-        first.setdefault(h, c)
     handles = [
         Patch(
-            facecolor=first[h] if fill else "none",
-            edgecolor=edge if fill else first[h],
+            facecolor=hue_colours[h] if fill else "none",
+            edgecolor=edge if fill else hue_colours[h],
             label=str(h),
         )
         for h in rel.hue_levels
-        if h in first
     ]
     ax.legend(handles=handles, title=rel.names.get("hue") or None, loc="best")
 
@@ -269,7 +279,7 @@ def draw_violins(
             )  # fmt: skip
     _category_axis(ax, rel)
     set_safe_axis(ax, rel.value_axis, rel.value_lim, rel.value_ticks)
-    _legend(ax, rel, colours, edge, fill, legend)
+    _legend(ax, rel, _hue_colours(rel, palette, saturation), edge, fill, legend)
     _notes(ax, rel)
 
 
@@ -375,5 +385,5 @@ def draw_boxens(
             )
     _category_axis(ax, rel)
     set_safe_axis(ax, rel.value_axis, rel.value_lim, rel.value_ticks)
-    _legend(ax, rel, colours, edge, fill, legend)
+    _legend(ax, rel, _hue_colours(rel, palette, saturation), edge, fill, legend)
     _notes(ax, rel)
