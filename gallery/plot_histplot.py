@@ -64,8 +64,9 @@ safeplot.histplot(
 # -------------
 #
 # Given both ``x`` and ``y``, ``histplot`` draws the suppressed density grid of
-# Avraam et al.: a 30 x 30 grid (15 x 15 under ``"generalize"``) whose cells
-# with one or two records are left blank.
+# Avraam et al., its cells chosen by the number of records as the heat map's
+# (at most the paper's 30 x 30; coarser under ``"generalize"``), with the
+# cells of one or two records left blank.
 
 fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), layout="constrained")
 for ax, method in zip(axes, ["suppress", "generalize"], strict=True):

@@ -47,11 +47,11 @@ print(axes[0].safeplot_report)
 # Two variables: contours
 # -----------------------
 #
-# With ``x`` and ``y``, ``"suppress"`` draws the contours on the 30 x 30
-# density grid with every cell of fewer than three birds removed
-# (``"generalize"`` coarsens it to 15 x 15 first). This is all the grid can
-# show, and on 342 birds it is not much: of the 68 Chinstraps 17 remain. The
-# point methods keep the shape, which is why the default for two variables,
+# With ``x`` and ``y``, ``"suppress"`` draws the contours on the heat map's
+# density grid (chosen by the number of birds: 11 x 11 here) with every cell
+# of fewer than three birds removed (``"generalize"`` coarsens it first).
+# This is all the grid can show: the outline of each species, not its shape
+# within. The point methods keep the shape, which is why the default for two variables,
 # as for one, is ``"deterministic"`` (the kNN centroids).
 # ``levels`` and ``thresh`` are iso-proportions of the mass, as in seaborn.
 

@@ -47,10 +47,10 @@ g = pairplot(df, vars=["x", "y", "z"], method="confidential", height=2)
 # Suppression: the surviving cells of each pair's density grid
 # -------------------------------------------------------------
 #
-# Each pair is counted in a 30 x 30 grid on safe edges, and only cells with
+# Each pair is counted in a grid on safe edges, one size for every panel
+# chosen by the number of records (as the heat map's), and only cells with
 # at least three records are drawn, one marker per cell sized by its count.
-# As the paper found, suppression loses most of a scatter plot's information
-# at this sample size; ``"generalize"`` (a 15 x 15 grid) keeps more.
+# ``"generalize"`` (a grid half as fine) keeps more of the records.
 
 g = pairplot(df, vars=["x", "y", "z"], method="generalize", height=2)
 

@@ -42,8 +42,10 @@ for ax, k in zip(axes, [3, 10, 50], strict=True):
 # %%
 # Other methods for the Q-Q plot
 # ------------------------------
-# Suppression keeps the cells of a 30 x 30 grid with at least three points,
-# one marker per cell sized by its count (the sparse tails go). Keyed noise
+# Suppression keeps the cells of a grid of the Q-Q points with at least three
+# points, one marker per cell sized by its count (the sparse tails go). The
+# points lie on a curve, so the grid is as fine as the number of points
+# allows: 30 x 30 from 360 points at a threshold of 3. Keyed noise
 # can be added to the Q-Q points or, with ``noise_first=True``, to the
 # residuals before they are sorted, which keeps a monotone line. The
 # confidential method (O'Keefe) shows no points at all: a robust lowess line

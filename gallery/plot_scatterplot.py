@@ -9,9 +9,11 @@ released numbers, so ``hue``, ``size``, ``style``, palettes and legends
 behave as in seaborn.
 
 Here the flipper length and body mass of the Palmer penguins, by species.
-Suppression keeps only the cells of a 30 x 30 grid holding at least three
-birds of a species, one marker per cell sized by its count; generalisation
-does the same on a 15 x 15 grid, so fewer cells are lost. Deterministic
+Suppression keeps only the cells of a grid holding at least three birds of a
+species, one marker per cell sized by its count; the grid is the heat map's,
+chosen by the number of birds (11 x 11 for the penguins; the paper's 30 x 30
+from about 2,700 records on, or with ``bins=30``). Generalisation does the
+same on a grid half as fine, so fewer cells are lost. Deterministic
 anonymisation replaces each bird by the centroid of its three nearest
 neighbours *of the same species*; probabilistic anonymisation adds keyed
 noise with a quarter of each variable's standard deviation. The confidential

@@ -255,6 +255,7 @@ def _family_call(family: str, df, method: str, binwidth: float | None = None):
             "color": "C1",
             "mark_coincident": get_method(method).marks_coincident,
             "s": 12,
+            "bins": 30,  # the paper's 30 x 30 grid under suppress/generalize, whatever n is
         }
     if family == "heat map":
         return heatmap, {"data": df, "x": "x", "y": "y", "cmap": "viridis", "bins": 30}
@@ -792,9 +793,9 @@ def diagnostic_grid(
     for r, (_, name, n, which) in enumerate(rows):
         for c, (_, method, params) in enumerate(columns):
             ax = axes[r, c]
-            _panel(
-                ax, getattr(fits[name, n], DIAGNOSTIC_FIGURES[which][0]), method=method, **params
-            )
+            # the paper's 30 x 30 grid under suppress/generalize, unless a column sets bins
+            plot = getattr(fits[name, n], DIAGNOSTIC_FIGURES[which][0])
+            _panel(ax, plot, method=method, **{"bins": 30, **params})
             ax.set_title("")  # the row label names the diagnostic, the column title the method
             ax.xaxis.label.set_fontsize(8)
             ax.yaxis.label.set_fontsize(8)
@@ -993,7 +994,7 @@ def diagnostics_figure(
     for row, (name, fit) in enumerate(zip(names, fits, strict=True)):
         for col, method in enumerate(methods):
             ax = axes[row, col]
-            _panel(ax, getattr(fit, func), method=method)
+            _panel(ax, getattr(fit, func), method=method, bins=30)  # the paper's grid
             ax.set_title(f"{name}: {_TITLES[method]}", fontsize=9)
             ax.xaxis.label.set_fontsize(8)
             ax.yaxis.label.set_fontsize(8)

@@ -265,7 +265,7 @@ ax : Axes, optional
 method : str, optional
     Disclosure-control method (default: the policy's for residual
     plots, ``"deterministic"``); see :meth:`plot_diagnostics`.
-k, q, threshold, factor, metric
+k, q, threshold, factor, bins, metric
     Parameters of the methods, as in :meth:`plot_diagnostics`.
 algorithm, c, discretizer
     Parameters of ``"microaggregation"`` and ``"rounding"``.
@@ -637,6 +637,7 @@ class _SafeFitResults:
         q: float,
         threshold: int,
         factor: int,
+        bins: int | None,
         metric: str,
         function: str,
         pol: Policy,
@@ -652,6 +653,7 @@ class _SafeFitResults:
                 q=q,
                 threshold=threshold,
                 factor=factor,
+                bins=bins,
                 metric=metric,
                 function=function,
                 pol=pol,
@@ -666,6 +668,7 @@ class _SafeFitResults:
             q=q,
             threshold=threshold,
             factor=factor,
+            bins=bins,
             metric=metric,
             function=function,
             n_dropped=self._n_dropped_exact,
@@ -697,7 +700,9 @@ class _SafeFitResults:
             panel.contours = _cook_contours(panel, self._raw.p, rare_y, threshold)
         return panel
 
-    def _release_qq(self, *, method, k, q, threshold, factor, metric, function, pol) -> _Panel:
+    def _release_qq(
+        self, *, method, k, q, threshold, factor, bins, metric, function, pol
+    ) -> _Panel:
         from .plots.regression import release_qq
 
         label = self._labels["std"]
@@ -709,6 +714,7 @@ class _SafeFitResults:
             q=q,
             threshold=threshold,
             factor=factor,
+            bins=bins,
             metric=metric,
             name=label,
             function=function,
@@ -725,6 +731,7 @@ class _SafeFitResults:
         q: float,
         threshold: int | None,
         factor: int,
+        bins: int | None,
         metric: str,
         function: str,
         policy: Policy | None,
@@ -735,6 +742,8 @@ class _SafeFitResults:
         method = pol.check_method(method, "residual")
         threshold = pol.check_threshold(threshold)
         check_positive_int("factor", factor)
+        if bins is not None:
+            check_positive_int("bins", bins)
         if metric not in ("euclidean", "mahalanobis"):
             raise ValueError(f"metric must be 'euclidean' or 'mahalanobis', got {metric!r}.")
         panels = [
@@ -745,6 +754,7 @@ class _SafeFitResults:
                 q=q,
                 threshold=threshold,
                 factor=factor,
+                bins=bins,
                 metric=metric,
                 function=function,
                 pol=pol,
@@ -754,8 +764,8 @@ class _SafeFitResults:
         return panels, pol
 
     def _single(
-        self, which, ax, method, k, q, threshold, factor, metric, algorithm, c, discretizer,
-        annotate, policy,
+        self, which, ax, method, k, q, threshold, factor, bins, metric, algorithm, c,
+        discretizer, annotate, policy,
     ) -> Axes:  # fmt: skip
         """Release one diagnostic panel, then draw it (the body of each ``plot_*`` panel)."""
         from .methods import method_options
@@ -764,7 +774,7 @@ class _SafeFitResults:
         function = f"plot_{which}"
         with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
             (panel,), pol = self._releases(
-                (which,), method, k, q, threshold, factor, metric, function, policy
+                (which,), method, k, q, threshold, factor, bins, metric, function, policy
             )
         ax = axes_for(ax, panel.report, panel)
         _draw_panel(ax, panel)
@@ -779,6 +789,7 @@ class _SafeFitResults:
         q: float | None = None,
         threshold: int | None = None,
         factor: int = 2,
+        bins: int | None = None,
         metric: str = "euclidean",
         algorithm: str = "mdav_multivariate",
         c: int = 10,
@@ -787,7 +798,7 @@ class _SafeFitResults:
         policy: Policy | None = None,
     ) -> Axes:
         return self._single(
-            "resid_fitted", ax, method, k, q, threshold, factor, metric,
+            "resid_fitted", ax, method, k, q, threshold, factor, bins, metric,
             algorithm, c, discretizer, annotate, policy,
         )  # fmt: skip
 
@@ -809,6 +820,7 @@ modelled well.""",
         q: float | None = None,
         threshold: int | None = None,
         factor: int = 2,
+        bins: int | None = None,
         metric: str = "euclidean",
         algorithm: str = "mdav_multivariate",
         c: int = 10,
@@ -817,7 +829,7 @@ modelled well.""",
         policy: Policy | None = None,
     ) -> Axes:
         return self._single(
-            "qq", ax, method, k, q, threshold, factor, metric,
+            "qq", ax, method, k, q, threshold, factor, bins, metric,
             algorithm, c, discretizer, annotate, policy,
         )  # fmt: skip
 
@@ -839,6 +851,7 @@ modelled well.""",
         q: float | None = None,
         threshold: int | None = None,
         factor: int = 2,
+        bins: int | None = None,
         metric: str = "euclidean",
         algorithm: str = "mdav_multivariate",
         c: int = 10,
@@ -847,7 +860,7 @@ modelled well.""",
         policy: Policy | None = None,
     ) -> Axes:
         return self._single(
-            "scale_location", ax, method, k, q, threshold, factor, metric,
+            "scale_location", ax, method, k, q, threshold, factor, bins, metric,
             algorithm, c, discretizer, annotate, policy,
         )  # fmt: skip
 
@@ -869,6 +882,7 @@ the mean.""",
         q: float | None = None,
         threshold: int | None = None,
         factor: int = 2,
+        bins: int | None = None,
         metric: str = "euclidean",
         algorithm: str = "mdav_multivariate",
         c: int = 10,
@@ -877,7 +891,7 @@ the mean.""",
         policy: Policy | None = None,
     ) -> Axes:
         return self._single(
-            "resid_leverage", ax, method, k, q, threshold, factor, metric,
+            "resid_leverage", ax, method, k, q, threshold, factor, bins, metric,
             algorithm, c, discretizer, annotate, policy,
         )  # fmt: skip
 
@@ -902,6 +916,7 @@ point is labelled.""",
         figsize: tuple[float, float] = (9.0, 8.0),
         annotate: bool | None = None,
         *,
+        bins: int | None = None,
         metric: str = "euclidean",
         algorithm: str = "mdav_multivariate",
         c: int = 10,
@@ -943,6 +958,12 @@ point is labelled.""",
             Size of a new figure.
         annotate : bool, optional
             Add the method note to each panel (default: the policy's setting).
+        bins : int, optional
+            Cells per axis of the density grid of ``"suppress"`` and
+            ``"generalize"``. Default: chosen by the number of records, as
+            the heat map's (:func:`~safeplot.plots.grid.default_grid_bins`):
+            11 x 11 for 344 records, 30 x 30 from about 2,700 on.
+            ``bins=30`` gives the paper's grid whatever n is.
         metric : {"euclidean", "mahalanobis"}, default "euclidean"
             Neighbour distance of ``"deterministic"``.
         algorithm, c, discretizer
@@ -978,7 +999,8 @@ point is labelled.""",
         ``"probabilistic"``
             Keyed normal noise with SD ``q`` times each quantity's SD.
         ``"suppress"`` / ``"generalize"``
-            A 30 x 30 (15 x 15) density grid; one marker per cell with at
+            A density grid of ``bins`` x ``bins`` cells (chosen by n; coarsened
+            by ``factor`` under ``"generalize"``); one marker per cell with at
             least ``threshold`` records, its area proportional to the count.
         ``"confidential"``
             O'Keefe's parallel box plots of the y quantity over intervals of
@@ -1005,7 +1027,7 @@ point is labelled.""",
 
         with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
             panels, pol = self._releases(
-                PANELS, method, k, q, threshold, factor, metric, "plot_diagnostics", policy
+                PANELS, method, k, q, threshold, factor, bins, metric, "plot_diagnostics", policy
             )
         for panel in panels:  # every panel reaches the ledger before any is drawn
             guard.admit(panel.report.function, panel.report, panel)

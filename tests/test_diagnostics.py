@@ -502,3 +502,24 @@ def test_large_panel_rasterised_marks_nothing(d1, monkeypatch):
     assert len(np.unique(pts, axis=0)) == len(pts) < len(d1)
     assert not (np.asarray(layers[0].get_facecolors())[:, :3] == 0).all(axis=1).any()
     assert _large.SHARED_NOTE_GID not in {t.get_gid() for t in ax.texts}
+
+
+def test_diagnostic_panels_take_one_bins_for_their_grids():
+    """Under suppress every panel is a grid of counts: bins= sizes all four (the paper's
+    figures pass bins=30); without it, each is chosen by n."""
+    from safeplot.plots.grid import grid_bins_for
+
+    fit = safe_ols("y ~ x", data=simulate("D1", n=500, seed=3))
+    fig = fit.plot_diagnostics(method="suppress", bins=12)
+    assert [ax.safeplot_report.params["bins"] for ax in fig.axes] == [12] * 4
+    plt.close(fig)
+    fig = fit.plot_diagnostics(method="suppress")
+    sizes = [ax.safeplot_report.params["bins"] for ax in fig.axes]
+    assert (
+        sizes
+        == [grid_bins_for(500, 3), grid_bins_for(500, 3, curve=True)] + [grid_bins_for(500, 3)] * 2
+    )
+    plt.close(fig)
+    ax = fit.plot_resid_fitted(method="generalize", bins=30)
+    assert ax.safeplot_report.params["bins"] == 15
+    plt.close(ax.figure)

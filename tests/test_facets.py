@@ -975,3 +975,25 @@ def test_catplot_does_not_name_a_level_too_small_in_every_facet(kind, method, _q
     assert "ctiny" in texts
     assert ("tiny" in texts) or kind not in ("bar", "point")
     plt.close(g.figure)
+
+
+@pytest.mark.parametrize("plot", ["relplot", "lmplot"])
+def test_grid_methods_give_every_facet_one_grid_chosen_by_n(plot):
+    """Under suppress every facet (and lmplot's every hue level) is a grid of counts: one
+    size for all, from the records of a typical facet and level, as the heat map chooses
+    it; a bins= given is kept."""
+    from safeplot.plots.grid import default_grid_bins
+
+    tips = safeplot.load_dataset("tips")
+    kws = {"data": tips, "x": "total_bill", "y": "tip", "col": "time", "method": "suppress"}
+    if plot == "lmplot":
+        kws.update(hue="sex", fit_reg=False)
+    g = getattr(safeplot, plot)(**kws)
+    sizes = {r.params["bins"] for r in g.safeplot_reports}
+    by = ["time", "sex"] if plot == "lmplot" else ["time"]
+    typical = round(len(tips) / tips.groupby(by, observed=True).ngroups)
+    assert sizes == {default_grid_bins(typical, "suppress")}
+    plt.close(g.figure)
+    g = getattr(safeplot, plot)(**kws, bins=8)
+    assert {r.params["bins"] for r in g.safeplot_reports} == {8}
+    plt.close(g.figure)

@@ -591,3 +591,18 @@ def test_missing_values_dropped_and_reported():
     fig, ax = plt.subplots()
     residplot(data=df, x="x", y="y", ax=ax)
     assert ax.safeplot_report.n_dropped == 10 and ax.safeplot_report.n == 190
+
+
+def test_qq_grid_is_chosen_by_n_for_points_on_a_curve():
+    """Q-Q points lie on a monotone curve: the grid grows with n (n / (4 threshold)), not
+    with its square root as a scatter's does; a bins= given is kept."""
+    from safeplot.plots.grid import grid_bins_for
+
+    for n, expected in ((120, 10), (500, 30)):
+        data = np.random.default_rng(n).normal(size=n)
+        rel = release_qq(data, method="suppress")
+        assert rel.report.params["bins"] == expected == grid_bins_for(n, 3, curve=True)
+        assert grid_bins_for(n, 3) < expected  # finer than a cloud of n points gets
+    data = np.random.default_rng(1).normal(size=500)
+    assert release_qq(data, method="suppress", bins=12).report.params["bins"] == 12
+    assert release_qq(data, method="generalize", bins=12).report.params["bins"] == 6

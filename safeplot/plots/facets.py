@@ -1239,6 +1239,26 @@ def displot(
 # -- relplot -----------------------------------------------------------------------------
 
 
+def _shared_grid_bins(
+    frame: pd.DataFrame, by: list[str], m: Method, threshold: int, pol: Policy
+) -> int | None:
+    """Return one grid for every facet (and level) of a figure drawn as density cells.
+
+    Under the grid methods each release drawn (a facet, or a facet's hue
+    level) is a grid of counts. They share one size, as seaborn's facets
+    share their bins: chosen by n as the heat map's
+    (:func:`~safeplot.plots.grid.default_grid_bins`), from the records of a
+    typical release, the records drawn over the releases that hold any.
+    None under the other methods (no grid).
+    """
+    from .grid import default_grid_bins
+
+    if not m.counts_only or frame.empty:
+        return None
+    releases = frame.groupby(by, observed=True, dropna=False).ngroups if by else 1
+    return default_grid_bins(round(len(frame) / max(releases, 1)), m.name, threshold, pol)
+
+
 def relplot(
     data=None,
     *,
@@ -1325,7 +1345,9 @@ def relplot(
         scatter plots, ``"deterministic"``).
     threshold, factor, k, q, metric, algorithm, discretizer : optional
         As in :func:`~safeplot.plots.relational.scatterplot`; ``c=`` (rounding)
-        is taken from `kwargs` with ``method="rounding"``.
+        is taken from `kwargs` with ``method="rounding"``, and ``bins=`` too
+        (under ``"suppress"``/``"generalize"`` one grid size for every facet,
+        by default chosen by n from the records of a typical facet).
     annotate : bool, optional
         Add each facet's method note (default: the policy's choice).
     **kwargs
@@ -1454,6 +1476,9 @@ def relplot(
         threshold=threshold,
     )
     frame, levels = shown.frame, shown.levels
+    if "bins" not in kwargs:  # one grid size for every facet
+        facet_cols = [names[r] for r in ("row", "col") if r in names]
+        kwargs["bins"] = _shared_grid_bins(frame, facet_cols, m, threshold, pol)
     hue_levels = hue_order
     if categorical_hue:
         hue_levels = shown.order(names["hue"], hue_order)
@@ -2072,6 +2097,7 @@ def lmplot(
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
+    bins: int | None = None,
 ) -> FacetGrid:
     """Draw released scatter plots with fitted lines on a FacetGrid, as :func:`seaborn.lmplot`.
 
@@ -2117,6 +2143,11 @@ def lmplot(
         As in :func:`~safeplot.plots.regression.regplot`.
     annotate : bool, optional
         Add each facet's method note (default: the policy's choice).
+    bins : int, optional
+        Cells per axis of the density grid of ``"suppress"`` and
+        ``"generalize"``, the same in every facet and hue level. Default:
+        chosen by n as the heat map's, from the records of a typical facet
+        and hue level.
 
     Returns
     -------
@@ -2207,6 +2238,9 @@ def lmplot(
     )
     all_hue = categorical_order(frame[names["hue"]], hue_order) if "hue" in names else None
     frame, levels = shown.frame, shown.levels
+    if bins is None:  # one grid size for every facet and hue level
+        by = [names[r] for r in ("row", "col", "hue") if r in names]
+        bins = _shared_grid_bins(frame, by, m, threshold, pol)
     hue_levels = shown.order(names.get("hue"), hue_order)
     n_markers = 1 if all_hue is None else len(all_hue)
     marker_list = markers if isinstance(markers, list) else [markers] * n_markers
@@ -2282,6 +2316,7 @@ def lmplot(
                 method=method,
                 threshold=threshold,
                 factor=factor,
+                bins=bins,
                 k=k,
                 q=q,
                 metric=metric,

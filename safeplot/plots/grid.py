@@ -49,7 +49,7 @@ GRID_BINS = 30
 MIN_GRID_BINS = 5
 
 
-def grid_bins_for(n: int, threshold: int) -> int:
+def grid_bins_for(n: int, threshold: int, *, curve: bool = False) -> int:
     """Return the cells per axis of a density grid of `n` records: ``sqrt(n / threshold)``.
 
     The rule is ``clip(round(sqrt(n / threshold)), 5, 30)``: a grid of
@@ -65,6 +65,13 @@ def grid_bins_for(n: int, threshold: int) -> int:
     where suppression rather than resolution decides what is shown. A
     larger threshold asks for more records per cell, so a coarser grid.
 
+    Records on a monotone curve (the points of a Q-Q plot, ``curve=True``)
+    cross between ``b`` and ``2b`` cells of a ``b x b`` grid rather than
+    filling an area, so ``b`` grows with ``n`` rather than its square root:
+    ``clip(round(n / (4 * threshold)), 5, 30)``, which leaves a crossed cell
+    ``2 * threshold`` records or more on average (30 x 30 from 360 records
+    at a threshold of 3).
+
     Like seaborn's bin rules this depends on the number of records only
     (never on where they lie). :func:`release_grid` passes the number of
     complete records as its report states it (rounded by the policy's
@@ -76,6 +83,8 @@ def grid_bins_for(n: int, threshold: int) -> int:
         Number of complete records.
     threshold : int
         The smallest count a cell may show (the policy's ``threshold``).
+    curve : bool, default False
+        The records lie on a monotone curve (a Q-Q plot's points).
 
     Returns
     -------
@@ -88,14 +97,22 @@ def grid_bins_for(n: int, threshold: int) -> int:
     (11, 13, 30)
     >>> grid_bins_for(20, 3), grid_bins_for(344, 10)
     (5, 6)
+    >>> grid_bins_for(120, 3, curve=True), grid_bins_for(500, 3, curve=True)
+    (10, 30)
     """
     n = max(int(n), 0)
     threshold = max(int(threshold), 1)
-    return int(np.clip(round(float(np.sqrt(n / threshold))), MIN_GRID_BINS, GRID_BINS))
+    cells = n / (4 * threshold) if curve else np.sqrt(n / threshold)
+    return int(np.clip(round(float(cells)), MIN_GRID_BINS, GRID_BINS))
 
 
 def default_grid_bins(
-    n: int, method: str, threshold: int | None = None, policy: Policy | None = None
+    n: int,
+    method: str,
+    threshold: int | None = None,
+    policy: Policy | None = None,
+    *,
+    curve: bool = False,
 ) -> int:
     """Return the cells per axis of a density grid whose caller gave no ``bins``.
 
@@ -116,6 +133,8 @@ def default_grid_bins(
         The threshold asked for (default and floor: the policy's; the
         policy's for raw output, which has none).
     policy : Policy, optional
+    curve : bool, default False
+        The records lie on a monotone curve (see :func:`grid_bins_for`).
 
     Returns
     -------
@@ -136,7 +155,7 @@ def default_grid_bins(
     stated = pol.round_count(n)
     stated = 0 if isinstance(stated, str) else stated  # "<threshold"
     chosen = pol.threshold if threshold is None or m.raw else pol.check_threshold(threshold)
-    return grid_bins_for(stated, chosen)
+    return grid_bins_for(stated, chosen, curve=curve)
 
 
 #: Methods a density-grid release supports (every family: value methods are counted too).
@@ -263,7 +282,7 @@ def release_grid(
         levels, codes = [None], np.zeros(raw.shape[0], dtype=int)
     if bins is None:  # by n; a private grid's cells are fixed before the data is read
         n_complete = raw.shape[0] if source is None else source.n
-        bins = default_grid_bins(n_complete, method, threshold, pol)
+        bins = default_grid_bins(n_complete, method, threshold, pol, curve=kind == "qq")
     if m.private:
         if released is not None:
             raise ValueError(f"released= needs a value method, not method={method!r}.")

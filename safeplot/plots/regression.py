@@ -65,6 +65,7 @@ from ._boxes import BoxScatterRelease
 from ._common import (
     axes_for,
     axis_from_range,
+    check_positive_int,
     finish,
     make_report,
     quiet_seaborn,
@@ -229,6 +230,7 @@ def release_qq(
     q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
+    bins: int | None = None,
     noise_first: bool = False,
     metric: str = "euclidean",
     name: str = SAMPLE,
@@ -255,6 +257,10 @@ def release_qq(
         Default: the policy's method for Q-Q plots (``"deterministic"``).
     k, q, threshold, factor, metric
         Parameters of the methods.
+    bins : int, optional
+        Cells per axis of the grid of ``"suppress"``/``"generalize"``.
+        Default: chosen by the number of records
+        (:func:`~safeplot.plots.grid.default_grid_bins`).
     noise_first : bool, default False
         With ``"probabilistic"``: add the keyed noise to the data and build
         the Q-Q plot from the noisy data (a monotone set of points), instead
@@ -284,6 +290,8 @@ def release_qq(
     line = _check_line(line)
     if not isinstance(noise_first, (bool, np.bool_)):
         raise ValueError(f"noise_first must be True or False, got {noise_first!r}.")
+    if bins is not None:
+        check_positive_int("bins", bins)
     if noise_first and not m.adds_noise:
         raise ValueError(
             "noise_first=True adds keyed noise to the data before the Q-Q plot is built; it "
@@ -330,6 +338,7 @@ def release_qq(
             method=method,
             threshold=threshold,
             factor=factor,
+            bins=bins,
             kind="qq",
             function=function,
             policy=pol,
@@ -443,6 +452,7 @@ def qqplot(
     q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
+    bins: int | None = None,
     noise_first: bool = False,
     metric: str = "euclidean",
     algorithm: str = "mdav_multivariate",
@@ -493,6 +503,11 @@ def qqplot(
         Minimum count of a shown grid cell (default and floor: the policy's).
     factor : int, default 2
         Grid coarsening of ``"generalize"``.
+    bins : int, optional
+        Cells per axis of the grid of ``"suppress"``/``"generalize"``.
+        Default: chosen by the number of records, as the heat map's
+        (:func:`~safeplot.plots.grid.default_grid_bins`); ``bins=30`` gives
+        the paper's grid.
     noise_first : bool, default False
         ``"probabilistic"`` only: add the noise to the data and build the Q-Q
         plot from the noisy data, instead of adding noise to the Q-Q points.
@@ -594,6 +609,7 @@ def qqplot(
         q=q,
         threshold=threshold,
         factor=factor,
+        bins=bins,
         noise_first=noise_first,
         metric=metric,
         name=_data_name(data),
@@ -1007,6 +1023,7 @@ def residplot(
     q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
+    bins: int | None = None,
     metric: str = "euclidean",
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
@@ -1049,7 +1066,7 @@ def residplot(
     method : str, optional
         Disclosure-control method (default: the policy's for residual plots,
         ``"deterministic"``).
-    k, q, threshold, factor, metric
+    k, q, threshold, factor, bins, metric
         Parameters of the methods, as in :func:`safeplot.scatterplot`.
     algorithm : str, default "mdav_multivariate"
         Microaggregation algorithm: groups of whole
@@ -1168,6 +1185,7 @@ def residplot(
         q=q,
         threshold=threshold,
         factor=factor,
+        bins=bins,
         metric=metric,
         n_dropped=fd.n_dropped,
         function="residplot",
@@ -1374,6 +1392,7 @@ def regplot(
     q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
+    bins: int | None = None,
     metric: str = "euclidean",
     algorithm: str = "mdav_multivariate",
     c: int | str = 10,
@@ -1452,7 +1471,7 @@ def regplot(
     method : str, optional
         Disclosure-control method of the points (default: the policy's for
         scatter plots, ``"deterministic"``).
-    k, q, threshold, factor, metric
+    k, q, threshold, factor, bins, metric
         Parameters of the methods, as in :func:`safeplot.scatterplot`.
     algorithm : str, default "mdav_multivariate"
         Microaggregation algorithm: groups of whole
@@ -1584,6 +1603,7 @@ def regplot(
             q=q,
             threshold=threshold,
             factor=factor,
+            bins=bins,
             metric=metric,
             n_dropped=fd.n_dropped,
             function="regplot",

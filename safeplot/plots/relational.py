@@ -64,7 +64,7 @@ from ._common import (
     takes_method_options,
 )
 from ._data import PlotData, categorical_order, plot_data
-from .grid import GRID_BINS, release_grid
+from .grid import release_grid
 
 __all__ = [
     "MERGE_NOTE_GID",
@@ -138,7 +138,7 @@ def release_scatter(
     q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    bins: int = GRID_BINS,
+    bins: int | None = None,
     metric: str = "euclidean",
     n_dropped: int = 0,
     function: str = "scatterplot",
@@ -166,8 +166,12 @@ def release_scatter(
         Minimum count of a shown grid cell or box (default and floor: the policy's).
     factor : int, default 2
         Grid coarsening of ``"generalize"`` (30 x 30 -> 15 x 15).
-    bins : int, default 30
-        Cells per axis of the density grid (suppress, generalize).
+    bins : int, optional
+        Cells per axis of the density grid (suppress, generalize). Default:
+        chosen by the number of records, as the heat map's
+        (:func:`~safeplot.plots.grid.default_grid_bins`): 11 x 11 for 344
+        records, 30 x 30 from about 2,700 on. ``bins=30`` gives the paper's
+        grid whatever n is.
     metric : str, default "euclidean"
         Neighbour distance of ``"deterministic"``.
     n_dropped : int
@@ -203,7 +207,8 @@ def release_scatter(
         report = make_report(function, method, {}, names, raw.shape[0], n_dropped, pol)
         return _point_release(raw, report, [np.array([]), np.array([])])
     threshold = pol.check_threshold(threshold)
-    check_positive_int("bins", bins)
+    if bins is not None:
+        check_positive_int("bins", bins)
     if m.counts_only:
         return _grid_release(raw, method, names, threshold, factor, bins, n_dropped, function, pol)
     rare = [rare_values(raw[:, j], threshold) for j in range(2)]
@@ -511,7 +516,7 @@ def _semantic_release(
     metric: str,
     threshold: int | None,
     factor: int,
-    bins: int,
+    bins: int | None,
     orders: dict[str, Any],
     pol: Policy,
     function: str,
@@ -573,7 +578,8 @@ def _semantic_release(
         report = make_report(function, method, {}, names, n, clean.n_dropped, pol)
         return ScatterRelease(out_frame, cols, None, None, None, None, report)
     threshold = pol.check_threshold(threshold)
-    check_positive_int("bins", bins)
+    if bins is not None:
+        check_positive_int("bins", bins)
     rare = {r: rare_values(raw[:, j], threshold) for j, r in enumerate(numeric)}
     if m.rule_based:
         groups, n_left_out = None, 0
@@ -844,7 +850,7 @@ def scatterplot(
     q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
-    bins: int = GRID_BINS,
+    bins: int | None = None,
     metric: str = "euclidean",
     mark_coincident: bool = False,
     algorithm: str = "mdav_multivariate",
@@ -914,8 +920,12 @@ def scatterplot(
         Fewest records in a shown grid cell or box (default and floor: the policy's).
     factor : int, default 2
         Coarsening of ``"generalize"`` (30 x 30 grid -> 15 x 15).
-    bins : int, default 30
-        Cells per axis of the density grid (suppress, generalize).
+    bins : int, optional
+        Cells per axis of the density grid (suppress, generalize). Default:
+        chosen by the number of records, as the heat map's
+        (:func:`~safeplot.plots.grid.default_grid_bins`): 11 x 11 for 344
+        records, 30 x 30 from about 2,700 on. ``bins=30`` gives the paper's
+        grid whatever n is.
     metric : {"euclidean", "mahalanobis"}, default "euclidean"
         Neighbour distance of ``"deterministic"``.
     mark_coincident : bool, default False
@@ -1131,6 +1141,7 @@ def scatter(
     q: float | None = None,
     threshold: int | None = None,
     factor: int = 2,
+    bins: int | None = None,
     algorithm: str = "mdav_multivariate",
     discretizer: str = "ewd",
     annotate: bool | None = None,
@@ -1158,7 +1169,7 @@ def scatter(
         ``"deterministic"`` (default), ``"probabilistic"``, ``"suppress"``,
         ``"generalize"`` or ``"none"``. ``"confidential"`` draws box plots,
         not markers: use :func:`scatterplot` for it.
-    k, q, threshold, factor
+    k, q, threshold, factor, bins
         Parameters of the methods, as in :func:`scatterplot`.
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
@@ -1262,6 +1273,7 @@ def scatter(
             q=q,
             threshold=threshold,
             factor=factor,
+            bins=bins,
             n_dropped=clean.n_dropped,
             function="scatter",
             policy=pol,
