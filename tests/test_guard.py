@@ -56,6 +56,25 @@ def test_the_one_nudger_leaves_grid_points_and_refuses_an_endless_run():
         move_off([1.0], avoid=np.arange(1.0, 3.0, 0.1), step=0.1, max_steps=5)
 
 
+def test_the_one_nudger_moves_values_of_any_memory_layout():
+    """A band's two rows often come transposed (Fortran order): its values move all the same."""
+    band = np.asfortranarray(np.array([[2.0, 3.0], [2.0, 1.0]]))
+    np.testing.assert_array_equal(move_off(band, avoid=[2.0], step=0.5), [[2.5, 3.0], [2.5, 1.0]])
+
+
+def test_a_curve_is_rounded_on_its_spans_grid_and_kept_off_rare_values():
+    """Steps of the span's significant figures (no staircase far from zero), and a rounded
+    value on a rare raw value moves one step; inside avoiding() a figure's rare values too."""
+    values = np.array([9.01234, 10.5678, 11.0049])
+    np.testing.assert_array_equal(guard.released_curve(values, [], span=2.0), [9.01, 10.57, 11.0])
+    np.testing.assert_array_equal(guard.released_curve(values, [10.57], 2.0), [9.01, 10.58, 11.0])
+    with guard.avoiding([9.01]):
+        np.testing.assert_array_equal(guard.released_curve(values, [], 2.0), [9.02, 10.57, 11.0])
+    np.testing.assert_array_equal(guard.released_curve(values, [], 2.0), [9.01, 10.57, 11.0])
+    with safeplot.policy(sig_figs=2):
+        np.testing.assert_array_equal(guard.released_curve(values, [], 2.0), [9.0, 10.6, 11.0])
+
+
 def test_the_ledger_sees_every_release_and_can_refuse_one():
     seen = []
 

@@ -357,10 +357,15 @@ def test_regplot_line_and_band_over_released_range():
     assert gx[0] == pytest.approx(px.min()) and gx[-1] == pytest.approx(px.max())
     assert gx[0] > df.x.min() and gx[-1] < df.x.max()  # not the raw extremes
     slope, icpt = np.polyfit(df.x, df.y, 1)
-    np.testing.assert_allclose(gy, icpt + slope * gx, rtol=1e-6)
+    # the fit on the records, rounded to 3 significant figures of the range of y (a
+    # statistic, DESIGN.md invariant 4): steps of 10**(floor(log10(range)) - 2)
+    step = 10.0 ** (np.floor(np.log10(np.ptp(df.y))) - 2)
+    np.testing.assert_allclose(gy, icpt + slope * gx, atol=step / 2 + 1e-12)
+    np.testing.assert_allclose(gy / step, np.round(gy / step), atol=1e-6)
     (band,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
     verts = band.get_paths()[0].vertices
     assert verts[:, 0].min() >= gx[0] - 1e-9 and verts[:, 0].max() <= gx[-1] + 1e-9
+    np.testing.assert_allclose(verts[:, 1] / step, np.round(verts[:, 1] / step), atol=1e-6)
 
 
 @pytest.mark.parametrize("method", ["deterministic", "suppress", "microaggregation"])

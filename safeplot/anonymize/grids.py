@@ -461,7 +461,7 @@ def move_off(
     >>> move_off([1.0, 2.0, 3.0], avoid=[2.0], step=1e-6)
     array([1.      , 2.000001, 3.      ])
     """
-    out = np.array(values, dtype=float, copy=True)
+    out = np.array(values, dtype=float, copy=True, order="C")  # flat below is a view of it
     flat = out.reshape(-1)
     steps = None if callable(step) else np.broadcast_to(np.asarray(step, dtype=float), out.shape)
     dirs = np.broadcast_to(np.asarray(directions, dtype=float), out.shape).reshape(-1)

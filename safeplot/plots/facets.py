@@ -50,6 +50,7 @@ from ..marks._axes import footnotes, remove_footnote
 from ..marks.lines import set_date_axis
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
+from ..release import guard
 from ..release.guard import (
     LEFT_OUT_NOTE,
     TOPPED_UP,
@@ -640,6 +641,11 @@ class _Axes:
             return
         rare = rare_values(_numeric(values), self.threshold)
         self.rare.setdefault(ax, {}).setdefault(axis, []).append(rare)
+
+    def rare_of(self, ax: Axes, axis: str) -> np.ndarray:
+        """Return the rare values of every release noted on `ax`, and of the records left out."""
+        pools = self.rare.get(ax, {}).get(axis, []) + self.everywhere.get(axis, [])
+        return np.unique(np.concatenate(pools)) if pools else np.array([])
 
     def check_user(self, user: dict[str, Any]) -> None:
         """Refuse user limits equal to a rare value of any facet, before anything is drawn."""
@@ -2283,48 +2289,50 @@ def lmplot(
                 continue
             ax = grid.facet_axis(i, j)
             tracker.before(ax)
-            _call(
-                regplot,
-                data=sub,
-                x=names["x"],
-                y=names["y"],
-                x_estimator=x_estimator,
-                x_bins=x_bins,
-                x_ci=x_ci,
-                scatter=scatter,
-                fit_reg=fit_reg,
-                ci=ci,
-                n_boot=n_boot,
-                units=units,
-                seed=seed,
-                order=order,
-                logistic=logistic,
-                lowess=lowess,
-                robust=robust,
-                logx=logx,
-                x_partial=x_partial,
-                y_partial=y_partial,
-                truncate=truncate,
-                x_jitter=x_jitter,
-                y_jitter=y_jitter,
-                label=None if hue_levels is None else str(hue_levels[h]),
-                color=grid._colors[h],
-                marker=marker_list[h],
-                scatter_kws=scatter_kws,
-                line_kws=line_kws,
-                ax=ax,
-                method=method,
-                threshold=threshold,
-                factor=factor,
-                bins=bins,
-                k=k,
-                q=q,
-                metric=metric,
-                algorithm=algorithm,
-                c=c,
-                discretizer=discretizer,
-                annotate=annotate,
-            )
+            # each hue level's line is its own release: it avoids the facet's rare values
+            with guard.avoiding(tracker.rare_of(ax, "y")):
+                _call(
+                    regplot,
+                    data=sub,
+                    x=names["x"],
+                    y=names["y"],
+                    x_estimator=x_estimator,
+                    x_bins=x_bins,
+                    x_ci=x_ci,
+                    scatter=scatter,
+                    fit_reg=fit_reg,
+                    ci=ci,
+                    n_boot=n_boot,
+                    units=units,
+                    seed=seed,
+                    order=order,
+                    logistic=logistic,
+                    lowess=lowess,
+                    robust=robust,
+                    logx=logx,
+                    x_partial=x_partial,
+                    y_partial=y_partial,
+                    truncate=truncate,
+                    x_jitter=x_jitter,
+                    y_jitter=y_jitter,
+                    label=None if hue_levels is None else str(hue_levels[h]),
+                    color=grid._colors[h],
+                    marker=marker_list[h],
+                    scatter_kws=scatter_kws,
+                    line_kws=line_kws,
+                    ax=ax,
+                    method=method,
+                    threshold=threshold,
+                    factor=factor,
+                    bins=bins,
+                    k=k,
+                    q=q,
+                    metric=metric,
+                    algorithm=algorithm,
+                    c=c,
+                    discretizer=discretizer,
+                    annotate=annotate,
+                )
             tracker.after(ax)
         if legend and "hue" in names and names["hue"] not in (names.get("row"), names.get("col")):
             _legend_from_facets(grid, names["hue"], hue_levels)

@@ -848,14 +848,16 @@ def release_fit(
     n_boot: int = 1000,
     units: np.ndarray | None = None,
     seed: Any = None,
+    policy: Policy | None = None,
 ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray] | None]:
     """Release regplot's fitted line and confidence band over a released x range.
 
     The model (:func:`_fit_line`) is fitted to the records `x`, `y`; it is
     evaluated only on 100 points of `xrange` (released values or safe axis
     limits, never the raw extremes), none on a rare raw value of x, and
-    every y of the line and of the band is moved off the rare raw values of
-    y (:func:`~safeplot.release.guard.released_values`).
+    every y of the line and of the band is rounded to the policy's
+    significant figures of the range of y and kept off the rare raw values
+    of y (:func:`~safeplot.release.guard.released_curve`).
 
     Parameters
     ----------
@@ -867,6 +869,8 @@ def release_fit(
         Rare raw values no vertex may equal.
     order, logistic, robust, logx, ci, n_boot, units, seed
         As in :func:`regplot`.
+    policy : Policy, optional
+        The policy in force (its ``sig_figs``).
 
     Returns
     -------
@@ -895,8 +899,10 @@ def release_fit(
         seed=seed,
     )
     span = float(np.ptp(y)) or 1.0
-    line = (grid, guard.released_values(yhat, rare_y, span))
-    band = None if bands is None else (grid, guard.released_values(bands, rare_y, span))
+    line = (grid, guard.released_curve(yhat, rare_y, span, policy=policy))
+    band = (
+        None if bands is None else (grid, guard.released_curve(bands, rare_y, span, policy=policy))
+    )
     return line, band
 
 
@@ -1642,6 +1648,7 @@ def regplot(
                 n_boot=n_boot,
                 units=fd.units,
                 seed=seed,
+                policy=pol,
             )
     fit_params = {"order": order} if order > 1 else {}
     for name, flag in (

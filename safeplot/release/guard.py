@@ -47,7 +47,7 @@ from numpy.typing import ArrayLike
 
 from .. import ledger as _ledger
 from ..anonymize.boxes import nudge_off
-from ..anonymize.grids import off_rare
+from ..anonymize.grids import move_off, off_rare
 from ..anonymize.statistics import round_sig
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
@@ -58,6 +58,7 @@ __all__ = [
     "ShownGroups",
     "SmallGroupRule",
     "admit",
+    "avoiding",
     "capturing",
     "charge_noise",
     "from_menu",
@@ -65,6 +66,7 @@ __all__ = [
     "named_estimator",
     "record",
     "released_counts",
+    "released_curve",
     "released_statistics",
     "released_values",
     "set_ledger",
@@ -141,6 +143,93 @@ def released_statistics(
     sig = pol.check_sig_figs(sig)
     rounded = np.asarray(round_sig(np.asarray(values, dtype=float), sig), dtype=float)
     return nudge_off(rounded, avoid, directions, sig, keep=keep)
+
+
+#: Rare raw values of a whole figure that every curve drawn in it avoids (see `avoiding`).
+_FIGURE_RARE: contextvars.ContextVar[np.ndarray | None] = contextvars.ContextVar(
+    "safeplot_figure_rare", default=None
+)
+
+
+@contextlib.contextmanager
+def avoiding(values: ArrayLike) -> Iterator[None]:
+    """Keep every curve released inside the block off `values` as well as its own rare ones.
+
+    A figure that draws several releases in one Axes (a facet's hue levels,
+    each its own regression) shows all their numbers side by side: a curve
+    of one release must not land on a value rare among the records of
+    another. The grid that draws them names the rare values of the whole
+    Axes here.
+
+    Examples
+    --------
+    >>> with avoiding([10.57]):
+    ...     released_curve([10.5678], avoid=[], span=2.0)
+    array([10.58])
+    """
+    token = _FIGURE_RARE.set(np.unique(np.asarray(values, dtype=float)))
+    try:
+        yield
+    finally:
+        _FIGURE_RARE.reset(token)
+
+
+def released_curve(
+    values: ArrayLike,
+    avoid: ArrayLike,
+    span: float,
+    *,
+    sig: int | None = None,
+    policy: Policy | None = None,
+) -> np.ndarray:
+    """Return a curve's values rounded on a grid tied to its span, and kept off rare values.
+
+    A fitted line or band computed from records is a statistic (DESIGN.md
+    invariant 4). Rounding each value to significant figures of its own
+    would draw a staircase wherever the curve is far from zero and changes
+    little (a line from 9 to 11 in steps of 0.1); the values are rounded
+    instead to the policy's significant figures of `span`, the range of the
+    variable: steps of ``10**(floor(log10(span)) - sig + 1)`` (0.01 for a
+    range of 2 at 3 figures), so that a curve is a set of rounded values
+    whose resolution a reader can see, and no finer. A rounded value on a
+    rare raw value then moves one step up.
+
+    Parameters
+    ----------
+    values : array-like
+        The curve's values (y of a fitted line, or its band's ends).
+    avoid : array-like
+        The rare raw values of the variable.
+    span : float
+        The variable's range (0 or less counts as 1).
+    sig : int, optional
+        Significant figures (default: the policy's ``sig_figs``).
+    policy : Policy, optional
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> released_curve([9.01234, 10.5678, 11.0049], avoid=[], span=2.0)
+    array([ 9.01, 10.57, 11.  ])
+    """
+    pol = get_policy(policy)
+    sig = pol.check_sig_figs(sig)
+    span = float(span) if np.isfinite(span) and span > 0 else 1.0
+    step = 10.0 ** (np.floor(np.log10(span)) - sig + 1)
+    # the decimal places of the step, so that 10.57 is not 10.570000000000002
+    decimals = max(0, int(-np.floor(np.log10(step))))
+
+    def settle(v: np.ndarray) -> np.ndarray:
+        return np.round(np.round(v / step) * step, decimals)
+
+    figure = _FIGURE_RARE.get()
+    if figure is not None:
+        avoid = np.union1d(np.asarray(avoid, dtype=float), figure)
+    # a rounded value on a rare raw value moves up one step, and stays rounded
+    return move_off(settle(np.asarray(values, dtype=float)), avoid, step, settle=settle)
 
 
 def released_counts(
