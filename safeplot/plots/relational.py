@@ -167,11 +167,8 @@ def release_scatter(
     factor : int, default 2
         Grid coarsening of ``"generalize"`` (30 x 30 -> 15 x 15).
     bins : int, optional
-        Cells per axis of the density grid (suppress, generalize). Default:
-        chosen by the number of records, as the heat map's
-        (:func:`~safeplot.plots.grid.default_grid_bins`): 11 x 11 for 344
-        records, 30 x 30 from about 2,700 on. ``bins=30`` gives the paper's
-        grid whatever n is.
+        Cells per axis of the density grid (suppress, generalize); by
+        default chosen by the number of records, as in :func:`scatterplot`.
     metric : str, default "euclidean"
         Neighbour distance of ``"deterministic"``.
     n_dropped : int
