@@ -1319,12 +1319,14 @@ REFUSALS: list[Refusal] = [
         "rounding's c= asks for more intervals than a facet has distinct values",
     ),
     Refusal(
-        "relplot-line",
+        "(relplot-line|lineplot(-.*)?)",
         "rounding",
         "ties",
         ValueError,
         "c=10 is larger than the number of distinct values",
-        "rounding to c=10 points needs at least 10 distinct values in each facet",
+        "rounding to c=10 points needs at least 10 distinct values among the records drawn: "
+        "x values of fewer than threshold records are left out with their records (and the "
+        "rare values among them), which leaves 8",
     ),
     Refusal(
         "catplot-box",
