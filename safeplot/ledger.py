@@ -241,19 +241,55 @@ def bin_keys(values: Any, edges: Any) -> list[bytes | None]:
     (True, False)
     """
     v = np.asarray(values, dtype=float).ravel() + 0.0  # -0.0 as 0.0
+    index = _bin_index(v, edges)
+    inside = index >= 0
+    return _cell_keys(b"bin", index[inside], _mix(v[inside].view(np.uint64)), len(edges) - 1)
+
+
+def grid_keys(x: Any, y: Any, xedges: Any, yedges: Any) -> list[bytes | None]:
+    """Return a key for the records in each cell of a 2-D grid, as :func:`bin_keys` does.
+
+    Cells run over x, then y (``ix * (len(yedges) - 1) + iy``, numpy's
+    ``histogram2d`` order, flattened); a record's hash mixes both of its
+    values, so a cell is recognised by its records' pairs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x, y = np.array([0.5, 1.5, 1.5]), np.array([0.5, 0.5, 1.5])
+    >>> keys = grid_keys(x, y, [0, 1, 2], [0, 1, 2])
+    >>> [k is None for k in keys]
+    [False, True, False, False]
+    >>> keys == grid_keys(x[::-1], y[::-1], [0, 1, 2], [0, 1, 2])
+    True
+    """
+    xv = np.asarray(x, dtype=float).ravel() + 0.0
+    yv = np.asarray(y, dtype=float).ravel() + 0.0
+    ix, iy = _bin_index(xv, xedges), _bin_index(yv, yedges)
+    inside = (ix >= 0) & (iy >= 0)
+    ny = len(yedges) - 1
+    h = _mix(_mix(xv[inside].view(np.uint64)) ^ yv[inside].view(np.uint64))
+    return _cell_keys(b"cell", ix[inside] * ny + iy[inside], h, (len(xedges) - 1) * ny)
+
+
+def _bin_index(v: np.ndarray, edges: Any) -> np.ndarray:
+    """Bin of each value on `edges` (left-closed, the last bin closed); -1 outside."""
     e = np.asarray(edges, dtype=float).ravel()
     m = e.size - 1
     index = np.searchsorted(e, v, side="right") - 1
     index[v == e[-1]] = m - 1
-    inside = (index >= 0) & (index < m)
-    index, v = index[inside], v[inside]
-    h = _mix(v.view(np.uint64))
+    index[(index < 0) | (index >= m)] = -1
+    return index
+
+
+def _cell_keys(tag: bytes, index: np.ndarray, h: np.ndarray, m: int) -> list[bytes | None]:
+    """Count and three exact sums of 20-bit hash chunks per cell, digested (None: empty)."""
     sums = [np.bincount(index, minlength=m).astype(float)]
     for shift in (0, 20, 40):
         chunk = ((h >> np.uint64(shift)) & np.uint64(0xFFFFF)).astype(float)
         sums.append(np.bincount(index, weights=chunk, minlength=m))
     table = np.column_stack(sums).astype("<f8")
-    return [_digest(b"bin", row.tobytes()) if row[0] else None for row in table]
+    return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
 
 
 @dataclass
@@ -560,10 +596,55 @@ class Ledger:
         >>> out["a"], out["b"]
         (array([nan,  4.]), array([nan,  0.]))
         """
+        return self._link(bin_keys(values, edges), counts, partition, function)
+
+    def link_cells(
+        self,
+        x: Any,
+        y: Any,
+        xedges: Any,
+        yedges: Any,
+        counts: Mapping[Any, np.ndarray],
+        *,
+        partition: Any = None,
+        function: str = "",
+    ) -> dict[Any, np.ndarray]:
+        """Check counts of a 2-D grid against earlier counts of the same records.
+
+        As :meth:`link_counts`, for the cells of a grid (a heat map, a
+        bivariate histogram, the cells of a scatter plot): a cell is
+        recognised by the pairs of values of its records
+        (:func:`grid_keys`), and `counts` are per level, of shape
+        ``(len(xedges) - 1, len(yedges) - 1)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> book = Ledger()
+        >>> x = y = np.array([0.5] * 6 + [1.5] * 4)
+        >>> total = np.array([[6.0, 0.0], [0.0, 4.0]])
+        >>> book.link_cells(x, y, [0, 1, 2], [0, 1, 2], {None: total})[None].tolist()
+        [[6.0, 0.0], [0.0, 4.0]]
+        >>> split = {"a": np.array([[5.0, 0], [0, 4]]), "b": np.array([[np.nan, 0], [0, 0]])}
+        >>> out = book.link_cells(x, y, [0, 1, 2], [0, 1, 2], split, partition="sex")
+        >>> out["a"].tolist(), out["b"].tolist()
+        ([[nan, 0.0], [0.0, 4.0]], [[nan, 0.0], [0.0, 0.0]])
+        """
+        flat = {level: np.asarray(c, dtype=float).ravel() for level, c in counts.items()}
+        out = self._link(grid_keys(x, y, xedges, yedges), flat, partition, function)
+        return {level: out[level].reshape(np.shape(counts[level])) for level in out}
+
+    def _link(
+        self,
+        keys: list[bytes | None],
+        counts: Mapping[Any, np.ndarray],
+        partition: Any,
+        function: str,
+    ) -> dict[Any, np.ndarray]:
+        """Secondary suppression of the cells `keys` name, against earlier releases."""
         threshold = int(self.policy.threshold)
         out = {level: np.array(c, dtype=float, copy=True) for level, c in counts.items()}
         levels = list(out)
-        keys = bin_keys(values, edges)
         added = 0
         with self._lock:
             for b, key in enumerate(keys):

@@ -566,3 +566,38 @@ def test_a_small_facet_of_records_drawn_on_their_own_is_refused(name, method):
     with pytest.raises(DisclosureError, match="drawn on its own"):
         draw(df, col="region", method=method)
     assert plt.get_fignums() == before
+
+
+def _cells(rel) -> dict[tuple[float, float], np.ndarray]:
+    """Each drawn cell's counts per level, keyed by its centre, as a reader measures them."""
+    counts = np.asarray(rel.counts, dtype=float)
+    return {
+        (round(float(cx), 9), round(float(cy), 9)): counts[:, i, j]
+        for i, cx in enumerate(rel.xcentres)
+        for j, cy in enumerate(rel.ycentres)
+    }
+
+
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+@pytest.mark.parametrize("kind", ["heatmap", "scatter"])
+def test_a_grid_with_hue_minus_the_grid_without_recovers_no_small_count(hue_first, kind):
+    """The cells of a heat map (or a scatter plot's cells) with and without hue: a cell's
+    total minus its levels shown would be a suppressed level's count, unless the ledger
+    hides one more cell."""
+    from safeplot.plots.grid import release_grid
+
+    # cell (0, 0): 5 'a' and 1 'b'; cell (1, 1): 5 and 5; cell (2, 2): 4 'a'
+    xy = np.r_[np.full(6, 0.5), np.full(10, 1.5), np.full(4, 2.5)]
+    sex = np.array(["a"] * 5 + ["b"] + ["a"] * 5 + ["b"] * 5 + ["a"] * 4)
+    releases = {}
+    for with_hue in [True, False] if hue_first else [False, True]:
+        releases[with_hue] = release_grid(
+            xy, xy + 0.25, hue=sex if with_hue else None, method="suppress", bins=3, kind=kind
+        )
+    total, split = _cells(releases[False]), _cells(releases[True])
+    threshold = safeplot.get_policy().threshold
+    for centre, (t,) in total.items():
+        if np.isfinite(t) and t > 0:
+            rest = t - float(np.nansum(split.get(centre, [])))
+            assert rest == 0 or rest >= threshold, (centre, t, split.get(centre))
+    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())

@@ -27,7 +27,7 @@ from ..methods import (
     refuse_unsupported,
 )
 from ..policy import Policy, get_policy
-from ..release import GridRelease
+from ..release import GridRelease, guard
 from ..sources.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
 from ._common import check_positive_int, make_report, refuse_if_nothing_shown
 from ._data import categorical_order
@@ -164,6 +164,37 @@ GRID_METHODS = tuple(
 )
 
 _HUE = "\x00hue"
+
+
+def _link_cells(
+    counts: np.ndarray,
+    raw: np.ndarray,
+    codes: np.ndarray,
+    hue: Any,
+    levels: list[Any],
+    xedges: np.ndarray,
+    yedges: np.ndarray,
+    function: str,
+) -> np.ndarray:
+    """Apply the ledger's secondary suppression to a grid of raw counts per level.
+
+    A grid with ``hue`` and one without, of the same records, would give a
+    suppressed cell as the cell's total minus the shown levels; the ledger
+    hides one more cell where that difference would be a small count (as
+    for histograms, :func:`safeplot.plots.distributions.release_histograms`).
+    The records of levels left out of `hue_order` are in the cells' totals
+    too, as one more level whose every cell is hidden.
+    """
+    per = {i: c for i, c in enumerate(counts)}
+    binned = raw if hue is None else raw[codes >= 0]
+    if hue is not None and (codes < 0).any():
+        per[-1] = np.full(counts.shape[1:], np.nan)
+        binned = raw
+    partition = None if hue is None else ("hue", *map(str, levels))
+    after = guard.link_cells(
+        binned[:, 0], binned[:, 1], xedges, yedges, per, partition=partition, function=function
+    )
+    return np.stack([after[i] for i in range(len(counts))])
 
 
 def release_grid(
@@ -378,14 +409,25 @@ def release_grid(
         counts = np.stack([coarsen_counts(c, factor) for c in counts])
         xedges, yedges = coarsen_edges(xedges, factor), coarsen_edges(yedges, factor)
     shown = suppress(counts, threshold)
+    cells_suppressed = shown.n_suppressed
+    warnings: list[str] = []
+    linked = shown.counts
+    if m.counts_only and source is None:
+        linked = _link_cells(shown.counts, raw, codes, hue, levels, xedges, yedges, function)
+        added = int(np.isnan(linked).sum() - np.isnan(shown.counts).sum())
+        if added:
+            cells_suppressed += added
+            warnings.append(
+                f"{added} more cell(s) hidden: with an earlier release of the same records, "
+                "they would have shown a suppressed count as a difference."
+            )
     # the grid spans only shown cells: a suppressed outlier must not stretch the axes
-    shown_counts, (xedges, yedges) = trim_to_shown(shown.counts, xedges, yedges)
+    shown_counts, (xedges, yedges) = trim_to_shown(linked, xedges, yedges)
     refuse_if_nothing_shown(
         shown_counts,
         "grid cell",
         "Use method='generalize', fewer bins, or a point method such as 'deterministic'.",
     )
-    warnings: list[str] = []
     if hue is not None:
         # a level none of whose cells holds threshold records is suppressed as a whole: it is
         # not named (legend) unless the caller named it (DESIGN invariant 3)
@@ -409,7 +451,7 @@ def release_grid(
         raw.shape[0] if source is None else source.n,
         n_dropped,
         pol,
-        cells_suppressed=shown.n_suppressed,
+        cells_suppressed=cells_suppressed,
         details=details,
         warnings=warnings,
     )

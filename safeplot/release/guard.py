@@ -62,6 +62,7 @@ __all__ = [
     "capturing",
     "charge_noise",
     "from_menu",
+    "link_cells",
     "link_counts",
     "named_estimator",
     "record",
@@ -626,6 +627,33 @@ def link_counts(
     """
     return _ledger.current().link_counts(
         values, edges, counts, partition=partition, function=function
+    )
+
+
+def link_cells(
+    x: ArrayLike,
+    y: ArrayLike,
+    xedges: ArrayLike,
+    yedges: ArrayLike,
+    counts: dict[Any, np.ndarray],
+    *,
+    partition: Any = None,
+    function: str = "",
+) -> dict[Any, np.ndarray]:
+    """Return a 2-D grid's `counts` with the secondary suppression linked releases need.
+
+    See :meth:`safeplot.ledger.Ledger.link_cells`; the ledger in force
+    decides.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.zeros(4)
+    >>> link_cells(x, x, [-1.0, 1.0], [-1.0, 1.0], {None: np.array([[4.0]])})[None]
+    array([[4.]])
+    """
+    return _ledger.current().link_cells(
+        x, y, xedges, yedges, counts, partition=partition, function=function
     )
 
 
