@@ -67,6 +67,7 @@ from typing import Any
 
 import numpy as np
 
+from .anonymize.grids import bin_index
 from .errors import DisclosureError
 from .policy import Policy, get_policy
 
@@ -273,12 +274,12 @@ def grid_keys(x: Any, y: Any, xedges: Any, yedges: Any) -> list[bytes | None]:
 
 
 def _bin_index(v: np.ndarray, edges: Any) -> np.ndarray:
-    """Bin of each value on `edges` (left-closed, the last bin closed); -1 outside."""
+    """Bin of each value on `edges` (left-closed, the last bin closed); -1 outside or NaN."""
     e = np.asarray(edges, dtype=float).ravel()
     m = e.size - 1
-    index = np.searchsorted(e, v, side="right") - 1
+    index = bin_index(v, e)
     index[v == e[-1]] = m - 1
-    index[(index < 0) | (index >= m)] = -1
+    index[(index < 0) | (index >= m) | np.isnan(v)] = -1
     return index
 
 

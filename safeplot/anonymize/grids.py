@@ -827,19 +827,24 @@ def grid_counts(x: ArrayLike, y: ArrayLike, xedges: np.ndarray, yedges: np.ndarr
     xedges = np.asarray(xedges, dtype=float)
     yedges = np.asarray(yedges, dtype=float)
     nx, ny = xedges.size - 1, yedges.size - 1
-    ix = np.clip(_bin_index(xv, xedges), 0, nx - 1)
-    iy = np.clip(_bin_index(yv, yedges), 0, ny - 1)
+    ix = np.clip(bin_index(xv, xedges), 0, nx - 1)
+    iy = np.clip(bin_index(yv, yedges), 0, ny - 1)
     inside = (xv >= xedges[0]) & (xv <= xedges[-1]) & (yv >= yedges[0]) & (yv <= yedges[-1])
     flat = np.bincount(ix[inside] * ny + iy[inside], minlength=nx * ny)
     return flat.reshape(nx, ny).astype(np.int64)
 
 
-def _bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+def bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """Return ``searchsorted(edges, values, side="right") - 1``, clipped to [-1, len(edges) - 1].
 
     Evenly spaced edges (every safe grid) are computed arithmetically and
     corrected where rounding put a value one bin off, which is exact and
     about twice as fast as the binary search at a million values.
+
+    Examples
+    --------
+    >>> bin_index(np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0]), np.array([0.0, 1.0, 2.0]))
+    array([-1,  0,  0,  1,  2,  2])
     """
     nb = edges.size - 1
     widths = np.diff(edges)
