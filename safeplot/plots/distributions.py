@@ -218,23 +218,20 @@ def _link(
     if any(not np.array_equal(r.edges, releases[0].edges) for r in releases):
         return  # bins per level: no common bin to difference
     split = None if levels is None else (partition or ("hue", *map(str, level_names)))
-    before = {i: r.counts for i, r in enumerate(releases)}
-    binned = values[codes >= 0]
-    if levels is not None and (codes < 0).any():
-        before[-1] = np.full(releases[0].counts.shape, np.nan)
-        binned = values
-    after = guard.link_counts(
-        binned, releases[0].edges, before, partition=split, function=function
-    )
-    for i, rel in enumerate(releases):
-        added = int(np.isnan(after[i]).sum() - np.isnan(before[i]).sum())
+
+    def link(records: np.ndarray, per: dict, part: Any) -> dict:
+        return guard.link_counts(
+            records, releases[0].edges, per, partition=part, function=function
+        )
+
+    before = [r.counts for r in releases]
+    after = guard.link_levels(values, codes, before, split, link)
+    for rel, old, new in zip(releases, before, after, strict=True):
+        added = int(np.isnan(new).sum() - np.isnan(old).sum())
         if added:
-            rel.counts = after[i]
+            rel.counts = new
             rel.report.cells_suppressed += added
-            rel.report.warnings.append(
-                f"{added} more bin(s) hidden: with an earlier release of the same records, "
-                "they would have shown a suppressed count as a difference."
-            )
+            rel.report.warnings.append(guard.linked_warning(added, "bin"))
 
 
 def release_histograms(

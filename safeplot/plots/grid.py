@@ -183,18 +183,17 @@ def _link_cells(
     hides one more cell where that difference would be a small count (as
     for histograms, :func:`safeplot.plots.distributions.release_histograms`).
     The records of levels left out of `hue_order` are in the cells' totals
-    too, as one more level whose every cell is hidden.
+    too, as one more level whose every cell is hidden
+    (:func:`~safeplot.release.guard.link_levels`).
     """
-    per = {i: c for i, c in enumerate(counts)}
-    binned = raw if hue is None else raw[codes >= 0]
-    if hue is not None and (codes < 0).any():
-        per[-1] = np.full(counts.shape[1:], np.nan)
-        binned = raw
     partition = None if hue is None else ("hue", *map(str, levels))
-    after = guard.link_cells(
-        binned[:, 0], binned[:, 1], xedges, yedges, per, partition=partition, function=function
-    )
-    return np.stack([after[i] for i in range(len(counts))])
+
+    def link(records: np.ndarray, per: dict, part: Any) -> dict:
+        return guard.link_cells(
+            records[:, 0], records[:, 1], xedges, yedges, per, partition=part, function=function
+        )
+
+    return np.stack(guard.link_levels(raw, codes, list(counts), partition, link))
 
 
 def release_grid(
@@ -417,10 +416,7 @@ def release_grid(
         added = int(np.isnan(linked).sum() - np.isnan(shown.counts).sum())
         if added:
             cells_suppressed += added
-            warnings.append(
-                f"{added} more cell(s) hidden: with an earlier release of the same records, "
-                "they would have shown a suppressed count as a difference."
-            )
+            warnings.append(guard.linked_warning(added, "cell"))
     # the grid spans only shown cells: a suppressed outlier must not stretch the axes
     shown_counts, (xedges, yedges) = trim_to_shown(linked, xedges, yedges)
     refuse_if_nothing_shown(

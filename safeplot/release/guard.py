@@ -64,6 +64,8 @@ __all__ = [
     "from_menu",
     "link_cells",
     "link_counts",
+    "link_levels",
+    "linked_warning",
     "named_estimator",
     "record",
     "released_counts",
@@ -627,6 +629,50 @@ def link_counts(
     """
     return _ledger.current().link_counts(
         values, edges, counts, partition=partition, function=function
+    )
+
+
+def link_levels(
+    records: np.ndarray,
+    codes: np.ndarray,
+    counts: Sequence[np.ndarray],
+    partition: Any,
+    link: Callable[[np.ndarray, dict[Any, np.ndarray], Any], dict[Any, np.ndarray]],
+) -> list[np.ndarray]:
+    """Return the counts of each level after the ledger's link (:func:`link_counts`, ...).
+
+    `counts` holds one array per level (one, the total, when `partition` is
+    None), NaN where suppressed; `codes` gives each record's level, -1 for a
+    record of a level not drawn (left out of ``hue_order``). Those records
+    are in the totals of an earlier release too, so they go to the ledger
+    as one more level whose every cell is hidden: otherwise the total minus
+    the levels drawn would count them. `link` is called with the records
+    linked, the counts per level and `partition`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([0.5] * 6 + [1.5] * 4)
+    >>> link = lambda rec, per, part: link_counts(rec, [0, 1, 2], per, partition=part)
+    >>> link_levels(x, np.zeros(10, dtype=int), [np.array([6.0, 4.0])], None, link)
+    [array([6., 4.])]
+    """
+    per = dict(enumerate(counts))
+    linked = records
+    if partition is not None:
+        linked = records[codes >= 0]
+        if (codes < 0).any():
+            per[-1] = np.full(np.shape(counts[0]), np.nan)
+            linked = records
+    after = link(linked, per, partition)
+    return [after[i] for i in range(len(counts))]
+
+
+def linked_warning(added: int, what: str) -> str:
+    """Return the report's warning for `added` cells the ledger hid (`what`: "bin", "cell")."""
+    return (
+        f"{added} more {what}(s) hidden: with an earlier release of the same records, they "
+        "would have shown a suppressed count as a difference."
     )
 
 
