@@ -1417,6 +1417,32 @@ def _check_design(model, pol: Policy, what: str) -> None:
             "the data themselves (degrees-of-freedom rule of output checking). Use fewer "
             "terms or more records."
         )
+    guard.link_groups(
+        np.asarray(model.endog, dtype=float), _design_groups(model, exog), function=what
+    )
+
+
+def _design_groups(model, exog: np.ndarray) -> dict[str, np.ndarray]:
+    """Return the groups of records a model's coefficients are, in effect, statistics of.
+
+    Each column of two values (a dummy, an interaction of dummies) marks the
+    records at its larger value; each term coded by dummies also has its
+    reference level, the records at 0 in all its columns. With the intercept,
+    the ledger adds all the records fitted (:func:`guard.link_groups`).
+    """
+    names = list(getattr(model, "exog_names", None) or range(exog.shape[1]))
+    low, high = exog.min(axis=0), exog.max(axis=0)
+    two = [j for j in range(exog.shape[1]) if low[j] < high[j]]
+    two = [j for j in two if np.all((exog[:, j] == low[j]) | (exog[:, j] == high[j]))]
+    groups = {str(names[j]): exog[:, j] == high[j] for j in two}
+    data = getattr(model, "data", None)
+    info = getattr(data, "model_spec", None) or getattr(data, "design_info", None)
+    slices = getattr(info, "term_slices", {})  # patsy's terms (statsmodels' model_spec)
+    for term, cols in slices.items():
+        js = list(range(exog.shape[1]))[cols]
+        if len(js) > 1 and all(j in two and low[j] == 0 for j in js):
+            groups[f"{term.name()} reference level"] = ~(exog[:, js] != 0).any(axis=1)
+    return groups
 
 
 def _n_used(data: Any, subset: Any, nobs: int) -> int:
@@ -1488,7 +1514,12 @@ def safe_ols(
     DisclosureError
         Residual degrees of freedom below 10, fewer records than
         coefficients, a perfect fit (zero residuals: R-squared 1 reveals the
-        outcome exactly), or a record with leverage 1.
+        outcome exactly), a record with leverage 1, or a group of records
+        too small or too close to another: a dummy (or a category's
+        reference level) marking fewer than ``threshold`` records, or two
+        groups -- of this model, or of an earlier model of the same outcome
+        in the session (all its records included) -- differing by fewer
+        than ``threshold`` records (:meth:`safeplot.ledger.Ledger.link_groups`).
     ValueError
         A formula naming a column that is not in the data (the message lists
         the columns), a text outcome, or a singular design (collinear terms,
@@ -1631,7 +1662,8 @@ def safe_glm(
     DisclosureError
         Residual degrees of freedom below 10, perfect separation (the
         fitted probabilities are 0 or 1: the outcome of those records is
-        given away), or a record with leverage 1.
+        given away), a record with leverage 1, or a group of records too
+        small or too close to another, as in :func:`safe_ols`.
     ValueError
         An outcome that is not 0/1, a missing column, a singular design, or
         a family other than binomial.

@@ -17,6 +17,11 @@ released and checks each new release against it:
   averaging ``m`` independent draws brings the noise down to ``q / sqrt(m)``.
   The ledger counts the independent draws of the same records and refuses
   more than the policy's ``noise_draws``.
+* **Groups** (:meth:`Ledger.link_groups`): statistics of groups of records
+  (the coefficient of a model's indicator, the records a model is fitted
+  on) from two groups that differ by a few records give those records'
+  outcomes as a difference: two models on a three- and a two-record dummy,
+  or on the data with and without one row. Such a release is refused.
 * **Privacy budget** (:meth:`Ledger.spend_epsilon`): differentially private
   releases of a data set spend from its budget (the policy's ``dp_budget``);
   a release that would overspend it is refused, naming what is left.
@@ -293,6 +298,28 @@ def _cell_keys(tag: bytes, index: np.ndarray, h: np.ndarray, m: int) -> list[byt
     return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
 
 
+@dataclass(frozen=True)
+class _Group:
+    """A group of records whose statistics were released: its records' keys, as a multiset."""
+
+    name: str
+    function: str
+    size: int
+    keys: np.ndarray  # the distinct keys, sorted
+    counts: np.ndarray  # how many records hold each key
+
+    @classmethod
+    def of(cls, name: str, function: str, keys: np.ndarray) -> _Group:
+        distinct, counts = np.unique(keys, return_counts=True)
+        return cls(name, function, int(keys.size), distinct, counts)
+
+    def differ(self, other: _Group) -> int:
+        """Count the records in one group and not the other (multisets of keys), both ways."""
+        _, i, j = np.intersect1d(self.keys, other.keys, assume_unique=True, return_indices=True)
+        common = int(np.minimum(self.counts[i], other.counts[j]).sum())
+        return self.size + other.size - 2 * common
+
+
 @dataclass
 class _Bin:
     """What has been released about the records of one bin."""
@@ -343,6 +370,8 @@ class Ledger:
         self._delta: dict[str, float] = {}
         #: the records of a bin (see :func:`bin_keys`) -> what was released of them
         self._bins: dict[bytes, _Bin] = {}
+        #: groups of records whose statistics were released (model dummies, a model's records)
+        self._groups: list[_Group] = []
         self._decisions: list[Decision] = []
 
     def __repr__(self) -> str:
@@ -538,6 +567,104 @@ class Ledger:
             for key in keys:
                 self._draws.setdefault(key, {})[seed] = float(q)
         self._decide(function, "noise draw", f"q={q:g}" + (f" on {name!r}" if name else ""), 1)
+
+    # -- groups of records ---------------------------------------------------------------
+
+    def link_groups(
+        self,
+        outcome: Any,
+        groups: Mapping[str, np.ndarray],
+        *,
+        function: str = "",
+    ) -> None:
+        """Refuse statistics of groups that differ from each other by a few records.
+
+        A model's coefficient of an indicator is, in effect, a statistic of
+        the records the indicator marks, and its intercept one of all the
+        records fitted; two such statistics on groups that differ by fewer
+        than ``threshold`` records give those records' outcomes as a
+        difference (a three- and a two-record dummy, a model fitted with and
+        without one row). Every pair of groups -- within this release, and
+        against every group released before on the same outcome -- must
+        differ by 0 or at least ``threshold`` records, and every group must
+        hold 0 or at least ``threshold`` records. Across releases, a record
+        is recognised by its outcome value: two groups differ by the records
+        whose outcomes are not matched in the other (which is exactly what a
+        difference of their sums leaves).
+
+        Parameters
+        ----------
+        outcome : array-like, shape (n,)
+            The outcome of each record of the release, in row order.
+        groups : mapping
+            Group name -> boolean mask over the records (an indicator
+            column, a level's records). The whole of the records is always
+            a group too.
+        function : str
+            The function making the release.
+
+        Raises
+        ------
+        DisclosureError
+            A group of 1 to ``threshold - 1`` records, or two groups that
+            differ by so few; nothing is recorded then.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> book = Ledger()
+        >>> y = np.arange(20.0)
+        >>> book.link_groups(y, {"d": np.arange(20) < 5}, function="safe_ols")
+        >>> book.link_groups(y, {"d": np.arange(20) < 4}, function="safe_ols")
+        Traceback (most recent call last):
+        ...
+        safeplot.errors.DisclosureError: safe_ols: the group 'd' and the group 'd' of an ...
+        """
+        threshold = int(self.policy.threshold)
+        y = np.asarray(outcome, dtype=float).ravel() + 0.0  # -0.0 as 0.0
+        masks = {"all records": np.ones(y.size, dtype=bool)}
+        masks.update({str(k): np.asarray(m, dtype=bool).ravel() for k, m in groups.items()})
+        sizes = {name: int(m.sum()) for name, m in masks.items()}
+
+        def refuse(detail: str) -> None:
+            self._decide(function, "refused", detail)
+            raise DisclosureError(
+                f"{function}: {detail}, so statistics of them would give those records' outcomes "
+                f"(every group, and every difference of two groups, needs 0 or at least "
+                f"{threshold} records). Merge small categories or drop the term, and fit "
+                "every model on the same records (drop the rows with a missing value in any "
+                "model variable first, e.g. data.dropna(subset=[...]))."
+            )
+
+        for name, size in sizes.items():
+            if 0 < size < threshold or 0 < y.size - size < threshold:
+                refuse(
+                    f"the indicator {name!r} marks fewer than {threshold} records, or all but "
+                    f"fewer than {threshold}"
+                )
+        names = list(masks)
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                if abs(sizes[a] - sizes[b]) < threshold:  # else they differ by >= threshold
+                    differ = int(np.count_nonzero(masks[a] != masks[b]))
+                    if 0 < differ < threshold:
+                        refuse(
+                            f"the groups {a!r} and {b!r} differ by fewer than {threshold} records"
+                        )
+        keys = _mix(y.view(np.uint64))
+        new = [_Group.of(name, function, keys[m]) for name, m in masks.items() if m.any()]
+        with self._lock:
+            for group in new:
+                for old in self._groups:
+                    if abs(old.size - group.size) >= threshold:
+                        continue
+                    if 0 < group.differ(old) < threshold:
+                        refuse(
+                            f"the group {group.name!r} and the group {old.name!r} of an earlier "
+                            f"{old.function or 'release'} differ by fewer than {threshold} "
+                            "records"
+                        )
+            self._groups.extend(new)
 
     # -- counts --------------------------------------------------------------------------
 

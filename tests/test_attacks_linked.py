@@ -601,3 +601,103 @@ def test_a_grid_with_hue_minus_the_grid_without_recovers_no_small_count(hue_firs
             rest = t - float(np.nansum(split.get(centre, [])))
             assert rest == 0 or rest >= threshold, (centre, t, split.get(centre))
     assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+
+
+# -- models on nested groups of records --------------------------------------------------------
+
+
+def _patients(n: int = 200) -> pd.DataFrame:
+    """Outcomes y, a covariate x and a row number: groups are the first few rows."""
+    rng = np.random.default_rng(3)
+    return pd.DataFrame(
+        {"x": rng.normal(size=n), "y": np.round(rng.normal(50, 10, n), 2), "row": np.arange(n)}
+    )
+
+
+def _group_sum(fit, n_in: int, name: str = "d") -> float:
+    """What a reader computes from a fit of y ~ d: the group's size times its mean outcome."""
+    return n_in * (float(fit.params["Intercept"]) + float(fit.params[name]))
+
+
+@pytest.mark.parametrize("first", ["larger", "smaller"])
+def test_two_models_on_nested_dummies_give_no_outcome(first):
+    # the reader fits y ~ d on a dummy of t + 1 records and on one of its first t records:
+    # (t + 1) * mean - t * mean is the outcome of the record in one and not the other
+    t = safeplot.get_policy().threshold
+    df = _patients()
+    sizes = [t + 1, t] if first == "larger" else [t, t + 1]
+    frames = [df.assign(d=(df["row"] < size).astype(int)) for size in sizes]
+    safeplot.safe_ols("y ~ d", frames[0])
+    with pytest.raises(DisclosureError, match=f"differ by fewer than {t} records"):
+        safeplot.safe_ols("y ~ d", frames[1])
+    refused = [d for d in ledger.current().decisions() if d.action == "refused"]
+    assert refused and refused[-1].function == "safe_ols"
+
+
+def test_without_the_ledger_nested_dummies_would_give_the_outcome():
+    """The attack the ledger stops: with a fresh ledger per model, the outcome comes out."""
+    t = safeplot.get_policy().threshold
+    df = _patients()
+    sums = []
+    for size in (t + 1, t):
+        with ledger.using(ledger.Ledger()):
+            fit = safeplot.safe_ols("y ~ d", df.assign(d=(df["row"] < size).astype(int)))
+        sums.append(_group_sum(fit, size))
+    assert abs((sums[0] - sums[1]) - df["y"].iloc[t]) < 1.0
+
+
+@pytest.mark.parametrize("small", [1, 2])
+def test_a_dummy_or_reference_level_of_few_records_is_refused(small):
+    # a level of `small` records, as an indicator and as the reference level of a category
+    t = safeplot.get_policy().threshold
+    df = _patients()
+    df["d"] = (df["row"] < small).astype(int)
+    df["g"] = np.where(df["row"] < small, "aa", np.where(df["row"] < 100, "b", "c"))
+    with pytest.raises(DisclosureError, match=f"'d' marks fewer than {t} records"):
+        safeplot.safe_ols("y ~ x + d", df)
+    with pytest.raises(DisclosureError, match=r"'C\(g\) reference level' marks fewer"):
+        safeplot.safe_ols("y ~ x + C(g)", df)  # 'aa' is the reference: the intercept
+    with pytest.raises(DisclosureError, match="marks fewer"):
+        safeplot.safe_ols("y ~ x + d", df.assign(d=1 - df["d"]))  # all but a few
+    with pytest.raises(DisclosureError, match="marks fewer"):
+        safeplot.safe_logit("d2 ~ x + d", df.assign(d2=(df["row"] % 2 == 0).astype(int)))
+
+
+def test_nested_dummies_in_one_model_are_refused():
+    # y ~ d5 + d4: d5's coefficient is the mean of the one record in d5 and not d4
+    t = safeplot.get_policy().threshold
+    df = _patients().assign(
+        big=lambda d: (d["row"] < t + 1).astype(int), small=lambda d: (d["row"] < t).astype(int)
+    )
+    with pytest.raises(DisclosureError, match="groups 'big' and 'small' differ"):
+        safeplot.safe_ols("y ~ x + big + small", df)
+
+
+def test_a_model_with_and_without_a_few_rows_is_refused():
+    # the intercept-only models of the data with and without a record give its outcome
+    t = safeplot.get_policy().threshold
+    df = _patients()
+    safeplot.safe_ols("y ~ x", df)
+    with pytest.raises(DisclosureError, match="'all records'"):
+        safeplot.safe_ols("y ~ x", df.iloc[1:])
+    with pytest.raises(DisclosureError, match="'all records'"):
+        safeplot.safe_ols("y ~ x", df, subset=df["row"] >= t - 1)
+    # a missing covariate drops a record: the same refusal, which says what to do
+    with pytest.raises(DisclosureError, match="dropna"):
+        safeplot.safe_ols("y ~ x + z", df.assign(z=np.where(df["row"] == 7, np.nan, df["y"] % 1)))
+    # the same records in another order, with other columns, or t records fewer: fitted
+    safeplot.safe_ols("y ~ x", df.sample(frac=1.0, random_state=2).assign(extra=1.0))
+    safeplot.safe_ols("y ~ x", df.iloc[t:])
+
+
+def test_a_binary_outcome_is_linked_as_a_continuous_one():
+    # logit models on nested dummies: the difference of the events counts the extra record's
+    t = safeplot.get_policy().threshold
+    df = _patients(400)
+    df["event"] = (df["y"] > 50).astype(int)
+    df["d"] = (df["row"] < 4 * t).astype(int)
+    safeplot.safe_logit("event ~ d", df)
+    with pytest.raises(DisclosureError, match="differ by fewer"):
+        safeplot.safe_logit("event ~ d", df.assign(d=(df["row"] < 4 * t + 1).astype(int)))
+    # groups of other records with other events counts are not linked
+    safeplot.safe_logit("event ~ d", df.assign(d=(df["row"] >= 200).astype(int)))

@@ -244,11 +244,20 @@ def test_bad_input_gives_clear_errors(case):
     assert audit.entries() == []
 
 
-def test_leverage_one_record_is_refused():
+def test_a_category_of_one_record_is_refused():
     df = simulate("D1", n=60, seed=2)
     df["g"] = ["a"] * 59 + ["b"]
-    with pytest.raises(DisclosureError, match="leverage 1"):
+    with pytest.raises(DisclosureError, match=r"C\(g\)\[T.b\]' marks fewer than 3 records"):
         safe_ols("y ~ x + C(g)", data=df)
+
+
+def test_leverage_one_record_is_refused():
+    # no column is an indicator of one record, but z2 - z1 is: record 0 is fitted exactly
+    df = simulate("D1", n=60, seed=2)
+    df["z1"] = (np.arange(60) < 10).astype(float)
+    df["z2"] = df["z1"] + (np.arange(60) == 0)
+    with pytest.raises(DisclosureError, match="leverage 1"):
+        safe_ols("y ~ x + z1 + z2", data=df)
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,9 @@ passes one of these functions on its way into a release:
   invariant 10);
 - :func:`from_menu` — parameters that decide which records a statistic
   depends on come from a fixed menu (DESIGN invariant 5);
-- :func:`link_counts`, :func:`charge_noise`, :func:`spend_epsilon` — counts,
-  noise draws and privacy loss are checked against earlier releases of the
+- :func:`link_counts`, :func:`link_groups`, :func:`charge_noise`,
+  :func:`spend_epsilon` — counts, groups of records, noise draws and privacy
+  loss are checked against earlier releases of the
   same records by the session's release ledger (:mod:`safeplot.ledger`),
   which applies secondary suppression, counts noise draws and spends the
   privacy budget (DESIGN invariant 6);
@@ -64,6 +65,7 @@ __all__ = [
     "from_menu",
     "link_cells",
     "link_counts",
+    "link_groups",
     "link_levels",
     "linked_warning",
     "named_estimator",
@@ -701,6 +703,20 @@ def link_cells(
     return _ledger.current().link_cells(
         x, y, xedges, yedges, counts, partition=partition, function=function
     )
+
+
+def link_groups(outcome: ArrayLike, groups: dict[str, np.ndarray], *, function: str = "") -> None:
+    """Refuse statistics of groups of records that differ by fewer than ``threshold`` records.
+
+    See :meth:`safeplot.ledger.Ledger.link_groups`; the ledger in force
+    decides.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> link_groups(np.arange(10.0), {"x > 4": np.arange(10) > 4}, function="safe_ols")
+    """
+    _ledger.current().link_groups(outcome, groups, function=function)
 
 
 def charge_noise(
