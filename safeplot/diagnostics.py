@@ -1418,7 +1418,12 @@ def _check_design(model, pol: Policy, what: str) -> None:
             "terms or more records."
         )
     guard.link_groups(
-        np.asarray(model.endog, dtype=float), _design_groups(model, exog), function=what
+        np.asarray(model.endog, dtype=float),
+        _design_groups(model, exog),
+        function=what,
+        advice="Merge small categories or drop the term, and fit every model on the same "
+        "records (drop the rows with a missing value in any model variable first, e.g. "
+        "data.dropna(subset=[...])).",
     )
 
 
@@ -1428,21 +1433,27 @@ def _design_groups(model, exog: np.ndarray) -> dict[str, np.ndarray]:
     Each column of two values (a dummy, an interaction of dummies) marks the
     records at its larger value; each term coded by dummies also has its
     reference level, the records at 0 in all its columns. With the intercept,
-    the ledger adds all the records fitted (:func:`guard.link_groups`).
+    the ledger adds all the records fitted (:func:`guard.link_groups`). A
+    dummy of a category is named by its term and column number, not by its
+    level: a refusal must not name a small level.
     """
-    names = list(getattr(model, "exog_names", None) or range(exog.shape[1]))
+    names = [str(v) for v in (getattr(model, "exog_names", None) or range(exog.shape[1]))]
     low, high = exog.min(axis=0), exog.max(axis=0)
     two = [j for j in range(exog.shape[1]) if low[j] < high[j]]
     two = [j for j in two if np.all((exog[:, j] == low[j]) | (exog[:, j] == high[j]))]
-    groups = {str(names[j]): exog[:, j] == high[j] for j in two}
+    labels = dict(enumerate(names))
     data = getattr(model, "data", None)
     info = getattr(data, "model_spec", None) or getattr(data, "design_info", None)
     slices = getattr(info, "term_slices", {})  # patsy's terms (statsmodels' model_spec)
+    reference = {}
     for term, cols in slices.items():
         js = list(range(exog.shape[1]))[cols]
+        for j in js:
+            if names[j] != term.name():  # a level's column, e.g. C(g)[T.b]
+                labels[j] = f"a level of {term.name()} (column {j + 1} of the design)"
         if len(js) > 1 and all(j in two and low[j] == 0 for j in js):
-            groups[f"{term.name()} reference level"] = ~(exog[:, js] != 0).any(axis=1)
-    return groups
+            reference[f"the reference level of {term.name()}"] = ~(exog[:, js] != 0).any(axis=1)
+    return {labels[j]: exog[:, j] == high[j] for j in two} | reference
 
 
 def _n_used(data: Any, subset: Any, nobs: int) -> int:

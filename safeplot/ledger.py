@@ -576,6 +576,8 @@ class Ledger:
         groups: Mapping[str, np.ndarray],
         *,
         function: str = "",
+        advice: str = "Release statistics of the same records, or of groups that differ by "
+        "more records.",
     ) -> None:
         """Refuse statistics of groups that differ from each other by a few records.
 
@@ -602,6 +604,8 @@ class Ledger:
             a group too.
         function : str
             The function making the release.
+        advice : str
+            What the refusal tells the analyst to do instead.
 
         Raises
         ------
@@ -631,9 +635,7 @@ class Ledger:
             raise DisclosureError(
                 f"{function}: {detail}, so statistics of them would give those records' outcomes "
                 f"(every group, and every difference of two groups, needs 0 or at least "
-                f"{threshold} records). Merge small categories or drop the term, and fit "
-                "every model on the same records (drop the rows with a missing value in any "
-                "model variable first, e.g. data.dropna(subset=[...]))."
+                f"{threshold} records). {advice}"
             )
 
         for name, size in sizes.items():

@@ -655,7 +655,7 @@ def test_a_dummy_or_reference_level_of_few_records_is_refused(small):
     df["g"] = np.where(df["row"] < small, "aa", np.where(df["row"] < 100, "b", "c"))
     with pytest.raises(DisclosureError, match=f"'d' marks fewer than {t} records"):
         safeplot.safe_ols("y ~ x + d", df)
-    with pytest.raises(DisclosureError, match=r"'C\(g\) reference level' marks fewer"):
+    with pytest.raises(DisclosureError, match=r"'the reference level of C\(g\)' marks fewer"):
         safeplot.safe_ols("y ~ x + C(g)", df)  # 'aa' is the reference: the intercept
     with pytest.raises(DisclosureError, match="marks fewer"):
         safeplot.safe_ols("y ~ x + d", df.assign(d=1 - df["d"]))  # all but a few
@@ -701,3 +701,21 @@ def test_a_binary_outcome_is_linked_as_a_continuous_one():
         safeplot.safe_logit("event ~ d", df.assign(d=(df["row"] < 4 * t + 1).astype(int)))
     # groups of other records with other events counts are not linked
     safeplot.safe_logit("event ~ d", df.assign(d=(df["row"] >= 200).astype(int)))
+
+
+def test_regplot_bins_of_the_data_with_and_without_a_record_are_refused():
+    # the reader draws x_bins estimates of the data, then of the data without one record:
+    # the record's bin holds one record fewer, and size times mean differs by its outcome
+    df = _patients(300)
+    safeplot.regplot(df, x="x", y="y", x_bins=4, n_boot=50, seed=0)
+    plt.figure()
+    with pytest.raises(DisclosureError, match="differ by fewer"):
+        safeplot.regplot(df.drop(index=17), x="x", y="y", x_bins=4, n_boot=50, seed=0)
+    # after a model of the same outcome on nearly the same records as well
+    with pytest.raises(DisclosureError, match="differ by fewer"):
+        safeplot.safe_ols("y ~ x", df.drop(index=[3]))
+    # the same records again (reordered), or other bins of them: drawn
+    plt.figure()
+    safeplot.regplot(df.sample(frac=1.0, random_state=1), x="x", y="y", x_bins=4, n_boot=50)
+    plt.figure()
+    safeplot.regplot(df, x="x", y="y", x_bins=6, n_boot=50, seed=0)

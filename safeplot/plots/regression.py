@@ -1315,6 +1315,16 @@ def _release_estimates(
         groups = px
     xs, ys, cis = [], [], []
     values = np.unique(groups)
+    shown = {f"x group {i + 1}": groups == val for i, val in enumerate(values)}
+    shown = {name: sel for name, sel in shown.items() if sel.sum() >= threshold}
+    # a group's estimate beside another release's of nearly the same records (the bins of
+    # the data with and without a record, or a model's) would difference out a record
+    guard.link_groups(
+        py,
+        shown,
+        function="regplot",
+        advice="Draw the estimates of the same records as before, or use fewer x_bins.",
+    )
     for val in values:
         sel = groups == val
         if sel.sum() < threshold:
@@ -1498,8 +1508,11 @@ def regplot(
     Raises
     ------
     DisclosureError
-        A policy floor not met, too few records, or no x value/bin with at
-        least ``threshold`` records for ``x_estimator``.
+        A policy floor not met, too few records, no x value/bin with at
+        least ``threshold`` records for ``x_estimator``, or estimates of
+        groups that differ by fewer than ``threshold`` records from groups
+        released before (the data with and without a record; see
+        :meth:`safeplot.ledger.Ledger.link_groups`).
     ValueError
         Bad input or mutually exclusive regression options.
 

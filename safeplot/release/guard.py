@@ -705,7 +705,9 @@ def link_cells(
     )
 
 
-def link_groups(outcome: ArrayLike, groups: dict[str, np.ndarray], *, function: str = "") -> None:
+def link_groups(
+    outcome: ArrayLike, groups: dict[str, np.ndarray], *, function: str = "", **kwargs: Any
+) -> None:
     """Refuse statistics of groups of records that differ by fewer than ``threshold`` records.
 
     See :meth:`safeplot.ledger.Ledger.link_groups`; the ledger in force
@@ -716,7 +718,7 @@ def link_groups(outcome: ArrayLike, groups: dict[str, np.ndarray], *, function: 
     >>> import numpy as np
     >>> link_groups(np.arange(10.0), {"x > 4": np.arange(10) > 4}, function="safe_ols")
     """
-    _ledger.current().link_groups(outcome, groups, function=function)
+    _ledger.current().link_groups(outcome, groups, function=function, **kwargs)
 
 
 def charge_noise(
