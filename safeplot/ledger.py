@@ -578,6 +578,7 @@ class Ledger:
         function: str = "",
         advice: str = "Release statistics of the same records, or of groups that differ by "
         "more records.",
+        whole: bool = True,
     ) -> None:
         """Refuse statistics of groups that differ from each other by a few records.
 
@@ -600,8 +601,11 @@ class Ledger:
             The outcome of each record of the release, in row order.
         groups : mapping
             Group name -> boolean mask over the records (an indicator
-            column, a level's records). The whole of the records is always
-            a group too.
+            column, a level's records).
+        whole : bool, default True
+            Whether a statistic of all the records is released too (a
+            model's intercept and fit statistics): then they are a group
+            named ``"all records"``.
         function : str
             The function making the release.
         advice : str
@@ -626,7 +630,7 @@ class Ledger:
         """
         threshold = int(self.policy.threshold)
         y = np.asarray(outcome, dtype=float).ravel() + 0.0  # -0.0 as 0.0
-        masks = {"all records": np.ones(y.size, dtype=bool)}
+        masks = {"all records": np.ones(y.size, dtype=bool)} if whole else {}
         masks.update({str(k): np.asarray(m, dtype=bool).ravel() for k, m in groups.items()})
         sizes = {name: int(m.sum()) for name, m in masks.items()}
 
@@ -639,9 +643,9 @@ class Ledger:
             )
 
         for name, size in sizes.items():
-            if 0 < size < threshold or 0 < y.size - size < threshold:
+            if 0 < size < threshold or (whole and 0 < y.size - size < threshold):
                 refuse(
-                    f"the indicator {name!r} marks fewer than {threshold} records, or all but "
+                    f"the group {name!r} holds fewer than {threshold} records, or all but "
                     f"fewer than {threshold}"
                 )
         names = list(masks)

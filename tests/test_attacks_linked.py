@@ -653,13 +653,13 @@ def test_a_dummy_or_reference_level_of_few_records_is_refused(small):
     df = _patients()
     df["d"] = (df["row"] < small).astype(int)
     df["g"] = np.where(df["row"] < small, "aa", np.where(df["row"] < 100, "b", "c"))
-    with pytest.raises(DisclosureError, match=f"'d' marks fewer than {t} records"):
+    with pytest.raises(DisclosureError, match=f"'d' holds fewer than {t} records"):
         safeplot.safe_ols("y ~ x + d", df)
-    with pytest.raises(DisclosureError, match=r"'the reference level of C\(g\)' marks fewer"):
+    with pytest.raises(DisclosureError, match=r"'the reference level of C\(g\)' holds fewer"):
         safeplot.safe_ols("y ~ x + C(g)", df)  # 'aa' is the reference: the intercept
-    with pytest.raises(DisclosureError, match="marks fewer"):
+    with pytest.raises(DisclosureError, match="holds fewer"):
         safeplot.safe_ols("y ~ x + d", df.assign(d=1 - df["d"]))  # all but a few
-    with pytest.raises(DisclosureError, match="marks fewer"):
+    with pytest.raises(DisclosureError, match="holds fewer"):
         safeplot.safe_logit("d2 ~ x + d", df.assign(d2=(df["row"] % 2 == 0).astype(int)))
 
 
@@ -719,3 +719,61 @@ def test_regplot_bins_of_the_data_with_and_without_a_record_are_refused():
     safeplot.regplot(df.sample(frac=1.0, random_state=1), x="x", y="y", x_bins=4, n_boot=50)
     plt.figure()
     safeplot.regplot(df, x="x", y="y", x_bins=6, n_boot=50, seed=0)
+
+
+def _bar_frame() -> pd.DataFrame:
+    """Category 'b' holds 20 records of hue 'x' and one of hue 'y', the last row."""
+    rng = np.random.default_rng(8)
+    return pd.DataFrame(
+        {
+            "g": ["a"] * 20 + ["b"] * 21,
+            "h": ["x"] * 40 + ["y"],
+            "v": np.round(rng.normal(50, 10, 41), 1),
+        }
+    )
+
+
+_ESTIMATE_PLOTS = {
+    "barplot": lambda df, **kw: safeplot.barplot(df, x="g", y="v", errorbar=None, **kw),
+    "pointplot": lambda df, **kw: safeplot.pointplot(df, x="g", y="v", errorbar=None, **kw),
+}
+
+
+def _estimates(ax) -> list[float]:
+    """The drawn estimates: bar heights, or the points' y coordinates."""
+    if ax.patches:
+        return [float(p.get_height()) for p in ax.patches if np.isfinite(p.get_height())]
+    return [float(v) for line in ax.lines for v in line.get_ydata()]
+
+
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+@pytest.mark.parametrize("name", list(_ESTIMATE_PLOTS))
+def test_a_category_and_its_large_hue_level_are_not_both_drawn(name, hue_first):
+    # the reader reads category b's mean over 21 records, and its hue level x's over 20:
+    # 21 * one - 20 * the other is the outcome of the one record of hue level y (left out)
+    t = safeplot.get_policy().threshold
+    df = _bar_frame()
+    draw = _ESTIMATE_PLOTS[name]
+    order = [{}, {"hue": "h"}] if not hue_first else [{"hue": "h"}, {}]
+    draw(df, **order[0])
+    plt.figure()
+    with pytest.raises(DisclosureError, match=f"differ by fewer than {t} records"):
+        draw(df, **order[1])
+    # other records entirely: not linked
+    plt.figure()
+    draw(df.assign(v=df["v"] + 1000.0), **order[1])
+
+
+@pytest.mark.parametrize("name", list(_ESTIMATE_PLOTS))
+def test_without_the_ledger_the_category_minus_its_hue_level_is_the_record(name):
+    df = _bar_frame()
+    draw = _ESTIMATE_PLOTS[name]
+    drawn = []
+    for kw in ({}, {"hue": "h"}):
+        with ledger.using(ledger.Ledger()):
+            _, ax = plt.subplots()
+            draw(df, **kw)
+            drawn.append(_estimates(ax))
+    whole_b = drawn[0][1]  # categories a, b
+    guesses = [21 * whole_b - 20 * v for v in drawn[1]]
+    assert min(abs(g - df["v"].iloc[-1]) for g in guesses) < 1.5

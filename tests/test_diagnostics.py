@@ -248,7 +248,7 @@ def test_a_category_of_one_record_is_refused():
     df = simulate("D1", n=60, seed=2)
     df["g"] = ["a"] * 59 + ["b"]
     with pytest.raises(
-        DisclosureError, match=r"'a level of C\(g\) \(column 2 of the design\)' marks fewer"
+        DisclosureError, match=r"'a level of C\(g\) \(column 2 of the design\)' holds fewer"
     ) as err:
         safe_ols("y ~ x + C(g)", data=df)
     assert "T.b" not in str(err.value)  # the small level is not named

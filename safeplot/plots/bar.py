@@ -563,6 +563,18 @@ def release_barplot(
     if not m.raw:
         params["sig"] = pol.sig_figs
     drawn_groups = [g for g in present if shown[g]]
+    if not (m.raw or m.moves_values):
+        # a bar's estimate beside an earlier one of nearly the same records (the category's
+        # bar without hue, beside the bar of its one large hue level) differences out the
+        # records between them; groups are named by position, never by a level
+        guard.link_groups(
+            values,
+            {f"group {i + 1}": codes == g for i, g in enumerate(drawn_groups)},
+            function=function,
+            advice="Draw both figures with groups that differ by more records (merge the "
+            "small levels, e.g. with method='generalize'), or draw only one of them.",
+            whole=False,
+        )
     rare = np.array([]) if m.raw else rare_values(rows.all_values, threshold)
     est = np.empty(len(drawn_groups))
     lo = np.empty(len(drawn_groups))
