@@ -9,6 +9,7 @@ data many times and average the noise away. The release ledger
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 
 import matplotlib.pyplot as plt
@@ -746,14 +747,15 @@ def _estimates(ax) -> list[float]:
     return [float(v) for line in ax.lines for v in line.get_ydata()]
 
 
+@pytest.mark.parametrize("method", ["suppress", "confidential", "deterministic"])
 @pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
 @pytest.mark.parametrize("name", list(_ESTIMATE_PLOTS))
-def test_a_category_and_its_large_hue_level_are_not_both_drawn(name, hue_first):
+def test_a_category_and_its_large_hue_level_are_not_both_drawn(name, hue_first, method):
     # the reader reads category b's mean over 21 records, and its hue level x's over 20:
     # 21 * one - 20 * the other is the outcome of the one record of hue level y (left out)
     t = safeplot.get_policy().threshold
     df = _bar_frame()
-    draw = _ESTIMATE_PLOTS[name]
+    draw = functools.partial(_ESTIMATE_PLOTS[name], method=method)
     order = [{}, {"hue": "h"}] if not hue_first else [{"hue": "h"}, {}]
     draw(df, **order[0])
     plt.figure()
@@ -764,10 +766,12 @@ def test_a_category_and_its_large_hue_level_are_not_both_drawn(name, hue_first):
     draw(df.assign(v=df["v"] + 1000.0), **order[1])
 
 
+@pytest.mark.parametrize("method", ["suppress", "confidential"])
 @pytest.mark.parametrize("name", list(_ESTIMATE_PLOTS))
-def test_without_the_ledger_the_category_minus_its_hue_level_is_the_record(name):
+def test_without_the_ledger_the_category_minus_its_hue_level_is_the_record(name, method):
+    # moved values lie close to the raw ones: the difference comes close to the record's
     df = _bar_frame()
-    draw = _ESTIMATE_PLOTS[name]
+    draw = functools.partial(_ESTIMATE_PLOTS[name], method=method)
     drawn = []
     for kw in ({}, {"hue": "h"}):
         with ledger.using(ledger.Ledger()):
@@ -776,4 +780,4 @@ def test_without_the_ledger_the_category_minus_its_hue_level_is_the_record(name)
             drawn.append(_estimates(ax))
     whole_b = drawn[0][1]  # categories a, b
     guesses = [21 * whole_b - 20 * v for v in drawn[1]]
-    assert min(abs(g - df["v"].iloc[-1]) for g in guesses) < 1.5
+    assert min(abs(g - df["v"].iloc[-1]) for g in guesses) < 2.0

@@ -563,10 +563,11 @@ def release_barplot(
     if not m.raw:
         params["sig"] = pol.sig_figs
     drawn_groups = [g for g in present if shown[g]]
-    if not (m.raw or m.moves_values):
+    if not m.raw:
         # a bar's estimate beside an earlier one of nearly the same records (the category's
         # bar without hue, beside the bar of its one large hue level) differences out the
-        # records between them; groups are named by position, never by a level
+        # records between them (their moved values too, which lie close to the raw ones);
+        # groups are named by position, never by a level
         guard.link_groups(
             values,
             {f"group {i + 1}": codes == g for i, g in enumerate(drawn_groups)},
