@@ -545,6 +545,15 @@ def describe(
             flags[col] = f"suppressed: fewer than {minimum} records"
             suppressed.append(str(col))
             continue
+        # the mean of these records beside an earlier one of nearly the same records (the
+        # data with and without a row, a model's records) differences out the rows between
+        guard.link_groups(
+            v,
+            {},
+            function="describe",
+            advice="Describe the same records as before (or a subset that differs by more "
+            "records).",
+        )
         rare = rare_values(v, threshold)
         w = winsorize(v, winsor_sd, policy=pol)
         n_wins += w.n_winsorized

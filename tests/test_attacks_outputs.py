@@ -26,7 +26,7 @@ import pandas as pd
 import pytest
 
 import safeplot
-from safeplot import DisclosureError, audit
+from safeplot import DisclosureError, audit, ledger
 from safeplot.anonymize.grids import rare_values
 
 # every attack runs under the built-in policy and under a locked, stricter one
@@ -400,10 +400,20 @@ def test_ppplot_does_not_give_the_exact_number_of_records_by_stepping_a():
     assert audit.entries() == []
 
 
+def test_describe_with_and_without_one_record_is_refused(data):
+    """Differencing: n * mean - (n - 1) * mean' would be the record's value, up to rounding."""
+    safeplot.describe(data.iloc[:-2][["x", "y"]])
+    with pytest.raises(DisclosureError, match="differ by fewer than"):
+        safeplot.describe(data.iloc[:-1][["x", "y"]])
+    safeplot.describe(data.iloc[:-2][["x", "y"]].sample(frac=1.0, random_state=0))  # the same
+
+
 def test_describe_with_and_without_one_record_gives_no_extreme(data):
-    """Differencing: the outlier added to data the reader knows changes only rounded numbers."""
-    without = safeplot.describe(data.iloc[:-2][["x", "y"]])
-    with_one = safeplot.describe(data.iloc[:-1][["x", "y"]])
+    """Differencing in two sessions: the outlier changes only rounded, winsorised numbers."""
+    with ledger.using(ledger.Ledger()):
+        without = safeplot.describe(data.iloc[:-2][["x", "y"]])
+    with ledger.using(ledger.Ledger()):
+        with_one = safeplot.describe(data.iloc[:-1][["x", "y"]])
     for table in (without.table, with_one.table):
         assert "min" not in table.index and "max" not in table.index
         assert not _rare_hits(table.to_string(), _rare(data["x"], data["y"]))
