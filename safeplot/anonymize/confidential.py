@@ -42,8 +42,8 @@ from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 from .boxes import BoxSummary, confidential_box, nudge_off
-from .grids import nice_step, off_rare, rare_values, safe_edges, safe_ticks
-from .statistics import round_sig, sig_unit, winsorize
+from .grids import move_off, nice_step, off_rare, rare_values, safe_edges, safe_ticks
+from .statistics import round_sig, round_to_span, sig_unit, winsorize
 
 __all__ = [
     "LOWESS_EXACT_MAX",
@@ -862,7 +862,12 @@ def lowess_trend(
     Returns
     -------
     xs, ys : ndarray
-        The curve's points, xs increasing.
+        The curve's points, xs increasing (points of the round grid); ys
+        rounded to `sig` figures of the clipped y range
+        (:func:`~safeplot.anonymize.statistics.round_to_span`), none on a
+        rare raw value. Of a run of grid points with the same rounded value
+        only the middle one is kept, so that the curve is drawn smooth
+        rather than as a staircase.
 
     Notes
     -----
@@ -942,5 +947,28 @@ def lowess_trend(
     ends = np.clip(np.asarray(round_sig(ys[[0, -1]], sig), dtype=float), clo, chi)
     ends = nudge_off(ends, avoid_y, np.where(ends < mid, 1.0, -1.0), sig)
     ys[[0, -1]] = ends
-    ys[1:-1] = off_rare(ys[1:-1], avoid_y, chi - clo)
-    return xs, ys
+    # the inner vertices are statistics too: rounded to figures of the y range (a curve's
+    # resolution, not each value's own), kept inside the clip range, off rare values
+    inner, step, settle = round_to_span(ys[1:-1], chi - clo, sig)
+    inner = np.clip(inner, clo, chi)
+    ys[1:-1] = move_off(
+        inner, avoid_y, step, directions=np.where(inner < mid, 1.0, -1.0), settle=settle
+    )
+    return _through_runs(xs, ys)
+
+
+def _through_runs(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Keep the ends and the middle vertex of each run of equal rounded inner values.
+
+    A smooth curve sampled finely and rounded to a step repeats each value
+    over several grid points; drawn as it is, it is a staircase. Drawn
+    through one vertex per run (each still a grid point and a rounded value),
+    it is the smooth curve the rounding allows.
+    """
+    if ys.size <= 3:
+        return xs, ys
+    inner = ys[1:-1]
+    starts = np.flatnonzero(np.r_[True, inner[1:] != inner[:-1]])
+    ends = np.r_[starts[1:], inner.size]
+    keep = np.r_[0, 1 + (starts + ends - 1) // 2, ys.size - 1]
+    return xs[keep], ys[keep]

@@ -24,6 +24,7 @@ References
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +34,14 @@ from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 
-__all__ = ["WinsorResult", "round_sig", "safe_quantiles", "sig_unit", "winsorize"]
+__all__ = [
+    "WinsorResult",
+    "round_sig",
+    "round_to_span",
+    "safe_quantiles",
+    "sig_unit",
+    "winsorize",
+]
 
 # _POW10[e] is the float64 nearest to 10**e (int -> float conversion is
 # correctly rounded, unlike repeated multiplication).
@@ -160,6 +168,50 @@ def sig_unit(x: ArrayLike, sig: int) -> float | np.ndarray:
     mag = np.floor(np.log10(np.abs(np.where(arr == 0, 1.0, arr))))
     out = np.where(arr == 0, 10.0 ** (-sig), 10.0 ** (mag - sig + 1))
     return float(out) if out.ndim == 0 else out
+
+
+def round_to_span(
+    values: ArrayLike, span: float, sig: int
+) -> tuple[np.ndarray, float, Callable[[np.ndarray], np.ndarray]]:
+    """Round values to `sig` significant figures of `span` (a curve's resolution).
+
+    A curve computed from records is rounded to one step for all its values,
+    ``10**(floor(log10(span)) - sig + 1)`` (0.01 for a span of 2 at three
+    figures), rather than each value to figures of its own, which would draw
+    a staircase where the curve is far from zero and changes little.
+
+    Parameters
+    ----------
+    values : array-like
+        The curve's values.
+    span : float
+        The range of the variable (0, negative or not finite counts as 1).
+    sig : int
+        Significant figures of the span.
+
+    Returns
+    -------
+    rounded : ndarray
+    step : float
+        The rounding step.
+    settle : callable
+        Rounds other values to the same step (for values moved by a step).
+
+    Examples
+    --------
+    >>> rounded, step, _ = round_to_span([9.01234, 10.5678], span=2.0, sig=3)
+    >>> rounded.tolist(), step
+    ([9.01, 10.57], 0.01)
+    """
+    span = float(span) if np.isfinite(span) and span > 0 else 1.0
+    step = float(10.0 ** (np.floor(np.log10(span)) - sig + 1))
+    # the decimal places of the step, so that 10.57 is not 10.570000000000002
+    decimals = max(0, int(-np.floor(np.log10(step))))
+
+    def settle(v: np.ndarray) -> np.ndarray:
+        return np.round(np.round(np.asarray(v, dtype=float) / step) * step, decimals)
+
+    return settle(np.asarray(values, dtype=float)), step, settle
 
 
 def round_sig(

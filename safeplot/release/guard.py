@@ -49,7 +49,7 @@ from numpy.typing import ArrayLike
 from .. import ledger as _ledger
 from ..anonymize.boxes import nudge_off
 from ..anonymize.grids import move_off, off_rare
-from ..anonymize.statistics import round_sig
+from ..anonymize.statistics import round_sig, round_to_span
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
 
@@ -221,20 +221,12 @@ def released_curve(
     array([ 9.01, 10.57, 11.  ])
     """
     pol = get_policy(policy)
-    sig = pol.check_sig_figs(sig)
-    span = float(span) if np.isfinite(span) and span > 0 else 1.0
-    step = 10.0 ** (np.floor(np.log10(span)) - sig + 1)
-    # the decimal places of the step, so that 10.57 is not 10.570000000000002
-    decimals = max(0, int(-np.floor(np.log10(step))))
-
-    def settle(v: np.ndarray) -> np.ndarray:
-        return np.round(np.round(v / step) * step, decimals)
-
+    rounded, step, settle = round_to_span(values, span, pol.check_sig_figs(sig))
     figure = _FIGURE_RARE.get()
     if figure is not None:
         avoid = np.union1d(np.asarray(avoid, dtype=float), figure)
     # a rounded value on a rare raw value moves up one step, and stays rounded
-    return move_off(settle(np.asarray(values, dtype=float)), avoid, step, settle=settle)
+    return move_off(rounded, avoid, step, settle=settle)
 
 
 def released_counts(
