@@ -1527,10 +1527,11 @@ def safe_ols(
         coefficients, a perfect fit (zero residuals: R-squared 1 reveals the
         outcome exactly), a record with leverage 1, or a group of records
         too small or too close to another: a dummy (or a category's
-        reference level) marking fewer than ``threshold`` records, or two
-        groups -- of this model, or of an earlier model of the same outcome
-        in the session (all its records included) -- differing by fewer
-        than ``threshold`` records (:meth:`safeplot.ledger.Ledger.link_groups`).
+        reference level) marking fewer than ``threshold`` records, or a
+        group -- of this model, or of an earlier model of the same outcome
+        in the session (all its records included) -- that holds another and
+        fewer than ``threshold`` records more
+        (:meth:`safeplot.ledger.Ledger.link_groups`).
     ValueError
         A formula naming a column that is not in the data (the message lists
         the columns), a text outcome, or a singular design (collinear terms,

@@ -66,7 +66,7 @@ import contextvars
 import hashlib
 import math
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -298,26 +298,60 @@ def _cell_keys(tag: bytes, index: np.ndarray, h: np.ndarray, m: int) -> list[byt
     return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
 
 
-@dataclass(frozen=True)
-class _Group:
-    """A group of records whose statistics were released: its records' keys, as a multiset."""
+def _nested_by_few(only_a: Any, only_b: Any, threshold: int) -> Any:
+    """Tell whether one group holds the other and 1 to ``threshold - 1`` records more.
 
-    name: str
+    `only_a` and `only_b` count the records of each group not in the other.
+    Their sums then differ by exactly those few records' values. Groups that
+    each hold records of their own (one record swapped for another) give a
+    difference of two records' values, no value of one record; they are not
+    refused (cell suppression draws the same line).
+    """
+    only_a, only_b = np.asarray(only_a), np.asarray(only_b)
+    few = (only_a > 0) & (only_a < threshold) & (only_b == 0)
+    return few | ((only_b > 0) & (only_b < threshold) & (only_a == 0))
+
+
+@dataclass(frozen=True)
+class _Partition:
+    """Groups of records whose statistics were released together, no record in two.
+
+    A record is identified by its outcome value (a hash of it) and, among
+    records of equal value, by its place in order of group: two releases are
+    matched record by record, so that the records two groups share are
+    counted by sorting, whatever the number of groups.
+    """
+
     function: str
-    size: int
-    keys: np.ndarray  # the distinct keys, sorted
-    counts: np.ndarray  # how many records hold each key
+    names: tuple[str, ...]
+    sizes: np.ndarray  # records per group
+    ids: np.ndarray  # one id per record of a group (value hash and occurrence)
+    labels: np.ndarray  # the group of each id
 
     @classmethod
-    def of(cls, name: str, function: str, keys: np.ndarray) -> _Group:
-        distinct, counts = np.unique(keys, return_counts=True)
-        return cls(name, function, int(keys.size), distinct, counts)
+    def of(cls, outcome: np.ndarray, labels: np.ndarray, names: tuple[str, ...], function: str):
+        y = np.asarray(outcome, dtype=float).ravel() + 0.0  # -0.0 as 0.0
+        member = labels >= 0
+        keys, labels = _mix(y[member].view(np.uint64)), labels[member].astype(np.int64)
+        ids = keys
+        order = np.argsort(keys)
+        tied = keys[order][1:] == keys[order][:-1]
+        if tied.any():  # equal values: the i-th of a value in one release is the i-th in another
+            order = np.lexsort((labels, keys))
+            run = np.r_[True, keys[order][1:] != keys[order][:-1]]
+            first = np.maximum.accumulate(np.where(run, np.arange(order.size), 0))
+            occurrence = np.empty(order.size, dtype=np.uint64)
+            occurrence[order] = (np.arange(order.size) - first).astype(np.uint64)
+            ids = keys ^ _mix(occurrence)
+        sizes = np.bincount(labels, minlength=len(names))
+        return cls(function, names, sizes, ids, labels)
 
-    def differ(self, other: _Group) -> int:
-        """Count the records in one group and not the other (multisets of keys), both ways."""
-        _, i, j = np.intersect1d(self.keys, other.keys, assume_unique=True, return_indices=True)
-        common = int(np.minimum(self.counts[i], other.counts[j]).sum())
-        return self.size + other.size - 2 * common
+    def shared(self, other: _Partition) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return the pairs of groups (this, other) that share records, and how many they share."""
+        _, i, j = np.intersect1d(self.ids, other.ids, assume_unique=True, return_indices=True)
+        m = len(other.names)
+        pairs, counts = np.unique(self.labels[i] * m + other.labels[j], return_counts=True)
+        return pairs // m, pairs % m, counts
 
 
 @dataclass
@@ -371,7 +405,7 @@ class Ledger:
         #: the records of a bin (see :func:`bin_keys`) -> what was released of them
         self._bins: dict[bytes, _Bin] = {}
         #: groups of records whose statistics were released (model dummies, a model's records)
-        self._groups: list[_Group] = []
+        self._partitions: list[_Partition] = []
         self._decisions: list[Decision] = []
 
     def __repr__(self) -> str:
@@ -587,13 +621,14 @@ class Ledger:
         records fitted; two such statistics on groups that differ by fewer
         than ``threshold`` records give those records' outcomes as a
         difference (a three- and a two-record dummy, a model fitted with and
-        without one row). Every pair of groups -- within this release, and
-        against every group released before on the same outcome -- must
-        differ by 0 or at least ``threshold`` records, and every group must
-        hold 0 or at least ``threshold`` records. Across releases, a record
-        is recognised by its outcome value: two groups differ by the records
-        whose outcomes are not matched in the other (which is exactly what a
-        difference of their sums leaves).
+        without one row). No group -- of this release, or released before on
+        the same outcome -- may hold another and 1 to ``threshold - 1``
+        records more, and every group must hold 0 or at least ``threshold``
+        records. Groups that each hold records of their own give a
+        difference of several records' values and are not refused. Across
+        releases, a record is recognised by its outcome value: a group's
+        records not in the other are those whose outcomes are not matched
+        there (which is exactly what a difference of their sums leaves).
 
         Parameters
         ----------
@@ -652,25 +687,110 @@ class Ledger:
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
                 if abs(sizes[a] - sizes[b]) < threshold:  # else they differ by >= threshold
-                    differ = int(np.count_nonzero(masks[a] != masks[b]))
-                    if 0 < differ < threshold:
+                    only_a = int(np.count_nonzero(masks[a] & ~masks[b]))
+                    only_b = int(np.count_nonzero(masks[b] & ~masks[a]))
+                    if _nested_by_few(only_a, only_b, threshold):
                         refuse(
-                            f"the groups {a!r} and {b!r} differ by fewer than {threshold} records"
+                            f"the groups {a!r} and {b!r} differ by fewer than {threshold} records, "
+                            "one holding the other"
                         )
-        keys = _mix(y.view(np.uint64))
-        new = [_Group.of(name, function, keys[m]) for name, m in masks.items() if m.any()]
+        # overlapping groups (a model's dummies) are stored one by one
+        parts = [
+            _Partition.of(y, np.where(m, 0, -1), (name,), function)
+            for name, m in masks.items()
+            if m.any()
+        ]
+        self._link_partitions(parts, function, threshold, refuse)
+
+    def link_partition(
+        self,
+        outcome: Any,
+        labels: Any,
+        names: Any = None,
+        *,
+        function: str = "",
+        advice: str = "Release statistics of the same groups as before, or of groups that "
+        "differ by more records.",
+    ) -> None:
+        """Refuse group statistics of a partition that differ from earlier ones by a few records.
+
+        As :meth:`link_groups`, for groups no record is in twice (bars,
+        intervals of the rounding method, microaggregation's groups): the
+        groups of this release are not compared with each other (they share
+        no record), and the comparison with earlier groups costs a sort of the
+        records, whatever the number of groups. Rounding's intervals at
+        ``c = 10`` and at ``c = 11``, or microaggregation's groups at ``k = 3``
+        and ``k = 4``, differ by a record or two: their means give those
+        records' values as a difference.
+
+        Parameters
+        ----------
+        outcome : array-like, shape (n,)
+            The values of the variable whose group statistics are released.
+        labels : array-like of int, shape (n,)
+            The group of each record, -1 for none.
+        names : sequence of str, optional
+            A name per group, for the message (default ``"group i"``).
+        function : str
+            The function making the release.
+        advice : str
+            What the refusal tells the analyst to do instead.
+
+        Raises
+        ------
+        DisclosureError
+            A group that differs from an earlier group of the same outcome
+            by 1 to ``threshold - 1`` records; nothing is recorded then.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> book = Ledger()
+        >>> x = np.arange(30.0)
+        >>> book.link_partition(x, np.repeat([0, 1, 2], 10), function="rounding")
+        >>> book.link_partition(x, np.repeat([0, 1, 2], [9, 10, 11]), function="rounding")
+        Traceback (most recent call last):
+        ...
+        safeplot.errors.DisclosureError: rounding: the group 'group 1' and the group ...
+        """
+        threshold = int(self.policy.threshold)
+        labels = np.asarray(labels).ravel().astype(np.int64)
+        m = int(labels.max()) + 1 if labels.size else 0
+        names = tuple(str(v) for v in names) if names is not None else ()
+        names = names if len(names) == m else tuple(f"group {i + 1}" for i in range(m))
+
+        def refuse(detail: str) -> None:
+            self._decide(function, "refused", detail)
+            raise DisclosureError(
+                f"{function}: {detail}, so statistics of them would give those records' values "
+                f"(every difference of two groups needs 0 or at least {threshold} records). "
+                f"{advice}"
+            )
+
+        part = _Partition.of(np.asarray(outcome, dtype=float), labels, names, function)
+        self._link_partitions([part], function, threshold, refuse)
+
+    def _link_partitions(
+        self, new: list[_Partition], function: str, threshold: int, refuse: Callable
+    ) -> None:
+        """Compare `new` with every partition released before, then keep it."""
         with self._lock:
-            for group in new:
-                for old in self._groups:
-                    if abs(old.size - group.size) >= threshold:
-                        continue
-                    if 0 < group.differ(old) < threshold:
-                        refuse(
-                            f"the group {group.name!r} and the group {old.name!r} of an earlier "
-                            f"{old.function or 'release'} differ by fewer than {threshold} "
-                            "records"
+            for part in new:
+                for old in self._partitions:
+                    mine, theirs, common = part.shared(old)
+                    bad = np.flatnonzero(
+                        _nested_by_few(
+                            part.sizes[mine] - common, old.sizes[theirs] - common, threshold
                         )
-            self._groups.extend(new)
+                    )
+                    if bad.size:
+                        g, h = int(mine[bad[0]]), int(theirs[bad[0]])
+                        refuse(
+                            f"the group {part.names[g]!r} and the group {old.names[h]!r} of an "
+                            f"earlier {old.function or 'release'} differ by fewer than "
+                            f"{threshold} records, one holding the other"
+                        )
+            self._partitions.extend(new)
 
     # -- counts --------------------------------------------------------------------------
 

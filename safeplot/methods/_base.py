@@ -26,6 +26,7 @@ __all__ = [
     "get_method",
     "refuse_unsupported",
     "register",
+    "release_representatives",
 ]
 
 
@@ -262,6 +263,49 @@ class Method:
 
 
 _REGISTRY: dict[str, Method] = {}
+
+
+def release_representatives(
+    values: np.ndarray, raw: np.ndarray, context: ValueContext, j: int = 0
+) -> np.ndarray:
+    """Return a method's representatives (group or interval means) as released statistics.
+
+    A representative is the mean of its records: a statistic, rounded as a
+    curve is (DESIGN invariant 4), to the policy's significant figures of
+    the variable's range (:func:`~safeplot.release.guard.released_curve`),
+    and off the variable's rare raw values. Rounding each to figures of its
+    own would collapse the representatives of data far from zero (years, say)
+    onto a few values.
+
+    Parameters
+    ----------
+    values : ndarray, shape (n,)
+        Each record's representative, in row order.
+    raw : ndarray, shape (n,)
+        The records' raw values of the variable.
+    context : ValueContext
+        The call's threshold, policy and rare values.
+    j : int
+        The variable's column (to use the rare values the caller listed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from safeplot.policy import Policy
+    >>> raw = np.arange(20.0)
+    >>> reps = np.repeat([raw[:10].mean(), raw[10:].mean() + 1 / 3], 10)
+    >>> ctx = ValueContext(threshold=3, policy=Policy(), options={})
+    >>> np.unique(release_representatives(reps, raw, ctx)).tolist()
+    [4.5, 14.8]
+    """
+    from ..anonymize.grids import RareValues, rare_values
+    from ..release import guard
+
+    given = context.rare[j] if context.rare and j < len(context.rare) else None
+    if not (isinstance(given, RareValues) and given.describes(raw, context.threshold)):
+        given = rare_values(raw, context.threshold)
+    span = float(np.ptp(raw)) if raw.size else 1.0
+    return guard.released_curve(values, given, span, policy=context.policy)
 
 
 def register(method: Method, *, replace: bool = False) -> Method:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..anonymize import off_rare_values
 from ..anonymize.discretize import discretize
-from ._base import AnonymizedValues, Method, ValueContext, register
+from ..release import guard
+from ._base import AnonymizedValues, Method, ValueContext, register, release_representatives
 
 __all__ = ["Rounding"]
 
@@ -30,13 +30,22 @@ class Rounding(Method):
         """Return `x` rounded; each variable as a whole (levels share representatives)."""
         options, pol = context.options, context.policy
         dres = discretize(x, options["c"], options["discretizer"], policy=pol)
+        values = np.asarray(dres.values, dtype=float).reshape(x.shape)
+        out = np.empty_like(values)
+        for j in range(x.shape[1]):
+            # an interval's mean beside an earlier one of nearly the same records (the
+            # intervals at another c) gives the records between them as a difference
+            interior = dres.edges[j][1:-1]
+            guard.link_partition(
+                x[:, j],
+                np.searchsorted(interior, x[:, j], side="left"),  # on an edge: the one below
+                function="rounding",
+                advice="Round these values with the same c and discretizer as before (or a c "
+                "far from it).",
+            )
+            out[:, j] = release_representatives(values[:, j], x[:, j], context, j)
         return AnonymizedValues(
-            off_rare_values(
-                np.asarray(dres.values, dtype=float).reshape(x.shape),
-                x,
-                context.threshold,
-                context.rare,
-            ),
+            out,
             {"c": options["c"], "discretizer": dres.discretizer},
             {"small_intervals_merged": pol.round_count(dres.small_intervals)},
         )

@@ -568,13 +568,14 @@ def release_barplot(
         # bar without hue, beside the bar of its one large hue level) differences out the
         # records between them (their moved values too, which lie close to the raw ones);
         # groups are named by position, never by a level
-        guard.link_groups(
+        label = np.full(len(sizes), -1, dtype=np.int64)
+        label[drawn_groups] = np.arange(len(drawn_groups))
+        guard.link_partition(
             values,
-            {f"group {i + 1}": codes == g for i, g in enumerate(drawn_groups)},
+            label[codes],
             function=function,
             advice="Draw both figures with groups that differ by more records (merge the "
             "small levels, e.g. with method='generalize'), or draw only one of them.",
-            whole=False,
         )
     rare = np.array([]) if m.raw else rare_values(rows.all_values, threshold)
     est = np.empty(len(drawn_groups))

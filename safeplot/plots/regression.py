@@ -1510,9 +1510,9 @@ def regplot(
     DisclosureError
         A policy floor not met, too few records, no x value/bin with at
         least ``threshold`` records for ``x_estimator``, or estimates of
-        groups that differ by fewer than ``threshold`` records from groups
-        released before (the data with and without a record; see
-        :meth:`safeplot.ledger.Ledger.link_groups`).
+        groups nested in (or holding) groups released before with fewer than
+        ``threshold`` records between them (the data with and without a
+        record; see :meth:`safeplot.ledger.Ledger.link_groups`).
     ValueError
         Bad input or mutually exclusive regression options.
 

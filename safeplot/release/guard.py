@@ -67,6 +67,7 @@ __all__ = [
     "link_counts",
     "link_groups",
     "link_levels",
+    "link_partition",
     "linked_warning",
     "named_estimator",
     "record",
@@ -711,6 +712,22 @@ def link_groups(
     >>> link_groups(np.arange(10.0), {"x > 4": np.arange(10) > 4}, function="safe_ols")
     """
     _ledger.current().link_groups(outcome, groups, function=function, **kwargs)
+
+
+def link_partition(
+    outcome: ArrayLike, labels: ArrayLike, names: Any = None, *, function: str = "", **kwargs: Any
+) -> None:
+    """Refuse group statistics that differ from earlier groups by fewer than ``threshold`` records.
+
+    See :meth:`safeplot.ledger.Ledger.link_partition`; the ledger in force
+    decides.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> link_partition(np.arange(10.0), np.repeat([0, 1], 5), function="rounding")
+    """
+    _ledger.current().link_partition(outcome, labels, names, function=function, **kwargs)
 
 
 def charge_noise(
