@@ -356,11 +356,11 @@ TRANSFORMS = {
 
 
 @pytest.mark.parametrize("name", list(TRANSFORMS))
-def test_averaging_100_transformed_copies_gets_no_closer_than_q(people, name):
-    """Release 100 transformed copies, undo each transform, average: the noise stays.
+def test_averaging_400_transformed_copies_gets_no_closer_than_q(people, name):
+    """Release 400 transformed copies, undo each transform, average: the noise stays.
 
-    Were the noise drawn afresh for each copy, the average of 100 would be
-    10 times closer to the records than one release (q/10 of the SD), far
+    Were the noise drawn afresh for each copy, the average of 400 would be
+    20 times closer to the records than one release (q/20 of the SD), far
     below the 0.8 q the test asks for.
     """
     forward, inverse = TRANSFORMS[name]
@@ -368,7 +368,7 @@ def test_averaging_100_transformed_copies_gets_no_closer_than_q(people, name):
     raw = people[["x", "y"]].to_numpy()
     sd = raw.std(axis=0, ddof=1)
     recovered, refused = [], 0
-    for j in range(100):
+    for j in range(400):
         plt.close("all")
         _, ax = plt.subplots()
         try:
