@@ -14,19 +14,11 @@ k-means or resampling-based discretisation.
 Both are ``method=`` values of every plot of continuous values. Here the
 body mass of the Palmer penguins, first as histograms, then against flipper
 length.
-
-This page compares the algorithms on one public data set, which a release
-never does: the groups of two of them (or of one at ``k = 3`` and
-``k = 4``) can hold each other but for a record or two, and the difference of
-their means is then those records' values. In one session the release
-ledger refuses the second such release (:doc:`/security`), so each panel
-here is drawn in a ledger of its own, as a study of the methods would be.
 """
 
 import matplotlib.pyplot as plt
 
 import safeplot
-from safeplot import ledger
 
 penguins = safeplot.load_dataset("penguins")
 
@@ -40,8 +32,7 @@ settings = [
 ]
 fig, axes = plt.subplots(2, 3, figsize=(13, 6.5), sharey=True, layout="constrained")
 for ax, (method, params) in zip(axes.flat, settings, strict=True):
-    with ledger.using(ledger.Ledger()):  # a comparison of methods, not a release
-        safeplot.histplot(data=penguins, x="body_mass_g", bins=25, method=method, ax=ax, **params)
+    safeplot.histplot(data=penguins, x="body_mass_g", bins=25, method=method, ax=ax, **params)
     ax.set_title(f"{method} ({', '.join(f'{k}={v}' for k, v in params.items())})", fontsize=9)
 
 # %%
@@ -72,16 +63,15 @@ for ax, (method, params) in zip(
     ],
     strict=True,
 ):
-    with ledger.using(ledger.Ledger()):
-        safeplot.scatterplot(
-            data=penguins,
-            x="flipper_length_mm",
-            y="body_mass_g",
-            hue="species",
-            method=method,
-            legend=ax is axes[0],
-            ax=ax,
-            **params,
-        )
+    safeplot.scatterplot(
+        data=penguins,
+        x="flipper_length_mm",
+        y="body_mass_g",
+        hue="species",
+        method=method,
+        legend=ax is axes[0],
+        ax=ax,
+        **params,
+    )
     ax.set_title(f"{method} {params}", fontsize=9)
 plt.show()

@@ -298,6 +298,45 @@ def _cell_keys(tag: bytes, index: np.ndarray, h: np.ndarray, m: int) -> list[byt
     return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
 
 
+def _nested_small(
+    lo: np.ndarray,
+    hi: np.ndarray,
+    totals: np.ndarray,
+    earlier: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    threshold: int,
+) -> int | None:
+    """Return a bin of this release to hide so that no bin difference is small, or None.
+
+    A shown bin of one release minus the shown bins of another that lie
+    inside it is what a reader computes; it must be 0 or at least
+    `threshold`. Checked both ways against each earlier release; the bin to
+    hide is this release's outer bin, or its smallest shown inner bin.
+    """
+    shown = np.isfinite(totals)
+    for olo, ohi, ototals in earlier:
+        oshown = np.isfinite(ototals)
+        tol = 1e-12 * max(1.0, float(np.abs(np.r_[lo, hi, olo, ohi]).max()))
+        # inside[i, j]: earlier bin j lies inside this bin i
+        inside = (olo[None, :] >= lo[:, None] - tol) & (ohi[None, :] <= hi[:, None] + tol)
+        known = inside & oshown[None, :]
+        rest = totals - (known * np.nan_to_num(ototals)[None, :]).sum(axis=1)
+        bad = shown & known.any(axis=1) & (rest > 0) & (rest < threshold)
+        if bad.any():
+            return int(np.flatnonzero(bad)[0])
+        # this release's bins inside an earlier shown bin
+        around = (lo[None, :] >= olo[:, None] - tol) & (hi[None, :] <= ohi[:, None] + tol)
+        mine = around & shown[None, :]
+        rest = ototals - (mine * np.nan_to_num(totals)[None, :]).sum(axis=1)
+        bad = oshown & mine.any(axis=1) & (rest > 0) & (rest < threshold)
+        if bad.any():
+            j = int(np.flatnonzero(bad)[0])
+            candidates = np.flatnonzero(mine[j] & (totals > 0))
+            if candidates.size == 0:
+                return int(np.flatnonzero(mine[j])[0])
+            return int(candidates[np.argmin(totals[candidates])])
+    return None
+
+
 def _nested_by_few(only_a: Any, only_b: Any, threshold: int) -> Any:
     """Tell whether one group holds the other and 1 to ``threshold - 1`` records more.
 
@@ -406,6 +445,8 @@ class Ledger:
         self._bins: dict[bytes, _Bin] = {}
         #: groups of records whose statistics were released (model dummies, a model's records)
         self._partitions: list[_Partition] = []
+        #: all the records of a histogram (a multiset hash) -> its bins: (lo, hi, totals)
+        self._intervals: dict[bytes, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
         self._decisions: list[Decision] = []
 
     def __repr__(self) -> str:
@@ -691,8 +732,8 @@ class Ledger:
                     only_b = int(np.count_nonzero(masks[b] & ~masks[a]))
                     if _nested_by_few(only_a, only_b, threshold):
                         refuse(
-                            f"the groups {a!r} and {b!r} differ by fewer than {threshold} records, "
-                            "one holding the other"
+                            f"the groups {a!r} and {b!r} differ by fewer than {threshold} "
+                            "records, one holding the other"
                         )
         # overlapping groups (a model's dummies) are stored one by one
         parts = [
@@ -850,7 +891,59 @@ class Ledger:
         >>> out["a"], out["b"]
         (array([nan,  4.]), array([nan,  0.]))
         """
-        return self._link(bin_keys(values, edges), counts, partition, function)
+        out = self._link(bin_keys(values, edges), counts, partition, function)
+        return self._link_intervals(values, edges, out, function)
+
+    def _link_intervals(
+        self, values: Any, edges: Any, counts: dict[Any, np.ndarray], function: str
+    ) -> dict[Any, np.ndarray]:
+        """Secondary suppression against histograms of the same records on other bins.
+
+        A bin of one histogram holds the bins of another that lie inside it
+        (bins of half the width, a shifted range, edges given by hand): its
+        count minus theirs is the count of the rest of it, which must be 0
+        or at least ``threshold``. The records are recognised as a whole (a
+        multiset hash of all their values, whatever bins or range), and each
+        bin by its interval. Where a difference would be small, one more bin
+        of this release is hidden: the outer one, or the smallest inner one
+        (a shown bin holds at least ``threshold`` records, so the difference
+        then does too). For a release split by a grouping variable, a bin's
+        total is known where every level of it is shown, and hiding a bin
+        hides it in every level.
+        """
+        threshold = int(self.policy.threshold)
+        v = np.asarray(values, dtype=float).ravel() + 0.0
+        v = v[np.isfinite(v)]
+        key = _cell_keys(b"records", np.zeros(v.size, dtype=np.intp), _mix(v.view(np.uint64)), 1)[
+            0
+        ]
+        if key is None:
+            return counts
+        e = np.asarray(edges, dtype=float).ravel()
+        lo, hi = e[:-1], e[1:]
+        levels = list(counts)
+        stack = np.stack([np.asarray(counts[level], dtype=float) for level in levels])
+        totals = stack.sum(axis=0)  # NaN where any level is hidden: the total is not known
+        added = 0
+        with self._lock:
+            earlier = self._intervals.setdefault(key, [])
+            for _ in range(totals.size + 1):
+                hide = _nested_small(lo, hi, totals, earlier, threshold)
+                if hide is None:
+                    break
+                totals[hide] = np.nan
+                stack[:, hide] = np.where(stack[:, hide] == 0, 0.0, np.nan)
+                added += 1
+            earlier.append((lo.copy(), hi.copy(), totals.copy()))
+        if added:
+            self._decide(
+                function,
+                "secondary suppression",
+                f"{added} more bin(s) hidden so that the counts cannot be differenced against "
+                "an earlier histogram of the same records on other bins",
+                added,
+            )
+        return {level: stack[i] for i, level in enumerate(levels)}
 
     def link_cells(
         self,

@@ -6,7 +6,6 @@ import numpy as np
 
 from ..anonymize.microaggregation import microaggregate
 from ..policy import Policy, get_policy
-from ..release import guard
 from ._base import AnonymizedValues, Method, ValueContext, register, release_representatives
 
 __all__ = ["Microaggregation"]
@@ -44,25 +43,13 @@ class Microaggregation(Method):
         algorithm = c.options["algorithm"]
         codes = np.zeros(x.shape[0], dtype=int) if c.strata is None else np.asarray(c.strata)
         out = np.empty_like(x)
-        labels = np.empty(x.shape, dtype=np.int64)
         n_groups = 0
         for code in np.unique(codes):
             rows = codes == code
             mres = microaggregate(x[rows], c.k, algorithm, policy=pol)
             out[rows] = mres.values
-            # one label per group over all strata (univariate algorithms: per column)
-            groups = mres.groups.reshape(mres.groups.shape[0], -1)
-            labels[rows] = n_groups + groups
-            n_groups += int(groups.max()) + 1 if groups.size else 0
+            n_groups += mres.n_groups
         for j in range(x.shape[1]):
-            # a group's mean beside an earlier one of nearly the same records (the groups at
-            # another k) gives the records between them as a difference
-            guard.link_partition(
-                x[:, j],
-                labels[:, j],
-                function="microaggregation",
-                advice="Microaggregate these values with the same k and algorithm as before.",
-            )
             out[:, j] = release_representatives(out[:, j], x[:, j], context, j)
         return AnonymizedValues(
             out,

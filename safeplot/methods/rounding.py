@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..anonymize.discretize import discretize
-from ..release import guard
 from ._base import AnonymizedValues, Method, ValueContext, register, release_representatives
 
 __all__ = ["Rounding"]
@@ -33,16 +32,6 @@ class Rounding(Method):
         values = np.asarray(dres.values, dtype=float).reshape(x.shape)
         out = np.empty_like(values)
         for j in range(x.shape[1]):
-            # an interval's mean beside an earlier one of nearly the same records (the
-            # intervals at another c) gives the records between them as a difference
-            interior = dres.edges[j][1:-1]
-            guard.link_partition(
-                x[:, j],
-                np.searchsorted(interior, x[:, j], side="left"),  # on an edge: the one below
-                function="rounding",
-                advice="Round these values with the same c and discretizer as before (or a c "
-                "far from it).",
-            )
             out[:, j] = release_representatives(values[:, j], x[:, j], context, j)
         return AnonymizedValues(
             out,
