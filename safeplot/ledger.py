@@ -298,6 +298,17 @@ def _cell_keys(tag: bytes, index: np.ndarray, h: np.ndarray, m: int) -> list[byt
     return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
 
 
+def _within(lo: np.ndarray, hi: np.ndarray, olo: np.ndarray, ohi: np.ndarray) -> np.ndarray:
+    """``out[i, j]``: box j (`olo`, `ohi`) lies inside box i (`lo`, `hi`); boxes are rows."""
+    tol = 1e-12 * max(1.0, float(np.abs(np.concatenate([lo, hi, olo, ohi])).max()))
+    inside = np.ones((lo.shape[0], olo.shape[0]), dtype=bool)
+    for d in range(lo.shape[1]):
+        inside &= (olo[None, :, d] >= lo[:, None, d] - tol) & (
+            ohi[None, :, d] <= hi[:, None, d] + tol
+        )
+    return inside
+
+
 def _nested_small(
     lo: np.ndarray,
     hi: np.ndarray,
@@ -310,22 +321,21 @@ def _nested_small(
     A shown bin of one release minus the shown bins of another that lie
     inside it is what a reader computes; it must be 0 or at least
     `threshold`. Checked both ways against each earlier release; the bin to
-    hide is this release's outer bin, or its smallest shown inner bin.
+    hide is this release's outer bin, or its smallest shown inner bin. Bins
+    are boxes: `lo` and `hi` of shape ``(m, d)``.
     """
     shown = np.isfinite(totals)
     for olo, ohi, ototals in earlier:
         oshown = np.isfinite(ototals)
-        tol = 1e-12 * max(1.0, float(np.abs(np.r_[lo, hi, olo, ohi]).max()))
         # inside[i, j]: earlier bin j lies inside this bin i
-        inside = (olo[None, :] >= lo[:, None] - tol) & (ohi[None, :] <= hi[:, None] + tol)
+        inside = _within(lo, hi, olo, ohi)
         known = inside & oshown[None, :]
         rest = totals - (known * np.nan_to_num(ototals)[None, :]).sum(axis=1)
         bad = shown & known.any(axis=1) & (rest > 0) & (rest < threshold)
         if bad.any():
             return int(np.flatnonzero(bad)[0])
         # this release's bins inside an earlier shown bin
-        around = (lo[None, :] >= olo[:, None] - tol) & (hi[None, :] <= ohi[:, None] + tol)
-        mine = around & shown[None, :]
+        mine = _within(olo, ohi, lo, hi) & shown[None, :]
         rest = ototals - (mine * np.nan_to_num(totals)[None, :]).sum(axis=1)
         bad = oshown & mine.any(axis=1) & (rest > 0) & (rest < threshold)
         if bad.any():
@@ -445,8 +455,9 @@ class Ledger:
         self._bins: dict[bytes, _Bin] = {}
         #: groups of records whose statistics were released (model dummies, a model's records)
         self._partitions: list[_Partition] = []
-        #: all the records of a histogram (a multiset hash) -> its bins: (lo, hi, totals)
-        self._intervals: dict[bytes, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        #: (all the records counted: a multiset hash, dimensions) -> each release's bins as
+        #: boxes: (lo, hi, totals)
+        self._intervals: dict[tuple, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
         self._decisions: list[Decision] = []
 
     def __repr__(self) -> str:
@@ -892,41 +903,43 @@ class Ledger:
         (array([nan,  4.]), array([nan,  0.]))
         """
         out = self._link(bin_keys(values, edges), counts, partition, function)
-        return self._link_intervals(values, edges, out, function)
+        v = np.asarray(values, dtype=float).ravel() + 0.0
+        v = v[np.isfinite(v)]
+        e = np.asarray(edges, dtype=float).ravel()
+        return self._link_intervals(
+            _mix(v.view(np.uint64)), e[:-1, None], e[1:, None], out, function
+        )
 
     def _link_intervals(
-        self, values: Any, edges: Any, counts: dict[Any, np.ndarray], function: str
+        self, record_hash: np.ndarray, lo: np.ndarray, hi: np.ndarray, counts: dict, function: str
     ) -> dict[Any, np.ndarray]:
-        """Secondary suppression against histograms of the same records on other bins.
+        """Secondary suppression against counts of the same records on other bins.
 
         A bin of one histogram holds the bins of another that lie inside it
         (bins of half the width, a shifted range, edges given by hand): its
         count minus theirs is the count of the rest of it, which must be 0
-        or at least ``threshold``. The records are recognised as a whole (a
-        multiset hash of all their values, whatever bins or range), and each
-        bin by its interval. Where a difference would be small, one more bin
-        of this release is hidden: the outer one, or the smallest inner one
-        (a shown bin holds at least ``threshold`` records, so the difference
-        then does too). For a release split by a grouping variable, a bin's
-        total is known where every level of it is shown, and hiding a bin
-        hides it in every level.
+        or at least ``threshold``. Bins are boxes of any dimension (the cells
+        of 2-D grids are not linked this way yet; see security.rst). The
+        records are recognised as a whole (a multiset hash of all their
+        values, `record_hash` per record, whatever bins or range), and each
+        bin by its box (`lo`, `hi`: shape ``(m, d)``, one
+        column per variable). Where a difference would be small, one more
+        bin of this release is hidden: the outer one, or the smallest inner
+        one (a shown bin holds at least ``threshold`` records, so the
+        difference then does too). For a release split by a grouping
+        variable, a bin's total is known where every level of it is shown,
+        and hiding a bin hides it in every level.
         """
         threshold = int(self.policy.threshold)
-        v = np.asarray(values, dtype=float).ravel() + 0.0
-        v = v[np.isfinite(v)]
-        key = _cell_keys(b"records", np.zeros(v.size, dtype=np.intp), _mix(v.view(np.uint64)), 1)[
-            0
-        ]
+        key = _cell_keys(b"records", np.zeros(record_hash.size, dtype=np.intp), record_hash, 1)[0]
         if key is None:
             return counts
-        e = np.asarray(edges, dtype=float).ravel()
-        lo, hi = e[:-1], e[1:]
         levels = list(counts)
-        stack = np.stack([np.asarray(counts[level], dtype=float) for level in levels])
+        stack = np.stack([np.asarray(counts[level], dtype=float).ravel() for level in levels])
         totals = stack.sum(axis=0)  # NaN where any level is hidden: the total is not known
         added = 0
         with self._lock:
-            earlier = self._intervals.setdefault(key, [])
+            earlier = self._intervals.setdefault((key, lo.shape[1]), [])
             for _ in range(totals.size + 1):
                 hide = _nested_small(lo, hi, totals, earlier, threshold)
                 if hide is None:
@@ -939,11 +952,11 @@ class Ledger:
             self._decide(
                 function,
                 "secondary suppression",
-                f"{added} more bin(s) hidden so that the counts cannot be differenced against "
-                "an earlier histogram of the same records on other bins",
+                f"{added} more bin(s) or cell(s) hidden so that the counts cannot be "
+                "differenced against earlier counts of the same records on other bins",
                 added,
             )
-        return {level: stack[i] for i, level in enumerate(levels)}
+        return {level: stack[i].reshape(np.shape(counts[level])) for i, level in enumerate(levels)}
 
     def link_cells(
         self,
