@@ -827,7 +827,8 @@ def test_representatives_are_rounded_to_figures_of_the_range(method, params):
     _, ax = plt.subplots()
     safeplot.scatterplot(df, x="x", y="y", method=method, **params)
     xs = _drawn_x(ax)
-    np.testing.assert_allclose(xs * 10, np.round(xs * 10), atol=1e-9)
+    # (set a thousandth of a step off the grid: statistics of them fall off round numbers)
+    np.testing.assert_allclose(xs * 10, np.round(xs * 10), atol=2e-3)
     assert len(xs) > 3
 
 

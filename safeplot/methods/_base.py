@@ -275,7 +275,10 @@ def release_representatives(
     the variable's range (:func:`~safeplot.release.guard.released_curve`),
     and off the variable's rare raw values. Rounding each to figures of its
     own would collapse the representatives of data far from zero (years, say)
-    onto a few values.
+    onto a few values. They are then set a thousandth of a step off the
+    rounding's grid, so that statistics a plot draws of them (a box's
+    median, the mean of two of them) do not fall on round numbers, where raw
+    values often lie.
 
     Parameters
     ----------
@@ -295,17 +298,24 @@ def release_representatives(
     >>> raw = np.arange(20.0)
     >>> reps = np.repeat([raw[:10].mean(), raw[10:].mean() + 1 / 3], 10)
     >>> ctx = ValueContext(threshold=3, policy=Policy(), options={})
-    >>> np.unique(release_representatives(reps, raw, ctx)).tolist()
-    [4.5, 14.8]
+    >>> np.unique(release_representatives(reps, raw, ctx)).round(4).tolist()
+    [4.5001, 14.8001]
     """
     from ..anonymize.grids import RareValues, rare_values
+    from ..anonymize.statistics import round_to_span
     from ..release import guard
 
     given = context.rare[j] if context.rare and j < len(context.rare) else None
     if not (isinstance(given, RareValues) and given.describes(raw, context.threshold)):
         given = rare_values(raw, context.threshold)
     span = float(np.ptp(raw)) if raw.size else 1.0
-    return guard.released_curve(values, given, span, policy=context.policy)
+    rounded = guard.released_curve(values, given, span, policy=context.policy)
+    # a plot may draw statistics of the released values (a box's median, the mean of two
+    # representatives): on the rounding's grid they would fall on round numbers, where raw
+    # values often lie. A fixed thousandth of the step, far below what a figure shows, keeps
+    # them off that grid; the values are then moved off rare values once more
+    _, step, _ = round_to_span([], span, context.policy.check_sig_figs(None))
+    return guard.released_values(rounded + 1e-3 * step, given, step)
 
 
 def register(method: Method, *, replace: bool = False) -> Method:
