@@ -32,7 +32,10 @@ def client():
         protocol="tcp",
         host="127.0.0.1",
         dashboard_address=None,
-        memory_limit="1GiB",
+        # no memory limit: in-process workers would measure the whole test process, which
+        # after a few thousand tests holds more than a limit of 1 GiB allows, and a worker
+        # over 80 % of its limit pauses, so the computation waits for ever
+        memory_limit=0,
     )
     client = distributed.Client(cluster)
     yield client
