@@ -1314,9 +1314,10 @@ def _release_estimates(
     else:
         groups = px
     xs, ys, cis = [], [], []
-    values = np.unique(groups)
-    shown = {f"x group {i + 1}": groups == val for i, val in enumerate(values)}
-    shown = {name: sel for name, sel in shown.items() if sel.sum() >= threshold}
+    values, inverse, sizes = np.unique(groups, return_inverse=True, return_counts=True)
+    # a mask per group that is shown only: continuous x has a group per record
+    kept = np.flatnonzero(sizes >= threshold)
+    shown = {f"x group {i + 1}": inverse == i for i in kept}
     # a group's estimate beside another release's of nearly the same records (the bins of
     # the data with and without a record, or a model's) would difference out a record
     guard.link_groups(
@@ -1325,10 +1326,8 @@ def _release_estimates(
         function="regplot",
         advice="Draw the estimates of the same records as before, or use fewer x_bins.",
     )
-    for val in values:
-        sel = groups == val
-        if sel.sum() < threshold:
-            continue
+    for i, sel in zip(kept, shown.values(), strict=True):
+        val = values[i]
         _y = py[sel]
         est = float(estimator(_y))
         if x_ci is None:
