@@ -11,17 +11,21 @@ released and checks each new release against it:
   the suppressed cells as a difference (bin total minus the shown groups).
   The ledger applies *secondary suppression* to the new release, so that what
   is hidden in a bin always adds up to 0 or to at least ``threshold`` records.
+  Counts of the same records on other bins are checked too: a bin minus
+  the bins of another histogram inside it (half the width, a moved edge)
+  must not be a small count.
 * **Noise** (:meth:`Ledger.charge_noise`): re-drawing the same data gives the
   same keyed noise, so it costs nothing; a transformed copy (rescaled,
   shifted by a hair, put through a monotone function) draws new noise, and
   averaging ``m`` independent draws brings the noise down to ``q / sqrt(m)``.
   The ledger counts the independent draws of the same records and refuses
   more than the policy's ``noise_draws``.
-* **Groups** (:meth:`Ledger.link_groups`): statistics of groups of records
-  (the coefficient of a model's indicator, the records a model is fitted
-  on) from two groups that differ by a few records give those records'
-  outcomes as a difference: two models on a three- and a two-record dummy,
-  or on the data with and without one row. Such a release is refused.
+* **Groups** (:meth:`Ledger.link_groups`, :meth:`Ledger.link_partition`):
+  statistics of groups of records (the coefficient of a model's indicator,
+  the records a model is fitted on, a bar's mean) from two groups, one
+  holding the other and a few records more, give those records' outcomes
+  as a difference: two models on a three- and a two-record dummy, or on
+  the data with and without one row. Such a release is refused.
 * **Privacy budget** (:meth:`Ledger.spend_epsilon`): differentially private
   releases of a data set spend from its budget (the policy's ``dp_budget``);
   a release that would overspend it is refused, naming what is left.
@@ -68,7 +72,7 @@ import math
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -247,9 +251,14 @@ def bin_keys(values: Any, edges: Any) -> list[bytes | None]:
     (True, False)
     """
     v = np.asarray(values, dtype=float).ravel() + 0.0  # -0.0 as 0.0
+    return _bin_keys(v, _mix(v.view(np.uint64)), edges)
+
+
+def _bin_keys(v: np.ndarray, h: np.ndarray, edges: Any) -> list[bytes | None]:
+    """:func:`bin_keys` of values `v` whose hashes `h` are made already."""
     index = _bin_index(v, edges)
     inside = index >= 0
-    return _cell_keys(b"bin", index[inside], _mix(v[inside].view(np.uint64)), len(edges) - 1)
+    return _cell_keys(b"bin", index[inside], h[inside], len(edges) - 1)
 
 
 def grid_keys(x: Any, y: Any, xedges: Any, yedges: Any) -> list[bytes | None]:
@@ -453,7 +462,8 @@ class Ledger:
         self._delta: dict[str, float] = {}
         #: the records of a bin (see :func:`bin_keys`) -> what was released of them
         self._bins: dict[bytes, _Bin] = {}
-        #: groups of records whose statistics were released (model dummies, a model's records)
+        #: groups of records whose statistics were released (a model's dummies and records,
+        #: bars, x_bins, the columns describe summarises)
         self._partitions: list[_Partition] = []
         #: (all the records counted: a multiset hash, dimensions) -> each release's bins as
         #: boxes: (lo, hi, totals)
@@ -722,12 +732,8 @@ class Ledger:
         sizes = {name: int(m.sum()) for name, m in masks.items()}
 
         def refuse(detail: str) -> None:
-            self._decide(function, "refused", detail)
-            raise DisclosureError(
-                f"{function}: {detail}, so statistics of them would give those records' outcomes "
-                f"(every group, and every difference of two groups, needs 0 or at least "
-                f"{threshold} records). {advice}"
-            )
+            rule = "every group, and every difference of two groups,"
+            self._refuse_groups(function, detail, "outcomes", rule, advice)
 
         for name, size in sizes.items():
             if 0 < size < threshold or (whole and 0 < y.size - size < threshold):
@@ -766,14 +772,13 @@ class Ledger:
     ) -> None:
         """Refuse group statistics of a partition that differ from earlier ones by a few records.
 
-        As :meth:`link_groups`, for groups no record is in twice (bars,
-        intervals of the rounding method, microaggregation's groups): the
-        groups of this release are not compared with each other (they share
-        no record), and the comparison with earlier groups costs a sort of the
-        records, whatever the number of groups. Rounding's intervals at
-        ``c = 10`` and at ``c = 11``, or microaggregation's groups at ``k = 3``
-        and ``k = 4``, differ by a record or two: their means give those
-        records' values as a difference.
+        As :meth:`link_groups`, for groups no record is in twice (the bars
+        of a bar plot, the points of a line): the groups of this release are
+        not compared with each other (they share no record), and the
+        comparison with earlier groups costs a sort of the records, whatever
+        the number of groups. A category's bar beside the bar of its one
+        large hue level, a record or two fewer, gives those records' values
+        as a difference.
 
         Parameters
         ----------
@@ -799,11 +804,11 @@ class Ledger:
         >>> import numpy as np
         >>> book = Ledger()
         >>> x = np.arange(30.0)
-        >>> book.link_partition(x, np.repeat([0, 1, 2], 10), function="rounding")
-        >>> book.link_partition(x, np.repeat([0, 1, 2], [9, 10, 11]), function="rounding")
+        >>> book.link_partition(x, np.repeat([0, 1, 2], 10), function="barplot")
+        >>> book.link_partition(x, np.repeat([0, 1, 2], [9, 10, 11]), function="barplot")
         Traceback (most recent call last):
         ...
-        safeplot.errors.DisclosureError: rounding: the group 'group 1' and the group ...
+        safeplot.errors.DisclosureError: barplot: the group 'group 1' and the group ...
         """
         threshold = int(self.policy.threshold)
         labels = np.asarray(labels).ravel().astype(np.int64)
@@ -812,15 +817,22 @@ class Ledger:
         names = names if len(names) == m else tuple(f"group {i + 1}" for i in range(m))
 
         def refuse(detail: str) -> None:
-            self._decide(function, "refused", detail)
-            raise DisclosureError(
-                f"{function}: {detail}, so statistics of them would give those records' values "
-                f"(every difference of two groups needs 0 or at least {threshold} records). "
-                f"{advice}"
+            self._refuse_groups(
+                function, detail, "values", "every difference of two groups", advice
             )
 
         part = _Partition.of(np.asarray(outcome, dtype=float), labels, names, function)
         self._link_partitions([part], function, threshold, refuse)
+
+    def _refuse_groups(
+        self, function: str, detail: str, what: str, rule: str, advice: str
+    ) -> NoReturn:
+        """Log a refusal of group statistics and raise it (`rule`: what needs the threshold)."""
+        self._decide(function, "refused", detail)
+        raise DisclosureError(
+            f"{function}: {detail}, so statistics of them would give those records' {what} "
+            f"({rule} needs 0 or at least {int(self.policy.threshold)} records). {advice}"
+        )
 
     def _link_partitions(
         self, new: list[_Partition], function: str, threshold: int, refuse: Callable
@@ -902,13 +914,11 @@ class Ledger:
         >>> out["a"], out["b"]
         (array([nan,  4.]), array([nan,  0.]))
         """
-        out = self._link(bin_keys(values, edges), counts, partition, function)
-        v = np.asarray(values, dtype=float).ravel() + 0.0
-        v = v[np.isfinite(v)]
+        v = np.asarray(values, dtype=float).ravel() + 0.0  # -0.0 as 0.0
+        h = _mix(v.view(np.uint64))  # one hash per record, for the bins and for the whole
+        out = self._link(_bin_keys(v, h, edges), counts, partition, function)
         e = np.asarray(edges, dtype=float).ravel()
-        return self._link_intervals(
-            _mix(v.view(np.uint64)), e[:-1, None], e[1:, None], out, function
-        )
+        return self._link_intervals(h[np.isfinite(v)], e[:-1, None], e[1:, None], out, function)
 
     def _link_intervals(
         self, record_hash: np.ndarray, lo: np.ndarray, hi: np.ndarray, counts: dict, function: str
@@ -952,8 +962,8 @@ class Ledger:
             self._decide(
                 function,
                 "secondary suppression",
-                f"{added} more bin(s) or cell(s) hidden so that the counts cannot be "
-                "differenced against earlier counts of the same records on other bins",
+                f"{added} more bin(s) hidden so that the counts cannot be differenced "
+                "against earlier counts of the same records on other bins",
                 added,
             )
         return {level: stack[i].reshape(np.shape(counts[level])) for i, level in enumerate(levels)}

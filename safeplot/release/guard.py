@@ -725,7 +725,7 @@ def link_partition(
     Examples
     --------
     >>> import numpy as np
-    >>> link_partition(np.arange(10.0), np.repeat([0, 1], 5), function="rounding")
+    >>> link_partition(np.arange(10.0), np.repeat([0, 1], 5), function="barplot")
     """
     _ledger.current().link_partition(outcome, labels, names, function=function, **kwargs)
 
