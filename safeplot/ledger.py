@@ -414,18 +414,38 @@ class _Partition:
 
 @dataclass
 class _Bin:
-    """What has been released about the records of one bin."""
+    """What has been released about the records of one bin.
 
-    #: partition name (None = the bin's total) -> {level: count, NaN when hidden}
-    partitions: dict[Any, dict[Any, float]] = field(default_factory=dict)
+    A bin is recognised by its records' values, so two bins of different
+    records with the same values (five records of 0.5 in two facets) are
+    one key: every release of it is kept and checked, not the last one only.
+    """
 
-    def total(self) -> float | None:
-        """Return the bin's count, if some release shows every part of it."""
-        for cells in self.partitions.values():
-            values = np.array(list(cells.values()), dtype=float)
-            if values.size and not np.isnan(values).any():
-                return float(values.sum())
-        return None
+    #: (partition name (None = the bin's total), {level: count, NaN when hidden}), per release
+    entries: list[tuple[Any, dict[Any, float]]] = field(default_factory=list)
+
+    def add(self, partition: Any, cells: dict[Any, float]) -> None:
+        """Keep a release of the bin (once: the same release again adds nothing).
+
+        An earlier release of the same records that showed more is kept as
+        well: it is what a reader of that release knows.
+        """
+        for p, old in self.entries:
+            if (
+                p == partition
+                and old.keys() == cells.keys()
+                and all(np.array_equal(old[k], cells[k], equal_nan=True) for k in cells)
+            ):
+                return
+        self.entries.append((partition, cells))
+
+
+def _total(cells: dict[Any, float]) -> float | None:
+    """Return the bin's count that a release shows, if it shows every part of it."""
+    values = np.array(list(cells.values()), dtype=float)
+    if values.size and not np.isnan(values).any():
+        return float(values.sum())
+    return None
 
 
 class Ledger:
@@ -1025,7 +1045,7 @@ class Ledger:
                 added += self._secondary(state, partition, cells, threshold)
                 for level in levels:
                     out[level][b] = cells[level]
-                state.partitions[partition] = cells
+                state.add(partition, cells)
         if added:
             self._decide(
                 function,
@@ -1040,20 +1060,17 @@ class Ledger:
     def _secondary(state: _Bin, partition: Any, cells: dict[Any, float], threshold: int) -> int:
         """Hide cells of one bin of a new release until it and the earlier ones are safe."""
 
-        def hidden_sum(known: float, shown: dict[Any, float]) -> float:
-            return known - float(np.nansum(list(shown.values())))
-
         def unsafe(known: float | None, shown: dict[Any, float]) -> bool:
             if known is None or not any(np.isnan(v) for v in shown.values()):
                 return False
-            rest = hidden_sum(known, shown)
+            rest = known - float(np.nansum(list(shown.values())))
             return 0 < rest < threshold
 
         added = 0
-        others = {p: c for p, c in state.partitions.items() if p != partition}
-        known = _Bin(dict(others)).total()
+        others = [c for _, c in state.entries]
+        knowns = [t for t in map(_total, others) if t is not None]
         # this release's hidden cells, differenced against an earlier total
-        while unsafe(known, cells):
+        while any(unsafe(known, cells) for known in knowns):
             shown = [(v, level) for level, v in cells.items() if not np.isnan(v)]
             if not shown:
                 break
@@ -1061,14 +1078,12 @@ class Ledger:
             cells[level] = np.nan
             added += 1
         # an earlier release's hidden cells, differenced against this release's total
-        values = np.array(list(cells.values()), dtype=float)
-        if values.size and not np.isnan(values).any():
-            mine = float(values.sum())
-            if any(unsafe(mine, shown) for shown in others.values()):
-                for level in cells:
-                    if cells[level] != 0:
-                        cells[level] = np.nan
-                        added += 1
+        mine = _total(cells)
+        if any(unsafe(mine, shown) for shown in others):
+            for level in cells:
+                if cells[level] != 0:
+                    cells[level] = np.nan
+                    added += 1
         return added
 
 
