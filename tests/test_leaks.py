@@ -1418,11 +1418,12 @@ REFUSALS: list[Refusal] = [
     ),
     Refusal(
         "displot",
-        "(confidential|generalize|probabilistic|suppress)",
+        "(confidential|generalize|probabilistic|rounding|suppress)",
         "strata_near_k",
         DisclosureError,
         "Every bin is below the threshold: nothing can be shown",
-        "every bin of the small data is below the threshold",
+        "every bin of the small facet is below the threshold (the facets are released "
+        "together: rounding's intervals span them all)",
     ),
     Refusal(
         "displot",
@@ -1430,8 +1431,9 @@ REFUSALS: list[Refusal] = [
         "(strata_near_k|tiny_groups)",
         DisclosureError,
         "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet of counts below the threshold (or 2k) cannot be left out: the figure without "
-        "col= minus the facets shown would give its counts, and the ledger does not link facets",
+        "a facet of counts below the threshold (or 2k) is refused, not left out: the figure "
+        "without col= minus the facets shown would give its counts (the value methods' moved "
+        "values are not linked by the ledger)",
     ),
     Refusal(
         "displot",
@@ -1439,16 +1441,8 @@ REFUSALS: list[Refusal] = [
         "tiny_groups",
         DisclosureError,
         "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet of counts below the threshold (or 2k) cannot be left out: the figure without "
-        "col= minus the facets shown would give its counts, and the ledger does not link facets",
-    ),
-    Refusal(
-        "displot",
-        "rounding",
-        "strata_near_k",
-        ValueError,
-        "c=10 is larger than the number of distinct values",
-        "rounding to c=10 points needs at least 10 distinct values",
+        "a facet of counts below the threshold is refused, not left out: its title names a "
+        "group of a few records, whose counts the ledger would have to hide in every bin",
     ),
     Refusal(
         "histplot-log-hue",

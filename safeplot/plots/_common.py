@@ -393,6 +393,11 @@ def axis_from_range(
     return lim, safe_ticks(lim[0], lim[1])
 
 
+def dropped_warning(n_dropped: int, policy: Policy) -> str:
+    """Return the report's warning for `n_dropped` rows dropped for missing values (rounded)."""
+    return f"{policy.describe_count(n_dropped)} rows with missing values were dropped."
+
+
 def make_report(
     function: str,
     method: str,
@@ -409,9 +414,7 @@ def make_report(
     """Build a report with the record counts rounded by the policy."""
     warnings = list(warnings or [])
     if n_dropped:
-        warnings.append(
-            f"{policy.describe_count(n_dropped)} rows with missing values were dropped."
-        )
+        warnings.append(dropped_warning(n_dropped, policy))
     if get_method(method).raw:
         warnings.append("Raw output: no disclosure control was applied (policy allows raw).")
     return DisclosureReport(

@@ -9,6 +9,8 @@ seaborn-compatible ``histplot`` builds on these two.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,7 +35,7 @@ from ..marks._axes import LEFT_OUT_GID, note_below
 from ..marks._style import variable_type
 from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
-from ..release import HistogramRelease, guard
+from ..release import DisclosureReport, HistogramRelease, guard
 from ..sources.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
 from . import _logbins
 from ._categories import hue_dtype, stable_palette
@@ -42,6 +44,7 @@ from ._common import (
     attach_release,
     axes_for,
     check_positive_int,
+    dropped_warning,
     finish,
     make_report,
     nothing_shown,
@@ -57,9 +60,12 @@ from .grid import release_grid
 
 __all__ = [
     "HIST_METHODS",
+    "HistogramPanel",
     "dp_epsilon",
     "draw_histogram",
+    "draw_histogram_panel",
     "hist",
+    "histogram_panels",
     "histplot",
     "private_bin_counts",
     "release_histogram",
@@ -205,6 +211,7 @@ def _link(
     levels: np.ndarray | None,
     partition: str | None,
     function: str,
+    facets: tuple[np.ndarray, np.ndarray, int, Any] | None = None,
 ) -> None:
     """Apply the ledger's secondary suppression to histograms of raw counts (in place).
 
@@ -218,6 +225,13 @@ def _link(
     if any(not np.array_equal(r.edges, releases[0].edges) for r in releases):
         return  # bins per level: no common bin to difference
     split = None if levels is None else (partition or ("hue", *map(str, level_names)))
+    facet_kws: dict = {}
+    if facets is not None:
+        facet_codes, level_codes, n_facets, facet_partition = facets
+        facet_kws = {"facet_codes": facet_codes, "level_codes": level_codes}
+        facet_kws.update(n_facets=n_facets, facet_partition=facet_partition)
+        if partition is None:  # facets without hue: one level per facet
+            split = None
 
     def link(records: np.ndarray, per: dict, part: Any) -> dict:
         return guard.link_counts(
@@ -225,7 +239,7 @@ def _link(
         )
 
     before = [r.counts for r in releases]
-    after = guard.link_levels(values, codes, before, split, link)
+    after = guard.link_levels(values, codes, before, split, link, **facet_kws)
     for rel, old, new in zip(releases, before, after, strict=True):
         added = int(np.isnan(new).sum() - np.isnan(old).sum())
         if added:
@@ -261,6 +275,7 @@ def release_histograms(
     mechanism: str = "laplace",
     delta: float | None = None,
     leave_out: bool = False,
+    facets: tuple[np.ndarray, np.ndarray, int, Any] | None = None,
 ) -> list[HistogramRelease | None]:
     """Release one histogram per hue level, suppressed per level, on common bins.
 
@@ -314,6 +329,13 @@ def release_histograms(
         Under a value method, or counted out of core, a small level is
         refused still. The shown releases' reports carry the warning and
         ``details["groups_left_out"]``.
+    facets : tuple, optional
+        ``(facet_codes, level_codes, n_facets, name)`` when `levels` are the
+        cells of a table of facets by hue levels (level ``f * n + h`` is hue
+        level `h` of facet `f`): each value's facet code and hue level code
+        (-1 where not drawn), the number of facets and the facets' name for
+        the ledger, which then links every margin of the table
+        (:func:`safeplot.release.guard.link_levels`).
 
     Returns
     -------
@@ -477,6 +499,8 @@ def release_histograms(
             raise ValueError(f"binrange must be (low, high) with low < high, got {binrange!r}.")
         inside = (released >= lo) & (released <= hi)
         released, codes = released[inside], codes[inside]
+        if facets is not None:
+            facets = (facets[0][inside], facets[1][inside], *facets[2:])
 
     def edges_for(v: np.ndarray) -> np.ndarray:
         if m.raw:
@@ -505,6 +529,7 @@ def release_histograms(
         factor = check_positive_int("factor", factor)
         params["factor"] = factor
     out_releases = []
+    first_shown = min(set(range(n_levels)) - set(left_out.tolist()), default=-1)
     for i in range(n_levels):
         v = released[codes == i]
         if v.size == 0 and common is None:
@@ -536,7 +561,7 @@ def release_histograms(
             params,
             (name,),
             n_level,
-            n_dropped if i == min(set(range(n_levels)) - set(left_out.tolist())) else 0,
+            n_dropped if i == first_shown else 0,
             pol,
             cells_suppressed=n_supp,
             details=details if groups is None else {**details, "groups_left_out": len(left_out)},
@@ -547,7 +572,7 @@ def release_histograms(
         )
     if not m.raw and not m.moves_values and counts_from is None:
         # the records of a level left out are binned with the rest, its bins all hidden
-        _link(released, codes, out_releases, level_names, levels, partition, function)
+        _link(released, codes, out_releases, level_names, levels, partition, function, facets)
     releases_out: list[HistogramRelease | None] = [
         None if i in left_out else r for i, r in enumerate(out_releases)
     ]
@@ -1178,25 +1203,218 @@ def histplot(
             epsilon=epsilon,
             binrange=binrange,
         )
+    panel = histogram_panels(
+        frame,
+        labels,
+        orient,
+        hue_order=hue_order,
+        method=method,
+        bins=bins,
+        binwidth=binwidth,
+        binrange=binrange,
+        discrete=discrete,
+        element=element,
+        stat=stat,
+        log_scale=log_scale,
+        threshold=threshold,
+        factor=factor,
+        k=k,
+        q=q,
+        epsilon=epsilon,
+        mechanism=mechanism,
+        delta=delta,
+        policy=pol,
+    )[()]
+    ax = axes_for(ax, panel.report, panel.releases)  # only now: a refused release leaves no figure
+    return draw_histogram_panel(
+        ax,
+        panel,
+        cumulative=cumulative,
+        common_norm=common_norm,
+        multiple=multiple,
+        element=element,
+        fill=fill,
+        shrink=shrink,
+        kde=kde,
+        kde_kws=kde_kws,
+        line_kws=line_kws,
+        palette=palette,
+        hue_norm=hue_norm,
+        color=color,
+        legend=legend,
+        annotate=annotate,
+        **kwargs,
+    )
+
+
+@dataclass
+class HistogramPanel:
+    """What one histogram Axes shows, released and not yet drawn.
+
+    :func:`histogram_panels` makes one per Axes (one for ``histplot``, one
+    per facet for ``displot``); :func:`draw_histogram_panel` draws it.
+
+    Attributes
+    ----------
+    releases : list of HistogramRelease
+        One per hue level shown, in data units (bins turned back from the
+        log scale under ``log_scale``).
+    binned : list of HistogramRelease
+        The same on the scale the bins are even on (the logarithm under
+        ``log_scale``; else the same objects as `releases`).
+    levels : list
+        The hue level of each release (``[None]`` without hue).
+    hue_order : list or None
+        The levels the legend names: `hue_order` as given, else None.
+    left_out : int
+        Hue levels left out for having too few records.
+    stat : str
+        The statistic drawn (``"frequency"`` where bins are unequal).
+    report : DisclosureReport
+        The report of the Axes (its levels' reports merged).
+    orient : {"x", "y"}
+        The binned axis.
+    labels : dict
+        Role -> variable name, for the axis label and legend title.
+    base : float or None
+        The log base of ``log_scale``.
+    """
+
+    releases: list[HistogramRelease]
+    binned: list[HistogramRelease]
+    levels: list
+    hue_order: list | None
+    left_out: int
+    stat: str
+    report: DisclosureReport
+    orient: str
+    labels: dict
+    base: float | None = None
+
+
+def _facet_codes(frame: pd.DataFrame, facets: list) -> tuple[np.ndarray, list[tuple]]:
+    """Facet code of each row (-1: a facet value missing) and each facet's key."""
+    if not facets:
+        return np.zeros(len(frame), dtype=int), [()]
+    codes, uniques = pd.MultiIndex.from_frame(frame[facets]).factorize()
+    keys = [u if isinstance(u, tuple) else (u,) for u in uniques]
+    codes = np.asarray(codes, dtype=int)
+    codes[frame[facets].isna().any(axis=1).to_numpy()] = -1  # in no facet, as seaborn's
+    return codes, keys
+
+
+def histogram_panels(
+    frame: pd.DataFrame,
+    labels: dict,
+    orient: str,
+    *,
+    facets: Sequence[Any] = (),
+    hue_order: list | None = None,
+    method: str | None = None,
+    bins: Any = "auto",
+    binwidth: float | None = None,
+    binrange: tuple[float, float] | None = None,
+    discrete: bool | None = None,
+    element: str = "bars",
+    stat: str = "count",
+    log_scale: Any = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    k: int | None = None,
+    q: float | None = None,
+    epsilon: float | None = None,
+    mechanism: str = "laplace",
+    delta: float | None = None,
+    policy: Policy | None = None,
+    function: str = "histplot",
+) -> dict[tuple, HistogramPanel]:
+    """Release the histograms of every Axes of a figure, before any is drawn.
+
+    The records of all facets are released together: one set of bins for
+    the figure (seaborn's common bins), each facet and hue level suppressed
+    on its own counts, and every count linked in the release ledger as one
+    partition of the figure's records. A histogram of the same records
+    without ``col=``/``row=`` (or with other facets) then cannot show a
+    facet's suppressed bin as the whole bin minus the facets shown: the
+    ledger hides one more cell wherever that difference would be a small
+    count, in whichever order the two figures are made.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The plot's variables as resolved by :func:`~safeplot.plots._data.plot_data`:
+        the binned column named `orient`, optionally ``"hue"``, and the
+        `facets` columns; or a dask DataFrame (no facets).
+    labels : dict
+        Role -> variable name.
+    orient : {"x", "y"}
+        The binned variable's role.
+    facets : sequence of column names, optional
+        The columns whose levels make the panels (``row``, ``col``).
+    hue_order, method, bins, binwidth, binrange, discrete, element, stat, log_scale
+        As in :func:`histplot`.
+    threshold, factor, k, q, epsilon, mechanism, delta, policy, function
+        As in :func:`release_histograms`.
+
+    Returns
+    -------
+    dict
+        Facet key (the tuple of its `facets` values; ``()`` without
+        facets) -> :class:`HistogramPanel`, for each facet with records.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> from safeplot.plots._data import plot_data
+    >>> tips = safeplot.load_dataset("tips")
+    >>> pdata = plot_data(tips, {"x": "total_bill", "time": "time"}, function="displot")
+    >>> panels = histogram_panels(pdata.frame, pdata.labels, "x", facets=["time"])
+    >>> sorted(panels)
+    [('Dinner',), ('Lunch',)]
+    >>> a, b = panels.values()
+    >>> bool(np.array_equal(a.releases[0].edges, b.releases[0].edges))
+    True
+    """
+    pol = get_policy(policy)
+    method = pol.check_method(method, "hist")
+    m = get_method(method)
+    facets = list(facets)
+    base = _logbins.log_base(log_scale, orient) if log_scale else None
     has_hue = "hue" in frame.columns
-    if has_hue and get_method(method).private:
-        dp_hue_levels("histplot", "hue", hue_order)
+    if has_hue and m.private:
+        dp_hue_levels(function, "hue", hue_order)
     name = labels.get(orient) or orient
     source = None
+    dropped_per_facet = None
     if is_dask_collection(frame):  # counted out of core: only aggregates are computed
-        check_dask_method(method, "histplot")
+        if facets:
+            raise ValueError(
+                f"{function}: facets of a dask DataFrame are not released together yet; "
+                "compute the data first, or draw one histplot per facet."
+            )
+        check_dask_method(method, function)
         source = DaskColumns(frame, [orient], hue="hue" if has_hue else None, hue_order=hue_order)
         values, codes, levels = None, None, source.levels
         n_clean, n_dropped = source.n, source.n_dropped
+        fcodes, keys = None, [()]
     else:
         clean = clean_numeric(
             frame,
             [orient],
             strata=["hue"] if has_hue else None,
-            allow_constant=get_method(method).private,
+            allow_constant=m.private,
         )
-        codes, levels = _level_codes(frame.loc[_complete_rows(frame, orient)], hue_order)
+        complete = _complete_rows(frame, orient)
+        codes, levels = _level_codes(frame.loc[complete], hue_order)
         values, n_clean, n_dropped = clean.values[:, 0], clean.n, clean.n_dropped
+        fcodes, keys = _facet_codes(frame.loc[complete], facets)
+        if facets:
+            # rows dropped for a missing value are reported by the facet they belong to
+            all_codes, all_keys = _facet_codes(frame, facets)
+            lost = np.bincount(all_codes[~complete & (all_codes >= 0)], minlength=len(all_keys))
+            dropped_per_facet = dict(zip(all_keys, lost.tolist(), strict=True))
+            n_dropped = 0
+    n_hue = len(levels)
     if base is not None:
         # seaborn bins on the log scale: release the histogram of log(x), edges evenly
         # spaced there, and turn the edges back into data units below
@@ -1204,10 +1422,18 @@ def histplot(
         values = _logbins.to_log(values, base, name)
         if binrange is not None:
             binrange = tuple(_logbins.to_log(np.asarray(binrange, dtype=float), base, "binrange"))
-    releases = release_histograms(
+    split = has_hue or bool(facets)
+    combos, facet_info = codes, None
+    if facets:
+        # level h of facet f is level f * n_hue + h of one release of the figure's records
+        hue_codes = np.zeros(values.size, dtype=int) if codes is None else codes
+        combos = np.where((hue_codes >= 0) & (fcodes >= 0), fcodes * n_hue + hue_codes, -1)
+        facet_info = (fcodes, hue_codes, len(keys), ("facets", *map(str, facets)))
+    partition = labels.get("hue") if has_hue else None
+    released = release_histograms(
         values,
-        levels=codes,
-        level_names=levels if has_hue else None,
+        levels=combos if split else None,
+        level_names=[lev for _ in keys for lev in levels] if split else None,
         name=name,
         method=method,
         bins=bins,
@@ -1220,52 +1446,125 @@ def histplot(
         k=k,
         q=q,
         n_dropped=n_dropped,
-        function="histplot",
+        function=function,
         policy=pol,
         counts_from=source,
-        partition=labels.get("hue") if has_hue else None,
+        partition=partition,
         epsilon=epsilon,
         mechanism=mechanism,
         delta=delta,
         leave_out=True,
+        facets=facet_info,
     )
-    for rel, level in zip(releases, levels, strict=True):
-        if rel is not None:
-            rel.level = level
-    # a level too small to show is left out (DESIGN invariant 10): one named in hue_order
-    # keeps its legend entry and is drawn empty, as seaborn draws a level of no records; one
-    # found in the data is not named at all
-    named = levels if hue_order is not None else None
-    levels = [lev for lev, rel in zip(levels, releases, strict=True) if rel is not None]
-    left_out = len(releases) - len(levels)
-    releases = [rel for rel in releases if rel is not None]
-    log_releases = releases
-    if base is not None:
-        rare = rare_values(raw_values, pol.check_threshold(threshold))
-        releases = _logbins.from_log(releases, base, rare)
-    edges = log_releases[0].edges
-    widths = np.diff(edges)
-    if stat == "count" and not np.allclose(widths, widths[0], rtol=1e-9):
-        stat = "frequency"
-        releases[0].report.warnings.append(
-            "Unequal bins: bars show frequency density (count per unit width)."
+    threshold = pol.check_threshold(threshold)
+    panels = {}
+    for f, key in enumerate(keys):
+        own = released[f * n_hue : (f + 1) * n_hue]
+        if facets and not (fcodes == f).any():
+            continue  # no records in this facet (a missing facet value): nothing drawn
+        if all(rel is None for rel in own):
+            raise DisclosureError(
+                f"{function}: every hue level of the facet {dict(zip(facets, key, strict=True))} "
+                "has too few records to show. Merge small levels, or facet by another variable."
+            )
+        for rel, level in zip(own, levels, strict=True):
+            if rel is not None:
+                rel.level = level
+        # a level too small to show is left out (DESIGN invariant 10): one named in hue_order
+        # keeps its legend entry and is drawn empty, as seaborn draws a level of no records;
+        # one found in the data is not named at all
+        shown_levels = [lev for lev, rel in zip(levels, own, strict=True) if rel is not None]
+        binned = [rel for rel in own if rel is not None]
+        if facets and not m.raw:
+            refuse_if_nothing_shown(
+                np.concatenate([r.counts for r in binned]),
+                "bin",
+                f"(facet {dict(zip(facets, key, strict=True))}) Use fewer bins, or "
+                "method='generalize'.",
+            )
+        shown = binned
+        if base is not None:
+            mine = raw_values if not facets else raw_values[fcodes == f]
+            rare = np.union1d(rare_values(raw_values, threshold), rare_values(mine, threshold))
+            shown = _logbins.from_log(binned, base, rare)
+        panel_stat = stat
+        widths = np.diff(binned[0].edges)
+        if stat == "count" and not np.allclose(widths, widths[0], rtol=1e-9):
+            panel_stat = "frequency"
+            shown[0].report.warnings.append(
+                "Unequal bins: bars show frequency density (count per unit width)."
+            )
+        report = shown[0].report
+        for rel in shown[1:]:
+            report = report.merge(rel.report)
+        if shown[0].accuracy is None:  # a DP release states only its noisy total
+            report.n = pol.round_count(int((fcodes == f).sum()) if facets else n_clean)
+        if dropped_per_facet is not None and dropped_per_facet.get(key):
+            lost = dropped_per_facet[key]
+            report.n_dropped = pol.round_count(lost)
+            report.warnings.append(dropped_warning(lost, pol))
+        report.details["stat"] = panel_stat
+        panels[key] = HistogramPanel(
+            releases=shown,
+            binned=binned,
+            levels=shown_levels,
+            hue_order=levels if hue_order is not None else None,
+            left_out=n_hue - len(shown_levels),
+            stat=panel_stat,
+            report=report,
+            orient=orient,
+            labels=labels,
+            base=base,
         )
-    report = releases[0].report
-    for rel in releases[1:]:
-        report = report.merge(rel.report)
-    if releases[0].accuracy is None:  # a DP release states only its noisy total
-        report.n = pol.round_count(n_clean)
-    report.details["stat"] = stat
-    ax = axes_for(ax, report, releases)  # only now: a refused release leaves no figure
+    return panels
+
+
+def draw_histogram_panel(
+    ax: Axes,
+    panel: HistogramPanel,
+    *,
+    cumulative: bool = False,
+    common_norm: bool = True,
+    multiple: str = "layer",
+    element: str = "bars",
+    fill: bool = True,
+    shrink: float = 1,
+    kde: bool = False,
+    kde_kws: dict | None = None,
+    line_kws: dict | None = None,
+    palette: Any = None,
+    hue_norm: Any = None,
+    color: Any = None,
+    legend: bool = True,
+    annotate: bool | None = None,
+    policy: Policy | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Draw a released histogram panel (:func:`histogram_panels`) as seaborn draws it.
+
+    Only the panel's numbers reach seaborn: one row per shown bin (its
+    centre, weighted by its released count), on the released edges. The
+    drawing options are :func:`histplot`'s.
+
+    Returns
+    -------
+    Axes
+        With the panel's report on ``ax.safeplot_report``.
+    """
+    pol = get_policy(policy)
+    orient, labels, base = panel.orient, panel.labels, panel.base
+    releases, has_hue = panel.releases, panel.levels != [None]
+    name = labels.get(orient) or orient
     var = name if name not in ("", _COUNT) else orient
     hue_col = (labels.get("hue") or "hue") if has_hue else None
     if hue_col == var:
         hue_col = f"{hue_col} "
-    drawn = _drawn_frame(log_releases, var, hue_col)
+    drawn = _drawn_frame(panel.binned, var, hue_col)
     if base is not None:
         drawn[var] = base ** drawn[var]  # each bin's centre on the log scale
     if kde and len(drawn):
         drawn = kde_rows(drawn)
+    report, stat = panel.report, panel.stat
     if len(drawn):
         with quiet_seaborn():
             sns.histplot(
@@ -1274,7 +1573,7 @@ def histplot(
                 hue=hue_col,
                 weights=_COUNT,
                 stat=stat,
-                bins=edges.tolist(),
+                bins=panel.binned[0].edges.tolist(),
                 cumulative=cumulative,
                 common_norm=common_norm,
                 multiple=multiple,
@@ -1285,7 +1584,7 @@ def histplot(
                 kde_kws=kde_kws,
                 line_kws=line_kws,
                 palette=palette,
-                hue_order=(levels if named is None else named) if has_hue else None,
+                hue_order=(panel.hue_order or panel.levels) if has_hue else None,
                 hue_norm=hue_norm,
                 color=color,
                 legend=legend,
@@ -1313,7 +1612,7 @@ def histplot(
     if base is not None:
         _logbins.axis_labels(ax, orient)
     (ax.set_xlabel if orient == "x" else ax.set_ylabel)(labels.get(orient, ""))
-    if left_out:
+    if panel.left_out:
         note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)
     return finish(ax, report, annotate=annotate, policy=pol, released=releases)
 

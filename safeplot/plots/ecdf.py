@@ -14,6 +14,7 @@ releases the steps instead (:func:`release_ecdf`):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,7 +47,7 @@ from ._common import (
 from ._data import categorical_order, plot_data
 from .distributions import release_histograms
 
-__all__ = ["ECDF_METHODS", "EcdfRelease", "ecdfplot", "release_ecdf"]
+__all__ = ["ECDF_METHODS", "EcdfRelease", "draw_ecdf", "ecdf_panels", "ecdfplot", "release_ecdf"]
 
 #: Families of methods (:attr:`~safeplot.methods.Method.family`) an ECDF releases.
 _ECDF_FAMILIES = ("counts", "values", "rules", "raw")
@@ -181,10 +182,92 @@ def release_ecdf(
     >>> rel.levels, rel.method
     (['Male', 'Female'], 'suppress')
     """
+    return ecdf_panels(
+        data,
+        x=x,
+        y=y,
+        hue=hue,
+        hue_order=hue_order,
+        log_scale=log_scale,
+        method=method,
+        threshold=threshold,
+        bins=bins,
+        factor=factor,
+        k=k,
+        q=q,
+        policy=policy,
+        epsilon=epsilon,
+        binrange=binrange,
+    )[()]
+
+
+def ecdf_panels(
+    data: Any = None,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    hue_order: Sequence[Any] | None = None,
+    facets: Sequence[Any] = (),
+    log_scale: Any = None,
+    method: str | None = None,
+    threshold: int | None = None,
+    bins: int | str = "auto",
+    factor: int = 2,
+    k: int | None = None,
+    q: float | None = None,
+    policy: Policy | None = None,
+    epsilon: float | None = None,
+    binrange: tuple[float, float] | None = None,
+    function: str = "ecdfplot",
+) -> dict[tuple, EcdfRelease]:
+    """Release the ECDFs of every facet of a figure together, before any is drawn.
+
+    As :func:`release_ecdf`, for the records of each facet (each
+    combination of the `facets` columns' values). Under ``"suppress"`` and
+    ``"generalize"`` the steps are the shown counts of one histogram of the
+    figure's records split by facet and hue level (one set of bins), which
+    the release ledger links to the whole, to each facet alone and to each
+    hue level (:func:`safeplot.release.guard.link_levels`); the value
+    methods treat each facet as a stratum; ``"confidential"`` takes the
+    quantiles of each facet and level.
+
+    Parameters
+    ----------
+    data, x, y, hue, hue_order, log_scale, method, threshold, bins, factor, k, q, policy
+        As in :func:`release_ecdf`.
+    facets : sequence of column names of `data`, optional
+        The variables whose levels make the panels (``row``, ``col``).
+    epsilon, binrange
+        ``method="dp"`` only, without facets (each facet of a private ECDF
+        is a release of its own).
+    function : str
+        The public function making the release, for its report.
+
+    Returns
+    -------
+    dict
+        Facet key (tuple of its `facets` values; ``()`` without facets) ->
+        :class:`EcdfRelease`, for every facet with records.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> panels = ecdf_panels(tips, x="total_bill", facets=["time"], bins=10)
+    >>> sorted(panels), panels[("Lunch",)].method
+    ([('Dinner',), ('Lunch',)], 'suppress')
+    """
     pol = get_policy(policy)
     m = check_family(pol.check_method(method, "hist"), (*_ECDF_FAMILIES, "private"), "ECDF plots")
     method = m.name
+    facets = list(facets)
     if m.private:
+        if facets:
+            raise ValueError(
+                f"{function}: the facets of a method='dp' ECDF are released one at a time "
+                "(each spends its own epsilon); call release_ecdf per facet."
+            )
         from ._dp import dp_hue_levels
 
         dp_hue_levels("ecdfplot", hue, hue_order)
@@ -212,9 +295,13 @@ def release_ecdf(
             "data is not supported: name the column, and use hue= for groups)."
         )
     var = "x" if x is not None else "y"
-    pdata = plot_data(data, {var: x if var == "x" else y, "hue": hue}, function="ecdfplot")
+    roles = {var: x if var == "x" else y, "hue": hue}
+    roles.update({f"facet {i}": name for i, name in enumerate(facets)})
+    pdata = plot_data(data, roles, function=function)
     frame = pdata.frame
-    missing = frame.isna().any(axis=1).to_numpy()
+    # a record with its value (and hue) is in the figure without facets; one in no facet or of
+    # a level not drawn is counted there too, so the ledger links it as a hidden level
+    missing = frame[[c for c in (var, "hue") if c in frame]].isna().any(axis=1).to_numpy()
     # validation only: clear errors for text, booleans, dates, inf, all-missing, constant
     clean_numeric(pd.DataFrame({pdata.label(var): frame[var]}))
     values = pd.to_numeric(frame[var], errors="coerce").to_numpy(dtype=float)
@@ -237,11 +324,23 @@ def release_ecdf(
         codes = frame["hue"].map(lambda v: lookup.get(v, -1)).to_numpy(dtype=int)
         keep &= codes >= 0
         hue_dtype = frame["hue"].dtype
-    values, codes = values[keep], codes[keep]
-    n_dropped = int(missing.sum())
+    fcodes, keys = np.zeros(values.size, dtype=int), [()]
+    if facets:
+        columns = [f"facet {i}" for i in range(len(facets))]
+        found, uniques = pd.MultiIndex.from_frame(frame[columns]).factorize()
+        fcodes = np.asarray(found, dtype=int)
+        fcodes[frame[columns].isna().any(axis=1).to_numpy()] = -1  # in no facet, as seaborn's
+        keys = [u if isinstance(u, tuple) else (u,) for u in uniques]
+        keep &= fcodes >= 0
+    dropped = np.bincount(fcodes[missing & (fcodes >= 0)], minlength=len(keys))
+    present = ~missing
+    # every record of the figure without facets or hue_order, for the ledger: (value, facet,
+    # hue level), -1 where not drawn
+    every = (values[present], fcodes[present], np.where(keep, codes, -1)[present])
+    values, codes, fcodes = values[keep], codes[keep], fcodes[keep]
     if values.size == 0:
         raise ValueError("ecdfplot: no records to plot (every row has a missing value).")
-    if base is not None and (values <= 0).any():
+    if base is not None and (every[0] <= 0).any():
         raise ValueError(
             "ecdfplot: log_scale needs positive values, but the variable has zero or negative "
             "values. Drop log_scale, or plot a shifted or transformed variable."
@@ -254,68 +353,103 @@ def release_ecdf(
                 "ecdfplot: log_scale is not supported with method='dp' (its bins are fixed on "
                 "the variable's own scale); plot the logarithm of the variable instead."
             )
-        return _release_private_ecdf(
-            values, codes, levels, name, names, var, hue_dtype, bins, binrange, epsilon, pol
-        )
-    if m.raw:
-        report = make_report("ecdfplot", method, {}, (name,), values.size, n_dropped, pol)
-        return EcdfRelease(
+        return {
+            (): _release_private_ecdf(
+                values, codes, levels, name, names, var, hue_dtype, bins, binrange, epsilon, pol
+            )
+        }
+    n_levels, n_facets = len(levels), len(keys)
+    combos = fcodes * n_levels + codes  # level h of facet f
+    panel_of = [list(range(f * n_levels, (f + 1) * n_levels)) for f in range(n_facets)]
+
+    def report_of(f: int, params: dict, cells: int = 0, details=None, warnings=None):
+        mine = fcodes == f
+        return make_report(
+            function,
             method,
-            levels,
-            [values[codes == i] for i in range(len(levels))],
-            [np.ones(int((codes == i).sum())) for i in range(len(levels))],
-            None,
-            None,
-            report,
-            var,
-            names,
-            hue_dtype,
+            params,
+            (name,),
+            int(mine.sum()),
+            int(dropped[f]) if facets else int(missing.sum()),
+            pol,
+            cells_suppressed=cells,
+            details=details,
+            warnings=warnings,
         )
-    sizes = np.bincount(codes, minlength=len(levels))
-    small = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
+
+    if m.raw:
+        return {
+            key: EcdfRelease(
+                method,
+                levels,
+                [values[combos == i] for i in panel_of[f]],
+                [np.ones(int((combos == i).sum())) for i in panel_of[f]],
+                None,
+                None,
+                report_of(f, {}),
+                var,
+                names,
+                hue_dtype,
+            )
+            for f, key in enumerate(keys)
+            if (fcodes == f).any()
+        }
+    sizes = np.bincount(combos, minlength=n_levels * n_facets)
+    small = [repr(levels[i % n_levels]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
     groups = None
     if small and guard.small_group_rule(m, "counts").leave_out:
         # the steps are the shown counts of a histogram, linked by the release ledger as a
         # histogram's are: the level left out is a level of hidden bins (release_histograms)
         groups = guard.shown_groups(
-            sizes, threshold, f"threshold={threshold}", function="ecdfplot", what="hue level"
+            sizes, threshold, f"threshold={threshold}", function=function, what="hue level"
         )
     elif small:
         raise DisclosureError(
-            f"ecdfplot: hue level(s) {', '.join(small)} have fewer than threshold={threshold} "
-            f"records; their ECDF would show each of them, and under method={method!r} they "
-            "cannot be left out (the other levels' steps are not linked by the release "
-            "ledger, so an ECDF of all records would give theirs away). Merge them with "
-            "other levels, or use method='suppress' (which leaves them out)."
+            f"ecdfplot: hue level(s) {', '.join(dict.fromkeys(small))} have fewer than "
+            f"threshold={threshold} records; their ECDF would show each of them, and under "
+            f"method={method!r} they cannot be left out (the other levels' steps are not "
+            "linked by the release ledger, so an ECDF of all records would give theirs "
+            "away). Merge them with other levels, or use method='suppress' (which leaves "
+            "them out)."
         )
-    rare = rare_values(values, threshold)
-    per_level = [rare_values(values[codes == i], threshold) for i in range(len(levels))]
-    avoid = np.unique(np.concatenate([rare, *per_level]))
+    # values rare overall, within a facet and within a level of a facet are all avoided
+    pools = [rare_values(values, threshold)]
+    pools += [rare_values(values[combos == i], threshold) for i in range(n_levels * n_facets)]
+    if facets:
+        pools += [rare_values(values[fcodes == f], threshold) for f in range(n_facets)]
+    avoid = np.unique(np.concatenate(pools))
     work = np.log(values) / math.log(base) if base is not None else values
     scale = float(np.std(work)) or 1.0
     params: dict[str, Any] = {"threshold": threshold}
     details: dict[str, Any] = {}
-    warnings: list[str] = []
-    cells = 0
     positions: list[np.ndarray] = []
     weights: list[np.ndarray] = []
+    cells = np.zeros(n_levels * n_facets, dtype=int)
     if m.counts_only:
+        all_values, all_facets, all_levels = every
+        all_combos = np.where(
+            (all_facets >= 0) & (all_levels >= 0), all_facets * n_levels + all_levels, -1
+        )
         rels = release_histograms(
-            work,
-            levels=codes,
-            level_names=levels,
+            np.log(all_values) / math.log(base) if base is not None else all_values,
+            levels=all_combos,
+            level_names=levels * n_facets,
             name=name,
             method=method,
             bins=bins,
             centres_drawn=False,
             threshold=threshold,
             factor=factor,
-            function="ecdfplot",
+            function=function,
             policy=pol,
             leave_out=True,
+            partition=names["hue"] if n_levels > 1 else None,
+            facets=(all_facets, all_levels, n_facets, ("facets", *map(str, facets)))
+            if facets
+            else None,
         )
         params.update(next(r for r in rels if r is not None).report.params)
-        for r in rels:
+        for i, r in enumerate(rels):
             if r is None:  # a level left out: no steps
                 positions.append(np.array([]))
                 weights.append(np.array([]))
@@ -323,19 +457,14 @@ def release_ecdf(
             shown = np.nan_to_num(r.counts) > 0
             positions.append(r.edges[1:][shown])
             weights.append(guard.released_counts(r.counts[shown], threshold, what="bin"))
-            cells += r.report.cells_suppressed
-        if cells:
-            warnings.append(
-                f"{cells} bin(s) below the threshold are left out of the cumulative counts; "
-                "the ECDF is that of the records in shown bins."
-            )
+            cells[i] = r.report.cells_suppressed
     elif m.rule_based:
         params.update(winsor_sd=pol.winsor_sd, sig=pol.sig_figs)
         n_wins = 0
         # the quantiles are rounded where they are computed (on the log scale for a log axis)
         avoid_work = avoid if base is None else np.log(avoid[avoid > 0]) / math.log(base)
-        for i in range(len(levels)):
-            v = work[codes == i]
+        for i in range(n_levels * n_facets):
+            v = work[combos == i]
             if v.size == 0:
                 positions.append(np.array([]))
                 weights.append(np.array([]))
@@ -353,19 +482,20 @@ def release_ecdf(
         if m.groups_within_strata:
             # groups are formed within each hue level: a level needs enough records for one
             fewest, why = m.group_floor(pol, k)
-            thin = [repr(levels[i]) for i in np.flatnonzero((sizes > 0) & (sizes < fewest))]
-            if thin:
+            thin = np.flatnonzero((sizes > 0) & (sizes < fewest))
+            if thin.size:
+                named = ", ".join(dict.fromkeys(repr(levels[i % n_levels]) for i in thin))
                 raise DisclosureError(
                     f"ecdfplot: method={method!r} with k={k} needs at least {fewest} records "
-                    f"({why}) in every hue level; {', '.join(thin)} have fewer."
+                    f"({why}) in every hue level; {named} have fewer."
                 )
         out = anonymize_values(
-            work, method, names=[name], k=k, q=q, strata=codes, threshold=threshold, policy=pol
+            work, method, names=[name], k=k, q=q, strata=combos, threshold=threshold, policy=pol
         )
         params.update(out.params)
         details.update(out.details)
-        for i in range(len(levels)):
-            released = out.values[codes == i, 0]
+        for i in range(n_levels * n_facets):
+            released = out.values[combos == i, 0]
             positions.append(released)
             weights.append(np.ones(released.size))
     if base is not None:
@@ -373,36 +503,50 @@ def release_ecdf(
     positions = [
         guard.released_values(p, avoid, scale if base is None else 1.0) for p in positions
     ]
-    drawn = np.concatenate([p for p in positions if p.size])
-    lo, hi = float(drawn.min()), float(drawn.max())
-    if base is not None:
-        lim, ticks = log_axis(lo, hi, avoid, base)
-    else:
-        lim, ticks = axis_from_range(lo, hi, avoid)
-    if groups is not None and groups.left_out:
-        # not drawn, and not named unless the caller named it (the report counts its records)
-        details["groups_left_out"] = groups.left_out
-        warnings.append(groups.warning)
-        gone = (sizes > 0) & ~groups.shown
-        keep_level = [not gone[i] or hue_order is not None for i in range(len(levels))]
-        levels = [lev for lev, kept in zip(levels, keep_level, strict=True) if kept]
-        positions = [p for p, kept in zip(positions, keep_level, strict=True) if kept]
-        weights = [w for w, kept in zip(weights, keep_level, strict=True) if kept]
-    report = make_report(
-        "ecdfplot",
-        method,
-        params,
-        (name,),
-        values.size,
-        n_dropped,
-        pol,
-        cells_suppressed=cells,
-        details=details,
-        warnings=warnings,
-    )
-    return EcdfRelease(
-        method, levels, positions, weights, lim, ticks, report, var, names, hue_dtype
-    )
+    panels = {}
+    for f, key in enumerate(keys):
+        own = panel_of[f]
+        if not (fcodes == f).any():
+            continue
+        drawn = [positions[i] for i in own if positions[i].size]
+        if not drawn:
+            raise DisclosureError(
+                f"{function}: nothing to show in the facet "
+                f"{dict(zip(facets, key, strict=True))}: every hue level has too few records."
+            )
+        drawn = np.concatenate(drawn)
+        lo, hi = float(drawn.min()), float(drawn.max())
+        if base is not None:
+            lim, ticks = log_axis(lo, hi, avoid, base)
+        else:
+            lim, ticks = axis_from_range(lo, hi, avoid)
+        shown_levels, shown_pos, shown_w = (
+            levels,
+            [positions[i] for i in own],
+            [weights[i] for i in own],
+        )
+        panel_details = dict(details)
+        warnings: list[str] = []
+        n_cells = int(cells[own].sum())
+        if n_cells:
+            warnings.append(
+                f"{n_cells} bin(s) below the threshold are left out of the cumulative counts; "
+                "the ECDF is that of the records in shown bins."
+            )
+        gone = (sizes[own] > 0) & ~groups.shown[own] if groups is not None else None
+        if gone is not None and gone.any():
+            # not drawn, and not named unless the caller named it (the report counts its records)
+            panel_details["groups_left_out"] = int(gone.sum())
+            warnings.append(dataclasses.replace(groups, left_out=int(gone.sum())).warning)
+            kept = [not gone[i] or hue_order is not None for i in range(n_levels)]
+            shown_levels = [lev for lev, ok in zip(levels, kept, strict=True) if ok]
+            shown_pos = [p for p, ok in zip(shown_pos, kept, strict=True) if ok]
+            shown_w = [w for w, ok in zip(shown_w, kept, strict=True) if ok]
+        report = report_of(f, params, n_cells, panel_details, warnings)
+        panels[key] = EcdfRelease(
+            method, shown_levels, shown_pos, shown_w, lim, ticks, report, var, names, hue_dtype
+        )
+    return panels
 
 
 def _release_private_ecdf(
@@ -704,8 +848,60 @@ def ecdfplot(
         binrange=binrange,
     )
     ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
+    style = dict(
+        stat=stat,
+        complementary=complementary,
+        palette=palette,
+        hue_norm=hue_norm,
+        log_scale=log_scale,
+        legend=legend,
+    )
+    if get_method(rel.method).raw:
+        import seaborn as sns
+
+        with quiet_seaborn():
+            sns.ecdfplot(
+                data,
+                x=x,
+                y=y,
+                hue=hue,
+                weights=weights,
+                hue_order=hue_order,
+                ax=ax,
+                **style,
+                **kwargs,
+            )
+        return finish(ax, rel.report, annotate=annotate, policy=pol)
+    return draw_ecdf(ax, rel, annotate=annotate, policy=pol, **style, **kwargs)
+
+
+def draw_ecdf(
+    ax: Axes,
+    rel: EcdfRelease,
+    *,
+    stat: str = "proportion",
+    complementary: bool = False,
+    palette: Any = None,
+    hue_norm: Any = None,
+    log_scale: Any = None,
+    legend: bool = True,
+    annotate: bool | None = None,
+    policy: Policy | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Draw a released ECDF (:func:`release_ecdf`, :func:`ecdf_panels`) as seaborn draws one.
+
+    Only the release's steps reach seaborn: each step's position weighted
+    by its released height, on the release's axis limits and ticks.
+
+    Returns
+    -------
+    Axes
+        With the release's report on ``ax.safeplot_report``.
+    """
     import seaborn as sns
 
+    pol = get_policy(policy)
     style = dict(
         stat=stat,
         complementary=complementary,
@@ -715,12 +911,6 @@ def ecdfplot(
         legend=legend,
         ax=ax,
     )
-    if get_method(rel.method).raw:
-        with quiet_seaborn():
-            sns.ecdfplot(
-                data, x=x, y=y, hue=hue, weights=weights, hue_order=hue_order, **style, **kwargs
-            )
-        return finish(ax, rel.report, annotate=annotate, policy=pol)
     pos = np.concatenate(rel.positions)
     wts = np.concatenate(rel.weights)
     frame = pd.DataFrame({"value": pos, "weight": wts})

@@ -47,6 +47,7 @@ from .. import audit
 from ..anonymize.grids import hits_any, rare_values, safe_edges, safe_ticks
 from ..errors import DisclosureError, UnsafePlotError
 from ..marks._axes import footnotes, remove_footnote
+from ..marks._style import variable_type
 from ..marks.lines import set_date_axis
 from ..methods import Method, get_method
 from ..policy import Policy, get_policy
@@ -59,7 +60,14 @@ from ..release.guard import (
     small_group_rule,
 )
 from ._categories import infer_orient
-from ._common import all_or_nothing, figure_note, resolve_annotate, safe_limits, set_safe_axis
+from ._common import (
+    all_or_nothing,
+    axes_for,
+    figure_note,
+    resolve_annotate,
+    safe_limits,
+    set_safe_axis,
+)
 from ._data import categorical_order, plot_data
 
 __all__ = [
@@ -931,6 +939,135 @@ def _common_binwidth(
     kwargs["binwidth"] = float(edges[1] - edges[0])
 
 
+#: histplot keywords that shape the release rather than the drawing.
+_HIST_RELEASE_KEYS = ("bins", "binwidth", "binrange", "discrete", "stat", "epsilon", "mechanism")
+#: histplot keywords of bivariate histograms only (ignored for one variable, as by histplot).
+_HIST_BIVARIATE_KEYS = ("thresh", "pthresh", "pmax", "cbar", "cbar_ax", "cbar_kws")
+
+
+def _panels_apply(
+    kind: str,
+    data_roles: list[str],
+    frame: pd.DataFrame,
+    names: dict,
+    weights: Any,
+    kws: dict,
+    m: Method,
+) -> bool:
+    """Whether displot releases all its facets at once: counts of one numeric variable.
+
+    Histograms (any method but ``"dp"``) and ECDFs (not ``"dp"`` or raw
+    output). Under ``method="dp"`` each facet spends its own epsilon on its
+    own noisy counts, which the ledger does not link.
+    """
+    if kind == "ecdf" and m.raw:
+        return False
+    return (
+        kind in ("hist", "ecdf")
+        and not m.private
+        and len(data_roles) == 1
+        and weights is None
+        and kws.get("common_bins", True)
+        and variable_type(frame[names[data_roles[0]]]) == "numeric"
+    )
+
+
+def _panel_frame(frame: pd.DataFrame, names: dict, role: str) -> tuple[pd.DataFrame, list[str]]:
+    """Return the variable, the hue and the facets of a figure, and the facet columns' names.
+
+    Facet columns are named by role and variable (``"col=species"``): the
+    release ledger tells two facetings of the same records apart by name.
+    """
+    columns = {names[role]: frame[names[role]]}
+    if "hue" in names:
+        columns[names["hue"]] = frame[names["hue"]]
+    tags = [f"{r}={names[r]}" for r in ("row", "col") if r in names]
+    for r, tag in zip([r for r in ("row", "col") if r in names], tags, strict=True):
+        columns[tag] = frame[names[r]]
+    return pd.DataFrame(columns), tags
+
+
+def _facet_panels(
+    kind: str,
+    frame: pd.DataFrame,
+    names: dict,
+    role: str,
+    kws: dict,
+    *,
+    hue_order: list | None,
+    method: str,
+    log_scale: Any,
+    threshold: int,
+    factor: int,
+    k: int | None,
+    q: float | None,
+    algorithm: str,
+    c: int | str,
+    discretizer: str,
+    policy: Policy,
+) -> tuple[dict, dict]:
+    """Release every facet of a histogram or ECDF, before any is drawn.
+
+    (:func:`~safeplot.plots.distributions.histogram_panels`,
+    :func:`~safeplot.plots.ecdf.ecdf_panels`.) Returns the releases by facet
+    key, and the keywords left for drawing.
+    """
+    from ..methods import method_options
+
+    data, tags = _panel_frame(frame, names, role)
+    common = dict(
+        hue_order=hue_order,
+        method=method,
+        log_scale=log_scale,
+        threshold=threshold,
+        factor=factor,
+        k=k,
+        q=q,
+        policy=policy,
+        function="displot",
+    )
+    with method_options(algorithm=algorithm, c=c, discretizer=discretizer):
+        if kind == "ecdf":
+            from .ecdf import ecdf_panels
+
+            draw = {key: v for key, v in kws.items() if key != "bins"}
+            panels = ecdf_panels(
+                data,
+                **{role: names[role]},
+                hue=names.get("hue"),
+                facets=tags,
+                bins=kws.get("bins", "auto"),
+                **common,
+            )
+            return panels, draw
+        from .distributions import histogram_panels
+
+        release = {key: kws[key] for key in _HIST_RELEASE_KEYS if key in kws}
+        if "delta" in kws:
+            release["delta"] = kws["delta"]
+        draw = {
+            key: v
+            for key, v in kws.items()
+            if key not in (*_HIST_RELEASE_KEYS, *_HIST_BIVARIATE_KEYS, "delta", "common_bins")
+        }
+        labels = {role: names[role], "hue": names.get("hue")}
+        data = data.rename(columns={names[role]: role})
+        if "hue" in names:
+            data = data.rename(columns={names["hue"]: "hue"})
+        else:
+            labels.pop("hue")
+        panels = histogram_panels(
+            data,
+            labels,
+            role,
+            facets=tags,
+            element=draw.get("element", "bars"),
+            **common,
+            **release,
+        )
+    return panels, draw
+
+
 def displot(
     data=None,
     *,
@@ -968,11 +1105,16 @@ def displot(
 ) -> FacetGrid:
     """Draw released distribution plots on a FacetGrid, as :func:`seaborn.displot` does.
 
-    Every facet (level of `row` x level of `col`) is drawn by
+    Every facet (level of `row` x level of `col`) is drawn as
     :func:`~safeplot.plots.distributions.histplot` (``kind="hist"``),
     :func:`~safeplot.plots.kde.kdeplot` (``"kde"``) or ``ecdfplot``
-    (``"ecdf"``) on that facet's records, with the same method and
-    parameters: each facet is released on its own.
+    (``"ecdf"``) draws it, with the same method and parameters. Histograms
+    and ECDFs of one numeric variable are released together before any
+    facet is drawn (:func:`~safeplot.plots.distributions.histogram_panels`,
+    :func:`~safeplot.plots.ecdf.ecdf_panels`): one set of bins for the
+    figure, each facet suppressed on its own counts, and the facets linked
+    in the release ledger to the figure of the whole, of each facet and of
+    each hue level. Densities release each facet on its own records.
 
     Parameters
     ----------
@@ -1098,7 +1240,7 @@ def displot(
     if kind == "ecdf":
         func = _ecdfplot()
     else:
-        from .distributions import histplot
+        from .distributions import draw_histogram_panel, histplot
         from .kde import kdeplot
 
         func = histplot if kind == "hist" else kdeplot
@@ -1151,7 +1293,29 @@ def displot(
     hue_levels = shown.order(names.get("hue"), hue_order)
     fkws, xlim, ylim = _facet_kws(facet_kws, "displot")
     kws = dict(kwargs)
-    if kind == "hist" and len(data_roles) == 1 and not m.raw:
+    panels = None
+    if _panels_apply(kind, data_roles, frame, names, weights, kws, m):
+        # every facet is released before the first is drawn: one set of bins, and all facets
+        # linked in the ledger as one partition of the figure's records
+        panels, kws = _facet_panels(
+            kind,
+            frame,
+            names,
+            data_roles[0],
+            kws,
+            hue_order=hue_levels,
+            method=method,
+            log_scale=log_scale,
+            threshold=threshold,
+            factor=factor,
+            k=k,
+            q=q,
+            algorithm=algorithm,
+            c=c,
+            discretizer=discretizer,
+            policy=pol,
+        )
+    elif kind == "hist" and len(data_roles) == 1 and not m.raw:
         _common_binwidth(frame, names[data_roles[0]], levels, names, kws, threshold)
     elif (
         kind == "hist"
@@ -1205,6 +1369,36 @@ def displot(
             )
 
     def draw_facet(ax: Axes, sub: pd.DataFrame) -> None:
+        if panels is not None:
+            panel = panels[tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)]
+            if kind == "ecdf":
+                from .ecdf import draw_ecdf
+
+                _call(
+                    draw_ecdf,
+                    ax=axes_for(ax, panel.report, panel),
+                    rel=panel,
+                    legend=legend,
+                    palette=palette,
+                    hue_norm=hue_norm,
+                    log_scale=log_scale,
+                    color=color,
+                    annotate=annotate,
+                    **kws,
+                )
+                return
+            _call(
+                draw_histogram_panel,
+                ax=axes_for(ax, panel.report, panel.releases),
+                panel=panel,
+                legend=legend,
+                palette=palette,
+                hue_norm=hue_norm,
+                color=color,
+                annotate=annotate,
+                **kws,
+            )
+            return
         _call(
             func,
             data=sub,

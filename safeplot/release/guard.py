@@ -633,6 +633,11 @@ def link_levels(
     counts: Sequence[np.ndarray],
     partition: Any,
     link: Callable[[np.ndarray, dict[Any, np.ndarray], Any], dict[Any, np.ndarray]],
+    *,
+    facet_codes: np.ndarray | None = None,
+    level_codes: np.ndarray | None = None,
+    n_facets: int = 1,
+    facet_partition: Any = None,
 ) -> list[np.ndarray]:
     """Return the counts of each level after the ledger's link (:func:`link_counts`, ...).
 
@@ -642,7 +647,25 @@ def link_levels(
     are in the totals of an earlier release too, so they go to the ledger
     as one more level whose every cell is hidden: otherwise the total minus
     the levels drawn would count them. `link` is called with the records
-    linked, the counts per level and `partition`.
+    linked, the counts per level and the partition's name.
+
+    With `facet_codes` the counts are a table of `n_facets` facets by
+    levels: level ``f * n + h`` is level `h` of facet `f`
+    (``n = len(counts) // n_facets``); `facet_codes` gives each record's
+    facet and `level_codes` its level (-1: none drawn; by default
+    ``codes % n``). A record of a level drawn in no facet is still in that
+    level's margin.
+
+    Each margin is linked as a partition of its own records: the cells of
+    the whole figure (named ``(facet_partition, partition)``), the levels of
+    each facet (`partition`, as in a figure of that facet's records alone)
+    and the facets of each level (`facet_partition`, as in a figure of that
+    level's records; without facets, each level is its own total). So a
+    figure is checked against one without facets, one of a single facet and
+    one split by the levels only. Hiding a cell only adds at least
+    ``threshold`` records to a hidden sum, so what one margin hides keeps
+    the margins linked before it safe; the margins are linked once more when
+    any changed, so that the ledger holds what is drawn.
 
     Examples
     --------
@@ -652,15 +675,48 @@ def link_levels(
     >>> link_levels(x, np.zeros(10, dtype=int), [np.array([6.0, 4.0])], None, link)
     [array([6., 4.])]
     """
-    per = dict(enumerate(counts))
-    linked = records
-    if partition is not None:
-        linked = records[codes >= 0]
-        if (codes < 0).any():
-            per[-1] = np.full(np.shape(counts[0]), np.nan)
-            linked = records
-    after = link(linked, per, partition)
-    return [after[i] for i in range(len(counts))]
+    per = [np.array(c, dtype=float, copy=True) for c in counts]
+    codes = np.asarray(codes)
+    if len(per) % n_facets:
+        raise ValueError(f"{len(per)} count arrays cannot be {n_facets} facets of equal levels.")
+    n_levels = len(per) // n_facets
+    level_of = np.where(codes >= 0, codes % max(n_levels, 1), -1)
+    if level_codes is not None:
+        level_of = np.asarray(level_codes)
+    whole = partition if facet_codes is None else (facet_partition, partition)
+
+    def margin(mask: np.ndarray | None, cells: dict[Any, int], part: Any) -> bool:
+        mine = codes if mask is None else codes[mask]
+        sent = {key: per[i] for key, i in cells.items()}
+        if part is not None and not np.isin(mine, list(cells.values())).all():
+            sent[-1] = np.full(np.shape(per[0]), np.nan)  # records of levels not drawn
+        linked = records if mask is None else records[mask]
+        if part is not None and -1 not in sent:
+            linked = linked[mine >= 0]
+        out = link(linked, sent, part)
+        changed = False
+        for key, i in cells.items():
+            changed |= bool(np.isnan(out[key]).sum() > np.isnan(per[i]).sum())
+            per[i] = out[key]
+        return changed
+
+    def all_margins() -> bool:
+        changed = margin(None, {i: i for i in range(len(per))}, whole)
+        if facet_codes is not None and n_facets > 1:
+            for f in range(n_facets):
+                cells = {h: f * n_levels + h for h in range(n_levels)}
+                changed |= margin(facet_codes == f, cells, partition)
+        if n_levels > 1:
+            for h in range(n_levels):
+                cells = {f: f * n_levels + h for f in range(n_facets)}
+                # with facets, a level's records drawn in no facet make it more than its cells
+                part = facet_partition if facet_codes is not None else None
+                changed |= margin(level_of == h, cells, part)
+        return changed
+
+    if all_margins():
+        all_margins()  # what a later margin hid, in the ledger of the earlier ones too
+    return per
 
 
 def linked_warning(added: int, what: str) -> str:
