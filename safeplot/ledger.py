@@ -434,7 +434,7 @@ class _Bin:
             if (
                 p == partition
                 and old.keys() == cells.keys()
-                and all(np.array_equal(old[k], cells[k], equal_nan=True) for k in cells)
+                and all(old[k] == v or (v != v and old[k] != old[k]) for k, v in cells.items())
             ):
                 return
         self.entries.append((partition, cells))
@@ -442,9 +442,9 @@ class _Bin:
 
 def _total(cells: dict[Any, float]) -> float | None:
     """Return the bin's count that a release shows, if it shows every part of it."""
-    values = np.array(list(cells.values()), dtype=float)
-    if values.size and not np.isnan(values).any():
-        return float(values.sum())
+    values = cells.values()
+    if values and not any(v != v for v in values):  # v != v: NaN (a few floats: no numpy)
+        return float(math.fsum(values))
     return None
 
 
@@ -1061,9 +1061,9 @@ class Ledger:
         """Hide cells of one bin of a new release until it and the earlier ones are safe."""
 
         def unsafe(known: float | None, shown: dict[Any, float]) -> bool:
-            if known is None or not any(np.isnan(v) for v in shown.values()):
+            if known is None or not any(v != v for v in shown.values()):
                 return False
-            rest = known - float(np.nansum(list(shown.values())))
+            rest = known - math.fsum(v for v in shown.values() if v == v)
             return 0 < rest < threshold
 
         added = 0
@@ -1071,7 +1071,7 @@ class Ledger:
         knowns = [t for t in map(_total, others) if t is not None]
         # this release's hidden cells, differenced against an earlier total
         while any(unsafe(known, cells) for known in knowns):
-            shown = [(v, level) for level, v in cells.items() if not np.isnan(v)]
+            shown = [(v, level) for level, v in cells.items() if v == v]
             if not shown:
                 break
             _, level = min(shown, key=lambda t: (t[0], str(t[1])))

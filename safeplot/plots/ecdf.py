@@ -412,11 +412,10 @@ def ecdf_panels(
             "away). Merge them with other levels, or use method='suppress' (which leaves "
             "them out)."
         )
-    # values rare overall, within a facet and within a level of a facet are all avoided
+    # values rare overall and within a level of a facet are avoided (a value rare within a
+    # facet is rare within each of its levels there)
     pools = [rare_values(values, threshold)]
     pools += [rare_values(values[combos == i], threshold) for i in range(n_levels * n_facets)]
-    if facets:
-        pools += [rare_values(values[fcodes == f], threshold) for f in range(n_facets)]
     avoid = np.unique(np.concatenate(pools))
     work = np.log(values) / math.log(base) if base is not None else values
     scale = float(np.std(work)) or 1.0
