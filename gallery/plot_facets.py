@@ -1,21 +1,24 @@
 """
-Figure-level plots: one release per facet
-=========================================
+Figure-level plots: every facet released
+========================================
 
 ``displot``, ``relplot``, ``catplot`` and ``lmplot`` build a
-:class:`seaborn.FacetGrid` and draw every panel with safeplot's axes-level
-function on that panel's records, under the same method. Each facet is
-released on its own and carries its own report; shared axes get one set of
-limits that spans every facet's released range and equals no rare raw value
-of any facet.
+:class:`seaborn.FacetGrid` and draw every panel as safeplot's axes-level
+function draws it, under the same method. Each facet carries its own
+report; shared axes get one set of limits that spans every facet's released
+range and equals no rare raw value of any facet. Histograms and ECDFs
+release all their facets together, before any is drawn, so that the release
+ledger can link them to the figure without facets.
 """
 
 # %%
 # Histograms per species, small bins suppressed
 # ---------------------------------------------
-# Every facet is ``histplot`` of that species' records; the facets share one
-# bin width, as seaborn's common bins do.
+# The facets are released together on one set of bins, as seaborn's common
+# bins; each facet and sex is suppressed on its own counts.
 import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
 import safeplot
 from safeplot.plots.facets import catplot, displot, lmplot, relplot
@@ -25,6 +28,27 @@ tips = safeplot.load_dataset("tips")
 
 g = displot(penguins, x="flipper_length_mm", col="species", hue="sex", height=2.5)
 print([r.cells_suppressed for r in g.safeplot_reports])
+
+# %%
+# Facets and the whole: no count left to subtract
+# ------------------------------------------------
+# A reader who holds the histogram of every record and the same histogram
+# by facet could subtract the facets shown from the whole, bin by bin. Here
+# ward B holds two records in the first bin, suppressed; without the ledger
+# the whole's first bar (12) minus ward A's (10) would give them. The ledger
+# hides the whole's first bar as well and says so in its report.
+wards = pd.DataFrame(
+    {
+        "stay": np.r_[np.full(10, 0.5), np.full(2, 0.5), np.full(8, 1.5), np.full(6, 2.5)],
+        "ward": ["A"] * 10 + ["B"] * 10 + ["A"] * 6,
+    }
+)
+with safeplot.ledger.using(safeplot.ledger.Ledger()):
+    g = displot(wards, x="stay", col="ward", bins=[0, 1, 2, 3], height=2.2)
+    fig, ax = plt.subplots(figsize=(3, 2.2))
+    safeplot.histplot(wards, x="stay", bins=[0, 1, 2, 3], ax=ax)
+fig.tight_layout()
+print(ax.safeplot_report.warnings)
 
 # %%
 # Scatter plots per meal: deterministic centroids within each facet
