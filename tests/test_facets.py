@@ -1013,3 +1013,21 @@ def test_grid_methods_give_every_facet_one_grid_chosen_by_n(plot):
     g = getattr(safeplot, plot)(**kws, bins=8)
     assert {r.params["bins"] for r in g.safeplot_reports} == {8}
     plt.close(g.figure)
+
+
+@pytest.mark.parametrize("kind", ["hist", "ecdf"])
+def test_a_level_missing_from_a_facet_keeps_its_colour(kind):
+    # Torgersen has only Adelie penguins, Biscoe Adelie and Gentoo, Dream Adelie and
+    # Chinstrap: each species is drawn in its own colour of the palette in every facet
+    penguins = safeplot.load_dataset("penguins")
+    order = ["Adelie", "Chinstrap", "Gentoo"]
+    g = displot(penguins, x="flipper_length_mm", col="island", hue="species", kind=kind, height=2)
+    colours = {to_rgb(f"C{i}") for i in range(3)}
+    for ax in g.axes.flat:
+        island = ax.get_title().split("= ")[-1]
+        present = set(penguins.loc[penguins["island"] == island, "species"].dropna())
+        artists = ax.lines if kind == "ecdf" else [p for p in ax.patches if p.get_height() > 0]
+        drawn = {to_rgb(a.get_color() if kind == "ecdf" else a.get_facecolor()) for a in artists}
+        assert drawn <= colours
+        assert drawn == {to_rgb(f"C{order.index(s)}") for s in present}, island
+    plt.close("all")

@@ -916,7 +916,9 @@ def draw_ecdf(
     hue_var = None
     hue_levels = None
     if rel.levels != [None]:
-        hue_levels = [lev for lev, p in zip(rel.levels, rel.positions, strict=True) if p.size]
+        # every level in order, drawn or not: a level with no steps keeps its colour slot, so
+        # colours agree between facets and figures that lack a level
+        hue_levels = list(rel.levels)
         lab = np.repeat(np.array(rel.levels, dtype=object), [p.size for p in rel.positions])
         hue_var = rel.names["hue"] or "hue"
         frame[hue_var] = lab
