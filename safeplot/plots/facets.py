@@ -1203,19 +1203,21 @@ def displot(
 
     Notes
     -----
-    Methods: each facet is released exactly as the axes-level function
-    releases it (see its Methods); in short, ``"suppress"`` and
+    Methods: each facet is released as the axes-level function releases
+    the levels of a hue (see its Methods); in short, ``"suppress"`` and
     ``"generalize"`` remove bins (or density grid cells) with fewer than
-    ``threshold`` records of that facet; ``"deterministic"`` (kNN centroids),
-    ``"probabilistic"`` (keyed noise), ``"microaggregation"``, ``"rounding"``
-    and ``"confidential"`` (winsorising) anonymise each facet's values, then
-    small bins are suppressed as well; ``"none"`` draws the raw facets where
-    the policy allows raw output.
+    ``threshold`` records of that facet; ``"deterministic"`` (kNN centroids)
+    and ``"microaggregation"`` form their groups within each facet;
+    ``"probabilistic"`` (keyed noise), ``"rounding"`` and ``"confidential"``
+    (winsorising) anonymise the values, then small bins are suppressed as
+    well; ``"none"`` draws the raw facets where the policy allows raw
+    output. Densities (``kind="kde"``) and ``method="dp"`` release each
+    facet on its own records.
 
-    Histogram facets share one bin width (seaborn's common bins), computed
-    from safe edges over all facets; each facet places its bins on multiples
-    of it. Shared axes get one set of limits spanning every facet's
-    released range, equal to no rare raw value of any facet.
+    Histogram and ECDF facets share one set of bins (seaborn's common
+    bins), placed on safe edges over all facets. Shared axes get one set of
+    limits spanning every facet's released range, equal to no rare raw
+    value of any facet.
 
     References
     ----------
