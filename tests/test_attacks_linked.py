@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from matplotlib.colors import to_rgb
 
 import safeplot
 from safeplot import DisclosureError, ledger
@@ -718,6 +719,170 @@ def test_the_whole_minus_the_ecdf_facets_shown_recovers_no_small_count(total_kin
         total, parts = whole(), faceted()
     rests = _rests(total, parts)
     assert rests and all(rest == 0 or rest >= t for rest in rests), (total, parts)
+
+
+def _bin0(ax, colour=None) -> float:
+    """The height of the bars drawn on [0, 1) (of one colour), as a reader measures them."""
+    return sum(
+        p.get_height()
+        for p in ax.patches
+        if abs(p.get_x()) < 1e-9
+        and p.get_height() > 0
+        and (colour is None or np.allclose(p.get_facecolor()[:3], to_rgb(colour)))
+    )
+
+
+def _two_way(t: int) -> pd.DataFrame:
+    """Facet A: t - 2 records of 'u' and 1 of 'v' in [0, 1); facet B: more of each; 10 of
+    every cell in [1, 2)."""
+    rng = np.random.default_rng(0)
+    sizes = {("A", "u"): t + 2, ("A", "v"): 1, ("B", "u"): t + 4, ("B", "v"): t + 1}
+    rows = []
+    for (f, g), n in sizes.items():
+        x = np.r_[rng.uniform(0.01, 0.99, n), rng.uniform(1.01, 1.99, 10)]
+        rows += [{"x": v, "f": f, "g": g} for v in x]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("faceted_first", [True, False], ids=["col-first", "row-col-first"])
+def test_row_and_col_facets_are_linked_to_each_facet_variable(faceted_first):
+    # displot(col="f") and displot(row="f", col="g"): facet A's bin minus its panel A/u
+    # would be the one record of A/v, unless each facet variable's margin is linked
+    t = safeplot.get_policy().threshold
+    df = _two_way(t)
+
+    def by_f():
+        return safeplot.displot(df, x="x", col="f", bins=[0, 1, 2], height=2)
+
+    def by_fg():
+        return safeplot.displot(df, x="x", row="f", col="g", bins=[0, 1, 2], height=2)
+
+    first, second = (by_f, by_fg) if faceted_first else (by_fg, by_f)
+    grids = {first: first(), second: second()}
+    a, a_u = _bin0(grids[by_f].axes_dict["A"]), _bin0(grids[by_fg].axes_dict[("A", "u")])
+    if a > 0 and a_u > 0:
+        assert a - a_u == 0 or a - a_u >= t, (a, a_u)
+
+
+@pytest.mark.parametrize("coarse_first", [True, False], ids=["coarse-first", "fine-first"])
+def test_one_cell_of_facets_by_hue_binned_two_ways_gives_no_count(coarse_first):
+    # displot(col="f", hue="g") on bins of width 1 and of width 0.5: A/u on [0, 1) minus A/u
+    # on [0, 0.5) would be its one record in [0.5, 1)
+    t = safeplot.get_policy().threshold
+    rng = np.random.default_rng(3)
+    rows = []
+    for f in "AB":
+        for g in "uv":
+            mid = 1 if (f, g) == ("A", "u") else 2 * t
+            x = np.r_[rng.uniform(0.01, 0.49, 2 * t), rng.uniform(0.51, 0.99, mid)]
+            rows += [{"x": v, "f": f, "g": g} for v in np.r_[x, rng.uniform(1.01, 1.99, 2 * t)]]
+    df = pd.DataFrame(rows)
+    coarse, fine = [0, 1, 2], [0, 0.5, 1, 1.5, 2]
+    figures = {}
+    for bins in (coarse, fine) if coarse_first else (fine, coarse):
+        figures[len(bins)] = safeplot.displot(
+            df, x="x", col="f", hue="g", hue_order=["u", "v"], bins=bins, height=2
+        )
+    whole = _bin0(figures[3].axes_dict["A"], "C0")
+    half = _bin0(figures[5].axes_dict["A"], "C0")
+    if whole > 0 and half > 0:
+        assert whole - half == 0 or whole - half >= t, (whole, half)
+
+
+@pytest.mark.parametrize("facets_first", [True, False], ids=["facets-first", "level-first"])
+def test_an_ecdf_record_in_no_facet_is_linked_to_its_hue_level(facets_first):
+    # one record has no facet value: it is in the ECDF of its hue level (hue only) but in no
+    # facet, so the level's step minus its facets' steps would count it
+    t = safeplot.get_policy().threshold
+    rng = np.random.default_rng(2)
+    rows = [
+        {"x": lo + rng.uniform(0.01, 0.99), "f": f, "g": g}
+        for f in "AB"
+        for g in "uv"
+        for lo in (0, 1)
+        for _ in range(2 * t)
+    ]
+    rows.append({"x": 0.5, "f": None, "g": "u"})
+    df = pd.DataFrame(rows)
+
+    def steps_of_u(ax) -> dict[float, float]:  # level u's line only (the first colour)
+        for line in [
+            ln for ln in ax.lines if not np.allclose(to_rgb(ln.get_color()), to_rgb("C0"))
+        ]:
+            line.remove()
+        return _ecdf_steps(ax)
+
+    def level():
+        _, ax = plt.subplots()
+        safeplot.ecdfplot(df, x="x", hue="g", hue_order=["u", "v"], stat="count", bins=2)
+        return steps_of_u(ax)
+
+    def faceted():
+        grid = safeplot.displot(
+            df,
+            x="x",
+            col="f",
+            hue="g",
+            hue_order=["u", "v"],
+            kind="ecdf",
+            stat="count",
+            bins=2,
+            height=2,
+        )
+        return [steps_of_u(ax) for ax in grid.axes.flat]
+
+    def made(release):  # a release the ledger leaves nothing of is refused: nothing to read
+        try:
+            return release()
+        except DisclosureError:
+            return None
+
+    if facets_first:
+        parts, total = made(faceted), made(level)
+    else:
+        total, parts = made(level), made(faceted)
+    assert parts is not None or total is not None
+    # level u's step minus its steps in the facets: what is hidden, 0 or at least threshold
+    for rest in _rests(total or {}, parts or []):
+        assert rest == 0 or rest >= t, (total, parts)
+
+
+@pytest.mark.parametrize("log_first", [True, False], ids=["log-first", "linear-first"])
+def test_a_log_scale_histogram_is_linked_to_the_linear_one(log_first):
+    # bins [1, 10) and [10, 100) of the same records, drawn on a log scale by facet and on a
+    # linear scale without: the linear bar minus the facets' bars would count facet A's one
+    t = safeplot.get_policy().threshold
+    rng = np.random.default_rng(5)
+    x = np.r_[rng.uniform(1.5, 9.5, 1), rng.uniform(1.5, 9.5, 2 * t), rng.uniform(11, 99, 4 * t)]
+    f = ["A"] + ["B"] * (2 * t) + ["A", "B"] * (2 * t)
+    df = pd.DataFrame({"x": x, "f": f})
+
+    def linear():  # unequal bins: drawn as frequency density, so height times width
+        _, ax = plt.subplots()
+        safeplot.histplot(df, x="x", bins=[1, 10, 100], ax=ax)
+        return {round(p.get_x(), 6): p.get_height() * p.get_width() for p in ax.patches}
+
+    def logged():
+        grid = safeplot.displot(df, x="x", col="f", log_scale=True, bins=[0, 1, 2], height=2)
+        return [{round(p.get_x(), 6): p.get_height() for p in ax.patches} for ax in grid.axes.flat]
+
+    if log_first:
+        parts, whole = logged(), linear()
+    else:
+        whole, parts = linear(), logged()
+    for rest in _rests(whole, parts):
+        assert rest == 0 or rest >= t, (whole, parts)
+
+
+def test_displot_refuses_unlinked_bins_and_empty_facets():
+    df = _two_way(safeplot.get_policy().threshold)
+    with pytest.raises(ValueError, match="common_bins=False is not supported"):
+        safeplot.displot(df, x="x", col="f", common_bins=False)
+    df.loc[df["f"] == "B", "x"] = np.nan
+    for kind in ("hist", "ecdf"):
+        with pytest.raises(ValueError, match=r"the facet \{'col=f': 'B'\} has no complete rows"):
+            safeplot.displot(df, x="x", col="f", kind=kind)
+    assert plt.get_fignums() == []
 
 
 def test_without_the_ledger_the_whole_minus_the_facets_gives_the_count():

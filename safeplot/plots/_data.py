@@ -11,7 +11,8 @@ at values beyond their shape: validation of numbers is in ``safeplot._validate``
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+import itertools
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,14 @@ import pandas as pd
 
 from .._validate import PlotData, categorical_order
 
-__all__ = ["PlotData", "categorical_order", "plot_data", "wide_to_long"]
+__all__ = [
+    "PlotData",
+    "categorical_order",
+    "facet_codes",
+    "plot_data",
+    "refuse_empty_facets",
+    "wide_to_long",
+]
 
 
 def _is_vector(value: Any) -> bool:
@@ -176,3 +184,81 @@ def wide_to_long(data: Any, *, function: str) -> PlotData:
     frame = pd.concat(parts, ignore_index=True)
     frame["variable"] = pd.Categorical(frame["variable"], categories=[str(c) for c in numeric])
     return PlotData(frame, {"value": "", "variable": ""})
+
+
+def facet_codes(
+    frame: pd.DataFrame, columns: Sequence[Hashable]
+) -> tuple[np.ndarray, list[tuple], list[tuple[np.ndarray, int]]]:
+    """Return each row's facet, the facets' keys and each facet variable's codes.
+
+    A facet is a combination of one level of each of `columns` (``row``,
+    ``col``). Facets are numbered over every combination of the levels
+    found (some may hold no rows); a row with a missing facet value is in no
+    facet (-1), as seaborn's :class:`~seaborn.FacetGrid` leaves it out.
+
+    Parameters
+    ----------
+    frame : DataFrame
+    columns : sequence of column names
+        The facet variables; none gives one facet, ``()``, of every row.
+
+    Returns
+    -------
+    codes : ndarray of int, shape (n,)
+        Each row's facet number (-1: in none).
+    keys : list of tuple
+        Each facet's values, one per column, by facet number.
+    dims : list of (ndarray, int)
+        Per column: each row's level code (-1: missing) and the number of levels.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"r": ["a", "b", "a", None], "c": [1, 1, 2, 2]})
+    >>> codes, keys, dims = facet_codes(df, ["r", "c"])
+    >>> codes.tolist(), keys
+    ([0, 2, 1, -1], [('a', 1), ('a', 2), ('b', 1), ('b', 2)])
+    """
+    if not columns:
+        return np.zeros(len(frame), dtype=int), [()], []
+    dims, uniques = [], []
+    for column in columns:
+        found, levels = pd.factorize(frame[column], use_na_sentinel=True)
+        dims.append((np.asarray(found, dtype=int), len(levels)))
+        uniques.append(list(levels))
+    shape = tuple(n for _, n in dims)
+    stacked = np.stack([c for c, _ in dims])
+    missing = (stacked < 0).any(axis=0)
+    codes = np.full(len(frame), -1, dtype=int)
+    if (~missing).any():
+        codes[~missing] = np.ravel_multi_index(tuple(stacked[:, ~missing]), shape)
+    return codes, list(itertools.product(*uniques)), dims
+
+
+def refuse_empty_facets(
+    all_codes: np.ndarray,
+    kept_codes: np.ndarray,
+    keys: list[tuple],
+    facets: Sequence[Hashable],
+    name: str,
+    function: str,
+) -> None:
+    """Refuse a facet with rows but no complete one: its panel would stand over nothing.
+
+    `all_codes` are the facets of every row (:func:`facet_codes`),
+    `kept_codes` those of the rows kept (a value present).
+
+    Examples
+    --------
+    >>> codes, keys = np.array([0, 1]), [("a",), ("b",)]
+    >>> refuse_empty_facets(codes, np.array([0]), keys, ["g"], "x", "f")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: f: the facet {'g': 'b'} has no complete rows: ...
+    """
+    empty = np.setdiff1d(np.unique(all_codes[all_codes >= 0]), kept_codes)
+    if empty.size:
+        where = dict(zip(facets, keys[int(empty[0])], strict=True))
+        raise ValueError(
+            f"{function}: the facet {where} has no complete rows: every one misses {name!r} "
+            "(or the hue). Drop those rows, or fill the values, before plotting."
+        )

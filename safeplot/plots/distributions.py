@@ -54,7 +54,13 @@ from ._common import (
     set_safe_axis,
     takes_method_options,
 )
-from ._data import categorical_order, plot_data, wide_to_long
+from ._data import (
+    categorical_order,
+    facet_codes,
+    plot_data,
+    refuse_empty_facets,
+    wide_to_long,
+)
 from ._dp import dp_epsilon, dp_hue_levels
 from .grid import release_grid
 
@@ -211,7 +217,8 @@ def _link(
     levels: np.ndarray | None,
     partition: str | None,
     function: str,
-    facets: tuple[np.ndarray, np.ndarray, int, Any] | None = None,
+    facets: guard.FacetTable | None = None,
+    log: tuple[float, np.ndarray] | None = None,
 ) -> None:
     """Apply the ledger's secondary suppression to histograms of raw counts (in place).
 
@@ -220,26 +227,25 @@ def _link(
     hides one more cell where that difference would be a small count. The
     records of levels not drawn (left out of `hue_order`) are in the bins'
     totals too, as one more level whose every bin is hidden: otherwise the
-    total minus the levels drawn would count them per bin.
+    total minus the levels drawn would count them per bin. `log` is
+    ``(base, raw values)`` when `values` are logarithms (``log_scale``): the
+    ledger then knows the records by their raw values and the bins in data
+    units, as a histogram of the same records on a linear scale has them.
     """
     if any(not np.array_equal(r.edges, releases[0].edges) for r in releases):
         return  # bins per level: no common bin to difference
     split = None if levels is None else (partition or ("hue", *map(str, level_names)))
-    facet_kws: dict = {}
-    if facets is not None:
-        facet_codes, level_codes, n_facets, facet_partition = facets
-        facet_kws = {"facet_codes": facet_codes, "level_codes": level_codes}
-        facet_kws.update(n_facets=n_facets, facet_partition=facet_partition)
-        if partition is None:  # facets without hue: one level per facet
-            split = None
+    if facets is not None and partition is None:
+        split = None  # facets without hue: one level per facet
+    edges = releases[0].edges
+    if log is not None:
+        edges, values = log[0] ** edges, log[1]
 
     def link(records: np.ndarray, per: dict, part: Any) -> dict:
-        return guard.link_counts(
-            records, releases[0].edges, per, partition=part, function=function
-        )
+        return guard.link_counts(records, edges, per, partition=part, function=function)
 
     before = [r.counts for r in releases]
-    after = guard.link_levels(values, codes, before, split, link, **facet_kws)
+    after = guard.link_levels(values, codes, before, split, link, facets=facets)
     for rel, old, new in zip(releases, before, after, strict=True):
         added = int(np.isnan(new).sum() - np.isnan(old).sum())
         if added:
@@ -275,7 +281,8 @@ def release_histograms(
     mechanism: str = "laplace",
     delta: float | None = None,
     leave_out: bool = False,
-    facets: tuple[np.ndarray, np.ndarray, int, Any] | None = None,
+    facets: guard.FacetTable | None = None,
+    log: tuple[float, np.ndarray] | None = None,
 ) -> list[HistogramRelease | None]:
     """Release one histogram per hue level, suppressed per level, on common bins.
 
@@ -329,13 +336,15 @@ def release_histograms(
         Under a value method, or counted out of core, a small level is
         refused still. The shown releases' reports carry the warning and
         ``details["groups_left_out"]``.
-    facets : tuple, optional
-        ``(facet_codes, level_codes, n_facets, name)`` when `levels` are the
-        cells of a table of facets by hue levels (level ``f * n + h`` is hue
-        level `h` of facet `f`): each value's facet code and hue level code
-        (-1 where not drawn), the number of facets and the facets' name for
-        the ledger, which then links every margin of the table
-        (:func:`safeplot.release.guard.link_levels`).
+    facets : FacetTable, optional
+        When `levels` are the cells of a table of facets by hue levels
+        (:class:`safeplot.release.guard.FacetTable`): each value's level of
+        every facet variable and of the hue, for the ledger, which then
+        links every margin of the table (:func:`safeplot.release.guard.link_levels`).
+    log : (float, ndarray), optional
+        ``(base, raw values)`` when `values` are the logarithms of the raw
+        values in that base (``log_scale``): the ledger links the records by
+        their raw values, on the bins in data units.
 
     Returns
     -------
@@ -500,7 +509,9 @@ def release_histograms(
         inside = (released >= lo) & (released <= hi)
         released, codes = released[inside], codes[inside]
         if facets is not None:
-            facets = (facets[0][inside], facets[1][inside], *facets[2:])
+            facets = facets.take(inside)
+        if log is not None:
+            log = (log[0], np.asarray(log[1])[inside])
 
     def edges_for(v: np.ndarray) -> np.ndarray:
         if m.raw:
@@ -572,7 +583,7 @@ def release_histograms(
         )
     if not m.raw and not m.moves_values and counts_from is None:
         # the records of a level left out are binned with the rest, its bins all hidden
-        _link(released, codes, out_releases, level_names, levels, partition, function, facets)
+        _link(released, codes, out_releases, level_names, levels, partition, function, facets, log)
     releases_out: list[HistogramRelease | None] = [
         None if i in left_out else r for i, r in enumerate(out_releases)
     ]
@@ -1292,17 +1303,6 @@ class HistogramPanel:
     base: float | None = None
 
 
-def _facet_codes(frame: pd.DataFrame, facets: list) -> tuple[np.ndarray, list[tuple]]:
-    """Facet code of each row (-1: a facet value missing) and each facet's key."""
-    if not facets:
-        return np.zeros(len(frame), dtype=int), [()]
-    codes, uniques = pd.MultiIndex.from_frame(frame[facets]).factorize()
-    keys = [u if isinstance(u, tuple) else (u,) for u in uniques]
-    codes = np.asarray(codes, dtype=int)
-    codes[frame[facets].isna().any(axis=1).to_numpy()] = -1  # in no facet, as seaborn's
-    return codes, keys
-
-
 def histogram_panels(
     frame: pd.DataFrame,
     labels: dict,
@@ -1407,13 +1407,14 @@ def histogram_panels(
         complete = _complete_rows(frame, orient)
         codes, levels = _level_codes(frame.loc[complete], hue_order)
         values, n_clean, n_dropped = clean.values[:, 0], clean.n, clean.n_dropped
-        fcodes, keys = _facet_codes(frame.loc[complete], facets)
+        all_codes, keys, dims = facet_codes(frame, facets)
+        fcodes = all_codes[complete]
         if facets:
             # rows dropped for a missing value are reported by the facet they belong to
-            all_codes, all_keys = _facet_codes(frame, facets)
-            lost = np.bincount(all_codes[~complete & (all_codes >= 0)], minlength=len(all_keys))
-            dropped_per_facet = dict(zip(all_keys, lost.tolist(), strict=True))
+            lost = np.bincount(all_codes[~complete & (all_codes >= 0)], minlength=len(keys))
+            dropped_per_facet = dict(zip(keys, lost.tolist(), strict=True))
             n_dropped = 0
+            refuse_empty_facets(all_codes, fcodes, keys, facets, name, function)
     n_hue = len(levels)
     if base is not None:
         # seaborn bins on the log scale: release the histogram of log(x), edges evenly
@@ -1428,7 +1429,10 @@ def histogram_panels(
         # level h of facet f is level f * n_hue + h of one release of the figure's records
         hue_codes = np.zeros(values.size, dtype=int) if codes is None else codes
         combos = np.where((hue_codes >= 0) & (fcodes >= 0), fcodes * n_hue + hue_codes, -1)
-        facet_info = (fcodes, hue_codes, len(keys), ("facets", *map(str, facets)))
+        facet_info = guard.FacetTable(
+            [(c[complete], n, tag) for (c, n), tag in zip(dims, facets, strict=True)],
+            hue_codes,
+        )
     partition = labels.get("hue") if has_hue else None
     released = release_histograms(
         values,
@@ -1455,6 +1459,7 @@ def histogram_panels(
         delta=delta,
         leave_out=True,
         facets=facet_info,
+        log=(base, raw_values) if base is not None else None,
     )
     threshold = pol.check_threshold(threshold)
     panels = {}

@@ -44,7 +44,7 @@ from ._common import (
     set_safe_axis,
     takes_method_options,
 )
-from ._data import categorical_order, plot_data
+from ._data import categorical_order, facet_codes, plot_data, refuse_empty_facets
 from .distributions import release_histograms
 
 __all__ = ["ECDF_METHODS", "EcdfRelease", "draw_ecdf", "ecdf_panels", "ecdfplot", "release_ecdf"]
@@ -324,22 +324,19 @@ def ecdf_panels(
         codes = frame["hue"].map(lambda v: lookup.get(v, -1)).to_numpy(dtype=int)
         keep &= codes >= 0
         hue_dtype = frame["hue"].dtype
-    fcodes, keys = np.zeros(values.size, dtype=int), [()]
-    if facets:
-        columns = [f"facet {i}" for i in range(len(facets))]
-        found, uniques = pd.MultiIndex.from_frame(frame[columns]).factorize()
-        fcodes = np.asarray(found, dtype=int)
-        fcodes[frame[columns].isna().any(axis=1).to_numpy()] = -1  # in no facet, as seaborn's
-        keys = [u if isinstance(u, tuple) else (u,) for u in uniques]
-        keep &= fcodes >= 0
+    fcodes, keys, dims = facet_codes(frame, [f"facet {i}" for i in range(len(facets))])
+    keep &= fcodes >= 0
     dropped = np.bincount(fcodes[missing & (fcodes >= 0)], minlength=len(keys))
     present = ~missing
-    # every record of the figure without facets or hue_order, for the ledger: (value, facet,
-    # hue level), -1 where not drawn
-    every = (values[present], fcodes[present], np.where(keep, codes, -1)[present])
+    # every record of the figure without facets or hue_order, for the ledger: its value, its
+    # facet, its level of each facet variable and its hue level (-1 where not drawn)
+    every = (values[present], fcodes[present], [c[present] for c, _ in dims], codes[present])
+    row_facets = fcodes
     values, codes, fcodes = values[keep], codes[keep], fcodes[keep]
     if values.size == 0:
         raise ValueError("ecdfplot: no records to plot (every row has a missing value).")
+    if facets:
+        refuse_empty_facets(row_facets, fcodes, keys, facets, pdata.label(var), function)
     if base is not None and (every[0] <= 0).any():
         raise ValueError(
             "ecdfplot: log_scale needs positive values, but the variable has zero or negative "
@@ -425,9 +422,13 @@ def ecdf_panels(
     weights: list[np.ndarray] = []
     cells = np.zeros(n_levels * n_facets, dtype=int)
     if m.counts_only:
-        all_values, all_facets, all_levels = every
+        all_values, all_facets, all_dims, all_levels = every
         all_combos = np.where(
             (all_facets >= 0) & (all_levels >= 0), all_facets * n_levels + all_levels, -1
+        )
+        table = guard.FacetTable(
+            [(c, n, tag) for c, (_, n), tag in zip(all_dims, dims, facets, strict=True)],
+            all_levels,
         )
         rels = release_histograms(
             np.log(all_values) / math.log(base) if base is not None else all_values,
@@ -443,9 +444,8 @@ def ecdf_panels(
             policy=pol,
             leave_out=True,
             partition=names["hue"] if n_levels > 1 else None,
-            facets=(all_facets, all_levels, n_facets, ("facets", *map(str, facets)))
-            if facets
-            else None,
+            facets=table if facets else None,
+            log=(base, all_values) if base is not None else None,
         )
         params.update(next(r for r in rels if r is not None).report.params)
         for i, r in enumerate(rels):

@@ -967,7 +967,6 @@ def _panels_apply(
         and not m.private
         and len(data_roles) == 1
         and weights is None
-        and kws.get("common_bins", True)
         and variable_type(frame[names[data_roles[0]]]) == "numeric"
     )
 
@@ -1042,6 +1041,12 @@ def _facet_panels(
             return panels, draw
         from .distributions import histogram_panels
 
+        if not kws.get("common_bins", True):
+            raise ValueError(
+                "displot: common_bins=False is not supported: the facets (and hue levels) are "
+                "released on one set of bins, so that the release ledger can link them to the "
+                "figure without facets. Leave common_bins=True."
+            )
         release = {key: kws[key] for key in _HIST_RELEASE_KEYS if key in kws}
         if "delta" in kws:
             release["delta"] = kws["delta"]

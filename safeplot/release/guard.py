@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import itertools
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -56,6 +57,7 @@ from ..policy import Policy, get_policy
 __all__ = [
     "ALPHA_MENU",
     "ESTIMATORS",
+    "FacetTable",
     "ShownGroups",
     "SmallGroupRule",
     "admit",
@@ -627,6 +629,34 @@ def link_counts(
     )
 
 
+@dataclass
+class FacetTable:
+    """The facets of a release whose levels are the cells of a facets-by-hue table.
+
+    Level ``i`` of the release is the cell ``np.unravel_index(i, shape)`` of
+    a table with one axis per facet variable and the hue last (``shape`` is
+    the facet variables' numbers of levels, then the hue's).
+
+    Attributes
+    ----------
+    dims : list of (ndarray, int, hashable)
+        Per facet variable (``row``, ``col``): each record's level code (-1:
+        missing, in no facet), the number of levels, and its name for the
+        release ledger.
+    level_codes : ndarray of int
+        Each record's hue level (-1: not drawn; 0 for all without hue).
+    """
+
+    dims: list[tuple[np.ndarray, int, Any]]
+    level_codes: np.ndarray
+
+    def take(self, mask: np.ndarray) -> FacetTable:
+        """Return the table of the records `mask` keeps."""
+        return FacetTable(
+            [(codes[mask], n, name) for codes, n, name in self.dims], self.level_codes[mask]
+        )
+
+
 def link_levels(
     records: np.ndarray,
     codes: np.ndarray,
@@ -634,10 +664,7 @@ def link_levels(
     partition: Any,
     link: Callable[[np.ndarray, dict[Any, np.ndarray], Any], dict[Any, np.ndarray]],
     *,
-    facet_codes: np.ndarray | None = None,
-    level_codes: np.ndarray | None = None,
-    n_facets: int = 1,
-    facet_partition: Any = None,
+    facets: FacetTable | None = None,
 ) -> list[np.ndarray]:
     """Return the counts of each level after the ledger's link (:func:`link_counts`, ...).
 
@@ -649,23 +676,20 @@ def link_levels(
     the levels drawn would count them. `link` is called with the records
     linked, the counts per level and the partition's name.
 
-    With `facet_codes` the counts are a table of `n_facets` facets by
-    levels: level ``f * n + h`` is level `h` of facet `f`
-    (``n = len(counts) // n_facets``); `facet_codes` gives each record's
-    facet and `level_codes` its level (-1: none drawn; by default
-    ``codes % n``). A record of a level drawn in no facet is still in that
-    level's margin.
-
-    Each margin is linked as a partition of its own records: the cells of
-    the whole figure (named ``(facet_partition, partition)``), the levels of
-    each facet (`partition`, as in a figure of that facet's records alone)
-    and the facets of each level (`facet_partition`, as in a figure of that
-    level's records; without facets, each level is its own total). So a
-    figure is checked against one without facets, one of a single facet and
-    one split by the levels only. Hiding a cell only adds at least
-    ``threshold`` records to a hidden sum, so what one margin hides keeps
-    the margins linked before it safe; the margins are linked once more when
-    any changed, so that the ledger holds what is drawn.
+    The levels are the cells of a table: one axis for the hue (`partition`;
+    none without it), and with `facets` one more per facet variable. Every
+    margin of the table is linked, as the partition of its own records
+    that another figure could show: for each set of axes held fixed at each
+    of their levels, the records there split by the other axes. With
+    ``col`` and ``hue``: the whole figure (every cell), each facet by hue
+    (a histogram of that facet alone), each hue level by facet (a faceted
+    histogram of that level alone) and each cell as a total (the same cell
+    binned otherwise). A record in no facet or of a level not drawn is in
+    the margins whose fixed axes it matches, as a hidden cell. Hiding a cell
+    only adds at least ``threshold`` records to a hidden sum, so what one
+    margin hides keeps the margins linked before it safe; the margins are
+    linked once more when any changed, so that the ledger holds what is
+    drawn.
 
     Examples
     --------
@@ -677,22 +701,46 @@ def link_levels(
     """
     per = [np.array(c, dtype=float, copy=True) for c in counts]
     codes = np.asarray(codes)
+    dims: list[tuple[np.ndarray, int, Any]] = []
+    if facets is not None:
+        dims = [(np.asarray(c), int(n), name) for c, n, name in facets.dims]
+    n_facets = int(np.prod([n for _, n, _ in dims])) if dims else 1
     if len(per) % n_facets:
         raise ValueError(f"{len(per)} count arrays cannot be {n_facets} facets of equal levels.")
     n_levels = len(per) // n_facets
-    level_of = np.where(codes >= 0, codes % max(n_levels, 1), -1)
-    if level_codes is not None:
-        level_of = np.asarray(level_codes)
-    whole = partition if facet_codes is None else (facet_partition, partition)
+    if partition is not None or n_levels > 1:
+        if facets is not None:
+            level_of = np.asarray(facets.level_codes)
+        else:
+            level_of = np.where(codes >= 0, codes % n_levels, -1)
+        dims.append((level_of, n_levels, partition))
+    shape = tuple(n for _, n, _ in dims)
+    index = np.array(np.unravel_index(np.arange(len(per)), shape)).T if dims else None
 
-    def margin(mask: np.ndarray | None, cells: dict[Any, int], part: Any) -> bool:
+    def margin(fixed: dict[int, int]) -> bool:
+        """Link the records of the levels `fixed` ({axis: level}), split by the other axes."""
+        free = [d for d in range(len(dims)) if d not in fixed]
+        mask = None
+        for d, level in fixed.items():
+            hit = dims[d][0] == level
+            mask = hit if mask is None else mask & hit
+        cells = {}
+        for i in range(len(per)):
+            if all(index[i, d] == level for d, level in fixed.items()):
+                key = tuple(int(index[i, d]) for d in free)
+                cells[key[0] if len(key) == 1 else key] = i
+        if free:
+            names = [dims[d][2] for d in free]
+            part = names[0] if len(names) == 1 else tuple(names)
+        else:
+            part = None  # one cell: its records' total
         mine = codes if mask is None else codes[mask]
+        if not mine.size:
+            return False
         sent = {key: per[i] for key, i in cells.items()}
-        if part is not None and not np.isin(mine, list(cells.values())).all():
-            sent[-1] = np.full(np.shape(per[0]), np.nan)  # records of levels not drawn
         linked = records if mask is None else records[mask]
-        if part is not None and -1 not in sent:
-            linked = linked[mine >= 0]
+        if not np.isin(mine, list(cells.values())).all():
+            sent[-1] = np.full(np.shape(per[0]), np.nan)  # records of cells not drawn
         out = link(linked, sent, part)
         changed = False
         for key, i in cells.items():
@@ -701,17 +749,11 @@ def link_levels(
         return changed
 
     def all_margins() -> bool:
-        changed = margin(None, {i: i for i in range(len(per))}, whole)
-        if facet_codes is not None and n_facets > 1:
-            for f in range(n_facets):
-                cells = {h: f * n_levels + h for h in range(n_levels)}
-                changed |= margin(facet_codes == f, cells, partition)
-        if n_levels > 1:
-            for h in range(n_levels):
-                cells = {f: f * n_levels + h for f in range(n_facets)}
-                # with facets, a level's records drawn in no facet make it more than its cells
-                part = facet_partition if facet_codes is not None else None
-                changed |= margin(level_of == h, cells, part)
+        changed = False
+        if not dims:
+            return margin({})
+        for held in itertools.product(*[[None, *range(n)] for _, n, _ in dims]):
+            changed |= margin({d: lev for d, lev in enumerate(held) if lev is not None})
         return changed
 
     if all_margins():
