@@ -163,3 +163,12 @@ def test_a_small_hue_level_is_refused_where_it_cannot_be_left_out(method):
     with pytest.raises(DisclosureError, match=r"tiny.*cannot be left out"):
         ecdfplot(df, x="x", hue="g", method=method)
     assert not audit.entries()
+
+
+def test_a_hue_order_naming_no_level_is_said_so():
+    tips = safeplot.load_dataset("tips")
+    with pytest.raises(ValueError, match=r"hue_order=\['zz'\] names no level of the data"):
+        safeplot.ecdfplot(tips, x="total_bill", hue="sex", hue_order=["zz"])
+    with pytest.raises(ValueError, match="every row has a missing value"):
+        safeplot.ecdfplot(tips.assign(sex=np.nan), x="total_bill", hue="sex")
+    assert plt.get_fignums() == []

@@ -334,6 +334,11 @@ def ecdf_panels(
     row_facets = fcodes
     values, codes, fcodes = values[keep], codes[keep], fcodes[keep]
     if values.size == 0:
+        if present.any() and "hue" in frame and not (codes >= 0).any():
+            raise ValueError(
+                f"ecdfplot: no records to plot: hue_order={list(hue_order or [])!r} names no "
+                "level of the data. Name levels that occur, or leave hue_order out."
+            )
         raise ValueError("ecdfplot: no records to plot (every row has a missing value).")
     if facets:
         refuse_empty_facets(row_facets, fcodes, keys, facets, pdata.label(var), function)
