@@ -1462,10 +1462,13 @@ def histogram_panels(
         log=(base, raw_values) if base is not None else None,
     )
     threshold = pol.check_threshold(threshold)
+    facet_sizes = np.bincount(fcodes[fcodes >= 0], minlength=len(keys)) if facets else [n_clean]
+    if base is not None:
+        rare_overall = rare_values(raw_values, threshold)
     panels = {}
     for f, key in enumerate(keys):
         own = released[f * n_hue : (f + 1) * n_hue]
-        if facets and not (fcodes == f).any():
+        if not facet_sizes[f]:
             continue  # no records in this facet (a missing facet value): nothing drawn
         if all(rel is None for rel in own):
             raise DisclosureError(
@@ -1489,8 +1492,9 @@ def histogram_panels(
             )
         shown = binned
         if base is not None:
-            mine = raw_values if not facets else raw_values[fcodes == f]
-            rare = np.union1d(rare_values(raw_values, threshold), rare_values(mine, threshold))
+            rare = rare_overall
+            if facets:  # values rare within the facet too
+                rare = np.union1d(rare, rare_values(raw_values[fcodes == f], threshold))
             shown = _logbins.from_log(binned, base, rare)
         panel_stat = stat
         widths = np.diff(binned[0].edges)
@@ -1503,7 +1507,7 @@ def histogram_panels(
         for rel in shown[1:]:
             report = report.merge(rel.report)
         if shown[0].accuracy is None:  # a DP release states only its noisy total
-            report.n = pol.round_count(int((fcodes == f).sum()) if facets else n_clean)
+            report.n = pol.round_count(int(facet_sizes[f]))
         if dropped_per_facet is not None and dropped_per_facet.get(key):
             lost = dropped_per_facet[key]
             report.n_dropped = pol.round_count(lost)

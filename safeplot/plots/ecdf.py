@@ -363,15 +363,15 @@ def ecdf_panels(
     n_levels, n_facets = len(levels), len(keys)
     combos = fcodes * n_levels + codes  # level h of facet f
     panel_of = [list(range(f * n_levels, (f + 1) * n_levels)) for f in range(n_facets)]
+    facet_sizes = np.bincount(fcodes, minlength=n_facets)  # the rows kept are in a facet
 
     def report_of(f: int, params: dict, cells: int = 0, details=None, warnings=None):
-        mine = fcodes == f
         return make_report(
             function,
             method,
             params,
             (name,),
-            int(mine.sum()),
+            int(facet_sizes[f]),
             int(dropped[f]) if facets else int(missing.sum()),
             pol,
             cells_suppressed=cells,
@@ -394,7 +394,7 @@ def ecdf_panels(
                 hue_dtype,
             )
             for f, key in enumerate(keys)
-            if (fcodes == f).any()
+            if facet_sizes[f]
         }
     sizes = np.bincount(combos, minlength=n_levels * n_facets)
     small = [repr(levels[i % n_levels]) for i in np.flatnonzero((sizes > 0) & (sizes < threshold))]
@@ -510,7 +510,7 @@ def ecdf_panels(
     panels = {}
     for f, key in enumerate(keys):
         own = panel_of[f]
-        if not (fcodes == f).any():
+        if not facet_sizes[f]:
             continue
         drawn = [positions[i] for i in own if positions[i].size]
         if not drawn:
