@@ -940,7 +940,16 @@ def _common_binwidth(
 
 
 #: histplot keywords that shape the release rather than the drawing.
-_HIST_RELEASE_KEYS = ("bins", "binwidth", "binrange", "discrete", "stat", "epsilon", "mechanism")
+_HIST_RELEASE_KEYS = (
+    "bins",
+    "binwidth",
+    "binrange",
+    "discrete",
+    "stat",
+    "epsilon",
+    "mechanism",
+    "delta",
+)
 #: histplot keywords of bivariate histograms only (ignored for one variable, as by histplot).
 _HIST_BIVARIATE_KEYS = ("thresh", "pthresh", "pmax", "cbar", "cbar_ax", "cbar_kws")
 
@@ -980,9 +989,11 @@ def _panel_frame(frame: pd.DataFrame, names: dict, role: str) -> tuple[pd.DataFr
     columns = {names[role]: frame[names[role]]}
     if "hue" in names:
         columns[names["hue"]] = frame[names["hue"]]
-    tags = [f"{r}={names[r]}" for r in ("row", "col") if r in names]
-    for r, tag in zip([r for r in ("row", "col") if r in names], tags, strict=True):
-        columns[tag] = frame[names[r]]
+    tags = []
+    for r in ("row", "col"):
+        if r in names:
+            tags.append(f"{r}={names[r]}")
+            columns[tags[-1]] = frame[names[r]]
     return pd.DataFrame(columns), tags
 
 
@@ -1048,12 +1059,10 @@ def _facet_panels(
                 "figure without facets. Leave common_bins=True."
             )
         release = {key: kws[key] for key in _HIST_RELEASE_KEYS if key in kws}
-        if "delta" in kws:
-            release["delta"] = kws["delta"]
         draw = {
             key: v
             for key, v in kws.items()
-            if key not in (*_HIST_RELEASE_KEYS, *_HIST_BIVARIATE_KEYS, "delta", "common_bins")
+            if key not in (*_HIST_RELEASE_KEYS, *_HIST_BIVARIATE_KEYS, "common_bins")
         }
         labels = {role: names[role], "hue": names.get("hue")}
         data = data.rename(columns={names[role]: role})
@@ -1381,28 +1390,20 @@ def displot(
             if kind == "ecdf":
                 from .ecdf import draw_ecdf
 
-                _call(
-                    draw_ecdf,
-                    ax=axes_for(ax, panel.report, panel),
-                    rel=panel,
-                    legend=legend,
-                    palette=palette,
-                    hue_norm=hue_norm,
-                    log_scale=log_scale,
-                    color=color,
-                    annotate=annotate,
-                    **kws,
-                )
-                return
+                # an ECDF release is drawn whole; a histogram panel's releases are its levels'
+                draw, given = draw_ecdf, {"rel": panel, "log_scale": log_scale}
+                released = panel
+            else:
+                draw, given, released = draw_histogram_panel, {"panel": panel}, panel.releases
             _call(
-                draw_histogram_panel,
-                ax=axes_for(ax, panel.report, panel.releases),
-                panel=panel,
+                draw,
+                ax=axes_for(ax, panel.report, released),
                 legend=legend,
                 palette=palette,
                 hue_norm=hue_norm,
                 color=color,
                 annotate=annotate,
+                **given,
                 **kws,
             )
             return

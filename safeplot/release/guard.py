@@ -750,8 +750,7 @@ def link_levels(
 
     def all_margins() -> bool:
         changed = False
-        if not dims:
-            return margin({})
+        # each axis held at one of its levels or free (None); no axes: the one whole margin
         for held in itertools.product(*[[None, *range(n)] for _, n, _ in dims]):
             changed |= margin({d: lev for d, lev in enumerate(held) if lev is not None})
         return changed
