@@ -62,8 +62,10 @@ The project's targets (ratios to raw measured in one run): at 1e6
 unrounded rows, suppress, generalize and confidential at most 1.2 x raw
 for histplot, boxplot and heatmap; probabilistic at most 1.5 x raw for the
 same plots; deterministic at most raw plus 1.3 x the plain cKDTree query.
-At 1e7 rows every method within its ratio at 1e6, in under 2.5 GB of peak
-memory. ``!`` marks a missed target. Timings belong here, never in test
+At 1e7 rows every method within its ratio target at 1e6 (deterministic:
+raw plus 1.3 x the query of the 1e7 rows; a method without a ratio target,
+microaggregation, within the ratio it reached at 1e6), in under 2.5 GB of
+peak memory. ``!`` marks a missed target. Timings belong here, never in test
 assertions; this script is not part of the test run.
 """
 
@@ -273,11 +275,13 @@ def table(args: argparse.Namespace) -> list[str]:
                 target = TABLE_TARGETS.get((plot, method))
                 if method == "deterministic" and np.isfinite(knn):
                     target = (raw + KNN_FACTOR * knn) / raw
-                if float(size) >= 5e6 and (plot, method, "1e6") in results:
+                if target is None and float(size) >= 5e6 and (plot, method, "1e6") in results:
+                    # no ratio target (microaggregation's are seconds at 1e6): the ratio
+                    # measured at 1e6 is the one to keep
                     small = results[(plot, method, "1e6")]
                     raw_small = results[(plot, "raw", "1e6")].get("best", float("nan"))
                     if "best" in small and np.isfinite(raw_small):
-                        target = small["best"] / raw_small  # within its ratio at 1e6
+                        target = small["best"] / raw_small
                 if target is not None and float(size) >= 1e6 and ratio > target:
                     mark = " !"
                     missed.append(
@@ -401,7 +405,8 @@ method cannot be cheaper than such a search, and its target is raw plus
 1.3 times that query. The targets of the other methods at 1e6 rows are
 1.2 times raw for suppress, generalize and confidential and 1.5 times raw
 for probabilistic (histograms, box plots and heat maps); at 1e7 rows each
-method should stay within its ratio at 1e6 and below 2.5 GB of memory.
+method should meet the same ratio (microaggregation, whose targets at 1e6
+are in seconds, the ratio it reached at 1e6) in under 2.5 GB of memory.
 
 Reproduce it from the repository root with::
 

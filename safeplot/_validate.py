@@ -288,7 +288,7 @@ def as_frame(
     elif isinstance(data, pd.Series):
         frame = data.to_frame(name=data.name if data.name is not None else "x")
     elif isinstance(data, dict):
-        frame = pd.DataFrame(data)
+        frame = pd.DataFrame(data, copy=False)  # the columns as they are, not one 2-D copy
     else:
         try:
             arr = np.asarray(data)
@@ -403,26 +403,47 @@ def clean_numeric(
         raise ValueError("The data are empty (no rows). There is nothing to release.")
     if len(columns) == 0:
         raise ValueError("No numeric column was given to release.")
-    values = np.column_stack([_numeric_column(c, frame[c]) for c in columns])
-    if np.isinf(values).any():
-        bad = [c for j, c in enumerate(columns) if np.isinf(values[:, j]).any()]
+    # column by column: each is contiguous, and a column without missing or infinite values
+    # (the usual case) is checked by its extremes alone, with no masks of a million rows
+    cols = [_numeric_column(c, frame[c]) for c in columns]
+    with np.errstate(over="ignore", invalid="ignore"):
+        hi = np.array([v.max() for v in cols])
+        lo = np.array([v.min() for v in cols])
+    dirty = [j for j in range(len(cols)) if not (np.isfinite(hi[j]) and np.isfinite(lo[j]))]
+    bad = [columns[j] for j in dirty if np.isinf(cols[j]).any()]
+    if bad:
         raise ValueError(
             f"Column(s) {bad} contain infinite values. Replace them with NaN (to drop those rows) "
             "or with a real value before releasing."
         )
-    for j, c in enumerate(columns):
-        if np.isnan(values[:, j]).all():
-            raise ValueError(f"Column {c!r} has no values (all missing). Choose another column.")
-    keep = ~np.isnan(values).any(axis=1)
+    keep: np.ndarray | None = None
+    for j in dirty:
+        missing = np.isnan(cols[j])
+        if missing.all():
+            raise ValueError(
+                f"Column {columns[j]!r} has no values (all missing). Choose another column."
+            )
+        keep = ~missing if keep is None else keep & ~missing
     strata_codes = None
     labels: list[tuple[Any, ...]] = []
     if strata:
         sframe = frame[[str(s) for s in strata]]
-        keep &= sframe.notna().all(axis=1).to_numpy()
-    n_dropped = int((~keep).sum())
-    values = values[keep]
+        present = sframe.notna().all(axis=1).to_numpy()
+        keep = present if keep is None else keep & present
+    if keep is not None and keep.all():
+        keep = None
+    n_dropped = 0 if keep is None else int(keep.size - np.count_nonzero(keep))
+    # column-major: each column a contiguous block, as every step reads one column at a time
+    n_kept = cols[0].size if keep is None else int(np.count_nonzero(keep))
+    values = np.empty((n_kept, len(cols)), order="F")
+    for j, v in enumerate(cols):
+        values[:, j] = v if keep is None else v[keep]
+    if keep is not None:
+        with np.errstate(over="ignore", invalid="ignore"):
+            hi, lo = values.max(axis=0, initial=-np.inf), values.min(axis=0, initial=np.inf)
     if strata:
-        sframe = sframe[keep]
+        if keep is not None:
+            sframe = sframe[keep]
         codes, uniques = pd.MultiIndex.from_frame(sframe).factorize()
         strata_codes = np.asarray(codes, dtype=np.intp)
         labels = [u if isinstance(u, tuple) else (u,) for u in uniques]
@@ -438,14 +459,13 @@ def clean_numeric(
             "Use more data or a coarser grouping."
         )
     with np.errstate(over="ignore", invalid="ignore"):
-        # the rows left are complete: plain reductions, column by column (contiguous)
-        cols = np.asfortranarray(values)
-        hi, lo = cols.max(axis=0), cols.min(axis=0)
         spread = hi - lo
         scale = np.maximum(np.abs(hi), np.abs(lo))
-        var = np.var(cols, axis=0)
     for j, c in enumerate(columns):
-        if not np.isfinite(spread[j]) or not np.isfinite(var[j]) or scale[j] > 1e150:
+        # below 1e100 in magnitude the variance of any number of rows is finite: computed
+        # (a pass over the column) only for values that large
+        huge = not np.isfinite(spread[j]) or scale[j] > 1e100
+        if huge and (scale[j] > 1e150 or not np.isfinite(np.var(values[:, j]))):
             raise ValueError(
                 f"Column {c!r} has values too large in magnitude to compute a standard deviation "
                 "(beyond about 1e150). Rescale it (e.g. change units) first."

@@ -76,7 +76,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from .anonymize.grids import bin_index
+from .anonymize.grids import cell_index, closed_bin_index
 from .errors import DisclosureError
 from .policy import Policy, get_policy
 
@@ -138,7 +138,9 @@ def _digest(*parts: bytes) -> bytes:
     return h.digest()
 
 
-def _rank_key(column: np.ndarray) -> bytes | None:
+def _rank_key(
+    column: np.ndarray, order: np.ndarray | None = None, sorted_values: np.ndarray | None = None
+) -> bytes | None:
     """Key of the records' rank order in row order; a reversed order gives the same key.
 
     None for a column already in (reversed) order: every sorted column of
@@ -148,11 +150,14 @@ def _rank_key(column: np.ndarray) -> bytes | None:
     if (step >= 0).all() or (step <= 0).all():
         return None
     # tied values share a rank below, so the order a sort gives them does not matter: numpy's
-    # default (SIMD) sort, three times as fast as a stable one
-    order = np.argsort(column)
+    # default (SIMD) sort, three times as fast as a stable one (or the caller's order)
+    if order is None:
+        order = np.argsort(column)
+        sorted_values = column[order]
+    elif sorted_values is None:
+        sorted_values = column[order]
     ranks = np.empty(column.size, dtype=np.int64)
     # tied values share a rank, so a transformation that keeps ties keeps the key
-    sorted_values = column[order]
     new = np.r_[True, sorted_values[1:] != sorted_values[:-1]]
     ranks[order] = np.cumsum(new) - 1
     top = int(ranks.max()) if ranks.size else 0
@@ -161,9 +166,12 @@ def _rank_key(column: np.ndarray) -> bytes | None:
     return min(up, down)
 
 
-def _standard_key(column: np.ndarray) -> bytes:
-    """Key of the sorted standardised values: the same under rescaling, shifts and reordering."""
-    values = np.sort(column)
+def _standard_key(column: np.ndarray, ordered: np.ndarray | None = None) -> bytes:
+    """Key of the sorted standardised values: the same under rescaling, shifts and reordering.
+
+    `ordered`: `column` sorted, when the caller has it.
+    """
+    values = np.sort(column) if ordered is None else ordered
     sd = values.std()
     if not np.isfinite(sd) or sd == 0:
         return _digest(b"constant", np.int64(values.size).tobytes())
@@ -183,13 +191,20 @@ def _round_sig(z: np.ndarray) -> np.ndarray:
     return out
 
 
-def records_keys(column: Any) -> tuple[bytes | None, bytes | None]:
+def records_keys(
+    column: Any, *, order: np.ndarray | None = None, ordered: np.ndarray | None = None
+) -> tuple[bytes | None, bytes | None]:
     """Return the two keys that identify the records behind one released variable.
 
     Parameters
     ----------
     column : array-like, shape (n,)
         The raw values of the variable, in row order.
+    order : ndarray of int, shape (n,), optional
+        Row indices that sort `column` (any order among tied values), if
+        known: saves a sort.
+    ordered : ndarray, shape (n,), optional
+        `column` sorted, if known: saves a sort.
 
     Returns
     -------
@@ -208,18 +223,28 @@ def records_keys(column: Any) -> tuple[bytes | None, bytes | None]:
     >>> records_keys(x)[1] == records_keys(10 * x[::-1] + 4)[1]
     True
     """
-    values = np.asarray(column, dtype=float).ravel()
+    values = np.asarray(column, dtype=float).reshape(-1)
     if values.size < _FEWEST:  # a handful of values: unrelated columns look alike too often
         return None, None
-    return _rank_key(values), _standard_key(values)
+    if ordered is None and order is not None:
+        ordered = values[order]
+    return _rank_key(values, order, ordered), _standard_key(values, ordered)
 
 
-def _mix(bits: np.ndarray) -> np.ndarray:
-    """SplitMix64 of each 64-bit word: a well-spread hash of each value."""
-    z = bits + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+def _mix(bits: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """SplitMix64 of each 64-bit word: a well-spread hash of each value.
+
+    Written into `out` (which may be `bits` itself) with one scratch array:
+    at millions of records the temporaries cost more than the arithmetic.
+    """
+    z = np.add(bits, np.uint64(0x9E3779B97F4A7C15), out=out)
+    tmp = np.empty_like(z)
+    for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, None)):
+        np.right_shift(z, np.uint64(shift), out=tmp)
+        z ^= tmp
+        if factor is not None:
+            z *= np.uint64(factor)
+    return z
 
 
 def bin_keys(values: Any, edges: Any) -> list[bytes | None]:
@@ -261,12 +286,16 @@ def _bin_keys(v: np.ndarray, h: np.ndarray, edges: Any) -> list[bytes | None]:
     return _cell_keys(b"bin", index[inside], h[inside], len(edges) - 1)
 
 
-def grid_keys(x: Any, y: Any, xedges: Any, yedges: Any) -> list[bytes | None]:
+def grid_keys(
+    x: Any, y: Any, xedges: Any, yedges: Any, *, cells: np.ndarray | None = None
+) -> list[bytes | None]:
     """Return a key for the records in each cell of a 2-D grid, as :func:`bin_keys` does.
 
     Cells run over x, then y (``ix * (len(yedges) - 1) + iy``, numpy's
     ``histogram2d`` order, flattened); a record's hash mixes both of its
-    values, so a cell is recognised by its records' pairs.
+    values, so a cell is recognised by its records' pairs. `cells`, each
+    record's cell already found (:func:`~safeplot.anonymize.grids.cell_index`
+    on these edges), saves finding it again.
 
     Examples
     --------
@@ -278,31 +307,34 @@ def grid_keys(x: Any, y: Any, xedges: Any, yedges: Any) -> list[bytes | None]:
     >>> keys == grid_keys(x[::-1], y[::-1], [0, 1, 2], [0, 1, 2])
     True
     """
-    xv = np.asarray(x, dtype=float).ravel() + 0.0
-    yv = np.asarray(y, dtype=float).ravel() + 0.0
-    ix, iy = _bin_index(xv, xedges), _bin_index(yv, yedges)
-    inside = (ix >= 0) & (iy >= 0)
-    ny = len(yedges) - 1
-    h = _mix(_mix(xv[inside].view(np.uint64)) ^ yv[inside].view(np.uint64))
-    return _cell_keys(b"cell", ix[inside] * ny + iy[inside], h, (len(xedges) - 1) * ny)
+    xv = np.asarray(x, dtype=float).reshape(-1)
+    yv = np.asarray(y, dtype=float).reshape(-1)
+    if cells is None:
+        cells = cell_index(xv, yv, xedges, yedges)
+    h = np.add(xv, 0.0).view(np.uint64)  # -0.0 as 0.0
+    _mix(h, out=h)
+    h ^= np.add(yv, 0.0).view(np.uint64)
+    _mix(h, out=h)
+    m = (len(xedges) - 1) * (len(yedges) - 1)
+    if cells.size and cells.min() < 0:
+        inside = cells >= 0
+        cells, h = cells[inside], h[inside]
+    return _cell_keys(b"cell", cells, h, m)
 
 
 def _bin_index(v: np.ndarray, edges: Any) -> np.ndarray:
     """Bin of each value on `edges` (left-closed, the last bin closed); -1 outside or NaN."""
-    e = np.asarray(edges, dtype=float).ravel()
-    m = e.size - 1
-    index = bin_index(v, e)
-    index[v == e[-1]] = m - 1
-    index[(index < 0) | (index >= m) | np.isnan(v)] = -1
-    return index
+    return closed_bin_index(v, edges)
 
 
 def _cell_keys(tag: bytes, index: np.ndarray, h: np.ndarray, m: int) -> list[bytes | None]:
     """Count and three exact sums of 20-bit hash chunks per cell, digested (None: empty)."""
     sums = [np.bincount(index, minlength=m).astype(float)]
+    chunk = np.empty(h.shape, dtype=np.uint64)
     for shift in (0, 20, 40):
-        chunk = ((h >> np.uint64(shift)) & np.uint64(0xFFFFF)).astype(float)
-        sums.append(np.bincount(index, weights=chunk, minlength=m))
+        np.right_shift(h, np.uint64(shift), out=chunk)
+        chunk &= np.uint64(0xFFFFF)
+        sums.append(np.bincount(index, weights=chunk.astype(float), minlength=m))
     table = np.column_stack(sums).astype("<f8")
     return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
 
@@ -640,6 +672,8 @@ class Ledger:
         *,
         name: str | None = None,
         function: str = "",
+        order: np.ndarray | None = None,
+        ordered: np.ndarray | None = None,
     ) -> None:
         """Count a noise draw on the records of `column`, refusing one too many.
 
@@ -656,6 +690,10 @@ class Ledger:
             The variable's name, for the message.
         function : str
             The function making the release.
+        order, ordered : ndarray, optional
+            Row indices that sort `column`, and `column` sorted, when the
+            caller has them (the noise sorts each variable): the keys then
+            need no sort of their own (:func:`records_keys`).
 
         Raises
         ------
@@ -663,7 +701,8 @@ class Ledger:
             When the records already carry ``noise_draws`` independent draws:
             averaging them would bring the noise below what the policy allows.
         """
-        keys = [key for key in records_keys(column) if key is not None]
+        found = records_keys(column, order=order, ordered=ordered)
+        keys = [key for key in found if key is not None]
         limit = int(self.policy.noise_draws)
         with self._lock:
             for key in keys:
@@ -998,6 +1037,7 @@ class Ledger:
         *,
         partition: Any = None,
         function: str = "",
+        cells: np.ndarray | None = None,
     ) -> dict[Any, np.ndarray]:
         """Check counts of a 2-D grid against earlier counts of the same records.
 
@@ -1005,7 +1045,8 @@ class Ledger:
         bivariate histogram, the cells of a scatter plot): a cell is
         recognised by the pairs of values of its records
         (:func:`grid_keys`), and `counts` are per level, of shape
-        ``(len(xedges) - 1, len(yedges) - 1)``.
+        ``(len(xedges) - 1, len(yedges) - 1)``. `cells`: each record's cell
+        on these edges, when the caller found it already.
 
         Examples
         --------
@@ -1021,7 +1062,8 @@ class Ledger:
         ([[nan, 0.0], [0.0, 4.0]], [[nan, 0.0], [0.0, 0.0]])
         """
         flat = {level: np.asarray(c, dtype=float).ravel() for level, c in counts.items()}
-        out = self._link(grid_keys(x, y, xedges, yedges), flat, partition, function)
+        keys = grid_keys(x, y, xedges, yedges, cells=cells)
+        out = self._link(keys, flat, partition, function)
         return {level: out[level].reshape(np.shape(counts[level])) for level in out}
 
     def _link(

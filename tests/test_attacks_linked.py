@@ -416,6 +416,28 @@ def test_a_custodian_may_allow_more_draws_and_the_limit_holds(people, regime):
         safeplot.scatterplot(people * 7, x="x", y="y", method="probabilistic")
 
 
+@pytest.mark.parametrize("plot", ["histplot", "heatmap"])
+def test_counted_noise_is_charged_to_the_ledger_too(people, plot):
+    """Binned noisy values are not drawn, yet each transformed copy is a draw of noise.
+
+    Averaging the histograms (or heat maps) of many transformed copies would
+    average their noise away just as averaging scatter plots would.
+    """
+    draws = safeplot.get_policy().noise_draws
+
+    def release(j: int) -> None:
+        plt.figure()
+        if plot == "histplot":
+            safeplot.histplot(people * (1 + j), x="x", method="probabilistic")
+        else:
+            safeplot.heatmap(people * (1 + j), x="x", y="y", method="probabilistic")
+
+    for j in range(draws):
+        release(j)
+    with pytest.raises(DisclosureError, match=f"noise_draws={draws}"):
+        release(draws)
+
+
 def test_a_locked_policy_keeps_the_ledger(people, tmp_path, monkeypatch):
     path = tmp_path / "policy.toml"
     path.write_text("locked = true\nnoise_draws = 1\n", encoding="utf-8")

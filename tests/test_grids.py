@@ -10,6 +10,11 @@ from hypothesis.extra.numpy import arrays
 
 from safeplot.anonymize.grids import (
     MATCH_RTOL,
+    bin_index,
+    cell_counts,
+    cell_index,
+    closed_bin_index,
+    coarsen_cell_index,
     grid_counts,
     histogram_counts,
     nice_step,
@@ -176,6 +181,71 @@ def test_grid_counts_match_histogram2d():
     xe, ye = safe_edges(x, 30), safe_edges(y, 30)
     ref, _, _ = np.histogram2d(x, y, [xe, ye])
     np.testing.assert_array_equal(grid_counts(x, y, xe, ye), ref)
+
+
+def _numpy_bins(v, edges):
+    """numpy's histogram bin of each value (-1: in none), one value at a time."""
+    out = []
+    for x in v:
+        c, _ = np.histogram([x], bins=edges)
+        out.append(int(np.argmax(c)) if c.sum() else -1)
+    return np.array(out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lo=st.floats(-1e6, 1e6),
+    width=st.floats(1e-6, 1e3),
+    nb=st.integers(1, 40),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_bin_indices_are_numpys_histogram_bins(lo, width, nb, seed):
+    edges = lo + width * np.arange(nb + 1)
+    rng = np.random.default_rng(seed)
+    v = np.concatenate(
+        [
+            rng.uniform(edges[0] - 2 * width, edges[-1] + 2 * width, 200),
+            edges,
+            np.nextafter(edges, -np.inf),
+            np.nextafter(edges, np.inf),
+            [np.nan],
+        ]
+    )
+    expected = _numpy_bins(v, edges)
+    np.testing.assert_array_equal(closed_bin_index(v, edges), expected)
+    # the open-ended index agrees inside the edges and says below (-1) or above (nb) outside
+    open_ended = bin_index(v, edges)
+    inside = expected >= 0
+    np.testing.assert_array_equal(
+        open_ended[inside & (v != edges[-1])], expected[inside & (v != edges[-1])]
+    )
+    assert (open_ended[v < edges[0]] == -1).all() and (open_ended[v > edges[-1]] == nb).all()
+    assert open_ended[np.isnan(v)].tolist() == [-1]
+
+
+def test_cell_index_and_counts_agree_with_histogram2d_at_the_edges():
+    rng = np.random.default_rng(1)
+    xe, ye = np.linspace(0, 3, 4), np.linspace(-1, 1, 5)
+    x = np.r_[rng.uniform(-0.5, 3.5, 3000), xe, 3.0, np.nan]
+    y = np.r_[rng.uniform(-1.5, 1.5, 3000), ye[:4], 1.0, 0.0]
+    cells = cell_index(x, y, xe, ye)
+    ok = np.isfinite(x)
+    ref, _, _ = np.histogram2d(x[ok], y[ok], [xe, ye])
+    np.testing.assert_array_equal(cell_counts(cells, ref.shape), ref)
+    outside = ~ok | (x < 0) | (x > 3) | (y < -1) | (y > 1)
+    assert (cells[outside] == -1).all() and (cells[~outside] >= 0).all()
+
+
+@pytest.mark.parametrize("factor", [2, 3, 4])
+def test_coarse_cells_are_the_cells_of_the_coarse_grid(factor):
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(size=(2, 4000))
+    xe, ye = safe_edges(x, 13), safe_edges(y, 7)
+    fine = cell_index(x, y, xe, ye)
+    coarse = coarsen_cell_index(fine, ye.size - 1, factor)
+    np.testing.assert_array_equal(
+        coarse, cell_index(x, y, coarsen_edges(xe, factor), coarsen_edges(ye, factor))
+    )
 
 
 # -- rare values looked up fast: the same answers as the plain search ----------------------

@@ -331,12 +331,11 @@ class RareValues:
         np.add.at(mark, last + 3, -1)
         table = np.cumsum(mark) > 0
         table[0] = table[-1] = False
-        pos = self._x - start
+        # slot of each record: its bucket + 1, truncated to 0 .. nb + 2 (one scratch array)
+        pos = np.subtract(self._x, start - width)
         pos *= scale
-        np.clip(pos, -1.0, nb + 1.0, out=pos)
-        index = pos.astype(np.intp)  # truncation: -1 .. nb + 1
-        index += 1
-        return table[np.minimum(index, nb + 2)]
+        np.clip(pos, 0.0, nb + 2.0, out=pos)
+        return table[pos.astype(np.int32)]
 
 
 def hit_mask(points: ArrayLike, avoid: ArrayLike, rtol: float = MATCH_RTOL) -> np.ndarray:
@@ -381,9 +380,17 @@ def _sorted_hits(points: np.ndarray, avoid: np.ndarray, rtol: float) -> np.ndarr
     """:func:`hit_mask` for `avoid` sorted and not empty."""
     hit = np.zeros(points.shape, dtype=bool)
     pos = np.searchsorted(avoid, points)
-    for nb in (np.clip(pos - 1, 0, avoid.size - 1), np.clip(pos, 0, avoid.size - 1)):
-        near = avoid[nb]
-        hit |= np.abs(points - near) <= rtol * np.maximum(np.abs(points), np.abs(near))
+    mag = np.abs(points)
+    near, gap = np.empty(points.shape), np.empty(points.shape)  # in place: no temporaries
+    for shift in (-1, 0):
+        # the neighbour below (pos - 1), then above (pos), clipped to the list
+        np.take(avoid, pos + shift if shift else pos, out=near, mode="clip")
+        np.subtract(points, near, out=gap)
+        np.abs(gap, out=gap)
+        np.abs(near, out=near)
+        np.maximum(near, mag, out=near)
+        near *= rtol
+        hit |= gap <= near
     return hit & np.isfinite(points)
 
 
@@ -814,7 +821,7 @@ def grid_counts(x: ArrayLike, y: ArrayLike, xedges: np.ndarray, yedges: np.ndarr
     """Count (x, y) pairs per cell of a rectangular grid; shape ``(len(xedges)-1, len(yedges)-1)``.
 
     Equivalent to :func:`numpy.histogram2d` for edges that cover the data,
-    and linear-time (``bincount`` of cell indices) for millions of points.
+    and linear-time (``bincount`` of :func:`cell_index`) for millions of points.
 
     Examples
     --------
@@ -822,20 +829,90 @@ def grid_counts(x: ArrayLike, y: ArrayLike, xedges: np.ndarray, yedges: np.ndarr
     array([[2],
            [1]])
     """
-    xv = np.asarray(x, dtype=float)
-    yv = np.asarray(y, dtype=float)
-    xedges = np.asarray(xedges, dtype=float)
-    yedges = np.asarray(yedges, dtype=float)
-    nx, ny = xedges.size - 1, yedges.size - 1
-    ix = np.clip(bin_index(xv, xedges), 0, nx - 1)
-    iy = np.clip(bin_index(yv, yedges), 0, ny - 1)
-    inside = (xv >= xedges[0]) & (xv <= xedges[-1]) & (yv >= yedges[0]) & (yv <= yedges[-1])
-    flat = np.bincount(ix[inside] * ny + iy[inside], minlength=nx * ny)
-    return flat.reshape(nx, ny).astype(np.int64)
+    shape = (np.size(xedges) - 1, np.size(yedges) - 1)
+    return cell_counts(cell_index(x, y, xedges, yedges), shape)
+
+
+def cell_counts(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Count the records of each cell from their :func:`cell_index` (-1: in no cell).
+
+    Examples
+    --------
+    >>> cell_counts(np.array([0, 0, 3, -1]), (2, 2))
+    array([[2, 0],
+           [0, 1]])
+    """
+    if cells.size and cells.min() < 0:
+        cells = cells[cells >= 0]
+    return np.bincount(cells, minlength=shape[0] * shape[1]).reshape(shape).astype(np.int64)
+
+
+def closed_bin_index(values: ArrayLike, edges: ArrayLike) -> np.ndarray:
+    """Bin of each value on `edges`, numpy's histogram bins; -1 outside the edges or missing.
+
+    Bins are left-closed and the last one closed, as in :func:`numpy.histogram`.
+
+    Examples
+    --------
+    >>> closed_bin_index(np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, np.nan]), [0.0, 1.0, 2.0])
+    array([-1,  0,  0,  1,  1, -1, -1])
+    """
+    v = np.asarray(values, dtype=float)
+    e = np.asarray(edges, dtype=float).ravel()
+    m = e.size - 1
+    index = bin_index(v, e)
+    top = index >= m
+    if top.any():  # the last edge belongs to the last bin; beyond it, to none
+        index[top] = np.where(v[top] == e[-1], m - 1, -1)
+    index[np.isnan(v)] = -1
+    np.maximum(index, -1, out=index)
+    return index
+
+
+def cell_index(x: ArrayLike, y: ArrayLike, xedges: ArrayLike, yedges: ArrayLike) -> np.ndarray:
+    """Flat cell of each (x, y) pair, ``ix * (len(yedges) - 1) + iy``; -1 outside or missing.
+
+    The order of :func:`numpy.histogram2d`'s counts, flattened; bins as in
+    :func:`closed_bin_index`. Computed once, it gives a grid's counts
+    (:func:`cell_counts`) and the release ledger's cells alike.
+
+    Examples
+    --------
+    >>> cell_index([0.5, 1.5, 1.5, 5.0], [0.5, 0.5, 1.5, 0.5], [0, 1, 2], [0, 1, 2])
+    array([ 0,  2,  3, -1])
+    """
+    ix = closed_bin_index(x, xedges)
+    iy = closed_bin_index(y, yedges)
+    outside = (ix < 0) | (iy < 0) if min(ix.min(initial=0), iy.min(initial=0)) < 0 else None
+    ix *= np.size(yedges) - 1
+    ix += iy
+    if outside is not None:
+        ix[outside] = -1
+    return ix
+
+
+def coarsen_cell_index(cells: np.ndarray, ny: int, factor: int) -> np.ndarray:
+    """:func:`cell_index` on the grid :func:`~safeplot.anonymize.suppression.coarsen_edges` makes.
+
+    `cells` index a grid of `ny` cells along y; the coarse cell of fine cell
+    ``(ix, iy)`` is ``(ix // factor, iy // factor)``, as the coarse edges
+    are every `factor`-th fine edge.
+
+    Examples
+    --------
+    >>> coarsen_cell_index(np.array([0, 6, 15, -1]), 4, 2)
+    array([ 0,  1,  3, -1])
+    """
+    ix, iy = np.divmod(cells, ny)
+    out = (ix // factor) * (-(-ny // factor)) + iy // factor
+    out[cells < 0] = -1
+    return out
 
 
 def bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """Return ``searchsorted(edges, values, side="right") - 1``, clipped to [-1, len(edges) - 1].
+
+    A missing value (NaN) gets -1, no bin.
 
     Evenly spaced edges (every safe grid) are computed arithmetically and
     corrected where rounding put a value one bin off, which is exact and
@@ -849,11 +926,23 @@ def bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
     nb = edges.size - 1
     widths = np.diff(edges)
     if nb < 1 or np.ptp(widths) > 1e-9 * abs(widths[0]) or widths[0] <= 0:
-        return np.clip(np.searchsorted(edges, values, side="right") - 1, -1, nb)
-    i = np.floor((values - edges[0]) * (nb / (edges[-1] - edges[0])))
-    np.clip(i, -1, nb, out=i)
-    with np.errstate(invalid="ignore"):  # NaN: no bin (the caller's range test drops it)
-        i = i.astype(np.intp)
-    i -= (values < edges[np.clip(i, 0, nb)]) & (i >= 0)
-    i += (values >= edges[np.clip(i + 1, 0, nb)]) & (i < nb)
+        out = np.clip(np.searchsorted(edges, values, side="right") - 1, -1, nb)
+        out[np.isnan(values)] = -1  # a missing value: no bin
+        return out
+    # in place, with one float scratch array: at millions of values the temporaries cost
+    # more than the arithmetic
+    scratch = np.subtract(values, edges[0], dtype=float)
+    scratch *= nb / (edges[-1] - edges[0])
+    np.floor(scratch, out=scratch)
+    np.clip(scratch, -1, nb, out=scratch)
+    scratch[np.isnan(scratch)] = -1  # a missing value: no bin
+    i = scratch.astype(np.intp)
+    i += 1  # i + 1 indexes the tables below: bins -1 .. nb as 0 .. nb + 1
+    # one bin down where the value is below the bin's lower edge (never below bin -1) ...
+    lower = np.concatenate([[-np.inf], edges])
+    i -= np.less(values, np.take(lower, i, out=scratch, mode="clip"))
+    # ... one up where it reaches the bin's upper edge (never above bin nb)
+    upper = np.concatenate([edges, [np.inf]])
+    i += np.greater_equal(values, np.take(upper, i, out=scratch, mode="clip"))
+    i -= 1
     return i

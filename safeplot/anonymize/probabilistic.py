@@ -146,7 +146,7 @@ def _rounded(column: np.ndarray) -> np.ndarray:
     return _round_bits(column, int(floor))
 
 
-def _fingerprint(column: np.ndarray) -> bytes:
+def _fingerprint(column: np.ndarray, rounded: np.ndarray | None = None) -> bytes:
     """SHA-256 of the sorted values, rounded as by ``_rounded`` (little-endian float64).
 
     Sorting makes the fingerprint independent of row order. Rounding to 30
@@ -163,7 +163,9 @@ def _fingerprint(column: np.ndarray) -> bytes:
     of the data does not share the noise of the original.
     """
     # the caller's column is sorted already, and rounding keeps the order: no second sort
-    return hashlib.sha256(as_sorted(_rounded(column)).astype("<f8", copy=False).tobytes()).digest()
+    # (`rounded`: the caller's ``_rounded(column)``)
+    rounded = _rounded(column) if rounded is None else rounded
+    return hashlib.sha256(as_sorted(rounded).astype("<f8", copy=False).tobytes()).digest()
 
 
 def _seed_message(stream: bytes, fingerprint: bytes) -> bytes:
@@ -198,7 +200,7 @@ def _keyed_normal(
     return noise
 
 
-def _ranks_order(arr: np.ndarray, j: int) -> np.ndarray:
+def _ranks_order(arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = None) -> np.ndarray:
     """Row indices sorted by column `j`, ties broken by the other columns.
 
     A stable sort of the values rounded as in the fingerprint: column `j`
@@ -208,10 +210,12 @@ def _ranks_order(arr: np.ndarray, j: int) -> np.ndarray:
     differ there from one that is mathematically equal) nor on row order,
     unless two records agree to about 9 significant digits in every column:
     those keep their row order, and swapping their noise changes nothing
-    visible.
+    visible. `rounded`: the caller's ``_rounded`` of each column.
     """
     p = arr.shape[1]
-    primary = _rounded(arr[:, j])
+    if rounded is None:
+        rounded = [_rounded(arr[:, i]) for i in range(p)]
+    primary = rounded[j]
     # numpy's default (SIMD) sort is three times as fast as a stable one; the order it gives
     # records tied on column j is then made canonical below
     order = np.argsort(primary)
@@ -224,7 +228,7 @@ def _ranks_order(arr: np.ndarray, j: int) -> np.ndarray:
     rows = np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])
     run = np.cumsum(np.r_[True, ~tied])[rows]
     sub = order[rows]
-    others = [_rounded(arr[:, i])[sub] for i in range(p) if i != j]
+    others = [rounded[i][sub] for i in range(p) if i != j]
     # np.lexsort sorts by the last key first.
     order[rows] = sub[np.lexsort([sub, *reversed(others), run])]
     return order
@@ -237,7 +241,7 @@ def add_keyed_noise(
     names: Sequence[str] | None = None,
     key: SecretKey | None = None,
     policy: Policy | None = None,
-    _sorted: list[np.ndarray] | None = None,
+    _work: dict[str, list] | None = None,
 ) -> np.ndarray:
     r"""Add keyed normal noise with SD ``q * SD_j`` to each variable.
 
@@ -379,14 +383,18 @@ def add_keyed_noise(
 
     # the rank order of each variable sorts it as well: no second sort for the SD and the
     # fingerprint unless records tied in the rounding are out of order (then sort)
-    orders = [_ranks_order(data, j) for j in range(p)]
+    rounded = [_rounded(data[:, j]) for j in range(p)]  # as the fingerprint and ranks see them
+    orders = [_ranks_order(data, j, rounded) for j in range(p)]
     ordered = np.empty_like(data)
+    sorts = []  # an order that sorts each variable's raw values (the ledger's keys need one)
     for j, order in enumerate(orders):
         ordered[:, j] = data[order, j]
+        sorts.append(order)
         if not (ordered[1:, j] >= ordered[:-1, j]).all():
-            ordered[:, j] = np.sort(data[:, j])
-    if _sorted is not None:  # the caller's copy of the sorted values (its rare values)
-        _sorted.extend(ordered[:, j] for j in range(p))
+            # values tied in the rounding, out of order among themselves: a stable sort of the
+            # nearly sorted values puts them in order
+            sorts[j] = order[np.argsort(ordered[:, j], kind="stable")]
+            ordered[:, j] = data[sorts[j], j]
     sd = _column_sd(ordered)
     constant = [name for name, s in zip(names, sd, strict=True) if not s > 0]
     if constant:
@@ -399,9 +407,14 @@ def add_keyed_noise(
 
     q_ref = custodian_policy().q_min
     out = np.empty_like(data)
+    fingerprints = [_fingerprint(ordered[:, j], rounded[j][orders[j]]) for j in range(p)]
     for j in range(p):
         column = data[:, j]
-        noise = _keyed_normal(key, _fingerprint(ordered[:, j]), n, q, q_ref) * sd[j]
+        noise = _keyed_normal(key, fingerprints[j], n, q, q_ref) * sd[j]
         order = orders[j]
         out[order, j] = column[order] + noise
+    if _work is not None:  # what the caller would otherwise compute again (ledger, rare values)
+        _work["sorted"] = [ordered[:, j] for j in range(p)]
+        _work["orders"] = sorts
+        _work["fingerprints"] = fingerprints
     return out[:, 0] if one_dim else out

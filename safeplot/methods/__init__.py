@@ -152,6 +152,7 @@ def anonymize_values(
     strata: ArrayLike | None = None,
     threshold: int | None = None,
     policy: Policy | None = None,
+    counted: bool = False,
     _rare: list[Any] | None = None,
 ) -> AnonymizedValues:
     """Apply a value-level disclosure-control method to a matrix of records.
@@ -187,6 +188,10 @@ def anonymize_values(
         ``threshold``.
     policy : Policy, optional
         The policy whose floors apply (default: the policy in force).
+    counted : bool, default False
+        The values are only counted (histogram bins, grid cells), never
+        drawn or shown: a method need not move them off the rare raw values,
+        a step the caller would otherwise pay for at every record.
 
     Returns
     -------
@@ -221,5 +226,6 @@ def anonymize_values(
             names=list(names) if names else None,
             strata=None if strata is None or not m.groups_within_strata else np.asarray(strata),
             rare=_rare,
+            counted=bool(counted),
         ),
     )

@@ -77,6 +77,9 @@ class ValueContext:
         Category per record, given only to methods that group within strata.
     rare : list or None
         The rare raw values of each column, when the caller has them.
+    counted : bool
+        The values are only counted (bins, cells), never shown: they need
+        not be moved off the rare raw values.
     """
 
     threshold: int
@@ -88,6 +91,7 @@ class ValueContext:
     names: list[str] | None = None
     strata: np.ndarray | None = None
     rare: list[Any] | None = None
+    counted: bool = False
 
     def __post_init__(self) -> None:
         # None is the policy's floor: the methods and their reports see the value used

@@ -32,24 +32,34 @@ class Probabilistic(Method):
     def anonymize(self, x: np.ndarray, context: ValueContext) -> AnonymizedValues:
         """Return `x` with keyed noise, no value left on a rare raw value."""
         c = context
-        ordered: list[np.ndarray] = []
-        noisy = add_keyed_noise(x, c.q, names=c.names, policy=c.policy, _sorted=ordered)
+        work: dict[str, list] = {}
+        noisy = add_keyed_noise(x, c.q, names=c.names, policy=c.policy, _work=work)
+        p = x.shape[1]
+        # what the noise found on its way (each column sorted, its order and fingerprint)
+        ordered = work.get("sorted") or [np.sort(x[:, j]) for j in range(p)]
+        orders = work.get("orders") or [None] * p
+        prints = work.get("fingerprints") or [_fingerprint(column) for column in ordered]
         # a transformed copy of the same records draws new noise: the ledger counts it (after
         # the noise is made, so bad input gets its own error first; nothing is released yet)
         names = list(c.names) if c.names is not None else [None] * x.shape[1]
         for j in range(x.shape[1]):
-            column = ordered[j] if len(ordered) == x.shape[1] else np.sort(x[:, j])
             guard.charge_noise(
-                x[:, j], _fingerprint(column), c.q, name=names[j], function="probabilistic"
+                x[:, j],
+                prints[j],
+                c.q,
+                name=names[j],
+                function="probabilistic",
+                order=orders[j],
+                ordered=ordered[j],
             )
         # the rare values of a sorted column are listed without sorting it again
-        listed = None
-        if len(ordered) == x.shape[1]:
-            listed = [rare_values(column, c.threshold) for column in ordered]
-            given = c.rare if c.rare and len(c.rare) == x.shape[1] else [None] * x.shape[1]
-            for j, known in enumerate(given):
-                if isinstance(known, RareValues) and known.describes(x[:, j], c.threshold):
-                    known.use_sorted(ordered[j])
+        given = c.rare if c.rare and len(c.rare) == x.shape[1] else [None] * x.shape[1]
+        for j, known in enumerate(given):
+            if isinstance(known, RareValues) and known.describes(x[:, j], c.threshold):
+                known.use_sorted(ordered[j])
+        if c.counted:  # only counted, never shown: no value need move off a rare one
+            return AnonymizedValues(noisy, {"q": float(c.q)})
+        listed = [rare_values(column, c.threshold) for column in ordered]
         return AnonymizedValues(
             off_rare_values(noisy, x, c.threshold, c.rare, listed=listed), {"q": float(c.q)}
         )

@@ -16,7 +16,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validate import clean_numeric
-from ..anonymize.grids import RareValues, grid_counts, safe_edges, safe_ticks
+from ..anonymize.grids import (
+    RareValues,
+    cell_counts,
+    cell_index,
+    coarsen_cell_index,
+    grid_counts,
+    safe_edges,
+    safe_ticks,
+)
 from ..anonymize.suppression import coarsen_counts, coarsen_edges, suppress, trim_to_shown
 from ..errors import DisclosureError
 from ..methods import (
@@ -169,6 +177,7 @@ _HUE = "\x00hue"
 def _link_cells(
     counts: np.ndarray,
     raw: np.ndarray,
+    cells: np.ndarray,
     codes: np.ndarray,
     hue: Any,
     levels: list[Any],
@@ -184,16 +193,27 @@ def _link_cells(
     for histograms, :func:`safeplot.plots.distributions.release_histograms`).
     The records of levels left out of `hue_order` are in the cells' totals
     too, as one more level whose every cell is hidden
-    (:func:`~safeplot.release.guard.link_levels`).
+    (:func:`~safeplot.release.guard.link_levels`). `cells` is each record's
+    cell on the edges (:func:`~safeplot.anonymize.grids.cell_index`).
     """
     partition = None if hue is None else ("hue", *map(str, levels))
+    rows = np.arange(raw.shape[0])  # the records of a margin, as row numbers
 
-    def link(records: np.ndarray, per: dict, part: Any) -> dict:
+    def link(sub: np.ndarray, per: dict, part: Any) -> dict:
+        whole = sub is rows  # every record: no copies
+        x, y = (raw[:, 0], raw[:, 1]) if whole else (raw[sub, 0], raw[sub, 1])
         return guard.link_cells(
-            records[:, 0], records[:, 1], xedges, yedges, per, partition=part, function=function
+            x,
+            y,
+            xedges,
+            yedges,
+            per,
+            partition=part,
+            function=function,
+            cells=cells if whole else cells[sub],
         )
 
-    return np.stack(guard.link_levels(raw, codes, list(counts), partition, link))
+    return np.stack(guard.link_levels(rows, codes, list(counts), partition, link))
 
 
 def release_grid(
@@ -388,6 +408,7 @@ def release_grid(
             strata=strata,
             threshold=threshold,
             policy=pol,
+            counted=True,  # counted in cells, never drawn
         )
         released = out.values
         params.update(out.params)
@@ -396,23 +417,35 @@ def release_grid(
         released = raw
     xedges = safe_edges(released[:, 0], bins, avoid=rare[0])
     yedges = safe_edges(released[:, 1], bins, avoid=rare[1])
+    cells = None
     if source is None:
-        # without hue every row counts: no masked copy of a million rows
-        parts = [released] if hue is None else [released[codes == i] for i in range(len(levels))]
-        counts = np.stack([grid_counts(*part.T, xedges, yedges) for part in parts])
+        # each record's cell, found once: the counts of every level, and the ledger's cells
+        cells = cell_index(released[:, 0], released[:, 1], xedges, yedges)
+        shape = (xedges.size - 1, yedges.size - 1)
+        if hue is None:
+            counts = cell_counts(cells, shape)[None]
+        else:
+            cell_count = shape[0] * shape[1]
+            by_level = np.where((cells >= 0) & (codes >= 0), codes * cell_count + cells, -1)
+            counts = cell_counts(by_level, (len(levels), cell_count)).reshape(-1, *shape)
     else:
         counts = source.grid(xedges, yedges)
     if m.coarsens:
         factor = check_positive_int("factor", factor)
         params.update(factor=factor, bins=-(-bins // factor))
         counts = np.stack([coarsen_counts(c, factor) for c in counts])
+        if cells is not None:
+            cells = coarsen_cell_index(cells, yedges.size - 1, factor)
         xedges, yedges = coarsen_edges(xedges, factor), coarsen_edges(yedges, factor)
     shown = suppress(counts, threshold)
     cells_suppressed = shown.n_suppressed
     warnings: list[str] = []
     linked = shown.counts
     if m.counts_only and source is None:
-        linked = _link_cells(shown.counts, raw, codes, hue, levels, xedges, yedges, function)
+        # the records counted are the raw ones (a counts-only method moves no value)
+        linked = _link_cells(
+            shown.counts, raw, cells, codes, hue, levels, xedges, yedges, function
+        )
         added = int(np.isnan(linked).sum() - np.isnan(shown.counts).sum())
         if added:
             cells_suppressed += added

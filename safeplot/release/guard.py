@@ -777,6 +777,7 @@ def link_cells(
     *,
     partition: Any = None,
     function: str = "",
+    cells: np.ndarray | None = None,
 ) -> dict[Any, np.ndarray]:
     """Return a 2-D grid's `counts` with the secondary suppression linked releases need.
 
@@ -791,7 +792,7 @@ def link_cells(
     array([[4.]])
     """
     return _ledger.current().link_cells(
-        x, y, xedges, yedges, counts, partition=partition, function=function
+        x, y, xedges, yedges, counts, partition=partition, function=function, cells=cells
     )
 
 
@@ -828,13 +829,22 @@ def link_partition(
 
 
 def charge_noise(
-    column: ArrayLike, seed: bytes, q: float, *, name: str | None = None, function: str = ""
+    column: ArrayLike,
+    seed: bytes,
+    q: float,
+    *,
+    name: str | None = None,
+    function: str = "",
+    order: np.ndarray | None = None,
+    ordered: np.ndarray | None = None,
 ) -> None:
     """Count a keyed-noise draw on the records of `column`.
 
     See :meth:`safeplot.ledger.Ledger.charge_noise`.
     """
-    _ledger.current().charge_noise(column, seed, q, name=name, function=function)
+    _ledger.current().charge_noise(
+        column, seed, q, name=name, function=function, order=order, ordered=ordered
+    )
 
 
 def spend_epsilon(
