@@ -304,6 +304,56 @@ def test_value_methods_draw_tukey_boxes_of_released_values(outliers, method):
         )
 
 
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "microaggregation"])
+@pytest.mark.parametrize("whis", [1.5, (5, 95)])
+def test_value_methods_release_the_boxes_seaborn_draws(outliers, method, whis):
+    """Boxes are computed before drawing; seaborn draws exactly them, not its own of the values."""
+    from matplotlib.cbook import boxplot_stats
+
+    fig, ax = plt.subplots()
+    with safeplot.policy(demo_policy()):
+        rel = release_boxplot(outliers, x="g", y="y", method=method, whis=whis)
+        boxplot(outliers, x="g", y="y", method=method, whis=whis, ax=ax)
+    assert rel.boxes is not None and len(rel.boxes) == len(rel.values)
+    for box, released, drawn in zip(rel.boxes, rel.values, drawn_boxes(ax), strict=True):
+        st = boxplot_stats(released, whis=whis)[0]
+        np.testing.assert_allclose(
+            box.stats, [st["whislo"], st["q1"], st["med"], st["q3"], st["whishi"]], rtol=1e-9
+        )
+        np.testing.assert_array_equal(np.sort(box.fliers), np.sort(st["fliers"]))
+        np.testing.assert_array_equal(drawn["stats"], box.stats)
+    fliers = np.sort([v for _, v in flier_points(ax)])
+    np.testing.assert_array_equal(fliers, np.sort(np.concatenate([b.fliers for b in rel.boxes])))
+    # the category axis keeps seaborn's limits, outliers or not
+    assert ax.get_xlim() == (-0.5, len(rel.boxes) - 0.5)
+
+
+def test_value_method_boxes_on_a_log_axis_are_those_of_the_logarithms(outliers):
+    from matplotlib.cbook import boxplot_stats
+
+    df = outliers.assign(y=outliers["y"] - outliers["y"].min() + 10 * outliers["y"].std())
+    with safeplot.policy(demo_policy()):
+        rel = release_boxplot(df, x="g", y="y", method="deterministic", log_scale=True)
+    five = ("whislo", "q1", "med", "q3", "whishi")
+    differs = False
+    for box, released in zip(rel.boxes, rel.values, strict=True):
+        st = boxplot_stats(np.log10(released))[0]
+        expected = 10.0 ** np.array([st[k] for k in five])
+        np.testing.assert_allclose(box.stats, expected, rtol=1e-9)
+        assert np.isin(box.fliers, released).all()  # the released values themselves
+        linear = boxplot_stats(released)[0]
+        differs |= not np.allclose(box.stats, [linear[k] for k in five], rtol=1e-9)
+    assert differs  # the data tell the two apart
+
+
+def test_notches_are_drawn_from_the_released_values(outliers):
+    fig, ax = plt.subplots()
+    with safeplot.policy(demo_policy()):
+        boxplot(outliers, x="g", y="y", method="deterministic", notch=True, ax=ax)
+    # a notched box is a polygon of more than the four corners of a plain one
+    assert all(len(p.get_path().vertices) > 6 for p in ax.patches if isinstance(p, PathPatch))
+
+
 def test_confidential_marks_winsorised_boxes(outliers):
     fig, ax = plt.subplots()
     boxplot(outliers, x="g", y="y", method="confidential", ax=ax)

@@ -666,7 +666,7 @@ label, data
         rel.report.variables = tuple(labels) if hasattr(x, "columns") else (value_name,)
         pos_all = list(range(1, len(sets) + 1)) if positions is None else list(positions)
         index = [keys.index(cat) for cat, _ in rel.groups]
-        if rel.boxes is not None:
+        if rel.values is None:  # five numbers per box (values, when released, are drawn)
             _refuse(
                 notch or showmeans,
                 f"method={method!r} releases five numbers per box: no notches (a confidence "

@@ -138,7 +138,7 @@ def _policy_checks(
 @release_kind("box")
 @dataclass
 class BoxRelease:
-    """A released box plot: per box, either released values or a released summary.
+    """A released box plot: per box, a released summary and, under value methods, the values.
 
     Attributes
     ----------
@@ -148,11 +148,13 @@ class BoxRelease:
         ``(category, hue level)`` of each released box, in drawing order
         (``None`` for a role that is not used).
     boxes : list of BoxSummary or None
-        Released five-number summaries and fliers (``"suppress"``,
-        ``"generalize"``, ``"confidential"``), one per group.
+        Released five-number summaries and fliers, one per group: what is
+        drawn. Under the value methods (``"deterministic"``,
+        ``"probabilistic"``, ...) these are Tukey's boxes of `values`, as
+        seaborn would compute them. None for raw output.
     values : list of ndarray or None
-        Released values per group (``"deterministic"``, ``"probabilistic"``;
-        raw values under ``"none"``): the boxes are Tukey's boxes of these.
+        Released values per group under the value methods (raw values under
+        ``"none"``); drawn themselves only for notches or means.
     value_lim : tuple of float or None
         Limits of the value axis (None: left to matplotlib, raw output only).
     value_ticks : ndarray or None
@@ -198,7 +200,7 @@ class BoxRelease:
         """
         for g, (cat, h) in enumerate(self.groups):
             if (cat == category or self.layout is None or not self.layout.has_cat) and h == hue:
-                return self.boxes[g] if self.boxes is not None else self.values[g]
+                return self.values[g] if self.values is not None else self.boxes[g]
         raise KeyError(f"No released box for category {category!r}, hue {hue!r}.")
 
 
@@ -317,6 +319,29 @@ def _joint_grid(
     edges = [safe_edges(both[:, g], bins, avoid=avoid[g]) for g in range(2)]
     kept = suppress_records(both, edges, threshold, factor=factor)
     return edges, [both[kept.kept, g] for g in range(2)], kept
+
+
+def _tukey_box(
+    values: np.ndarray, whis: Any, base: float | None, avoid: np.ndarray, scale: float
+) -> BoxSummary:
+    """Return the box seaborn draws of released `values`: matplotlib's Tukey statistics.
+
+    On a log axis (`base`) the statistics are those of the logarithms, as
+    seaborn computes them. Whisker ends and outliers are released values;
+    a quartile or median between two of them is moved off the rare raw
+    values (`avoid`) as the values were.
+    """
+    from matplotlib.cbook import boxplot_stats
+
+    data = values if base is None else np.log(values)
+    st = boxplot_stats(data, whis=whis)[0]
+    five = np.array([st["whislo"], st["q1"], st["med"], st["q3"], st["whishi"]], dtype=float)
+    fliers = np.asarray(st["fliers"], dtype=float)
+    if base is not None:  # the outliers as released, not through exp(log(.))
+        five = np.exp(five)
+        fliers = values[(data < st["whislo"]) | (data > st["whishi"])]
+    five = guard.released_values(five, avoid, scale)
+    return BoxSummary(*map(float, five), fliers=fliers, n=int(values.size))
 
 
 def release_boxplot(
@@ -613,6 +638,11 @@ def release_boxplot(
         lim, ticks = log_axis(lo, hi, rare, base)
     else:
         lim, ticks = axis_from_range(lo, hi, rare)
+    if released is not None:
+        # the boxes seaborn would draw of the released values, computed here: what is drawn is
+        # the release (five numbers and the outliers per box), checked by the guard
+        scale = float(np.std(values))
+        boxes = [_tukey_box(r, whis, base, avoid[g], scale) for g, r in enumerate(released)]
     named = [] if named is None else named
     notes = []
     if details.get("groups_left_out"):
@@ -684,6 +714,10 @@ def _whisker_colour(ax: Axes, new_lines: list, pos: float, orient: str) -> Any:
     return mpl.rcParams["boxplot.flierprops.markeredgecolor"]
 
 
+#: boxplot keywords whose drawing needs every released value, not the five numbers of a box.
+_NEEDS_VALUES = ("notch", "shownotches", "bootstrap", "showmeans", "meanline", "conf_intervals")
+
+
 def _draw_boxplot(
     ax: Axes,
     rel: BoxRelease,
@@ -696,7 +730,10 @@ def _draw_boxplot(
     import seaborn as sns
 
     lay = rel.layout
-    summary = rel.boxes is not None
+    # released values carry their boxes too; notches and means need the values themselves
+    summary = rel.boxes is not None and (
+        rel.values is None or not any(kwargs.get(k) for k in _NEEDS_VALUES)
+    )
     per_group = [b.stats for b in rel.boxes] if summary else rel.values
     if rel.hue_levels_all is not None and lay.hue_levels != rel.hue_levels_all:
         # a hue level whose every box was left out is not drawn; the others keep their colours
@@ -771,7 +808,8 @@ def _draw_boxplot(
                 }
                 where = np.full(box.fliers.size, pos[g])
                 xy = (where, box.fliers) if lay.orient == "x" else (box.fliers, where)
-                ax.plot(*xy, **style)
+                # as seaborn's own outliers: the category axis keeps seaborn's limits
+                ax.plot(*xy, scalex=False, scaley=False, **style)
             if box.n_winsorized:
                 at = (pos[g], box.whishi) if lay.orient == "x" else (box.whishi, pos[g])
                 ax.annotate(
