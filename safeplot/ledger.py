@@ -159,10 +159,14 @@ def _rank_key(
     ranks = np.empty(column.size, dtype=np.int64)
     # tied values share a rank, so a transformation that keeps ties keeps the key
     new = np.r_[True, sorted_values[1:] != sorted_values[:-1]]
-    ranks[order] = np.cumsum(new) - 1
+    if new.all():  # no ties: the ranks are 0 .. n - 1
+        ranks[order] = np.arange(column.size)
+    else:
+        ranks[order] = np.cumsum(new) - 1
     top = int(ranks.max()) if ranks.size else 0
-    up = _digest(b"rank", ranks.astype("<i8").tobytes())
-    down = _digest(b"rank", (top - ranks).astype("<i8").tobytes())
+    up = _digest(b"rank", ranks.astype("<i8", copy=False).tobytes())
+    np.subtract(top, ranks, out=ranks)
+    down = _digest(b"rank", ranks.astype("<i8", copy=False).tobytes())
     return min(up, down)
 
 
@@ -183,11 +187,22 @@ def _standard_key(column: np.ndarray, ordered: np.ndarray | None = None) -> byte
 
 def _round_sig(z: np.ndarray) -> np.ndarray:
     """`z` rounded to :data:`_STANDARD_DIGITS` significant digits (vectorised)."""
-    out = np.zeros_like(z)
     nonzero = z != 0
-    mag = np.floor(np.log10(np.abs(z[nonzero])))
-    scale = 10.0 ** (_STANDARD_DIGITS - 1 - mag)
-    out[nonzero] = np.round(z[nonzero] * scale) / scale
+    full = bool(nonzero.all())  # the usual case: no mask, no copies of the nonzero values
+    values = z if full else z[nonzero]
+    # in place, the operations of round(z * 10**(D - 1 - floor(log10|z|))) / that scale
+    scale = np.abs(values)
+    np.log10(scale, out=scale)
+    np.floor(scale, out=scale)
+    np.subtract(_STANDARD_DIGITS - 1, scale, out=scale)
+    np.power(10.0, scale, out=scale)
+    rounded = values * scale
+    np.round(rounded, out=rounded)
+    rounded /= scale
+    if full:
+        return rounded
+    out = np.zeros_like(z)
+    out[nonzero] = rounded
     return out
 
 

@@ -119,12 +119,21 @@ def _round_bits(values: np.ndarray, floor: int | None = None) -> np.ndarray:
     machine rounds the same number to the same result; only a value within a
     last bit of a rounding boundary can land on either side of it.
     """
+    if np.ndim(values) == 0:  # one number (a median): the array path, then back
+        return _round_bits(np.reshape(values, 1), floor)[0]
     _, exponent = np.frexp(values)  # values = mantissa * 2**exponent, mantissa in [0.5, 1)
     if floor is not None:
-        exponent = np.maximum(exponent, floor)
-    digits = np.round(np.ldexp(values, _FINGERPRINT_BITS - exponent))
+        np.maximum(exponent, floor, out=exponent)
+    # in place (one float and one int array): the same operations as
+    # ldexp(round(ldexp(values, BITS - exponent)), exponent - BITS)
+    np.subtract(_FINGERPRINT_BITS, exponent, out=exponent)
+    digits = np.ldexp(values, exponent)
+    np.round(digits, out=digits)
+    np.negative(exponent, out=exponent)
     with np.errstate(over="ignore"):  # within 1e-10 of the largest double: inf
-        return np.ldexp(digits, exponent - _FINGERPRINT_BITS) + 0.0
+        np.ldexp(digits, exponent, out=digits)
+    digits += 0.0
+    return digits
 
 
 def _rounded(column: np.ndarray) -> np.ndarray:
@@ -212,6 +221,13 @@ def _ranks_order(arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = Non
     those keep their row order, and swapping their noise changes nothing
     visible. `rounded`: the caller's ``_rounded`` of each column.
     """
+    return _ranks(arr, j, rounded)[0]
+
+
+def _ranks(
+    arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_ranks_order`, and column `j` rounded and sorted (which the fingerprint hashes)."""
     p = arr.shape[1]
     if rounded is None:
         rounded = [_rounded(arr[:, i]) for i in range(p)]
@@ -219,19 +235,22 @@ def _ranks_order(arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = Non
     # numpy's default (SIMD) sort is three times as fast as a stable one; the order it gives
     # records tied on column j is then made canonical below
     order = np.argsort(primary)
+    ranked = primary[order]  # reordering within a run of equal values leaves it as it is
     # the other columns matter only among records tied on column j: sort just those (a
     # lexsort of every record by all columns costs ten times as much), by the tied value,
     # then the other columns in column order, then row (the order np.lexsort gives)
-    tied = primary[order[1:]] == primary[order[:-1]]
+    tied = ranked[1:] == ranked[:-1]
     if not tied.any():
-        return order
+        return order, ranked
     rows = np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])
-    run = np.cumsum(np.r_[True, ~tied])[rows]
+    # the run of each tied row: the number of runs started up to it (a cumulative sum of
+    # the starts, taken at the tied rows only)
+    run = np.searchsorted(np.flatnonzero(np.r_[True, ~tied]), rows, side="right")
     sub = order[rows]
     others = [rounded[i][sub] for i in range(p) if i != j]
     # np.lexsort sorts by the last key first.
     order[rows] = sub[np.lexsort([sub, *reversed(others), run])]
-    return order
+    return order, ranked
 
 
 def add_keyed_noise(
@@ -384,7 +403,9 @@ def add_keyed_noise(
     # the rank order of each variable sorts it as well: no second sort for the SD and the
     # fingerprint unless records tied in the rounding are out of order (then sort)
     rounded = [_rounded(data[:, j]) for j in range(p)]  # as the fingerprint and ranks see them
-    orders = [_ranks_order(data, j, rounded) for j in range(p)]
+    ranks = [_ranks(data, j, rounded) for j in range(p)]
+    orders = [order for order, _ in ranks]
+    del rounded
     ordered = np.empty_like(data)
     sorts = []  # an order that sorts each variable's raw values (the ledger's keys need one)
     for j, order in enumerate(orders):
@@ -407,12 +428,14 @@ def add_keyed_noise(
 
     q_ref = custodian_policy().q_min
     out = np.empty_like(data)
-    fingerprints = [_fingerprint(ordered[:, j], rounded[j][orders[j]]) for j in range(p)]
+    fingerprints = [_fingerprint(ordered[:, j], ranked) for j, (_, ranked) in enumerate(ranks)]
+    del ranks
     for j in range(p):
-        column = data[:, j]
         noise = _keyed_normal(key, fingerprints[j], n, q, q_ref) * sd[j]
         order = orders[j]
-        out[order, j] = column[order] + noise
+        # the values in rank order: those sorted already, unless ties were put in order
+        noise += ordered[:, j] if sorts[j] is order else data[order, j]
+        out[order, j] = noise
     if _work is not None:  # what the caller would otherwise compute again (ledger, rare values)
         _work["sorted"] = [ordered[:, j] for j in range(p)]
         _work["orders"] = sorts
