@@ -152,7 +152,7 @@ def anonymize_values(
     strata: ArrayLike | None = None,
     threshold: int | None = None,
     policy: Policy | None = None,
-    counted: bool = False,
+    off_rare: bool = True,
     _rare: list[Any] | None = None,
 ) -> AnonymizedValues:
     """Apply a value-level disclosure-control method to a matrix of records.
@@ -188,10 +188,12 @@ def anonymize_values(
         ``threshold``.
     policy : Policy, optional
         The policy whose floors apply (default: the policy in force).
-    counted : bool, default False
-        The values are only counted (histogram bins, grid cells), never
-        drawn or shown: a method need not move them off the rare raw values,
-        a step the caller would otherwise pay for at every record.
+    off_rare : bool, default True
+        Move each released value that equals a rare raw value off it. False
+        when the caller only counts the values (histogram bins, grid cells:
+        they are never drawn), or moves them off itself against a longer
+        list (a box plot, against the values rare within each box too): the
+        step costs a search per record.
 
     Returns
     -------
@@ -226,6 +228,6 @@ def anonymize_values(
             names=list(names) if names else None,
             strata=None if strata is None or not m.groups_within_strata else np.asarray(strata),
             rare=_rare,
-            counted=bool(counted),
+            off_rare=bool(off_rare),
         ),
     )

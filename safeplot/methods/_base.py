@@ -77,9 +77,9 @@ class ValueContext:
         Category per record, given only to methods that group within strata.
     rare : list or None
         The rare raw values of each column, when the caller has them.
-    counted : bool
-        The values are only counted (bins, cells), never shown: they need
-        not be moved off the rare raw values.
+    off_rare : bool
+        Move released values off the rare raw values (False: the caller
+        counts them only, or moves them off itself).
     """
 
     threshold: int
@@ -91,7 +91,7 @@ class ValueContext:
     names: list[str] | None = None
     strata: np.ndarray | None = None
     rare: list[Any] | None = None
-    counted: bool = False
+    off_rare: bool = True
 
     def __post_init__(self) -> None:
         # None is the policy's floor: the methods and their reports see the value used

@@ -57,7 +57,7 @@ class Probabilistic(Method):
         for j, known in enumerate(given):
             if isinstance(known, RareValues) and known.describes(x[:, j], c.threshold):
                 known.use_sorted(ordered[j])
-        if c.counted:  # only counted, never shown: no value need move off a rare one
+        if not c.off_rare:  # counted only, or moved off by the caller
             return AnonymizedValues(noisy, {"q": float(c.q)})
         listed = [rare_values(column, c.threshold) for column in ordered]
         return AnonymizedValues(

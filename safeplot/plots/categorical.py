@@ -507,6 +507,7 @@ def release_boxplot(
             strata=codes,
             threshold=threshold,
             policy=pol,
+            off_rare=False,  # moved off below, against the values rare within each box too
         )
         params.update({n: v for n, v in out.params.items() if n in m.param_names})
         details.update(out.details)

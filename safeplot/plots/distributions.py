@@ -497,7 +497,7 @@ def release_histograms(
             strata=None if levels is None else codes,
             threshold=threshold,
             policy=pol,
-            counted=True,  # binned, never drawn
+            off_rare=False,  # binned, never drawn
             _rare=None if levels is not None else [rare],  # one list of rare values for both
         )
         released = out.values[:, 0]

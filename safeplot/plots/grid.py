@@ -408,7 +408,7 @@ def release_grid(
             strata=strata,
             threshold=threshold,
             policy=pol,
-            counted=True,  # counted in cells, never drawn
+            off_rare=False,  # counted in cells, never drawn
         )
         released = out.values
         params.update(out.params)
