@@ -246,14 +246,17 @@ def records_keys(
     return _rank_key(values, order, ordered), _standard_key(values, ordered)
 
 
-def _mix(bits: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+def _mix(
+    bits: np.ndarray, out: np.ndarray | None = None, scratch: np.ndarray | None = None
+) -> np.ndarray:
     """SplitMix64 of each 64-bit word: a well-spread hash of each value.
 
-    Written into `out` (which may be `bits` itself) with one scratch array:
-    at millions of records the temporaries cost more than the arithmetic.
+    Written into `out` (which may be `bits` itself) with one scratch array
+    (`scratch`, if given: uint64 of the same shape): at millions of records
+    new arrays cost more than the arithmetic.
     """
     z = np.add(bits, np.uint64(0x9E3779B97F4A7C15), out=out)
-    tmp = np.empty_like(z)
+    tmp = np.empty_like(z) if scratch is None else scratch
     for shift, factor in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, None)):
         np.right_shift(z, np.uint64(shift), out=tmp)
         z ^= tmp
@@ -326,15 +329,18 @@ def grid_keys(
     yv = np.asarray(y, dtype=float).reshape(-1)
     if cells is None:
         cells = cell_index(xv, yv, xedges, yedges)
+    # two arrays for the whole computation: at millions of records, touching new memory
+    # costs more than the arithmetic
     h = np.add(xv, 0.0).view(np.uint64)  # -0.0 as 0.0
-    _mix(h, out=h)
-    h ^= np.add(yv, 0.0).view(np.uint64)
-    _mix(h, out=h)
+    scratch = np.empty_like(h)
+    _mix(h, out=h, scratch=scratch)
+    h ^= np.add(yv, 0.0, out=scratch.view(float)).view(np.uint64)
+    _mix(h, out=h, scratch=scratch)
     m = (len(xedges) - 1) * (len(yedges) - 1)
     if cells.size and cells.min() < 0:
         inside = cells >= 0
-        cells, h = cells[inside], h[inside]
-    return _cell_keys(b"cell", cells, h, m)
+        cells, h, scratch = cells[inside], h[inside], None
+    return _cell_keys(b"cell", cells, h, m, scratch=scratch)
 
 
 def _bin_index(v: np.ndarray, edges: Any) -> np.ndarray:
@@ -342,14 +348,21 @@ def _bin_index(v: np.ndarray, edges: Any) -> np.ndarray:
     return closed_bin_index(v, edges)
 
 
-def _cell_keys(tag: bytes, index: np.ndarray, h: np.ndarray, m: int) -> list[bytes | None]:
-    """Count and three exact sums of 20-bit hash chunks per cell, digested (None: empty)."""
+def _cell_keys(
+    tag: bytes, index: np.ndarray, h: np.ndarray, m: int, scratch: np.ndarray | None = None
+) -> list[bytes | None]:
+    """Count and three exact sums of 20-bit hash chunks per cell, digested (None: empty).
+
+    `scratch`: a uint64 array of the shape of `h` the caller no longer needs.
+    """
     sums = [np.bincount(index, minlength=m).astype(float)]
-    chunk = np.empty(h.shape, dtype=np.uint64)
+    chunk = np.empty(h.shape, dtype=np.uint64) if scratch is None else scratch
+    weights = np.empty(h.shape, dtype=float)
     for shift in (0, 20, 40):
         np.right_shift(h, np.uint64(shift), out=chunk)
         chunk &= np.uint64(0xFFFFF)
-        sums.append(np.bincount(index, weights=chunk.astype(float), minlength=m))
+        np.copyto(weights, chunk, casting="unsafe")  # exact: below 2**20
+        sums.append(np.bincount(index, weights=weights, minlength=m))
     table = np.column_stack(sums).astype("<f8")
     return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
 

@@ -847,10 +847,14 @@ def cell_counts(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     return np.bincount(cells, minlength=shape[0] * shape[1]).reshape(shape).astype(np.int64)
 
 
-def closed_bin_index(values: ArrayLike, edges: ArrayLike) -> np.ndarray:
+def closed_bin_index(
+    values: ArrayLike, edges: ArrayLike, scratch: np.ndarray | None = None
+) -> np.ndarray:
     """Bin of each value on `edges`, numpy's histogram bins; -1 outside the edges or missing.
 
     Bins are left-closed and the last one closed, as in :func:`numpy.histogram`.
+    `scratch`: a float array of the shape of `values` to work in (see
+    :func:`bin_index`).
 
     Examples
     --------
@@ -860,7 +864,7 @@ def closed_bin_index(values: ArrayLike, edges: ArrayLike) -> np.ndarray:
     v = np.asarray(values, dtype=float)
     e = np.asarray(edges, dtype=float).ravel()
     m = e.size - 1
-    index = bin_index(v, e)
+    index = bin_index(v, e, scratch=scratch)
     top = index >= m
     if top.any():  # the last edge belongs to the last bin; beyond it, to none
         index[top] = np.where(v[top] == e[-1], m - 1, -1)
@@ -881,8 +885,10 @@ def cell_index(x: ArrayLike, y: ArrayLike, xedges: ArrayLike, yedges: ArrayLike)
     >>> cell_index([0.5, 1.5, 1.5, 5.0], [0.5, 0.5, 1.5, 0.5], [0, 1, 2], [0, 1, 2])
     array([ 0,  2,  3, -1])
     """
-    ix = closed_bin_index(x, xedges)
-    iy = closed_bin_index(y, yedges)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    scratch = np.empty(x.shape) if x.shape == y.shape else None  # one work array for both
+    ix = closed_bin_index(x, xedges, scratch)
+    iy = closed_bin_index(y, yedges, scratch)
     outside = (ix < 0) | (iy < 0) if min(ix.min(initial=0), iy.min(initial=0)) < 0 else None
     ix *= np.size(yedges) - 1
     ix += iy
@@ -903,16 +909,22 @@ def coarsen_cell_index(cells: np.ndarray, ny: int, factor: int) -> np.ndarray:
     >>> coarsen_cell_index(np.array([0, 6, 15, -1]), 4, 2)
     array([ 0,  1,  3, -1])
     """
-    ix, iy = np.divmod(cells, ny)
-    out = (ix // factor) * (-(-ny // factor)) + iy // factor
-    out[cells < 0] = -1
-    return out
+    # a table of the coarse cell of each fine cell, looked up per record (an integer
+    # division of every record is several times slower); -1 looks up the last entry, -1
+    m = int(cells.max(initial=-1)) + 1
+    ix, iy = np.divmod(np.arange(m), ny)
+    table = np.append((ix // factor) * (-(-ny // factor)) + iy // factor, -1)
+    return table[cells]
 
 
-def bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+def bin_index(
+    values: np.ndarray, edges: np.ndarray, scratch: np.ndarray | None = None
+) -> np.ndarray:
     """Return ``searchsorted(edges, values, side="right") - 1``, clipped to [-1, len(edges) - 1].
 
-    A missing value (NaN) gets -1, no bin.
+    A missing value (NaN) gets -1, no bin. `scratch`, a float array of the
+    shape of `values`, is worked in (and overwritten) instead of a new one:
+    at millions of values, new memory costs more than the arithmetic.
 
     Evenly spaced edges (every safe grid) are computed arithmetically and
     corrected where rounding put a value one bin off, which is exact and
@@ -931,7 +943,7 @@ def bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
         return out
     # in place, with one float scratch array: at millions of values the temporaries cost
     # more than the arithmetic
-    scratch = np.subtract(values, edges[0], dtype=float)
+    scratch = np.subtract(values, edges[0], dtype=float, out=scratch)
     scratch *= nb / (edges[-1] - edges[0])
     np.floor(scratch, out=scratch)
     np.clip(scratch, -1, nb, out=scratch)

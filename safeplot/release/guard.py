@@ -739,7 +739,10 @@ def link_levels(
             return False
         sent = {key: per[i] for key, i in cells.items()}
         linked = records if mask is None else records[mask]
-        if not np.isin(mine, list(cells.values())).all():
+        # records of a cell not drawn (a code -1, or of a cell outside this margin)?
+        seen = np.bincount(mine + 1, minlength=len(per) + 1)
+        seen[[i + 1 for i in cells.values()]] = 0
+        if seen.any():
             sent[-1] = np.full(np.shape(per[0]), np.nan)  # records of cells not drawn
         out = link(linked, sent, part)
         changed = False
