@@ -64,6 +64,28 @@ def test_distinct_rows_matches_unique():
     assert first3.size == np.unique(np.column_stack([pts, hue]), axis=0).shape[0]
 
 
+@pytest.mark.parametrize("first_column", ["distinct", "one repeat", "nan twice", "signed zeros"])
+def test_distinct_rows_of_a_column_without_repeats_are_all_rows(first_column):
+    """The sort that finds no repeat in the first column agrees with the hash table's answer."""
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(size=(2, 300))
+    if first_column == "one repeat":
+        x[7] = x[100]
+        y[7] = y[100]
+    elif first_column == "nan twice":
+        x[[3, 9]] = np.nan
+        y[[3, 9]] = 1.0
+    elif first_column == "signed zeros":
+        x[[3, 9]] = [0.0, -0.0]
+        y[[3, 9]] = 1.0
+    first, shared = distinct_rows([x, y])
+    codes, uniques = pd.factorize(pd.MultiIndex.from_arrays([x, y]), use_na_sentinel=False)
+    assert first.size == len(uniques)
+    assert shared.sum() == (np.bincount(codes) > 1).sum()
+    if first_column == "distinct":
+        assert first.tolist() == list(range(300)) and not shared.any()
+
+
 def _black(colours) -> np.ndarray:
     """Which of the RGBA `colours` are black."""
     return (np.asarray(colours)[:, :3] == 0).all(axis=1)
