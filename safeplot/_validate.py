@@ -228,7 +228,11 @@ def finite_array(values: Any, *, min_rows: int = 1, what: str = "values") -> np.
         raise ValueError(
             f"{what} has {arr.shape[0]} record(s); at least {min_rows} are needed. Use more data."
         )
-    if not np.isfinite(arr).all():
+    with np.errstate(invalid="ignore"):
+        # the extremes are finite exactly when every value is (NaN propagates to them): two
+        # reductions, no mask of every value
+        extremes = (arr.min(), arr.max())
+    if not np.isfinite(extremes).all():
         raise ValueError(
             f"{what} contains NaN or infinite values. Drop incomplete rows and replace "
             "infinite values first (safeplot._validate.clean_numeric does both)."
