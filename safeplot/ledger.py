@@ -153,8 +153,7 @@ def _rank_key(
     # default (SIMD) sort, three times as fast as a stable one (or the caller's order)
     if order is None:
         order = np.argsort(column)
-        sorted_values = column[order]
-    elif sorted_values is None:
+    if sorted_values is None:
         sorted_values = column[order]
     ranks = np.empty(column.size, dtype=np.int64)
     # tied values share a rank, so a transformation that keeps ties keeps the key
@@ -299,7 +298,7 @@ def bin_keys(values: Any, edges: Any) -> list[bytes | None]:
 
 def _bin_keys(v: np.ndarray, h: np.ndarray, edges: Any) -> list[bytes | None]:
     """:func:`bin_keys` of values `v` whose hashes `h` are made already."""
-    index = _bin_index(v, edges)
+    index = closed_bin_index(v, edges)
     inside = index >= 0
     return _cell_keys(b"bin", index[inside], h[inside], len(edges) - 1)
 
@@ -341,11 +340,6 @@ def grid_keys(
         inside = cells >= 0
         cells, h, scratch = cells[inside], h[inside], None
     return _cell_keys(b"cell", cells, h, m, scratch=scratch)
-
-
-def _bin_index(v: np.ndarray, edges: Any) -> np.ndarray:
-    """Bin of each value on `edges` (left-closed, the last bin closed); -1 outside or NaN."""
-    return closed_bin_index(v, edges)
 
 
 def _cell_keys(

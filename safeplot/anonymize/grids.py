@@ -868,9 +868,7 @@ def closed_bin_index(
     top = index >= m
     if top.any():  # the last edge belongs to the last bin; beyond it, to none
         index[top] = np.where(v[top] == e[-1], m - 1, -1)
-    index[np.isnan(v)] = -1
-    np.maximum(index, -1, out=index)
-    return index
+    return index  # bin_index gives a missing value -1 already
 
 
 def cell_index(x: ArrayLike, y: ArrayLike, xedges: ArrayLike, yedges: ArrayLike) -> np.ndarray:

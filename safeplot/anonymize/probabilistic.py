@@ -209,8 +209,10 @@ def _keyed_normal(
     return noise
 
 
-def _ranks_order(arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = None) -> np.ndarray:
-    """Row indices sorted by column `j`, ties broken by the other columns.
+def _ranks(
+    arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices sorted by column `j`, ties broken by the other columns; column `j` sorted.
 
     A stable sort of the values rounded as in the fingerprint: column `j`
     first, then the other columns in column order. The assignment of noise to
@@ -219,15 +221,10 @@ def _ranks_order(arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = Non
     differ there from one that is mathematically equal) nor on row order,
     unless two records agree to about 9 significant digits in every column:
     those keep their row order, and swapping their noise changes nothing
-    visible. `rounded`: the caller's ``_rounded`` of each column.
+    visible. `rounded`: the caller's ``_rounded`` of each column. The second
+    array returned is column `j` rounded and sorted, which the fingerprint
+    hashes.
     """
-    return _ranks(arr, j, rounded)[0]
-
-
-def _ranks(
-    arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_ranks_order`, and column `j` rounded and sorted (which the fingerprint hashes)."""
     p = arr.shape[1]
     if rounded is None:
         rounded = [_rounded(arr[:, i]) for i in range(p)]

@@ -641,8 +641,8 @@ def release_boxplot(
         lim, ticks = axis_from_range(lo, hi, rare)
     if released is not None:
         # the boxes seaborn would draw of the released values, computed here: what is drawn is
-        # the release (five numbers and the outliers per box), checked by the guard
-        scale = float(np.std(values))
+        # the release (five numbers and the outliers per box), checked by the guard; `scale`
+        # is the one the values were moved off the rare values with
         boxes = [_tukey_box(r, whis, base, avoid[g], scale) for g, r in enumerate(released)]
     named = [] if named is None else named
     notes = []
