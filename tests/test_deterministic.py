@@ -5,6 +5,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from scipy import stats
 
 from safeplot import DisclosureError, Policy
 from safeplot.anonymize.deterministic import knn_centroids
@@ -169,7 +170,7 @@ def test_one_variable_sorted_search_is_bit_identical_to_the_tree_search(decimals
     from safeplot.anonymize.deterministic import (
         _Groups,
         _neighbour_weights,
-        _neighbour_weights_1d,
+        _neighbour_weights_chain,
     )
 
     x = np.random.default_rng(8).normal(10, 3, 20_000)
@@ -183,8 +184,96 @@ def test_one_variable_sorted_search_is_bit_identical_to_the_tree_search(decimals
         return out[groups.position()]
 
     tree = centroids(_Groups(z), _neighbour_weights)
-    window = centroids(_Groups.sorted_1d(z[:, 0]), _neighbour_weights_1d)
+    window = centroids(_Groups.sorted_1d(z[:, 0]), _neighbour_weights_chain)
     np.testing.assert_array_equal(window, tree)
+
+
+def _centroids_by(z, groups, search, k):
+    out = z[groups.first_row].copy()
+    for rows, cand, w in search(groups, k):
+        out[rows] = np.einsum("ij,ijp->ip", w.astype(float), z[groups.first_row][cand]) / k
+    return out[groups.position()]
+
+
+@pytest.mark.parametrize("decimals", [None, 1, 0])
+@pytest.mark.parametrize("falling", [False, True])
+def test_chain_search_is_bit_identical_to_the_tree_search(decimals, falling):
+    # Q-Q points: both coordinates sorted (the second may fall), ties from rounding
+    from safeplot.anonymize.deterministic import (
+        _Groups,
+        _is_chain,
+        _neighbour_weights,
+        _neighbour_weights_chain,
+    )
+
+    rng = np.random.default_rng(11)
+    n = 20_000
+    theoretical = stats.norm.ppf((np.arange(1, n + 1) - 0.5) / n)
+    sample = np.sort(rng.standard_t(4, n))
+    if decimals is not None:
+        theoretical, sample = np.round(theoretical, decimals + 1), np.round(sample, decimals)
+    if falling:
+        sample = -sample
+    z = np.column_stack([theoretical, sample])
+    z = (z - z.mean(axis=0)) / z.std(axis=0, ddof=1)
+    assert _is_chain(z)
+    for k in (3, 5):
+        tree = _centroids_by(z, _Groups(z), _neighbour_weights, k)
+        window = _centroids_by(z, _Groups.chain(z), _neighbour_weights_chain, k)
+        np.testing.assert_array_equal(window, tree)
+
+
+def test_chain_ties_beyond_the_window_go_to_earlier_rows():
+    # distinct points 1e-17 apart near the origin are all at the same rounded distance from
+    # (5, 5): its nearest records beyond (5.2, 5.2) are the earliest rows of that cluster,
+    # which lie outside the window of k points on its left
+    from safeplot.anonymize.deterministic import (
+        _Groups,
+        _is_chain,
+        _neighbour_weights,
+        _neighbour_weights_chain,
+    )
+
+    cluster = np.arange(1, 40) * 1e-17
+    z = np.column_stack([np.r_[cluster, 5.0, 5.2, 19.0], np.r_[cluster, 5.0, 5.2, 19.5]])
+    assert _is_chain(z)
+    for k in (3, 4, 6):
+        tree = _centroids_by(z, _Groups(z), _neighbour_weights, k)
+        window = _centroids_by(z, _Groups.chain(z), _neighbour_weights_chain, k)
+        np.testing.assert_array_equal(window, tree)
+        # (5, 5) takes (5.2, 5.2) and then the first rows of the cluster
+        expected = z[[39, 40, *range(k - 2)]].mean(axis=0)
+        np.testing.assert_allclose(window[39], expected, rtol=0, atol=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    x=arrays(np.float64, st.integers(8, 60), elements=st.sampled_from([0.0, 0.1, 0.2, 0.5, 1.0])),
+    y=arrays(np.float64, st.integers(8, 60), elements=st.floats(-3, 3, width=16)),
+    k=st.integers(3, 5),
+    falling=st.booleans(),
+)
+def test_chain_centroids_equal_the_all_pairs_reference(x, y, k, falling):
+    # sorted columns with many repeated points and exactly tied distances
+    n = min(x.size, y.size)
+    x, y = np.sort(x[:n]), np.sort(y[:n])[:: -1 if falling else 1]
+    pts = np.column_stack([x, y])
+    assume(k <= n - 3 and (np.ptp(pts, axis=0) > 0).all())
+    try:
+        got = knn_centroids(pts, k).values
+    except DisclosureError as exc:  # every centroid equal: refused
+        assert "centroid" in str(exc)
+        return
+    np.testing.assert_allclose(got, brute_force(pts, k), rtol=1e-12, atol=1e-12)
+
+
+def test_random_points_are_not_a_chain():
+    from safeplot.anonymize.deterministic import _is_chain
+
+    rng = np.random.default_rng(0)
+    assert not _is_chain(rng.normal(size=(100, 2)))
+    assert _is_chain(np.column_stack([np.arange(5.0), -np.arange(5.0), np.ones(5)]))
+    assert not _is_chain(np.column_stack([np.arange(5.0), [0, 1, 0, 1, 0.0]]))
 
 
 def test_coincident_centroids_are_counted_exactly():
