@@ -3,8 +3,10 @@
 :func:`released_table` turns what a release drew or returned (a histogram's
 bins, a density grid's cells, released points, box summaries, a released
 table, a model's coefficient table) into ``{"columns": [...], "data": [...]}``
-of plain JSON types, row by row. Suppressed numbers are ``None``, and so are
-the empty bins and cells of a histogram or grid, which the figure draws as it
+of plain JSON types, row by row (rows of floats only, such as released
+points, as a read-only :class:`FloatRows` whose rows read as lists of
+floats; :func:`plain_table` makes them lists). Suppressed numbers are
+``None``, and so are the empty bins and cells of a histogram or grid, which the figure draws as it
 draws suppressed ones; every other number is the one drawn or returned,
 unchanged (floats are kept at full precision, so a CSV written from the table
 reads back equal to the release).
@@ -15,13 +17,113 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["gc_paused", "released_table"]
+__all__ = ["FloatRows", "gc_paused", "plain_table", "released_table"]
+
+#: Rows turned into Python lists at a time when :class:`FloatRows` are iterated.
+_ROWS_AT_A_TIME = 1 << 16
+
+
+class FloatRows(Sequence):
+    """The rows of a released table of floats, held as one read-only array.
+
+    A scatter plot of ten million released points logs ten million rows. As
+    lists of Python floats they take more than a gigabyte and seconds to
+    build; here they stay one float array, and each row becomes a list of
+    Python floats (the values :func:`released_table` gives) when it is read.
+    The rows compare equal to the same rows as lists, and cannot be changed.
+
+    Parameters
+    ----------
+    array : array-like, shape (n, p)
+        Finite floats, one row per released point.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rows = FloatRows(np.array([[1.5, 2.0], [3.0, 4.25]]))
+    >>> len(rows), rows[1]
+    (2, [3.0, 4.25])
+    >>> rows == [[1.5, 2.0], [3.0, 4.25]]
+    True
+    """
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array: Any) -> None:
+        arr = np.array(array, dtype=float)  # its own copy: the release may be changed later
+        if arr.ndim != 2:
+            raise ValueError(f"FloatRows takes a 2-D array, got shape {arr.shape}.")
+        arr.setflags(write=False)
+        self._array = arr
+
+    @classmethod
+    def _adopt(cls, array: np.ndarray) -> FloatRows:
+        """Wrap a new float array that nothing else refers to, without copying it."""
+        rows = cls.__new__(cls)
+        array.setflags(write=False)
+        rows._array = array
+        return rows
+
+    def __len__(self) -> int:
+        return self._array.shape[0]
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return self._array[index].tolist()
+        return self._array[int(index)].tolist()
+
+    def __iter__(self) -> Iterator[list[float]]:
+        for start in range(0, len(self), _ROWS_AT_A_TIME):
+            yield from self._array[start : start + _ROWS_AT_A_TIME].tolist()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FloatRows):
+            return bool(np.array_equal(self._array, other._array))
+        if isinstance(other, (list, tuple)):
+            return len(other) == len(self) and all(
+                a == b for a, b in zip(self, other, strict=True)
+            )
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        n, p = self._array.shape
+        return f"FloatRows({n} rows x {p} columns)"
+
+    def __copy__(self) -> FloatRows:
+        return self  # read-only: a copy is the same rows
+
+    def __deepcopy__(self, memo: dict) -> FloatRows:
+        return self
+
+    def tolist(self) -> list[list[float]]:
+        """Return the rows as lists of Python floats."""
+        with gc_paused():
+            return self._array.tolist()
+
+
+def plain_table(table: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Return a copy of a released table in plain JSON types (:class:`FloatRows` as lists).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> plain_table({"columns": ["x"], "data": FloatRows(np.array([[1.0]]))})
+    {'columns': ['x'], 'data': [[1.0]]}
+    """
+    if table is None:
+        return None
+    data = table["data"]
+    with gc_paused():
+        rows = data.tolist() if isinstance(data, FloatRows) else [list(row) for row in data]
+    return {"columns": list(table["columns"]), "data": rows}
 
 
 @contextlib.contextmanager
@@ -83,8 +185,9 @@ def _columns_table(columns: list[str], arrays: list[Any]) -> dict[str, Any]:
     """Return the table of equally long columns, built column by column (no call per cell)."""
     floats = [np.asarray(a) for a in arrays]
     if floats and all(a.dtype.kind == "f" and not np.isnan(a).any() for a in floats):
-        # numbers only, none missing: numpy makes the rows of Python floats in one call
-        return {"columns": [str(c) for c in columns], "data": np.column_stack(floats).tolist()}
+        # numbers only, none missing: the rows stay one array, read as Python floats
+        rows = np.column_stack(floats).astype(float, copy=False)  # a new array
+        return {"columns": [str(c) for c in columns], "data": FloatRows._adopt(rows)}
     cells = [_column_cells(a) for a in arrays]
     n = len(cells[0]) if cells else 0
     data = np.empty((n, len(cells)), dtype=object)
@@ -239,7 +342,8 @@ def released_table(obj: Any) -> dict[str, Any] | None:
     Returns
     -------
     dict or None
-        The table, or None for an object of another kind.
+        The table, or None for an object of another kind. Its ``"data"`` is a
+        list of rows, or :class:`FloatRows` when every cell is a float.
 
     Examples
     --------

@@ -48,7 +48,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ._released import _cell, gc_paused, released_table
+from ._released import FloatRows, _cell, gc_paused, plain_table, released_table
 from ._version import __version__
 from .bundle import _draws_raw
 from .bundle import finalise as _finalise
@@ -156,7 +156,10 @@ class AuditEntry:
         The numbers released, as a plain table ``{"columns": [...], "data":
         [[...], ...]}`` (suppressed numbers are None): per bin, per grid
         cell, per point drawn, per box, or the rows of a released table or
-        coefficient table. None when the release kept no such table.
+        coefficient table. None when the release kept no such table. Rows
+        of points (floats only) are a read-only
+        :class:`~safeplot._released.FloatRows`, each row read as a list of
+        Python floats; :meth:`to_dict` gives them as lists.
 
     Examples
     --------
@@ -207,7 +210,7 @@ class AuditEntry:
             "figure": self.figure,
             "sequence": self.sequence,
             "policy": copy.deepcopy(self.policy),
-            "released": copy.deepcopy(self.released),
+            "released": plain_table(self.released),
         }
 
 
@@ -607,9 +610,12 @@ def _copy_table(table: dict[str, Any] | None) -> dict[str, Any] | None:
     The log's tables hold only plain immutable scalars (:func:`record` makes
     them so), so copying each row copies the table; ``copy.deepcopy`` keeps a
     memo of every cell and takes seconds for a million released points.
+    Read-only :class:`~safeplot._released.FloatRows` are shared.
     """
     if table is None:
         return None
+    if isinstance(table["data"], FloatRows):  # read-only rows: shared, not copied
+        return {"columns": list(table["columns"]), "data": table["data"]}
     with gc_paused():
         return {"columns": list(table["columns"]), "data": [list(row) for row in table["data"]]}
 

@@ -167,6 +167,51 @@ def test_record_keeps_the_released_numbers():
     assert len(audit.entries()[0].released["data"]) == 2
 
 
+def test_released_points_are_logged_as_read_only_rows_of_floats():
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from safeplot._released import FloatRows
+
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"x": rng.normal(size=300), "y": rng.normal(size=300)})
+    fig, ax = plt.subplots()
+    safeplot.scatterplot(data=df, x="x", y="y", method="probabilistic", ax=ax)
+    plt.close(fig)
+    (entry,) = audit.entries()
+    rows = entry.released["data"]
+    assert isinstance(rows, FloatRows)
+    drawn = ax.collections[0].get_offsets()
+    as_lists = np.asarray(drawn, dtype=float).tolist()
+    assert rows == as_lists and len(rows) == 300
+    assert rows[0] == as_lists[0] and rows[-1] == as_lists[-1] and rows[1:3] == as_lists[1:3]
+    assert all(type(v) is float for row in rows for v in row)
+    # read-only: the log cannot be changed through an entry
+    with pytest.raises(ValueError, match="read-only"):
+        rows._array[0, 0] = 0.0
+    assert not hasattr(rows, "append") and not hasattr(rows, "clear")
+    # the export holds plain lists, equal to the rows
+    doc = json.loads(audit.to_json())
+    assert doc["entries"][0]["released"]["data"] == as_lists
+    assert entry.to_dict()["released"]["data"] == as_lists
+    assert rows != as_lists[:-1] and rows != [*as_lists[:-1], [0.0, 0.0]]
+
+
+def test_float_rows_keep_their_own_copy():
+    from safeplot._released import FloatRows
+
+    values = np.array([[1.0, 2.0], [3.0, 4.0]])
+    rows = FloatRows(values)
+    values[0, 0] = 99.0
+    assert rows == [[1.0, 2.0], [3.0, 4.0]]
+    assert rows == FloatRows([[1.0, 2.0], [3.0, 4.0]])
+    assert list(rows) == [[1.0, 2.0], [3.0, 4.0]]
+    with pytest.raises(IndexError):
+        rows[2]
+    with pytest.raises(ValueError, match="2-D"):
+        FloatRows([1.0, 2.0])
+
+
 def test_plots_and_tables_log_what_they_released():
     import matplotlib.pyplot as plt
     import pandas as pd
