@@ -826,7 +826,8 @@ def _centroids_in_stratum(z: np.ndarray, search: np.ndarray, k: int) -> np.ndarr
             # then walk the tree and the data in cache order (3x faster at 1e7 points)
             groups.reorder(_spatial_order(groups.points))
         neighbours = _neighbour_weights(groups, k)
-    z_uniq = z[groups.first_row]
+    # the search points are the z-scores of the unique points, unless whitened (Mahalanobis)
+    z_uniq = groups.points if search is z else z[groups.first_row]
     cent = z_uniq.copy()  # a point with at least k copies is its own centroid
     for rows, cand, w in neighbours:
         cent[rows] = np.einsum("ij,ijp->ip", w.astype(float), z_uniq[cand]) / k
@@ -941,7 +942,9 @@ def knn_centroids(
             f"Variable(s) {np.flatnonzero(constant).tolist()} are constant: their one value would "
             "be disclosed and cannot be anonymised. Remove constant columns."
         )
-    z = (x - mean) / sd
+    z = np.subtract(x, mean)  # (x - mean) / sd, without a second array of every value
+    z /= sd
+    del x  # not needed below: its memory (a copy, for column-major input) goes back now
     search = z
     if metric == "mahalanobis" and p > 1:
         corr = np.atleast_2d(np.cov(z, rowvar=False))
@@ -969,7 +972,8 @@ def knn_centroids(
             )
         for code in np.flatnonzero(sizes):
             idx = np.flatnonzero(codes == code)
-            cent[idx] = centroids_of(z[idx], search[idx], k)
+            z_in = z[idx]
+            cent[idx] = centroids_of(z_in, z_in if search is z else search[idx], k)
 
     c_sd = cent.std(axis=0, ddof=1)
     if (c_sd == 0).any():
@@ -979,8 +983,13 @@ def knn_centroids(
             "Use a smaller k or more data."
         )
     # step (v): scale by sd(z) / sd(centroids) (sd(z) = 1) and undo the z-scores
-    scaled = (cent - cent.mean(axis=0)) / c_sd if preserve_mean else cent / c_sd
-    out = scaled * sd + mean
+    # in place (cent is this function's own array): the same operations, one array of memory
+    if preserve_mean:
+        cent -= cent.mean(axis=0)
+    cent /= c_sd
+    cent *= sd
+    cent += mean
+    out = cent
     coincident = _coincident_rows(out)
     return DeterministicResult(out, k, metric, coincident, 1.0 / c_sd)
 
