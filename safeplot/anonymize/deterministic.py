@@ -73,6 +73,7 @@ from .._progress import progress
 from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
+from ._sorting import stable_argsort
 
 __all__ = ["DeterministicResult", "knn_centroids"]
 
@@ -258,7 +259,7 @@ class _Groups:
         stable sort keeps equal values in row order, each point's rows in
         ascending order.
         """
-        order = np.argsort(values, kind="stable")
+        order = stable_argsort(values)
         return cls._runs(values[order][:, None], order)
 
     @classmethod
@@ -806,7 +807,7 @@ def _spatial_order(points: np.ndarray) -> np.ndarray:
     span[span == 0] = 1.0
     cells = ((points - lo) * (65535.0 / span)).astype(np.uint64)
     code = _spread_bits(cells[:, 0]) | (_spread_bits(cells[:, 1]) << np.uint64(1))
-    return np.argsort(code, kind="stable")
+    return np.argsort(code)  # any order of equal codes: the result does not depend on it
 
 
 def _centroids_in_stratum(z: np.ndarray, search: np.ndarray, k: int) -> np.ndarray:

@@ -81,6 +81,7 @@ from .._progress import progress_bar
 from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
+from ._sorting import stable_argsort
 
 __all__ = [
     "ALGORITHMS",
@@ -533,7 +534,7 @@ def _mdav_sorted_labels(z: np.ndarray, k: int) -> np.ndarray | None:
     """
     col = z[:, 0]
     n = col.size
-    order = np.argsort(col, kind="stable")  # by value, then row
+    order = stable_argsort(col)  # by value, then row
     v = col[order]
     step = np.diff(v)
     reach = max(abs(float(v[0])), abs(float(v[-1])))
@@ -642,7 +643,7 @@ def _median_blocks(z: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     and the block boundaries in that array.
     """
     n, p = z.shape
-    order = [np.argsort(z[:, j], kind="stable") for j in range(p)]
+    order = [stable_argsort(z[:, j]) for j in range(p)]
     ordered = [z[o, j] for j, o in enumerate(order)]
     ranks = np.empty((p, 1, n), dtype=np.intp)
     for j in range(p):
@@ -1171,7 +1172,7 @@ def _optimal_sizes(x: np.ndarray, k: int) -> list[int]:
 
 def _optimal_labels(col: np.ndarray, k: int) -> np.ndarray:
     """Group labels of the optimal univariate partition of one column."""
-    order = np.argsort(col, kind="stable")
+    order = stable_argsort(col)
     sizes = _optimal_sizes(col[order], k)
     labels = np.empty(col.size, dtype=np.intp)
     labels[order] = np.repeat(np.arange(len(sizes)), sizes)
