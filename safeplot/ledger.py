@@ -130,11 +130,18 @@ class Decision:
         }
 
 
-def _digest(*parts: bytes) -> bytes:
+def _digest(*parts: bytes | np.ndarray) -> bytes:
+    """SHA-256 of the parts, each preceded by its length in bytes.
+
+    A part is bytes or a contiguous array, hashed through its buffer: the
+    bytes ``tobytes()`` would give, without copying millions of values.
+    """
     h = hashlib.sha256()
     for part in parts:
-        h.update(len(part).to_bytes(8, "big"))
-        h.update(part)
+        view = memoryview(np.ascontiguousarray(part) if isinstance(part, np.ndarray) else part)
+        view = view.cast("B")
+        h.update(view.nbytes.to_bytes(8, "big"))
+        h.update(view)
     return h.digest()
 
 
@@ -163,9 +170,9 @@ def _rank_key(
     else:
         ranks[order] = np.cumsum(new) - 1
     top = int(ranks.max()) if ranks.size else 0
-    up = _digest(b"rank", ranks.astype("<i8", copy=False).tobytes())
+    up = _digest(b"rank", ranks.astype("<i8", copy=False))
     np.subtract(top, ranks, out=ranks)
-    down = _digest(b"rank", ranks.astype("<i8", copy=False).tobytes())
+    down = _digest(b"rank", ranks.astype("<i8", copy=False))
     return min(up, down)
 
 
@@ -179,8 +186,8 @@ def _standard_key(column: np.ndarray, ordered: np.ndarray | None = None) -> byte
     if not np.isfinite(sd) or sd == 0:
         return _digest(b"constant", np.int64(values.size).tobytes())
     rounded = _round_sig((values - values.mean()) / sd)
-    up = _digest(b"standard", (rounded + 0.0).astype("<f8").tobytes())
-    down = _digest(b"standard", (-rounded[::-1] + 0.0).astype("<f8").tobytes())
+    up = _digest(b"standard", (rounded + 0.0).astype("<f8", copy=False))
+    down = _digest(b"standard", (-rounded[::-1] + 0.0).astype("<f8", copy=False))
     return min(up, down)
 
 

@@ -174,7 +174,8 @@ def _fingerprint(column: np.ndarray, rounded: np.ndarray | None = None) -> bytes
     # the caller's column is sorted already, and rounding keeps the order: no second sort
     # (`rounded`: the caller's ``_rounded(column)``)
     rounded = _rounded(column) if rounded is None else rounded
-    return hashlib.sha256(as_sorted(rounded).astype("<f8", copy=False).tobytes()).digest()
+    data = np.ascontiguousarray(as_sorted(rounded).astype("<f8", copy=False))
+    return hashlib.sha256(memoryview(data).cast("B")).digest()  # its bytes, not copied
 
 
 def _seed_message(stream: bytes, fingerprint: bytes) -> bytes:
