@@ -426,11 +426,14 @@ process touches for the first time is a fault. On this machine numpy asks
 the kernel for transparent huge pages (``madvise``), and with the kernel's
 ``defrag`` setting at ``madvise`` each fault first tries to compact memory:
 touching 160 MB of new memory took 0.25 s, and 0.08 s with
-``NUMPY_MADVISE_HUGEPAGE=0`` in the environment. The heat map at 1e7 rows
-took 1.28 s raw and 2.08 s with ``suppress`` as measured here, 0.98 s and
-1.36 s with that variable set. The table is measured with numpy's default;
-the setting is a property of the machine, worth checking where large data
-are plotted.
+``NUMPY_MADVISE_HUGEPAGE=0`` in the environment. Measured one after the
+other, outside the table, the heat map at 1e7 rows took 1.28 s raw and
+2.08 s with ``suppress`` by default, and 0.98 s and 1.36 s with that
+variable set. The table is measured with numpy's default; the setting is a
+property of the machine, worth checking where large data are plotted. The
+raw heat map at 1e7 rows, a single pass of about a second, varied between
+0.8 s and 1.4 s from one run of the table to the next, and its ratios with
+it.
 
 Reproduce it from the repository root with::
 
