@@ -308,12 +308,18 @@ def _labels_crowd(ax, ticks: list[float], labels: list[str]) -> bool:
 
 
 def _fit_method_note(ax) -> None:
-    """Shrink a long method note so that it stays beside its panel, clear of the titles."""
+    """Break a long method note before its parameters, so it stays under its panel, legible.
+
+    Shrinking it to the panel's width made a note of several parameters too
+    small to read; two lines at the usual size fit instead.
+    """
     from .plots._common import FOOTNOTE_GID
 
     for text in ax.texts:
-        if text.get_gid() == FOOTNOTE_GID and len(text.get_text()) > 32:
-            text.set_fontsize(4.5 if len(text.get_text()) > 40 else 5)
+        note = text.get_text()
+        if text.get_gid() == FOOTNOTE_GID and len(note) > 32 and " (" in note and "\n" not in note:
+            head, params = note.split(" (", 1)
+            text.set_text(f"{head}\n({params}")
 
 
 def _draw_family(
