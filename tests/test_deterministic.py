@@ -244,6 +244,12 @@ def test_chain_ties_beyond_the_window_go_to_earlier_rows():
         # (5, 5) takes (5.2, 5.2) and then the first rows of the cluster
         expected = z[[39, 40, *range(k - 2)]].mean(axis=0)
         np.testing.assert_allclose(window[39], expected, rtol=0, atol=1e-15)
+    # the same chain beside a constant column (a stratum can hold one value of a variable)
+    flat = np.column_stack([np.ones(z.shape[0]), z[:, 1]])
+    for k in (3, 4, 6):
+        tree = _centroids_by(flat, _Groups(flat), _neighbour_weights, k)
+        window = _centroids_by(flat, _Groups.chain(flat), _neighbour_weights_chain, k)
+        np.testing.assert_array_equal(window, tree)
 
 
 @settings(max_examples=60, deadline=None)

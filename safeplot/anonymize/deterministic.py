@@ -561,9 +561,12 @@ def _neighbour_weights_chain(
     """
     points, counts, first_row = groups.points, groups.counts, groups.first_row
     nu = points.shape[0]
-    # the first coordinate, ascending along the chain: points within a distance of a point
-    # lie within that distance of it in this coordinate, a contiguous run of the chain
-    key = points[:, 0] if nu < 2 or points[-1, 0] >= points[0, 0] else -points[:, 0]
+    # the coordinate that spreads most along the chain, made ascending: points within a
+    # distance of a point lie within that distance of it in this coordinate, a contiguous
+    # run of the chain (a constant coordinate, possible within a stratum, would be all of it)
+    span = points[-1] - points[0]
+    widest = int(np.argmax(np.abs(span)))
+    key = points[:, widest] if span[widest] >= 0 else -points[:, widest]
     need = np.flatnonzero(counts < k)
     m = min(k + 1, nu)
     offsets = np.arange(-k, k + 1)
