@@ -6,10 +6,10 @@ table, a model's coefficient table) into ``{"columns": [...], "data": [...]}``
 of plain JSON types, row by row (rows of floats only, such as released
 points, as a read-only :class:`FloatRows` whose rows read as lists of
 floats; :func:`plain_table` makes them lists). Suppressed numbers are
-``None``, and so are the empty bins and cells of a histogram or grid, which the figure draws as it
-draws suppressed ones; every other number is the one drawn or returned,
-unchanged (floats are kept at full precision, so a CSV written from the table
-reads back equal to the release).
+``None``, and so are the empty bins and cells of a histogram or grid, which
+the figure draws as it draws suppressed ones; every other number is the one
+drawn or returned, unchanged (floats are kept at full precision, so a CSV
+written from the table reads back equal to the release).
 """
 
 from __future__ import annotations
