@@ -81,7 +81,7 @@ from .._progress import progress_bar
 from .._validate import finite_array
 from ..errors import DisclosureError
 from ..policy import Policy, get_policy
-from ._sorting import stable_argsort
+from ._sorting import stable_sort
 
 __all__ = [
     "ALGORITHMS",
@@ -534,8 +534,7 @@ def _mdav_sorted_labels(z: np.ndarray, k: int) -> np.ndarray | None:
     """
     col = z[:, 0]
     n = col.size
-    order = stable_argsort(col)  # by value, then row
-    v = col[order]
+    order, v = stable_sort(col)  # by value, then row
     step = np.diff(v)
     reach = max(abs(float(v[0])), abs(float(v[-1])))
     if (step[step > 0] <= 8 * np.finfo(float).eps * reach).any():
@@ -643,8 +642,7 @@ def _median_blocks(z: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     and the block boundaries in that array.
     """
     n, p = z.shape
-    order = [stable_argsort(z[:, j]) for j in range(p)]
-    ordered = [z[o, j] for j, o in enumerate(order)]
+    order, ordered = zip(*(stable_sort(z[:, j]) for j in range(p)), strict=True)
     ranks = np.empty((p, 1, n), dtype=np.intp)
     for j in range(p):
         ranks[j, 0, order[j]] = np.arange(n)
@@ -1172,8 +1170,8 @@ def _optimal_sizes(x: np.ndarray, k: int) -> list[int]:
 
 def _optimal_labels(col: np.ndarray, k: int) -> np.ndarray:
     """Group labels of the optimal univariate partition of one column."""
-    order = stable_argsort(col)
-    sizes = _optimal_sizes(col[order], k)
+    order, ordered = stable_sort(col)
+    sizes = _optimal_sizes(ordered, k)
     labels = np.empty(col.size, dtype=np.intp)
     labels[order] = np.repeat(np.arange(len(sizes)), sizes)
     return labels
