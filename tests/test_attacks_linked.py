@@ -1345,3 +1345,106 @@ def test_no_two_binnings_difference_to_a_small_count(seed, n, coarse, fine, shif
             if known.any() and np.isfinite(outer.counts[i]):
                 rest = outer.counts[i] - inner.counts[known].sum()
                 assert rest == 0 or rest >= threshold, (lo, up, outer.counts[i], rest)
+
+
+# -- records with a missing hue ---------------------------------------------------------------
+
+
+def _missing_hue_frame(t: int) -> pd.DataFrame:
+    """Bins [0, 1), [1, 2), [2, 3], each with t + 1 records of 'a' and of 'b'; bin [0, 1)
+    holds t - 1 more records whose hue is missing (a figure with hue leaves them out).
+    Facet 'u' holds the records of bins [0, 1) and [1, 2), facet 'v' the rest; y is
+    x + 0.25."""
+    x = np.r_[np.repeat([0.5, 1.5, 2.5], 2 * (t + 1)), np.full(t - 1, 0.6)]
+    g = np.r_[np.tile(["a"] * (t + 1) + ["b"] * (t + 1), 3), [None] * (t - 1)]
+    f = np.where(x < 2.0, "u", "v")
+    return pd.DataFrame({"x": x, "y": x + 0.25, "g": pd.Series(g, dtype=object), "f": f})
+
+
+def _rests_are_safe(whole: dict, parts: list[dict], t: int) -> list[float]:
+    rests = _rests(whole, parts)
+    assert rests and all(rest == 0 or rest >= t for rest in rests), (whole, parts)
+    return rests
+
+
+def _hist_reads(df, **kw):
+    _, ax = plt.subplots()
+    safeplot.histplot(df, x="x", bins=_BINS, ax=ax, **kw)
+    return [_bars(ax)]
+
+
+def _ecdf_reads(df, **kw):
+    _, ax = plt.subplots()
+    safeplot.ecdfplot(df, x="x", bins=_BINS, stat="count", ax=ax, **kw)
+    return [_ecdf_steps(ax)]
+
+
+def _facet_reads(df, **kw):
+    return _facet_bars(safeplot.displot(df, x="x", col="f", bins=_BINS, height=2, **kw))
+
+
+def _grid_reads(df, **kw):
+    from safeplot.plots.grid import release_grid
+
+    hue = df["g"].to_numpy() if kw else None
+    rel = release_grid(df["x"], df["y"], hue=hue, method="suppress", bins=3)
+    return [{k: float(np.nansum(v)) for k, v in _cells(rel).items()}]
+
+
+def _count_reads(df, **kw):
+    from safeplot.plots.categorical import release_countplot
+
+    rel = release_countplot(df.assign(c=np.floor(df["x"])), x="c", **kw)  # a category per bin
+    return [dict(zip(rel.levels, np.nansum(rel.counts, axis=1).tolist(), strict=True))]
+
+
+#: how a reader reads one figure, with or without hue (a list of panels, summed per bin)
+_MISSING_HUE_READS = {
+    "histplot": _hist_reads,
+    "ecdfplot": _ecdf_reads,
+    "displot-col": _facet_reads,
+    "grid": _grid_reads,
+    "countplot": _count_reads,
+}
+
+
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+@pytest.mark.parametrize("kind", list(_MISSING_HUE_READS))
+def test_records_with_a_missing_hue_are_not_the_total_minus_the_levels(kind, hue_first):
+    """seaborn leaves rows with a missing hue out of a figure with hue; the same figure
+    without hue counts them. Bin [0, 1) would show 3t + 1 in total and 2t + 2 by level:
+    t - 1 records with a missing hue there, unless one more cell is hidden."""
+    t = safeplot.get_policy().threshold
+    df = _missing_hue_frame(t)
+    read = _MISSING_HUE_READS[kind]
+    if hue_first:
+        split, whole = read(df, hue="g"), read(df)
+    else:
+        whole, split = read(df), read(df, hue="g")
+    for total, part in zip(whole, split, strict=True):
+        _rests_are_safe(total, [part], t)
+    if kind != "countplot":  # the table's own secondary suppression (no earlier release)
+        assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+
+
+@pytest.mark.parametrize("hue_first", [False, True], ids=["total-then-hue", "hue-then-total"])
+def test_a_count_plot_level_left_out_of_hue_order_is_not_the_total_minus_the_levels(hue_first):
+    """countplot(x) beside countplot(x, hue, hue_order=[...]) naming all levels but one:
+    a category's total minus its bars shown would count the records of the level left out."""
+    t = safeplot.get_policy().threshold
+    df = _missing_hue_frame(t).assign(g=lambda d: d["g"].fillna("c"))
+    if hue_first:
+        (split,), (whole,) = _count_reads(df, hue="g", hue_order=["a", "b"]), _count_reads(df)
+    else:
+        (whole,), (split,) = _count_reads(df), _count_reads(df, hue="g", hue_order=["a", "b"])
+    _rests_are_safe(whole, [split], t)
+
+
+def test_without_the_link_the_missing_hue_would_be_counted():
+    """The attack above is real: with an empty ledger for each figure the difference is t - 1."""
+    t = safeplot.get_policy().threshold
+    df = _missing_hue_frame(t)
+    (whole,) = _hist_reads(df)
+    with ledger.using(ledger.Ledger()):
+        (split,) = _hist_reads(df, hue="g")
+    assert t - 1 in _rests(whole, [split])

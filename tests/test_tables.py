@@ -142,3 +142,35 @@ def test_no_suppressed_cell_is_alone_in_its_row_or_column(counts, threshold):
     # secondary cells are shown-sized (>= threshold) unless a zero had to be used
     if not any("zeros" in w for w in out.warnings):
         assert (counts[out.secondary] >= threshold).all()
+
+
+def test_hidden_cells_take_part_in_the_secondary_rule():
+    # column 2 holds records never shown (a missing hue); row 0 hides 2 of them, so its
+    # smallest shown cell is hidden too: the row's total minus its shown cells is 2 + 6
+    hidden = np.zeros((3, 3), dtype=bool)
+    hidden[:, 2] = True
+    out = suppress_table([[8, 6, 2], [6, 9, 0], [10, 7, 0]], threshold=3, hidden=hidden)
+    assert np.isnan(out.counts[:, 2]).all()
+    assert np.isnan(out.counts[0, 1])
+    assert (out.n_primary, out.hidden.sum()) == (0, 1)  # the hidden zeros hide nothing
+    assert out.protected
+    for i, total in enumerate([16, 15, 17]):
+        rest = total - np.nansum(out.counts[i])
+        assert rest == 0 or rest >= 3
+
+
+def test_a_line_hiding_a_small_sum_hides_one_more_cell():
+    # row 0 hides a primary 1 and a hidden 1: two suppressed cells, but 2 records in all
+    hidden = np.zeros((2, 3), dtype=bool)
+    hidden[:, 2] = True
+    out = suppress_table([[8, 1, 1], [6, 6, 0]], threshold=3, hidden=hidden)
+    assert np.isnan(out.counts[0]).all()  # the 8 is hidden with them: 10 in all
+    assert out.protected
+    # the plain rule stops at two suppressed cells in the row, whose sum is then 2
+    plain = suppress_table([[8, 1, 1], [6, 6, 0]], threshold=3)
+    assert plain.counts[0, 0] == 8
+
+
+def test_hidden_must_have_the_tables_shape():
+    with pytest.raises(ValueError, match="hidden must have the table's shape"):
+        suppress_table([[5, 5]], threshold=3, hidden=[[True]])

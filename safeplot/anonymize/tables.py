@@ -65,6 +65,10 @@ class TableSuppression:
     warnings : list of str
         What the analyst or output checker should know (zeros suppressed,
         nothing left to show, table left unprotected on request).
+    hidden : ndarray of bool, shape (r, c), optional
+        Cells holding records that are not shown whatever their count
+        (``hidden=`` of :func:`suppress_table`); they are counted in neither
+        `primary` nor `secondary`.
     """
 
     counts: np.ndarray
@@ -72,11 +76,13 @@ class TableSuppression:
     secondary: np.ndarray
     threshold: int
     warnings: list[str] = field(default_factory=list)
+    hidden: np.ndarray | None = None
 
     @property
     def suppressed(self) -> np.ndarray:
-        """Boolean mask of every suppressed cell (primary or secondary)."""
-        return self.primary | self.secondary
+        """Boolean mask of every cell not shown (primary, secondary or hidden)."""
+        out = self.primary | self.secondary
+        return out if self.hidden is None else out | self.hidden
 
     @property
     def n_primary(self) -> int:
@@ -95,9 +101,17 @@ class TableSuppression:
 
     @property
     def protected(self) -> bool:
-        """Whether no row or column (of two or more cells) holds exactly one suppressed cell."""
-        rows, cols = lines_with_one_suppressed(self.suppressed)
-        return not (rows.size or cols.size)
+        """Whether no row or column (of two or more cells) holds exactly one suppressed cell.
+
+        A hidden cell counts as suppressed where it holds records; a line
+        that shows no cell at all (a level never drawn) needs no protection.
+        """
+        if self.hidden is None:
+            rows, cols = lines_with_one_suppressed(self.suppressed)
+            return not (rows.size or cols.size)
+        rows, cols = lines_with_one_suppressed(self.primary | self.secondary | self.hidden)
+        shown = ~np.isnan(self.counts)
+        return not (shown[rows].any() or shown[:, cols].any())
 
 
 def lines_with_one_suppressed(suppressed: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -150,10 +164,11 @@ def _check_threshold(threshold: int) -> int:
     return int(threshold)
 
 
-def _protect(c: np.ndarray, supp: np.ndarray) -> bool:
+def _protect(c: np.ndarray, supp: np.ndarray, never_shown: np.ndarray | None = None) -> bool:
     """Add secondary suppressions to `supp` in place until every line is protected.
 
-    Returns whether a shown zero had to be suppressed.
+    A line whose every cell is `never_shown` is never shown, so it needs no
+    protection. Returns whether a shown zero had to be suppressed.
     """
     used_zero = False
     changed = True
@@ -164,7 +179,10 @@ def _protect(c: np.ndarray, supp: np.ndarray) -> bool:
             mask = supp if axis == 0 else supp.T  # a view: writes reach `supp`
             if values.shape[1] < 2:
                 continue  # a line of one cell is its own total
-            for i in np.flatnonzero(mask.sum(axis=1) == 1):
+            lines = mask.sum(axis=1) == 1
+            if never_shown is not None:
+                lines &= ~(never_shown if axis == 0 else never_shown.T).all(axis=1)
+            for i in np.flatnonzero(lines):
                 line, hidden = values[i], mask[i]
                 if hidden.sum() != 1:  # changed earlier in this pass
                     continue
@@ -180,8 +198,31 @@ def _protect(c: np.ndarray, supp: np.ndarray) -> bool:
     return used_zero
 
 
+def _cover_hidden(c: np.ndarray, supp: np.ndarray, hidden: np.ndarray, threshold: int) -> bool:
+    """Suppress one more cell of each line whose unshown cells add up to a small count.
+
+    Only lines holding a `hidden` cell are checked: their totals, published
+    elsewhere, count records this table never shows. Returns whether a cell
+    was added.
+    """
+    added = False
+    for axis in (0, 1):
+        values, mask, held = (c, supp, hidden) if axis == 0 else (c.T, supp.T, hidden.T)
+        for i in np.flatnonzero(held.any(axis=1)):
+            total = values[i][mask[i]].sum()
+            open_nonzero = np.flatnonzero(~mask[i] & (values[i] > 0))
+            if 0 < total < threshold and open_nonzero.size:
+                mask[i, open_nonzero[np.argmin(values[i][open_nonzero])]] = True
+                added = True
+    return added
+
+
 def suppress_table(
-    counts: ArrayLike, threshold: int, *, secondary: bool = True
+    counts: ArrayLike,
+    threshold: int,
+    *,
+    secondary: bool = True,
+    hidden: ArrayLike | None = None,
 ) -> TableSuppression:
     """Suppress small cells of a frequency table, and enough others to protect them.
 
@@ -200,6 +241,13 @@ def suppress_table(
         Also suppress the cells needed so that no row or column holds
         exactly one suppressed cell (secondary suppression). Without it a
         suppressed cell can be recovered from the totals.
+    hidden : array-like of bool, shape (r, c), optional
+        Cells never shown, whatever their count: records that another
+        release counts in its totals but this table does not draw (a missing
+        hue, a level left out of ``hue_order``). They take part in the
+        secondary rule as suppressed cells, and a line holding one must hide
+        0 or at least `threshold` records in all: where its unshown cells
+        add up to fewer, its smallest non-zero shown cell is suppressed too.
 
     Returns
     -------
@@ -240,11 +288,22 @@ def suppress_table(
     """
     c = _check_counts(counts)
     threshold = _check_threshold(threshold)
+    held = None
+    if hidden is not None:
+        held = np.asarray(hidden, dtype=bool)
+        if held.shape != c.shape:
+            raise ValueError(f"hidden must have the table's shape {c.shape}, got {held.shape}.")
     primary = (c > 0) & (c < threshold)
-    supp = primary.copy()
+    if held is not None:
+        primary &= ~held
+    supp = primary.copy() if held is None else primary | (held & (c > 0))
     warnings: list[str] = []
-    if secondary and primary.any():
-        if _protect(c, supp):
+    used_zero = False
+    if secondary and supp.any():
+        used_zero = _protect(c, supp, held)
+        while held is not None and _cover_hidden(c, supp, held & (c > 0), threshold):
+            used_zero |= _protect(c, supp, held)
+        if used_zero:
             warnings.append(
                 "Secondary suppression had to suppress empty cells (zeros) in a row or column "
                 "with no other non-zero shown cell; this protects the small cell only from "
@@ -261,4 +320,8 @@ def suppress_table(
     out[supp] = np.nan
     if primary.any() and not (c[~supp] > 0).any():
         warnings.append("Every non-zero cell is suppressed: the table shows nothing.")
-    return TableSuppression(out, primary, supp & ~primary, threshold, warnings)
+    if held is not None:
+        out[held] = np.nan
+        held = held & (c > 0)
+    other = primary if held is None else primary | held
+    return TableSuppression(out, primary, supp & ~other, threshold, warnings, held)

@@ -183,6 +183,9 @@ class Rows:
     all_values: np.ndarray | None = None  # every non-missing value, plotted or not
     full_cat: pd.Series | None = None  # the category column, for rare numeric categories
     record: np.ndarray | None = None  # wide form: the row of the data each value comes from
+    # with hue: the category of each record drawn without its hue (missing, or left out of
+    # hue_order); a figure without hue counts them, so a table's secondary suppression must
+    undrawn_cat: np.ndarray | None = None
 
 
 def _name_of(value: Any) -> str | None:
@@ -326,9 +329,8 @@ def resolve(
     hue_levels = None if hue_s is None else categorical_order(hue_s, hue_order)
     cat_idx = np.zeros(n_rows, dtype=np.intp) if cat is None else index_of(cat, levels)
     hue_idx = np.zeros(n_rows, dtype=np.intp) if hue_s is None else index_of(hue_s, hue_levels)
-    missing = (np.zeros(n_rows, bool) if cat is None else cat.isna().to_numpy()) | (
-        np.zeros(n_rows, bool) if hue_s is None else hue_s.isna().to_numpy()
-    )
+    no_hue = np.zeros(n_rows, bool) if hue_s is None else hue_s.isna().to_numpy()
+    missing = np.zeros(n_rows, bool) if cat is None else cat.isna().to_numpy(copy=True)
     values = None
     if wide and not numeric:  # a wide-form count is the number of values in each column
         missing |= value.isna().to_numpy()
@@ -339,6 +341,10 @@ def resolve(
         num = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
         missing |= np.isnan(num)
         values = num
+    undrawn = None
+    if hue_s is not None:
+        undrawn = cat_idx[~missing & (cat_idx >= 0) & (no_hue | (hue_idx < 0))]
+    missing |= no_hue
     n_dropped = int(missing.sum())
     keep = ~missing & (cat_idx >= 0) & (hue_idx >= 0)
     if not keep.any():
@@ -368,6 +374,7 @@ def resolve(
         all_values=None if values is None else values[~np.isnan(values)],
         full_cat=None if cat is None else cat[~missing],
         record=None if wide_record is None else wide_record[keep],
+        undrawn_cat=undrawn,
     )
     return layout, rows
 

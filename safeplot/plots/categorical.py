@@ -1348,6 +1348,9 @@ def release_countplot(
             f"countplot: epsilon= is the privacy loss of method='dp' (mechanism= and delta= "
             f"belong to it too); method={method!r} takes no epsilon."
         )
+    # per category, the records drawn without their hue (missing, or not in hue_order): a
+    # count plot without hue counts them, so they are a column the table never shows
+    undrawn = None
     if is_dask_collection(data):  # counted out of core: one pass over the partitions
         check_dask_method(method, "countplot", families=_DASK_COUNT_FAMILIES)
         layout, table, n_dropped, rare_cats = dask_count_table(
@@ -1359,6 +1362,8 @@ def release_countplot(
         np.add.at(table, (rows.cat, rows.hue), 1)
         n_dropped = rows.n_dropped
         rare_cats = rare_categories(rows, threshold)
+        if rows.undrawn_cat is not None and rows.undrawn_cat.size:
+            undrawn = np.bincount(rows.undrawn_cat, minlength=len(layout.levels)).astype(float)
     levels = list(layout.levels)
     hue_levels = None if layout.hue_levels is None else list(layout.hue_levels)
     if m.private:
@@ -1399,6 +1404,8 @@ def release_countplot(
                 other = "Other" if "Other" not in taken else "Other (merged)"
                 keep = ~merged
                 table = np.vstack([table[keep], table[merged].sum(axis=0, keepdims=True)])
+                if undrawn is not None:
+                    undrawn = np.r_[undrawn[keep], undrawn[merged].sum()]
                 levels = [lv for lv, mg in zip(levels, merged, strict=True) if not mg] + [other]
                 details["categories_merged"] = int(merged.sum())
         # a level with fewer than threshold records in all is left out with its records, as
@@ -1409,9 +1416,15 @@ def release_countplot(
         if small.any():
             table = np.where(small[:, None], 0.0, table)
             n = int(table.sum())  # the report counts the records shown, not the left out
-        sup = suppress_table(table, threshold)
+        if undrawn is None:
+            sup = suppress_table(table, threshold)
+            released = sup.counts
+        else:
+            hidden = np.zeros((table.shape[0], table.shape[1] + 1), dtype=bool)
+            hidden[:, -1] = True
+            sup = suppress_table(np.column_stack([table, undrawn]), threshold, hidden=hidden)
+            released = sup.counts[:, :-1]
         warnings += sup.warnings
-        released = sup.counts
         cells = sup.n_suppressed
         details["cells_suppressed_secondary"] = sup.n_secondary
         if m.rule_based:

@@ -219,6 +219,7 @@ def _link(
     function: str,
     facets: guard.FacetTable | None = None,
     log: tuple[float, np.ndarray] | None = None,
+    unlabelled: guard.Unlabelled | None = None,
 ) -> None:
     """Apply the ledger's secondary suppression to histograms of raw counts (in place).
 
@@ -231,6 +232,9 @@ def _link(
     ``(base, raw values)`` when `values` are logarithms (``log_scale``): the
     ledger then knows the records by their raw values and the bins in data
     units, as a histogram of the same records on a linear scale has them.
+    `unlabelled` holds the records with no level (a missing hue): they are in
+    the totals of a histogram without ``hue`` as well, so they join the link
+    as records of a level not drawn.
     """
     if any(not np.array_equal(r.edges, releases[0].edges) for r in releases):
         return  # bins per level: no common bin to difference
@@ -240,6 +244,8 @@ def _link(
     edges = releases[0].edges
     if log is not None:
         edges, values = log[0] ** edges, log[1]
+    if unlabelled is not None and unlabelled.values.size:
+        values, codes, facets = unlabelled.join(values, codes, facets)
 
     def link(records: np.ndarray, per: dict, part: Any) -> dict:
         return guard.link_counts(records, edges, per, partition=part, function=function)
@@ -283,6 +289,7 @@ def release_histograms(
     leave_out: bool = False,
     facets: guard.FacetTable | None = None,
     log: tuple[float, np.ndarray] | None = None,
+    unlabelled: guard.Unlabelled | None = None,
 ) -> list[HistogramRelease | None]:
     """Release one histogram per hue level, suppressed per level, on common bins.
 
@@ -345,6 +352,12 @@ def release_histograms(
         ``(base, raw values)`` when `values` are the logarithms of the raw
         values in that base (``log_scale``): the ledger links the records by
         their raw values, on the bins in data units.
+    unlabelled : Unlabelled, optional
+        The records with a value but no level (a missing hue), by their raw
+        values in data units. They are neither binned nor drawn, but a
+        histogram without ``hue`` counts them, so the ledger links them as
+        a level whose every bin is hidden (``"suppress"`` and
+        ``"generalize"``).
 
     Returns
     -------
@@ -513,6 +526,11 @@ def release_histograms(
             facets = facets.take(inside)
         if log is not None:
             log = (log[0], np.asarray(log[1])[inside])
+        if unlabelled is not None:
+            u = np.asarray(unlabelled.values, dtype=float)
+            if log is not None:  # binrange is in log units; no log: outside every bin
+                u = np.log(np.where(u > 0, u, np.nan)) / np.log(log[0])
+            unlabelled = unlabelled.take((u >= lo) & (u <= hi))
 
     def edges_for(v: np.ndarray) -> np.ndarray:
         if m.raw:
@@ -584,7 +602,18 @@ def release_histograms(
         )
     if not m.raw and not m.moves_values and counts_from is None:
         # the records of a level left out are binned with the rest, its bins all hidden
-        _link(released, codes, out_releases, level_names, levels, partition, function, facets, log)
+        _link(
+            released,
+            codes,
+            out_releases,
+            level_names,
+            levels,
+            partition,
+            function,
+            facets,
+            log,
+            unlabelled,
+        )
     releases_out: list[HistogramRelease | None] = [
         None if i in left_out else r for i, r in enumerate(out_releases)
     ]
@@ -1386,6 +1415,7 @@ def histogram_panels(
         dp_hue_levels(function, "hue", hue_order)
     name = labels.get(orient) or orient
     source = None
+    unlabelled = None
     dropped_per_facet = None
     if is_dask_collection(frame):  # counted out of core: only aggregates are computed
         if facets:
@@ -1406,10 +1436,15 @@ def histogram_panels(
             allow_constant=m.private,
         )
         complete = _complete_rows(frame, orient)
+        missing_hue = _missing_level(frame, orient)
         codes, levels = _level_codes(frame.loc[complete], hue_order)
         values, n_clean, n_dropped = clean.values[:, 0], clean.n, clean.n_dropped
         all_codes, keys, dims = facet_codes(frame, facets)
         fcodes = all_codes[complete]
+        if missing_hue.any():
+            # records without a hue level are in a histogram without hue: the ledger links them
+            raw_all = pd.to_numeric(frame[orient], errors="coerce").to_numpy(dtype=float)
+            unlabelled = guard.Unlabelled.select(raw_all, missing_hue, dims, facets)
         if facets:
             # rows dropped for a missing value are reported by the facet they belong to
             lost = np.bincount(all_codes[~complete & (all_codes >= 0)], minlength=len(keys))
@@ -1461,6 +1496,7 @@ def histogram_panels(
         leave_out=True,
         facets=facet_info,
         log=(base, raw_values) if base is not None else None,
+        unlabelled=unlabelled,
     )
     threshold = pol.check_threshold(threshold)
     facet_sizes = np.bincount(fcodes[fcodes >= 0], minlength=len(keys)) if facets else [n_clean]
@@ -1824,6 +1860,18 @@ def _complete_rows(frame: pd.DataFrame, column: str) -> np.ndarray:
     if "hue" in frame.columns:
         keep &= frame["hue"].notna()
     return keep.to_numpy()
+
+
+def _missing_level(frame: pd.DataFrame, column: str) -> np.ndarray:
+    """Rows with a finite value in `column` but a missing hue (all False without hue).
+
+    The figure leaves them out, as seaborn does; the release ledger still
+    links them (:class:`safeplot.release.guard.Unlabelled`).
+    """
+    if "hue" not in frame.columns:
+        return np.zeros(len(frame), dtype=bool)
+    values = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float)
+    return np.isfinite(values) & frame["hue"].isna().to_numpy()
 
 
 def _bivariate_histplot(

@@ -331,6 +331,11 @@ def ecdf_panels(
     # every record of the figure without facets or hue_order, for the ledger: its value, its
     # facet, its level of each facet variable and its hue level (-1 where not drawn)
     every = (values[present], fcodes[present], [c[present] for c, _ in dims], codes[present])
+    # a record with its value but no hue is in the figure without hue: linked, never drawn
+    no_hue = np.zeros(values.size, dtype=bool)
+    if "hue" in frame:
+        no_hue = np.isfinite(values) & frame["hue"].isna().to_numpy()
+    unlabelled = guard.Unlabelled.select(values, no_hue, dims, facets)
     row_facets = fcodes
     values, codes, fcodes = values[keep], codes[keep], fcodes[keep]
     if values.size == 0:
@@ -451,6 +456,7 @@ def ecdf_panels(
             partition=names["hue"] if n_levels > 1 else None,
             facets=table if facets else None,
             log=(base, all_values) if base is not None else None,
+            unlabelled=unlabelled if no_hue.any() else None,
         )
         params.update(next(r for r in rels if r is not None).report.params)
         for i, r in enumerate(rels):

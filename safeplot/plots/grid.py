@@ -184,6 +184,7 @@ def _link_cells(
     xedges: np.ndarray,
     yedges: np.ndarray,
     function: str,
+    unlabelled: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Apply the ledger's secondary suppression to a grid of raw counts per level.
 
@@ -195,8 +196,14 @@ def _link_cells(
     too, as one more level whose every cell is hidden
     (:func:`~safeplot.release.guard.link_levels`). `cells` is each record's
     cell on the edges (:func:`~safeplot.anonymize.grids.cell_index`).
+    `unlabelled` gives the records with no hue level (a missing hue) and
+    their cells: a grid without ``hue`` counts them, so they join the link
+    as records of a level not drawn (:class:`~safeplot.release.guard.Unlabelled`).
     """
     partition = None if hue is None else ("hue", *map(str, levels))
+    if unlabelled is not None and unlabelled[0].shape[0]:
+        raw, codes, _ = guard.Unlabelled(unlabelled[0]).join(raw, codes, None)
+        cells = np.concatenate([cells, unlabelled[1]])
     rows = np.arange(raw.shape[0])  # the records of a margin, as row numbers
 
     def link(sub: np.ndarray, per: dict, part: Any) -> dict:
@@ -214,6 +221,20 @@ def _link_cells(
         )
 
     return np.stack(guard.link_levels(rows, codes, list(counts), partition, link))
+
+
+def _missing_hue(x: ArrayLike, y: ArrayLike, hue: ArrayLike) -> np.ndarray:
+    """Rows (x, y) of the records with both values finite and a missing hue.
+
+    They are left out of the grids per level, but a grid without ``hue``
+    counts them; the release ledger links them (:func:`_link_cells`).
+    """
+    import pandas as pd
+
+    columns = [pd.to_numeric(pd.Series(np.asarray(v)), errors="coerce") for v in (x, y)]
+    xy = np.column_stack([c.to_numpy(dtype=float) for c in columns])
+    no_hue = pd.isna(pd.Series(np.asarray(hue, dtype=object))).to_numpy()
+    return xy[np.isfinite(xy).all(axis=1) & no_hue]
 
 
 def release_grid(
@@ -322,7 +343,9 @@ def release_grid(
         clean = clean_numeric(columns, list(names), strata=[_HUE] if hue is not None else None)
         raw = clean.values
         n_dropped += clean.n_dropped
+    unlabelled = None
     if source is None and hue is not None:
+        unlabelled = _missing_hue(x, y, hue)
         present = [lab[0] for lab in clean.strata_labels]
         import pandas as pd
 
@@ -421,6 +444,9 @@ def release_grid(
     if source is None:
         # each record's cell, found once: the counts of every level, and the ledger's cells
         cells = cell_index(released[:, 0], released[:, 1], xedges, yedges)
+        if unlabelled is not None:
+            u_cells = cell_index(unlabelled[:, 0], unlabelled[:, 1], xedges, yedges)
+            unlabelled = (unlabelled, u_cells)
         shape = (xedges.size - 1, yedges.size - 1)
         if hue is None:
             counts = cell_counts(cells, shape)[None]
@@ -436,6 +462,9 @@ def release_grid(
         counts = np.stack([coarsen_counts(c, factor) for c in counts])
         if cells is not None:
             cells = coarsen_cell_index(cells, yedges.size - 1, factor)
+        if unlabelled is not None:
+            ny = yedges.size - 1
+            unlabelled = (unlabelled[0], coarsen_cell_index(unlabelled[1], ny, factor))
         xedges, yedges = coarsen_edges(xedges, factor), coarsen_edges(yedges, factor)
     shown = suppress(counts, threshold)
     cells_suppressed = shown.n_suppressed
@@ -444,7 +473,7 @@ def release_grid(
     if m.counts_only and source is None:
         # the records counted are the raw ones (a counts-only method moves no value)
         linked = _link_cells(
-            shown.counts, raw, cells, codes, hue, levels, xedges, yedges, function
+            shown.counts, raw, cells, codes, hue, levels, xedges, yedges, function, unlabelled
         )
         added = int(np.isnan(linked).sum() - np.isnan(shown.counts).sum())
         if added:

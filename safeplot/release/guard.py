@@ -60,6 +60,7 @@ __all__ = [
     "FacetTable",
     "ShownGroups",
     "SmallGroupRule",
+    "Unlabelled",
     "admit",
     "avoiding",
     "capturing",
@@ -655,6 +656,82 @@ class FacetTable:
         return FacetTable(
             [(codes[mask], n, name) for codes, n, name in self.dims], self.level_codes[mask]
         )
+
+
+@dataclass
+class Unlabelled:
+    """The records of a split release that have no level (a missing hue).
+
+    The figure leaves them out, as seaborn drops rows with a missing hue,
+    but a release of the same records without the split counts them in its
+    totals. The release ledger therefore links them as records of a level
+    not drawn (:func:`link_levels`, code -1): otherwise a total minus the
+    levels shown would count them.
+
+    Attributes
+    ----------
+    values : ndarray, shape (n,) or (n, p)
+        The records, as the release passes its own records to the ledger
+        (raw values, or rows of them).
+    facets : FacetTable, optional
+        Their cells of the facet table (hue level -1), when the release has
+        facets.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> extra = Unlabelled(np.array([7.0]))
+    >>> records, codes, _ = extra.join(np.array([1.0, 2.0]), np.array([0, 1]), None)
+    >>> records.tolist(), codes.tolist()
+    ([1.0, 2.0, 7.0], [0, 1, -1])
+    """
+
+    values: np.ndarray
+    facets: FacetTable | None = None
+
+    @classmethod
+    def select(
+        cls,
+        values: np.ndarray,
+        rows: np.ndarray,
+        dims: Sequence[tuple[np.ndarray, int]] = (),
+        names: Sequence[Any] = (),
+    ) -> Unlabelled:
+        """Return the records `rows` selects of a figure whose facets are `dims`.
+
+        `values` and each facet variable's codes in `dims` (``(codes,
+        number of levels)``, named by `names`) hold every row of the data.
+        """
+        facets = None
+        if dims:
+            table = [(c[rows], n, name) for (c, n), name in zip(dims, names, strict=True)]
+            facets = FacetTable(table, np.full(int(np.count_nonzero(rows)), -1))
+        return cls(np.asarray(values)[rows], facets)
+
+    def take(self, mask: np.ndarray) -> Unlabelled:
+        """Return the records `mask` keeps."""
+        return Unlabelled(
+            self.values[mask], None if self.facets is None else self.facets.take(mask)
+        )
+
+    def join(
+        self, records: np.ndarray, codes: np.ndarray, facets: FacetTable | None
+    ) -> tuple[np.ndarray, np.ndarray, FacetTable | None]:
+        """Return `records`, their level `codes` and `facets` with these records appended."""
+        n = self.values.shape[0]
+        records = np.concatenate([records, self.values])
+        codes = np.concatenate([np.asarray(codes), np.full(n, -1, dtype=np.asarray(codes).dtype)])
+        if facets is not None:
+            if self.facets is None:
+                raise ValueError("Unlabelled records of a faceted release need their facets.")
+            dims = [
+                (np.concatenate([mine, theirs]), size, name)
+                for (mine, size, name), (theirs, _, _) in zip(
+                    facets.dims, self.facets.dims, strict=True
+                )
+            ]
+            facets = FacetTable(dims, np.concatenate([facets.level_codes, np.full(n, -1)]))
+        return records, codes, facets
 
 
 def link_levels(
