@@ -1448,3 +1448,67 @@ def test_without_the_link_the_missing_hue_would_be_counted():
     with ledger.using(ledger.Ledger()):
         (split,) = _hist_reads(df, hue="g")
     assert t - 1 in _rests(whole, [split])
+
+
+# -- count plots by facet against the whole -----------------------------------------------
+
+
+def _count_bars(ax) -> dict[str, float]:
+    """The bars drawn per category (summed over hue levels), read by their tick labels."""
+    labels = zip(ax.get_xticks(), ax.get_xticklabels(), strict=True)
+    ticks = {round(float(p), 6): t.get_text() for p, t in labels}
+    out: dict[str, float] = defaultdict(float)
+    for patch in ax.patches:
+        height = float(patch.get_height())
+        if np.isfinite(height) and height > 0:
+            centre = patch.get_x() + patch.get_width() / 2
+            nearest = min(ticks, key=lambda p: abs(p - centre))
+            out[ticks[nearest]] += height
+    return dict(out)
+
+
+def _count_facet_frame(t: int) -> pd.DataFrame:
+    """Categories p, q, r; facet 'u' holds 2t of each, facet 'v' holds t - 1 of 'p' and 2t of
+    'q' and 'r'. Each cell splits into hue levels 'a' and 'b' of t records each (rounded up
+    to 'a'), so only facet v's 'p' is small."""
+    rows = []
+    for facet, sizes in (("u", {"p": 2 * t, "q": 2 * t, "r": 2 * t}),
+                         ("v", {"p": t - 1, "q": 2 * t, "r": 2 * t})):  # fmt: skip
+        for cat, n in sizes.items():
+            rows += [(cat, facet, "a" if i < (n + 1) // 2 else "b") for i in range(n)]
+    return pd.DataFrame(rows, columns=["c", "f", "g"])
+
+
+@pytest.mark.parametrize("hue", [None, "g"])
+@pytest.mark.parametrize("facets_first", [False, True], ids=["whole-then-facets", "facets-first"])
+def test_a_count_plots_whole_minus_its_facets_shown_recovers_no_small_count(facets_first, hue):
+    """countplot(x="c") gives p = 3t - 1; catplot(kind="count", col="f") shows facet u's
+    2t: facet v's t - 1 records, unless one more bar is hidden."""
+    t = safeplot.get_policy().threshold
+    df = _count_facet_frame(t)
+
+    def faceted():
+        grid = safeplot.catplot(df, x="c", col="f", hue=hue, kind="count", height=2)
+        return [_count_bars(ax) for ax in grid.axes.flat]
+
+    def whole():
+        _, ax = plt.subplots()
+        return _count_bars(safeplot.countplot(df, x="c", hue=hue, ax=ax))
+
+    if facets_first:
+        parts, total = faceted(), whole()
+    else:
+        total, parts = whole(), faceted()
+    rests = _rests(total, parts)
+    assert rests and all(rest == 0 or rest >= t for rest in rests), (total, parts)
+    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+
+
+def test_without_the_link_a_count_facet_would_be_the_whole_minus_the_others():
+    t = safeplot.get_policy().threshold
+    df = _count_facet_frame(t)
+    _, ax = plt.subplots()
+    total = _count_bars(safeplot.countplot(df, x="c", ax=ax))
+    with ledger.using(ledger.Ledger()):
+        grid = safeplot.catplot(df, x="c", col="f", kind="count", height=2)
+    assert t - 1 in _rests(total, [_count_bars(a) for a in grid.axes.flat])

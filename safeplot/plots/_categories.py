@@ -186,6 +186,11 @@ class Rows:
     # with hue: the category of each record drawn without its hue (missing, or left out of
     # hue_order); a figure without hue counts them, so a table's secondary suppression must
     undrawn_cat: np.ndarray | None = None
+    # long form: which rows of the data were kept, dropped as missing, or drawn without hue
+    # (boolean, one per row), so that the records of facets can be told apart
+    kept_rows: np.ndarray | None = None
+    missing_rows: np.ndarray | None = None
+    undrawn_rows: np.ndarray | None = None
 
 
 def _name_of(value: Any) -> str | None:
@@ -341,9 +346,9 @@ def resolve(
         num = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
         missing |= np.isnan(num)
         values = num
-    undrawn = None
+    undrawn_rows = None
     if hue_s is not None:
-        undrawn = cat_idx[~missing & (cat_idx >= 0) & (no_hue | (hue_idx < 0))]
+        undrawn_rows = ~missing & (cat_idx >= 0) & (no_hue | (hue_idx < 0))
     missing |= no_hue
     n_dropped = int(missing.sum())
     keep = ~missing & (cat_idx >= 0) & (hue_idx >= 0)
@@ -374,7 +379,10 @@ def resolve(
         all_values=None if values is None else values[~np.isnan(values)],
         full_cat=None if cat is None else cat[~missing],
         record=None if wide_record is None else wide_record[keep],
-        undrawn_cat=undrawn,
+        undrawn_cat=None if undrawn_rows is None else cat_idx[undrawn_rows],
+        kept_rows=None if wide else keep,
+        missing_rows=None if wide else missing,
+        undrawn_rows=None if wide else undrawn_rows,
     )
     return layout, rows
 

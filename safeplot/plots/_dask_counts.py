@@ -31,7 +31,7 @@ def dask_count_table(
     orient: str | None,
     *,
     threshold: int,
-) -> tuple[Layout, np.ndarray, int, np.ndarray]:
+) -> tuple[Layout, np.ndarray, int, np.ndarray, np.ndarray | None]:
     """Count the table (category x hue level) of a count plot of a dask DataFrame.
 
     Parameters
@@ -57,16 +57,25 @@ def dask_count_table(
         Rows left out for a missing value.
     rare_categories : ndarray
         Numeric categories held by fewer than `threshold` records.
+    undrawn : ndarray or None
+        With `hue`: per category, the records drawn without their hue (a
+        missing hue, or a level left out of `hue_order`), which a count plot
+        without hue counts.
     """
     first, weights = dask_count_pairs(data, x, y, hue)
     layout, _ = resolve("countplot", first, x, y, hue, order, hue_order, orient, numeric=False)
     cat = first[x if x is not None else y]
     missing = cat.isna().to_numpy().copy()
     hue_idx = np.zeros(len(first), dtype=np.intp)
-    if hue is not None:
-        missing |= first[hue].isna().to_numpy()
-        hue_idx = index_of(first[hue], layout.hue_levels)
     cat_idx = index_of(cat, layout.levels)
+    undrawn = None
+    if hue is not None:
+        no_hue = first[hue].isna().to_numpy()
+        hue_idx = index_of(first[hue], layout.hue_levels)
+        out = ~missing & (cat_idx >= 0) & (no_hue | (hue_idx < 0))
+        undrawn = np.zeros(len(layout.levels))
+        np.add.at(undrawn, cat_idx[out], weights[out])
+        missing |= no_hue
     keep = ~missing & (cat_idx >= 0) & (hue_idx >= 0)
     table = np.zeros((len(layout.levels), layout.n_hue))
     np.add.at(table, (cat_idx[keep], hue_idx[keep]), weights[keep])
@@ -79,4 +88,4 @@ def dask_count_table(
             .sum()
         )
         rare = per_value.index.to_numpy(dtype=float)[per_value.to_numpy() < threshold]
-    return layout, table, n_dropped, rare
+    return layout, table, n_dropped, rare, undrawn

@@ -19,6 +19,7 @@ draw seaborn's figures, but only of released numbers:
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -72,7 +73,7 @@ from ._common import (
     takes_method_options,
 )
 from ._dask_counts import dask_count_table
-from ._data import plot_data
+from ._data import facet_codes, plot_data
 
 __all__ = [
     "BOX_METHODS",
@@ -80,7 +81,9 @@ __all__ = [
     "BoxRelease",
     "CountRelease",
     "boxplot",
+    "count_panels",
     "countplot",
+    "draw_count_release",
     "release_boxplot",
     "release_countplot",
 ]
@@ -1348,66 +1351,127 @@ def release_countplot(
             f"countplot: epsilon= is the privacy loss of method='dp' (mechanism= and delta= "
             f"belong to it too); method={method!r} takes no epsilon."
         )
-    # per category, the records drawn without their hue (missing, or not in hue_order): a
-    # count plot without hue counts them, so they are a column the table never shows
-    undrawn = None
     if is_dask_collection(data):  # counted out of core: one pass over the partitions
         check_dask_method(method, "countplot", families=_DASK_COUNT_FAMILIES)
-        layout, table, n_dropped, rare_cats = dask_count_table(
+        layout, table, n_dropped, rare_cats, undrawn = dask_count_table(
             data, x, y, hue, order, hue_order, orient, threshold=threshold
         )
+        panel = _CountTable(layout, table, n_dropped, rare_cats, undrawn)
     else:
         layout, rows = resolve(function, data, x, y, hue, order, hue_order, orient, numeric=False)
-        table = np.zeros((len(layout.levels), layout.n_hue))
-        np.add.at(table, (rows.cat, rows.hue), 1)
-        n_dropped = rows.n_dropped
-        rare_cats = rare_categories(rows, threshold)
-        if rows.undrawn_cat is not None and rows.undrawn_cat.size:
-            undrawn = np.bincount(rows.undrawn_cat, minlength=len(layout.levels)).astype(float)
-    levels = list(layout.levels)
-    hue_levels = None if layout.hue_levels is None else list(layout.hue_levels)
+        panel = _count_table(layout, rows, rows.n_dropped, threshold)
     if m.private:
         return _private_counts(
-            table,
-            levels,
-            hue_levels,
+            panel.table,
+            list(layout.levels),
+            None if layout.hue_levels is None else list(layout.hue_levels),
             layout,
             stat,
             m,
             epsilon,
-            n_dropped,
+            panel.n_dropped,
             pol,
             mechanism=mechanism,
             delta=delta,
         )
-    params: dict[str, Any] = {"threshold": threshold}
-    details: dict[str, Any] = {}
-    warnings: list[str] = []
-    other = None
+    _suppress_counts(panel, m, threshold, pol)
+    if not m.raw and panel.cat is not None:
+        undrawn = np.array([], dtype=int) if panel.undrawn_cat is None else panel.undrawn_cat
+        cat = np.concatenate([panel.cat, undrawn])
+        codes = np.concatenate([panel.hue, np.full(undrawn.size, -1)])
+        _link_count_tables([panel], layout, function, cat, codes)
+    return _finish_counts(panel, m, stat, threshold, function, method, pol)
+
+
+@dataclass
+class _CountTable:
+    """One panel's table of counts on its way to a release (never stored on one)."""
+
+    layout: Layout
+    table: np.ndarray  # categories x hue levels: raw counts
+    n_dropped: int
+    rare_cats: np.ndarray
+    # per category, the records drawn without their hue (missing, or left out of hue_order):
+    # a count plot without hue counts them, so they are a column the table never shows
+    undrawn: np.ndarray | None = None
+    # the records counted, for the release ledger (None: counted out of core): each one's
+    # category and hue level, and the category of each record drawn without its hue
+    cat: np.ndarray | None = None
+    hue: np.ndarray | None = None
+    undrawn_cat: np.ndarray | None = None
+    # filled by _suppress_counts: the counts shown (NaN where hidden), before categories
+    # with nothing shown are left out, and each row's category of the layout (None: merged)
+    released: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))
+    sources: list[int | None] = field(default_factory=list)
+    levels: list[Any] = field(default_factory=list)
+    other: str | None = None
+    n: int = 0
+    cells: int = 0
+    params: dict[str, Any] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _count_table(
+    layout: Layout,
+    rows: Rows,
+    n_dropped: int,
+    threshold: int,
+    kept: np.ndarray | None = None,
+    undrawn: np.ndarray | None = None,
+) -> _CountTable:
+    """Count the records of `rows` by category and hue level.
+
+    `kept` and `undrawn` select this panel's records among `rows`' records
+    and among those drawn without their hue (a facet's); None: all of them.
+    """
+    cat = rows.cat if kept is None else rows.cat[kept]
+    hue_of = rows.hue if kept is None else rows.hue[kept]
+    table = np.zeros((len(layout.levels), layout.n_hue))
+    np.add.at(table, (cat, hue_of), 1)
+    undrawn_cat = rows.undrawn_cat
+    if undrawn_cat is not None and undrawn is not None:
+        undrawn_cat = undrawn_cat[undrawn]
+    # a category rare among all the records is avoided in every panel
+    rare_cats = rare_categories(rows, threshold)
+    counts = None
+    if undrawn_cat is not None and undrawn_cat.size:
+        counts = np.bincount(undrawn_cat, minlength=len(layout.levels)).astype(float)
+    return _CountTable(layout, table, n_dropped, rare_cats, counts, cat, hue_of, undrawn_cat)
+
+
+def _suppress_counts(panel: _CountTable, m: Method, threshold: int, pol: Policy) -> None:
+    """Suppress (or merge, or round) a panel's table; fills `released` and the report's parts."""
+    table = panel.table
+    levels = list(panel.layout.levels)
+    sources: list[int | None] = list(range(len(levels)))
+    undrawn = None if panel.undrawn is None or not panel.undrawn.any() else panel.undrawn
     n = int(table.sum())
     totals = table.sum(axis=1)
     if n and (totals / n > DOMINANCE).any():
-        warnings.append(
+        panel.warnings.append(
             "Dominance: one category holds more than 90% of the records (O'Keefe; Brandt et "
             "al.): the figure tells that almost every record has it. Consider whether that "
             "is disclosive for this population."
         )
-        details["dominant_category"] = True
+        panel.details["dominant_category"] = True
+    panel.params["threshold"] = threshold
     if m.raw:
         released = table.copy()
-        cells = 0
     else:
         if m.coarsens:
             merged = merge_small(table, threshold)
             if merged.any():
                 taken = {str(v) for v in levels}
-                other = "Other" if "Other" not in taken else "Other (merged)"
+                panel.other = "Other" if "Other" not in taken else "Other (merged)"
                 keep = ~merged
                 table = np.vstack([table[keep], table[merged].sum(axis=0, keepdims=True)])
+                levels = [lv for lv, mg in zip(levels, merged, strict=True) if not mg]
+                levels.append(panel.other)
+                sources = [s for s, mg in zip(sources, merged, strict=True) if not mg] + [None]
                 if undrawn is not None:
                     undrawn = np.r_[undrawn[keep], undrawn[merged].sum()]
-                levels = [lv for lv, mg in zip(levels, merged, strict=True) if not mg] + [other]
-                details["categories_merged"] = int(merged.sum())
+                panel.details["categories_merged"] = int(merged.sum())
         # a level with fewer than threshold records in all is left out with its records, as
         # if absent: neither its slot, its suppression nor a secondary suppression it would
         # cause may tell a level listed in order= that exists from one that does not
@@ -1415,6 +1479,7 @@ def release_countplot(
         small = (whole > 0) & (whole < threshold)
         if small.any():
             table = np.where(small[:, None], 0.0, table)
+            sources = [None if sm else s for s, sm in zip(sources, small, strict=True)]
             n = int(table.sum())  # the report counts the records shown, not the left out
         if undrawn is None:
             sup = suppress_table(table, threshold)
@@ -1424,11 +1489,102 @@ def release_countplot(
             hidden[:, -1] = True
             sup = suppress_table(np.column_stack([table, undrawn]), threshold, hidden=hidden)
             released = sup.counts[:, :-1]
-        warnings += sup.warnings
-        cells = sup.n_suppressed
-        details["cells_suppressed_secondary"] = sup.n_secondary
+        panel.warnings += sup.warnings
+        panel.cells = sup.n_suppressed
+        panel.details["cells_suppressed_secondary"] = sup.n_secondary
+    panel.released, panel.sources, panel.levels, panel.n = released, sources, levels, n
+
+
+def _category_keys(levels: Sequence[Any]) -> np.ndarray:
+    """Return a number per category, the same in every release of a session.
+
+    The release ledger recognises records by their values; a category has
+    no number of its own (its position depends on ``order=``), so it is
+    named by a 48-bit hash of its value (numbers by their float value, so
+    that ``1`` and ``1.0`` are one category, as pandas takes them).
+    """
+    out = np.empty(len(levels))
+    for i, level in enumerate(levels):
+        is_number = isinstance(level, (int, float, np.number)) and not isinstance(level, bool)
+        text = f"n{float(level)!r}" if is_number else f"{type(level).__name__}:{level}"
+        digest = hashlib.blake2b(text.encode(), digest_size=6).digest()
+        out[i] = float(int.from_bytes(digest, "little"))
+    return out
+
+
+def _link_count_tables(
+    panels: list[_CountTable],
+    layout: Layout,
+    function: str,
+    cat: np.ndarray,
+    codes: np.ndarray,
+    facets: guard.FacetTable | None = None,
+) -> None:
+    """Apply the release ledger's secondary suppression to the panels' counts (in place).
+
+    Each category is a bin of its own (:func:`_category_keys`, bins half a
+    unit wide with empty gaps between, so that no bin holds another's
+    category). The panels' hue levels are the levels of one release,
+    linked by :func:`safeplot.release.guard.link_levels` to the figure
+    without hue, to each panel alone and (with `facets`: one panel per
+    facet, every combination of the facet variables' levels in order) to
+    the figure without facets. `cat` and `codes` give every record's
+    category and its level of the release (``panel * n_hue + hue``; -1 for
+    a record drawn without its hue or in no facet). A category merged into
+    ``"Other"`` or left out as too small is a hidden cell of its panel.
+    """
+    keys = _category_keys(list(layout.levels))
+    order = np.argsort(keys, kind="stable")
+    rank = np.empty(keys.size, dtype=int)
+    rank[order] = np.arange(keys.size)
+    edges = np.repeat(keys[order], 2) + np.tile([-0.25, 0.25], keys.size)
+    n_hue = layout.n_hue
+    per = []
+    for panel in panels:
+        counts = np.full((n_hue, 2 * keys.size - 1), 0.0)
+        counts[:, 2 * rank] = np.nan  # a category not shown on its own row: hidden
+        for row, source in enumerate(panel.sources):
+            if source is not None:
+                counts[:, 2 * rank[source]] = panel.released[row]
+        per += list(counts)
+    split = None
+    if layout.hue_levels is not None:
+        split = layout.hue_name or ("hue", *map(str, layout.hue_levels))
+
+    def link(rec: np.ndarray, counts: dict, part: Any) -> dict:
+        return guard.link_counts(rec, edges, counts, partition=part, function=function)
+
+    after = guard.link_levels(keys[cat], codes, per, split, link, facets=facets)
+    for p, panel in enumerate(panels):
+        mine = np.stack(after[p * n_hue : (p + 1) * n_hue])
+        added = 0
+        for row, source in enumerate(panel.sources):
+            if source is not None:
+                new = mine[:, 2 * rank[source]]
+                added += int(np.isnan(new).sum() - np.isnan(panel.released[row]).sum())
+                panel.released[row] = new
+        if added:
+            panel.cells += added
+            panel.warnings.append(guard.linked_warning(added, "bar"))
+
+
+def _finish_counts(
+    panel: _CountTable,
+    m: Method,
+    stat: str,
+    threshold: int,
+    function: str,
+    method: str,
+    pol: Policy,
+) -> CountRelease:
+    """Return a panel's CountRelease: rounded, without levels that show nothing, with its stat."""
+    layout = panel.layout
+    released, levels = panel.released, panel.levels
+    hue_levels = None if layout.hue_levels is None else list(layout.hue_levels)
+    warnings = panel.warnings
+    if not m.raw:
         if m.rule_based:
-            params["round_to"] = pol.round_n_to
+            panel.params["round_to"] = pol.round_n_to
             released = round_counts(released, pol.round_n_to, threshold)
         # leave out categories and hue levels with nothing shown, named in order / hue_order
         # or not: a level listed there that is absent or suppressed behaves as one not
@@ -1455,17 +1611,126 @@ def release_countplot(
     report = make_report(
         function,
         method,
-        params,
+        panel.params,
         variables,
-        n,
-        n_dropped,
+        panel.n,
+        panel.n_dropped,
         pol,
-        cells_suppressed=cells,
-        details=details,
+        cells_suppressed=panel.cells,
+        details=panel.details,
         warnings=warnings,
     )
-    rare = np.array([]) if m.raw else rare_cats
-    return CountRelease(levels, hue_levels, released, heights, stat, other, report, layout, rare)
+    rare = np.array([]) if m.raw else panel.rare_cats
+    return CountRelease(
+        levels, hue_levels, released, heights, stat, panel.other, report, layout, rare
+    )
+
+
+def count_panels(
+    data: pd.DataFrame,
+    *,
+    x: Any = None,
+    y: Any = None,
+    hue: Any = None,
+    order: Sequence[Any] | None = None,
+    hue_order: Sequence[Any] | None = None,
+    orient: str | None = None,
+    stat: str = "count",
+    method: str | None = None,
+    threshold: int | None = None,
+    facets: Sequence[str] = (),
+    policy: Policy | None = None,
+    function: str = "catplot",
+) -> dict[tuple, CountRelease]:
+    """Release the count plots of every facet of a figure together, before any is drawn.
+
+    As :func:`release_countplot`, for the records of each facet (each
+    combination of the `facets` columns' values). Every facet has the same
+    categories (`order`, by default those of all the records), is
+    suppressed on its own table, and the release ledger then links the
+    facets' bars as the cells of one table (:func:`safeplot.release.guard.link_levels`):
+    to the figure without facets, to each facet alone and to each hue
+    level, so that the figure without ``row``/``col`` minus the facets
+    shown gives no suppressed bar.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Long-form data holding the variables and the facet columns.
+    x, y, hue, order, hue_order, orient, stat, method, threshold, policy
+        As in :func:`release_countplot` (``method="dp"`` is refused: each
+        private facet is a release of its own, which ``countplot`` makes).
+    facets : sequence of column names of `data`
+        The variables whose levels make the panels (``row``, ``col``); they
+        name the facetings for the ledger.
+    function : str, default "catplot"
+        The public function making the release, for its report.
+
+    Returns
+    -------
+    dict
+        Facet key (tuple of its `facets` values; ``()`` without facets) ->
+        :class:`CountRelease`, for every facet with records.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> tips = safeplot.load_dataset("tips")
+    >>> panels = count_panels(tips, x="day", facets=["time"])
+    >>> sorted(panels), panels[("Dinner",)].levels
+    ([('Dinner',), ('Lunch',)], ['Fri', 'Sat', 'Sun'])
+    """
+    pol = get_policy(policy)
+    m = _policy_checks(pol, method, "count", _COUNT_FAMILIES, "count plots")
+    if m.private:
+        raise ValueError(
+            f"{function}: the facets of a method='dp' count plot are released one at a time "
+            "(each spends its own epsilon); call countplot per facet."
+        )
+    threshold = pol.check_threshold(threshold)
+    if stat not in _STATS:
+        raise ValueError(f"stat must be one of {list(_STATS)}, got {stat!r}.")
+    if not isinstance(data, pd.DataFrame) or is_dask_collection(data):
+        raise ValueError(f"{function}: the facets of a count plot need a pandas DataFrame.")
+    layout, rows = resolve(function, data, x, y, hue, order, hue_order, orient, numeric=False)
+    if rows.kept_rows is None or rows.missing_rows is None or rows.kept_rows.size != len(data):
+        raise ValueError(f"{function}: the facets of a count plot need long-form data.")
+    fcodes, keys, dims = facet_codes(data.reset_index(drop=True), list(facets))
+    kept_facet = fcodes[rows.kept_rows]
+    undrawn_rows = np.zeros(fcodes.size, bool) if rows.undrawn_rows is None else rows.undrawn_rows
+    lost = np.bincount(fcodes[rows.missing_rows & (fcodes >= 0)], minlength=len(keys))
+    panels = []
+    for f in range(len(keys)):  # every combination of the facets' levels, some empty
+        mine = kept_facet == f
+        undrawn = fcodes[undrawn_rows] == f
+        panel = _count_table(layout, rows, int(lost[f]), threshold, mine, undrawn)
+        _suppress_counts(panel, m, threshold, pol)
+        panels.append(panel)
+    if not m.raw:
+        # every record counted by the figure without facets or hue: one in no facet, or drawn
+        # without its hue, is a hidden cell of the margins it is in
+        undrawn = np.array([], dtype=int) if rows.undrawn_cat is None else rows.undrawn_cat
+        cat = np.concatenate([rows.cat, undrawn])
+        hue_codes = np.concatenate([rows.hue, np.full(undrawn.size, -1)])
+        codes = np.where(
+            np.r_[kept_facet >= 0, np.zeros(undrawn.size, bool)],
+            np.r_[kept_facet, np.zeros(undrawn.size, int)] * layout.n_hue + hue_codes,
+            -1,
+        )
+        table = guard.FacetTable(
+            [
+                (np.r_[c[rows.kept_rows], c[undrawn_rows]], n, tag)
+                for (c, n), tag in zip(dims, facets, strict=True)
+            ],
+            hue_codes,
+        )
+        _link_count_tables(panels, layout, function, cat, codes, table if facets else None)
+    method = m.name
+    return {
+        keys[f]: _finish_counts(panel, m, stat, threshold, function, method, pol)
+        for f, panel in enumerate(panels)
+        if (kept_facet == f).any()
+    }
 
 
 def _private_counts(
@@ -1664,10 +1929,15 @@ def countplot(
         removed, and so, by secondary suppression, is the smallest other
         non-zero bar of any category or hue level left with exactly one
         suppressed bar -- otherwise the suppressed count would follow from a
-        total published elsewhere (e.g. a count plot without hue). A
-        category or hue level with nothing left to show is dropped from the
-        axis and legend, so a rare category's label is never drawn. The
-        report counts the suppressed bars.
+        total published elsewhere (e.g. a count plot without hue). Records
+        drawn without their hue (a missing hue, a level left out of
+        ``hue_order``) count as a hidden bar of their category, and the
+        session's release ledger hides one more bar where an earlier count
+        plot of the same records (without hue, or the facets of
+        ``catplot(kind="count")``) would give a suppressed one as a
+        difference. A category or hue level with nothing left to show is
+        dropped from the axis and legend, so a rare category's label is
+        never drawn. The report counts the suppressed bars.
     ``"generalize"``
         Categories with a count in ``(0, threshold)`` are merged into one
         ``"Other"`` category (shown last). While "Other" itself would have
@@ -1715,11 +1985,6 @@ def countplot(
         mechanism=mechanism,
         delta=delta,
     )
-    lay = rel.layout
-    _, count_log = log_axes(log_scale, lay, native_scale)
-    count_base = log_base(count_log)
-    refuse_native_other(native_scale, rel.other, lay, "countplot")
-    ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
     style = dict(
         color=color,
         palette=palette,
@@ -1734,24 +1999,78 @@ def countplot(
         formatter=formatter,
         legend=legend,
     )
+    if not get_method(rel.report.method).raw:
+        return draw_count_release(rel, ax=ax, annotate=annotate, policy=pol, **style, **kwargs)
+    refuse_native_other(native_scale, rel.other, rel.layout, "countplot")
+    ax = axes_for(ax, rel.report, rel)
     import seaborn as sns
 
-    if get_method(rel.report.method).raw:
-        with quiet_seaborn():
-            sns.countplot(
-                data,
-                x=x,
-                y=y,
-                hue=hue,
-                order=order,
-                hue_order=hue_order,
-                orient=orient,
-                stat=stat,
-                ax=ax,
-                **style,
-                **kwargs,
-            )
-        return finish(ax, rel.report, annotate=annotate, policy=pol)
+    with quiet_seaborn():
+        sns.countplot(
+            data,
+            x=x,
+            y=y,
+            hue=hue,
+            order=order,
+            hue_order=hue_order,
+            orient=orient,
+            stat=stat,
+            ax=ax,
+            **style,
+            **kwargs,
+        )
+    return finish(ax, rel.report, annotate=annotate, policy=pol)
+
+
+def draw_count_release(
+    rel: CountRelease,
+    *,
+    ax: Axes | None = None,
+    annotate: bool | None = None,
+    policy: Policy | None = None,
+    log_scale: Any = None,
+    native_scale: bool = False,
+    **style: Any,
+) -> Axes:
+    """Draw a released count plot (:func:`release_countplot`, :func:`count_panels`).
+
+    The bars are the released counts, drawn with seaborn's look; `style`
+    takes :func:`countplot`'s drawing keywords (``color``, ``palette``,
+    ``dodge``, ...) and matplotlib's. Nothing here sees a record.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> rel = release_countplot(safeplot.load_dataset("tips"), x="day")
+    >>> ax = draw_count_release(rel, ax=plt.figure().subplots())
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['Thur', 'Fri', 'Sat', 'Sun']
+    """
+    pol = get_policy(policy)
+    lay = rel.layout
+    if lay is None:
+        raise ValueError("draw_count_release needs a release made by release_countplot.")
+    _, count_log = log_axes(log_scale, lay, native_scale)
+    count_base = log_base(count_log)
+    refuse_native_other(native_scale, rel.other, lay, "countplot")
+    ax = axes_for(ax, rel.report, rel)  # only now: a refused release leaves no figure behind
+    # countplot's drawing keywords, with its defaults; the rest go on to matplotlib
+    defaults = dict(
+        color=None,
+        palette=None,
+        saturation=0.75,
+        fill=True,
+        hue_norm=None,
+        width=0.8,
+        dodge="auto",
+        gap=0,
+        formatter=None,
+        legend="auto",
+    )
+    kwargs = {key: v for key, v in style.items() if key not in defaults}
+    style = {key: style.get(key, v) for key, v in defaults.items()}
+    style.update(native_scale=native_scale)
     # the log count axis is set here, not by seaborn: seaborn 0.13 would sum the logs of the
     # counts and mask the bars' zero baseline, drawing no bars
     _draw_counts(ax, rel, dict(style, log_scale=None), kwargs)

@@ -2204,8 +2204,46 @@ def catplot(
             extra["ci"] = ci
     tracker = _Axes(data_axes, threshold, m.raw)
     tracker.leave_out(shown.dropped)
+    panels = None
+    if kind == "count" and not m.raw and not m.private:
+        # every facet's counts are released together, so that the release ledger links them
+        # to the figure without row=/col= (whose bars minus the facets' would give a
+        # suppressed bar), then drawn
+        from .categorical import count_panels, draw_count_release
+
+        panel_data, tags = _panel_frame(frame, names, cat_axis)
+        panels = count_panels(
+            panel_data,
+            **{cat_axis: names[cat_axis]},
+            hue=names.get("hue"),
+            order=cat_levels,
+            hue_order=hue_levels,
+            orient=orient,
+            stat=kwargs.get("stat", "count"),
+            method=method,
+            threshold=threshold,
+            facets=tags,
+            policy=pol,
+        )
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
+        key = tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)
+        if panels is not None and key in panels:
+            draw_count_release(
+                panels[key],
+                ax=ax,
+                color=color,
+                palette=palette,
+                hue_norm=hue_norm,
+                native_scale=native_scale,
+                log_scale=log_scale,
+                formatter=formatter,
+                legend=legend,
+                annotate=annotate,
+                policy=pol,
+                **{name: v for name, v in kwargs.items() if name != "stat"},
+            )
+            return
         _call(
             func,
             data=sub,
