@@ -522,3 +522,28 @@ def test_a_noisy_value_landing_on_a_rare_raw_value_is_moved_off_it(monkeypatch):
     assert not hit_mask(out.values[:, 0], rare_values(x[:, 0], 3)).any()
     assert abs(out.values[0, 0] - 7.0) < 1e-4  # moved by 1e-6 SD, invisible in a figure
     np.testing.assert_array_equal(out.values[1:], x[1:] + 0.5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 300),
+    p=st.integers(1, 3),
+    decimals=st.integers(0, 2),
+    seed=st.integers(0, 2**16),
+)
+def test_the_rank_order_is_the_lexicographic_order_of_the_rounded_columns(n, p, decimals, seed):
+    """Noise goes to records in the order of column j, ties broken by the other columns in
+    column order, then by row: the order of one np.lexsort of every record (which the
+    faster integer sort of the tied records must reproduce exactly, signed zeros included)."""
+    from safeplot.anonymize.probabilistic import _ranks, _rounded
+
+    rng = np.random.default_rng(seed)
+    values = np.round(rng.normal(0, 3, (n, p)), decimals)
+    values[rng.random((n, p)) < 0.1] *= -0.0
+    rounded = [_rounded(values[:, i]) for i in range(p)]
+    for j in range(p):
+        others = [rounded[i] for i in range(p) if i != j]
+        expected = np.lexsort([np.arange(n), *reversed(others), rounded[j]])
+        order, ranked = _ranks(values, j)
+        np.testing.assert_array_equal(order, expected)
+        np.testing.assert_array_equal(ranked, rounded[j][expected])

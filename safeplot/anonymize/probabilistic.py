@@ -210,6 +210,22 @@ def _keyed_normal(
     return noise
 
 
+def _dense_rank(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Return each value's rank among the distinct values (0, 1, ...) and their number.
+
+    Equal values (``-0.0`` and ``0.0`` among them) share a rank; the order of
+    the ranks is the order of the values.
+    """
+    order = np.argsort(values)
+    ordered = values[order]
+    starts = np.empty(ordered.size, dtype=bool)
+    starts[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    ranks = np.empty(values.size, dtype=np.int64)
+    ranks[order] = np.cumsum(starts) - 1
+    return ranks, max(int(np.count_nonzero(starts)), 1)
+
+
 def _ranks(
     arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -245,9 +261,20 @@ def _ranks(
     # the starts, taken at the tied rows only)
     run = np.searchsorted(np.flatnonzero(np.r_[True, ~tied]), rows, side="right")
     sub = order[rows]
-    others = [rounded[i][sub] for i in range(p) if i != j]
-    # np.lexsort sorts by the last key first.
-    order[rows] = sub[np.lexsort([sub, *reversed(others), run])]
+    # the order np.lexsort([sub, *reversed(others), run]) gives, from one sort of integers:
+    # each key as its dense rank, the ranks combined into one number, then the row
+    key = run.astype(np.int64)
+    limit = 2**62 // max(arr.shape[0], 1)
+    for i in range(p):
+        if i == j:
+            continue
+        dense, size = _dense_rank(rounded[i][sub])
+        if int(key.max()) >= limit // size:
+            key, _ = _dense_rank(key)
+        key = key * size + dense
+    if int(key.max()) >= limit:
+        key, _ = _dense_rank(key)
+    order[rows] = sub[np.argsort(key * arr.shape[0] + sub)]  # every number differs
     return order, ranked
 
 
