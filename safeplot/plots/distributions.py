@@ -35,7 +35,7 @@ from ..marks._axes import LEFT_OUT_GID, note_below
 from ..marks._style import variable_type
 from ..methods import AnonymizedValues, anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, HistogramRelease, guard
+from ..release import DisclosureReport, GridRelease, HistogramRelease, guard
 from ..sources.dask import DaskColumns, check_dask_method, histogram_step, is_dask_collection
 from . import _logbins
 from ._categories import hue_dtype, stable_palette
@@ -68,6 +68,7 @@ __all__ = [
     "HIST_METHODS",
     "HistogramPanel",
     "dp_epsilon",
+    "draw_grid_histogram",
     "draw_histogram",
     "draw_histogram_panel",
     "hist",
@@ -1927,15 +1928,80 @@ def _bivariate_histplot(
         # the other methods place their cells on a safe grid of their own (binrange unused)
         binrange=binrange if get_method(method).private else None,
     )
-    ax = axes_for(ax, grid.report, grid)
+    return draw_grid_histogram(
+        grid,
+        ax=axes_for(ax, grid.report, grid),
+        x=labels.get("x", ""),
+        y=labels.get("y", ""),
+        hue=(labels.get("hue") or "hue") if has_hue else None,
+        thresh=thresh,
+        pthresh=pthresh,
+        pmax=pmax,
+        cbar=cbar,
+        cbar_ax=cbar_ax,
+        cbar_kws=cbar_kws,
+        palette=palette,
+        hue_norm=hue_norm,
+        color=color,
+        legend=legend,
+        annotate=annotate,
+        policy=policy,
+        **kwargs,
+    )
+
+
+def draw_grid_histogram(
+    grid: GridRelease,
+    *,
+    ax: Axes,
+    x: str = "",
+    y: str = "",
+    hue: str | None = None,
+    thresh: float | None = 0,
+    pthresh: float | None = None,
+    pmax: float | None = None,
+    cbar: bool = False,
+    cbar_ax: Axes | None = None,
+    cbar_kws: dict | None = None,
+    palette: Any = None,
+    hue_norm: Any = None,
+    color: Any = None,
+    legend: bool = True,
+    annotate: bool | None = None,
+    policy: Policy | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Draw a released 2-D grid as seaborn draws a bivariate histogram.
+
+    The cells are the released counts (:func:`~safeplot.plots.grid.release_grid`,
+    :func:`~safeplot.plots.grid.grid_panels`), given to
+    :func:`seaborn.histplot` as weights on the released edges; `x`, `y` and
+    `hue` are the axis labels and the legend's title (None: no hue). The
+    other keywords are :func:`seaborn.histplot`'s. Nothing here sees a record.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> from safeplot.plots.grid import release_grid
+    >>> penguins = safeplot.load_dataset("penguins").dropna()
+    >>> grid = release_grid(penguins["bill_length_mm"], penguins["bill_depth_mm"], bins=10)
+    >>> ax = draw_grid_histogram(grid, ax=plt.figure().subplots(), x="length", y="depth")
+    >>> ax.get_xlabel()
+    'length'
+    """
+    policy = get_policy(policy)
+    names = (x or "x", y or "y")
+    if names[0] == names[1]:
+        names = (names[0] + " (x)", names[1] + " (y)")
     rows = []
     for level, counts in zip(grid.levels, grid.counts, strict=True):
         ix, iy = np.nonzero(np.nan_to_num(counts) > 0)
         part = pd.DataFrame(
             {names[0]: grid.xcentres[ix], names[1]: grid.ycentres[iy], _COUNT: counts[ix, iy]}
         )
-        if has_hue:
-            part[labels.get("hue") or "hue"] = level
+        if hue is not None:
+            part[hue] = level
         rows.append(part)
     drawn = pd.concat(rows, ignore_index=True)
     if len(drawn):
@@ -1944,7 +2010,7 @@ def _bivariate_histplot(
                 data=drawn,
                 x=names[0],
                 y=names[1],
-                hue=(labels.get("hue") or "hue") if has_hue else None,
+                hue=hue,
                 weights=_COUNT,
                 bins=[grid.xedges, grid.yedges],
                 thresh=thresh,
@@ -1954,7 +2020,7 @@ def _bivariate_histplot(
                 cbar_ax=cbar_ax,
                 cbar_kws=cbar_kws,
                 palette=palette,
-                hue_order=grid.levels if has_hue else None,
+                hue_order=grid.levels if hue is not None else None,
                 hue_norm=hue_norm,
                 color=color,
                 legend=legend,
@@ -1963,8 +2029,8 @@ def _bivariate_histplot(
             )
     set_safe_axis(ax, "x", grid.xlim, grid.xticks)
     set_safe_axis(ax, "y", grid.ylim, grid.yticks)
-    ax.set_xlabel(labels.get("x", ""))
-    ax.set_ylabel(labels.get("y", ""))
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
     bars.draw_grid_accuracy(ax, grid)  # DP: how far each cell's count may be off
     if grid.report.details.get("groups_left_out"):
         note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)

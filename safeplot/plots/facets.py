@@ -32,7 +32,7 @@ import importlib
 import inspect
 import itertools
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -954,6 +954,24 @@ _HIST_RELEASE_KEYS = (
 _HIST_BIVARIATE_KEYS = ("thresh", "pthresh", "pmax", "cbar", "cbar_ax", "cbar_kws")
 
 
+def _grid_panels_apply(
+    kind: str, data_roles: list[str], frame: pd.DataFrame, names: dict, weights: Any, m: Method
+) -> bool:
+    """Whether displot releases its facets as one grid: a bivariate histogram of counts.
+
+    Under the counting methods (``"suppress"``, ``"generalize"``) of two
+    numeric variables; the value methods' grids count moved values, which
+    the ledger does not link, and each facet releases its own.
+    """
+    return (
+        kind == "hist"
+        and len(data_roles) == 2
+        and m.counts_only
+        and weights is None
+        and all(variable_type(frame[names[r]]) == "numeric" for r in data_roles)
+    )
+
+
 def _panels_apply(
     kind: str,
     data_roles: list[str],
@@ -980,13 +998,16 @@ def _panels_apply(
     )
 
 
-def _panel_frame(frame: pd.DataFrame, names: dict, role: str) -> tuple[pd.DataFrame, list[str]]:
+def _panel_frame(
+    frame: pd.DataFrame, names: dict, role: str, also: Sequence[str] = ()
+) -> tuple[pd.DataFrame, list[str]]:
     """Return the variable, the hue and the facets of a figure, and the facet columns' names.
 
     Facet columns are named by role and variable (``"col=species"``): the
     release ledger tells two facetings of the same records apart by name.
+    `also` names more roles to keep (the second variable of a bivariate plot).
     """
-    columns = {names[role]: frame[names[role]]}
+    columns = {names[r]: frame[names[r]] for r in (role, *also)}
     if "hue" in names:
         columns[names["hue"]] = frame[names["hue"]]
     tags = []
@@ -1128,7 +1149,10 @@ def displot(
     :func:`~safeplot.plots.ecdf.ecdf_panels`): one set of bins for the
     figure, each facet suppressed on its own counts, and the facets linked
     in the release ledger to the figure of the whole, of each facet and of
-    each hue level. Densities release each facet on its own records.
+    each hue level. Histograms of two numeric variables under
+    ``"suppress"`` and ``"generalize"`` are released so too, on one grid of
+    cells (:func:`~safeplot.plots.grid.grid_panels`). Densities release
+    each facet on its own records.
 
     Parameters
     ----------
@@ -1331,6 +1355,26 @@ def displot(
             discretizer=discretizer,
             policy=pol,
         )
+    elif _grid_panels_apply(kind, data_roles, frame, names, weights, m):
+        # a bivariate histogram of counts: every facet on one grid, all linked in the ledger
+        from .distributions import draw_grid_histogram
+        from .grid import grid_panels
+
+        panel_data, tags = _panel_frame(frame, names, "x", also=["y"])
+        bins = kws.pop("bins", "auto")
+        panels = grid_panels(
+            panel_data,
+            x=names["x"],
+            y=names["y"],
+            hue=names.get("hue"),
+            hue_order=hue_levels,
+            facets=tags,
+            method=method,
+            bins=None if isinstance(bins, str) else bins,
+            threshold=threshold,
+            factor=factor,
+            policy=pol,
+        )
     elif kind == "hist" and len(data_roles) == 1 and not m.raw:
         _common_binwidth(frame, names[data_roles[0]], levels, names, kws, threshold)
     elif (
@@ -1387,6 +1431,22 @@ def displot(
     def draw_facet(ax: Axes, sub: pd.DataFrame) -> None:
         if panels is not None:
             panel = panels[tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)]
+            if len(data_roles) == 2:  # a bivariate histogram's grid (grid_panels)
+                _call(
+                    draw_grid_histogram,
+                    grid=panel,
+                    ax=axes_for(ax, panel.report, panel),
+                    x=names["x"],
+                    y=names["y"],
+                    hue=names.get("hue"),
+                    legend=legend,
+                    palette=palette,
+                    hue_norm=hue_norm,
+                    color=color,
+                    annotate=annotate,
+                    **kws,
+                )
+                return
             if kind == "ecdf":
                 from .ecdf import draw_ecdf
 

@@ -10,6 +10,8 @@ suppressed as well so that no drawn count lies in ``(0, threshold)``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -38,7 +40,7 @@ from ..policy import Policy, get_policy
 from ..release import GridRelease, guard
 from ..sources.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
 from ._common import check_positive_int, make_report, refuse_if_nothing_shown
-from ._data import categorical_order
+from ._data import categorical_order, facet_codes
 
 __all__ = [
     "GRID_BINS",
@@ -46,6 +48,7 @@ __all__ = [
     "MIN_GRID_BINS",
     "default_grid_bins",
     "grid_bins_for",
+    "grid_panels",
     "release_grid",
     "release_private_grid",
 ]
@@ -185,6 +188,8 @@ def _link_cells(
     yedges: np.ndarray,
     function: str,
     unlabelled: tuple[np.ndarray, np.ndarray] | None = None,
+    facets: guard.FacetTable | None = None,
+    partition: Any = None,
 ) -> np.ndarray:
     """Apply the ledger's secondary suppression to a grid of raw counts per level.
 
@@ -199,8 +204,12 @@ def _link_cells(
     `unlabelled` gives the records with no hue level (a missing hue) and
     their cells: a grid without ``hue`` counts them, so they join the link
     as records of a level not drawn (:class:`~safeplot.release.guard.Unlabelled`).
+    With `facets` (:func:`grid_panels`), the levels are the cells of a table
+    of facets by hue levels, and `facets` covers the records followed by the
+    unlabelled ones; `partition` names the hue for the ledger.
     """
-    partition = None if hue is None else ("hue", *map(str, levels))
+    if facets is None:
+        partition = None if hue is None else ("hue", *map(str, levels))
     if unlabelled is not None and unlabelled[0].shape[0]:
         raw, codes, _ = guard.Unlabelled(unlabelled[0]).join(raw, codes, None)
         cells = np.concatenate([cells, unlabelled[1]])
@@ -220,7 +229,7 @@ def _link_cells(
             cells=cells if whole else cells[sub],
         )
 
-    return np.stack(guard.link_levels(rows, codes, list(counts), partition, link))
+    return np.stack(guard.link_levels(rows, codes, list(counts), partition, link, facets=facets))
 
 
 def _missing_hue(x: ArrayLike, y: ArrayLike, hue: ArrayLike) -> np.ndarray:
@@ -258,6 +267,8 @@ def release_grid(
     released: AnonymizedValues | None = None,
     epsilon: float | None = None,
     binrange: Any = None,
+    facets: guard.FacetTable | None = None,
+    partition: Any = None,
 ) -> GridRelease:
     """Release the counts of (x, y) in a grid of cells, per hue level.
 
@@ -304,6 +315,11 @@ def release_grid(
         ``method="dp"`` only: the span of the cells, fixed before the data
         is read (one pair for both axes, or one per axis). An axis without
         one spends part of epsilon on a differentially private range.
+    facets, partition
+        For :func:`grid_panels`: the hue levels are the cells of a table of
+        facets by hue levels (:class:`~safeplot.release.guard.FacetTable`,
+        over the complete records in row order, then those with a missing
+        level), and `partition` names the hue for the release ledger.
 
     Returns
     -------
@@ -473,12 +489,24 @@ def release_grid(
     if m.counts_only and source is None:
         # the records counted are the raw ones (a counts-only method moves no value)
         linked = _link_cells(
-            shown.counts, raw, cells, codes, hue, levels, xedges, yedges, function, unlabelled
+            shown.counts,
+            raw,
+            cells,
+            codes,
+            hue,
+            levels,
+            xedges,
+            yedges,
+            function,
+            unlabelled,
+            facets,
+            partition,
         )
         added = int(np.isnan(linked).sum() - np.isnan(shown.counts).sum())
         if added:
             cells_suppressed += added
             warnings.append(guard.linked_warning(added, "cell"))
+    hidden_per_level = np.isnan(linked).reshape(len(linked), -1).sum(axis=1)
     # the grid spans only shown cells: a suppressed outlier must not stretch the axes
     shown_counts, (xedges, yedges) = trim_to_shown(linked, xedges, yedges)
     refuse_if_nothing_shown(
@@ -513,6 +541,8 @@ def release_grid(
         details=details,
         warnings=warnings,
     )
+    if facets is not None:  # for grid_panels: each facet's report counts its own cells
+        report.details["cells_suppressed_per_level"] = hidden_per_level.tolist()
     xlim, ylim = (float(xedges[0]), float(xedges[-1])), (float(yedges[0]), float(yedges[-1]))
     return GridRelease(
         xedges,
@@ -525,6 +555,159 @@ def release_grid(
         safe_ticks(*ylim),
         report,
     )
+
+
+def grid_panels(
+    data: Any,
+    *,
+    x: str,
+    y: str,
+    hue: str | None = None,
+    hue_order: list[Any] | None = None,
+    facets: Sequence[str] = (),
+    names: tuple[str, str] | None = None,
+    method: str | None = None,
+    bins: int | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    function: str = "displot",
+    policy: Policy | None = None,
+) -> dict[tuple, GridRelease]:
+    """Release the 2-D grids of every facet of a figure together, before any is drawn.
+
+    As :func:`release_grid`, for the records of each facet (each
+    combination of the `facets` columns' values), on one set of cells, as
+    seaborn's facets share their bins. The facets' hue levels are the levels
+    of one release, suppressed each on its own counts, and the release
+    ledger links them as the cells of one table
+    (:func:`safeplot.release.guard.link_levels`): to the grid without
+    facets, to each facet alone and to each hue level across the facets,
+    so that the figure without ``row``/``col`` minus the facets shown gives
+    no suppressed cell. Records with a missing facet or hue value are in
+    those totals as hidden cells. Only the counting methods
+    (``"suppress"``, ``"generalize"``) are released so; the others release
+    each facet on its own.
+
+    Parameters
+    ----------
+    data : DataFrame
+        The records, with the variables and the facet columns.
+    x, y, hue : str
+        Column names of the two variables and of the hue (optional).
+    hue_order : list, optional
+        The hue levels to draw, in order.
+    facets : sequence of str
+        The facet columns (``row``, ``col``); they name the facetings for
+        the ledger.
+    names : (str, str), optional
+        The variables' names in the reports (default: `x` and `y`).
+    method, bins, threshold, factor, function, policy
+        As in :func:`release_grid`.
+
+    Returns
+    -------
+    dict
+        Facet key (tuple of its `facets` values) -> :class:`GridRelease`
+        of that facet's hue levels, for every facet with complete records.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> panels = grid_panels(penguins, x="bill_length_mm", y="bill_depth_mm",
+    ...                      facets=["sex"], bins=10)
+    >>> sorted(panels)
+    [('Female',), ('Male',)]
+    >>> bool(np.array_equal(panels[("Male",)].xedges, panels[("Female",)].xedges))
+    True
+    """
+    import pandas as pd
+
+    pol = get_policy(policy)
+    m = get_method(pol.check_method(method, "hist"))
+    if not m.counts_only:
+        raise ValueError(
+            f"{function}: grid_panels releases counts of raw records (method='suppress' or "
+            f"'generalize'), not method={m.name!r}; release each facet with release_grid."
+        )
+    frame = pd.DataFrame(data).reset_index(drop=True)
+    fcodes, keys, dims = facet_codes(frame, list(facets))
+    if hue is None:
+        levels: list[Any] = [None]
+        hue_codes = np.zeros(len(frame), dtype=int)
+        no_hue = np.zeros(len(frame), dtype=bool)
+    else:
+        levels = categorical_order(frame[hue], hue_order)
+        lookup = {lev: i for i, lev in enumerate(levels)}
+        hue_codes = np.array([lookup.get(v, -1) for v in frame[hue]], dtype=int)
+        no_hue = frame[hue].isna().to_numpy()
+    n_hue = len(levels)
+    # each record's cell of the table of facets by hue levels; -1 for a level left out of
+    # hue_order (counted, never drawn); NaN for a missing facet or hue (dropped, still linked)
+    combined = np.where(hue_codes >= 0, fcodes * n_hue + hue_codes, -1).astype(float)
+    combined[(fcodes < 0) | no_hue] = np.nan
+    xy = np.column_stack(
+        [pd.to_numeric(frame[c], errors="coerce").to_numpy(dtype=float) for c in (x, y)]
+    )
+    complete = np.isfinite(xy).all(axis=1)
+    labelled, unlabelled = complete & ~np.isnan(combined), complete & np.isnan(combined)
+    level_codes = np.where(no_hue, -1, hue_codes)
+    table = guard.FacetTable(
+        [
+            (np.r_[c[labelled], c[unlabelled]], n, tag)
+            for (c, n), tag in zip(dims, facets, strict=True)
+        ],
+        np.r_[level_codes[labelled], level_codes[unlabelled]],
+    )
+    cells = list(range(len(keys) * n_hue))
+    whole = release_grid(
+        xy[:, 0],
+        xy[:, 1],
+        names=names or (x, y),
+        hue=combined,
+        hue_order=cells,
+        method=m.name,
+        bins=bins,
+        threshold=threshold,
+        factor=factor,
+        kind="hist",
+        function=function,
+        policy=pol,
+        facets=table,
+        partition=hue if hue is not None else None,
+    )
+    counts = whole.counts.reshape(len(keys), n_hue, *whole.counts.shape[1:])
+    # a hue level shown in no facet is not named (unless the caller named it), as in one grid
+    named = set(hue_order or ())
+    keep = [(np.nan_to_num(counts[:, h]) > 0).any() or levels[h] in named for h in range(n_hue)]
+    sizes = np.bincount(fcodes[labelled & (fcodes >= 0)], minlength=len(keys))
+    hidden = np.asarray(whole.report.details.pop("cells_suppressed_per_level"))
+    hidden = hidden.reshape(len(keys), n_hue).sum(axis=1)
+    out = {}
+    for f, key in enumerate(keys):
+        if not sizes[f]:
+            continue
+        mine = counts[f][np.asarray(keep)]
+        if not (np.nan_to_num(mine) > 0).any():
+            raise DisclosureError(
+                f"{function}: every grid cell of the facet {key!r} is below the threshold or "
+                "hidden so that the facets cannot be differenced from the whole: nothing can "
+                "be shown. Use method='generalize', fewer bins, or merge small facets."
+            )
+        report = replace(
+            whole.report,
+            n=pol.round_count(int(sizes[f])),
+            cells_suppressed=int(hidden[f]),
+            warnings=list(whole.report.warnings),
+            details=dict(whole.report.details),
+        )
+        out[key] = replace(
+            whole,
+            counts=mine,
+            levels=[lev for lev, k in zip(levels, keep, strict=True) if k],
+            report=report,
+        )
+    return out
 
 
 def _refuse_small_levels(
