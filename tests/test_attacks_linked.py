@@ -1398,6 +1398,18 @@ def _count_reads(df, **kw):
     return [dict(zip(rel.levels, np.nansum(rel.counts, axis=1).tolist(), strict=True))]
 
 
+def _scatter_cell_reads(df, **kw):
+    """The cells of a scatter plot under "suppress", read from the release in the audit log."""
+    _, ax = plt.subplots()
+    safeplot.scatterplot(df, x="x", y="y", method="suppress", bins=3, ax=ax, **kw)
+    released = safeplot.audit.entries()[-1].to_dict()["released"]
+    cells: dict[tuple, float] = defaultdict(float)
+    at = {name: i for i, name in enumerate(released["columns"])}
+    for row in released["data"]:
+        cells[(row[at["x"]], row[at["y"]])] += float(row[at["count"]])
+    return [dict(cells)]
+
+
 #: how a reader reads one figure, with or without hue (a list of panels, summed per bin)
 _MISSING_HUE_READS = {
     "histplot": _hist_reads,
@@ -1405,6 +1417,7 @@ _MISSING_HUE_READS = {
     "displot-col": _facet_reads,
     "grid": _grid_reads,
     "countplot": _count_reads,
+    "scatter-cells": _scatter_cell_reads,
 }
 
 

@@ -269,6 +269,7 @@ def release_grid(
     binrange: Any = None,
     facets: guard.FacetTable | None = None,
     partition: Any = None,
+    unlabelled: ArrayLike | None = None,
 ) -> GridRelease:
     """Release the counts of (x, y) in a grid of cells, per hue level.
 
@@ -320,6 +321,11 @@ def release_grid(
         facets by hue levels (:class:`~safeplot.release.guard.FacetTable`,
         over the complete records in row order, then those with a missing
         level), and `partition` names the hue for the release ledger.
+    unlabelled : array-like, shape (m, 2), optional
+        Rows (x, y) of records the caller left out for a missing level of
+        a grouping given as `hue` (a scatter plot's style, say): neither
+        counted nor reported, but linked by the release ledger as records
+        of a level not drawn, as those with a missing `hue` are.
 
     Returns
     -------
@@ -359,9 +365,12 @@ def release_grid(
         clean = clean_numeric(columns, list(names), strata=[_HUE] if hue is not None else None)
         raw = clean.values
         n_dropped += clean.n_dropped
+    given = None if unlabelled is None else np.asarray(unlabelled, dtype=float).reshape(-1, 2)
     unlabelled = None
     if source is None and hue is not None:
         unlabelled = _missing_hue(x, y, hue)
+        if given is not None:
+            unlabelled = np.concatenate([unlabelled, given])
         present = [lab[0] for lab in clean.strata_labels]
         import pandas as pd
 

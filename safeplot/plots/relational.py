@@ -607,6 +607,13 @@ def _semantic_release(
             n_left_out=n_left_out,
         )
     if m.counts_only:
+        # records with x and y but a missing hue or style: left out of the cells drawn, but a
+        # scatter plot without hue counts them, so the ledger links them
+        unlabelled = None
+        if categorical:
+            xy = frame[["x", "y"]].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+            lost = np.isfinite(xy).all(axis=1) & frame[categorical].isna().any(axis=1).to_numpy()
+            unlabelled = xy[lost]
         return _grid_semantic_release(
             raw,
             cats,
@@ -621,6 +628,7 @@ def _semantic_release(
             clean.n_dropped,
             function,
             pol,
+            unlabelled,
         )
     if m.uses_k:
         k = pol.check_k(k, n)
@@ -737,8 +745,13 @@ def _grid_semantic_release(
     n_dropped,
     function,
     pol,
+    unlabelled=None,
 ) -> ScatterRelease:
-    """Grid cells per (hue, style) level: one row per surviving cell, with its count."""
+    """Grid cells per (hue, style) level: one row per surviving cell, with its count.
+
+    `unlabelled`: rows (x, y) of the records with a missing hue or style,
+    linked by the release ledger (:func:`~safeplot.plots.grid.release_grid`).
+    """
     count_col = "count"
     while count_col in cols.values():
         count_col += "_"
@@ -771,6 +784,7 @@ def _grid_semantic_release(
         n_dropped=n_dropped,
         function=function,
         policy=pol,
+        unlabelled=unlabelled,
     )
     rows = []
     for i, combo in enumerate(combos):
