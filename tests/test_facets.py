@@ -15,7 +15,7 @@ from matplotlib.colors import to_rgb
 from matplotlib.patches import Rectangle
 
 import safeplot
-from safeplot import audit
+from safeplot import audit, ledger
 from safeplot.anonymize.grids import hits_any, rare_values
 from safeplot.errors import DisclosureError
 from safeplot.plots._common import FOOTNOTE_GID
@@ -143,7 +143,7 @@ def test_displot_facets_equal_the_hue_levels_of_one_histplot(method):
     assert len(widths) == 1
 
 
-@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "suppress", "rounding"])
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "rounding"])
 def test_relplot_facets_equal_scatterplot_of_each_subset(method):
     df = SHAPES["outliers"]
     g = relplot(df, x="x", y="y", col="g", method=method, height=2)
@@ -152,6 +152,31 @@ def test_relplot_facets_equal_scatterplot_of_each_subset(method):
         scatterplot(data=sub, x="x", y="y", method=method, ax=ref)
         np.testing.assert_allclose(_offsets(ax), _offsets(ref), rtol=1e-12)
         assert ax.safeplot_report.params == ref.safeplot_report.params
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+def test_relplot_cells_of_every_facet_are_on_one_grid(method):
+    """Under the grid methods the facets are released together on one grid, as seaborn's
+    facets share their bins: what each facet draws is its panel of scatter_cell_panels,
+    and the cell centres of all facets lie on one lattice."""
+    from safeplot.plots.relational import scatter_cell_panels
+
+    df = safeplot.load_dataset("penguins").rename(
+        columns={"bill_length_mm": "x", "bill_depth_mm": "y", "sex": "g"}
+    )
+    g = relplot(df, x="x", y="y", col="g", method=method, bins=10, height=2)
+    with ledger.using(ledger.Ledger()):
+        panels = scatter_cell_panels(df, x="x", y="y", facets=["g"], method=method, bins=10)
+    for ax, level in zip(g.axes.flat, g.col_names, strict=True):
+        frame = panels[(level,)].frame
+        drawn = sorted(map(tuple, _offsets(ax).round(9).tolist()))
+        assert len(drawn) > 3
+        assert drawn == sorted(map(tuple, frame[["x", "y"]].to_numpy().round(9).tolist()))
+    for j in range(2):
+        centres = np.unique(np.concatenate([_offsets(ax)[:, j] for ax in g.axes.flat]))
+        step = np.diff(centres).min()
+        lattice = (centres - centres[0]) / step
+        assert np.allclose(lattice, np.round(lattice), atol=1e-6)
 
 
 def test_relplot_hue_deterministic_within_facet_and_level():

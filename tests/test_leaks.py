@@ -1405,8 +1405,8 @@ REFUSALS: list[Refusal] = [
         "tiny_groups",
         DisclosureError,
         "facet\\(s\\) have fewer than (threshold=3|2\\*k=6) records",
-        "a facet of counts below the threshold (or 2k) cannot be left out: the figure without "
-        "col= minus the facets shown would give its counts, and the ledger does not link facets",
+        "a facet of counts below the threshold is refused, not left out: its title names a "
+        "group of a few records, whose counts the ledger would have to hide in every bar",
     ),
     Refusal(
         "correspondenceplot",

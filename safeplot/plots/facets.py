@@ -1570,7 +1570,11 @@ def relplot(
     """Draw released scatter plots on a FacetGrid, as :func:`seaborn.relplot` does.
 
     Every facet is drawn by :func:`~safeplot.plots.relational.scatterplot`
-    on that facet's records, with the same method and parameters.
+    on that facet's records, with the same method and parameters. Under the
+    grid methods (``"suppress"``, ``"generalize"``) the facets' cells are
+    released together first, on one grid, and linked in the release ledger
+    to the scatter plot without ``row``/``col``
+    (:func:`~safeplot.plots.relational.scatter_cell_panels`).
 
     Parameters
     ----------
@@ -1760,8 +1764,51 @@ def relplot(
     fkws, xlim, ylim = _facet_kws(facet_kws, "relplot")
     tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, m.raw)
     tracker.leave_out(shown.dropped)
+    panels = None
+    if cells and "size" not in names and types.get("hue", "categorical") == "categorical":
+        # every facet's cells on one grid, linked in the ledger to the figure without
+        # row=/col= (whose cells minus the facets' would give a suppressed one), then drawn
+        from .relational import draw_scatter_cells, scatter_cell_panels
+
+        panel_data, tags = _panel_frame(
+            frame, names, "x", also=[r for r in ("y", "style") if r in names]
+        )
+        panels = scatter_cell_panels(
+            panel_data,
+            x=names["x"],
+            y=names["y"],
+            hue=names.get("hue"),
+            style=names.get("style"),
+            orders={"hue": hue_levels, "style": style_levels},
+            facets=tags,
+            method=method,
+            bins=kwargs.get("bins"),
+            threshold=threshold,
+            factor=factor,
+            policy=pol,
+        )
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
+        key = tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)
+        if panels is not None and key in panels:
+            rel = panels[key]
+            draw_scatter_cells(
+                rel,
+                ax=axes_for(ax, rel.report, rel),
+                palette=palette,
+                hue_order=hue_levels,
+                hue_norm=hue_norm,
+                sizes=sizes,
+                size_order=size_order,
+                size_norm=size_norm,
+                markers=True if markers is None else markers,
+                style_order=style_levels,
+                legend=legend,
+                annotate=annotate,
+                policy=pol,
+                **{name: v for name, v in kwargs.items() if name != "bins"},
+            )
+            return
         _call(
             scatterplot,
             data=sub,

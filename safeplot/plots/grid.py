@@ -581,6 +581,8 @@ def grid_panels(
     factor: int = 2,
     function: str = "displot",
     policy: Policy | None = None,
+    partition: Any = None,
+    kind: str = "hist",
 ) -> dict[tuple, GridRelease]:
     """Release the 2-D grids of every facet of a figure together, before any is drawn.
 
@@ -610,8 +612,10 @@ def grid_panels(
         the ledger.
     names : (str, str), optional
         The variables' names in the reports (default: `x` and `y`).
-    method, bins, threshold, factor, function, policy
+    method, bins, threshold, factor, function, policy, kind
         As in :func:`release_grid`.
+    partition : hashable, optional
+        The grouping's name for the ledger (default: `hue`).
 
     Returns
     -------
@@ -633,7 +637,7 @@ def grid_panels(
     import pandas as pd
 
     pol = get_policy(policy)
-    m = get_method(pol.check_method(method, "hist"))
+    m = get_method(pol.check_method(method, kind))
     if not m.counts_only:
         raise ValueError(
             f"{function}: grid_panels releases counts of raw records (method='suppress' or "
@@ -679,11 +683,11 @@ def grid_panels(
         bins=bins,
         threshold=threshold,
         factor=factor,
-        kind="hist",
+        kind=kind,
         function=function,
         policy=pol,
         facets=table,
-        partition=hue if hue is not None else None,
+        partition=None if hue is None else (partition or hue),
     )
     counts = whole.counts.reshape(len(keys), n_hue, *whole.counts.shape[1:])
     # a hue level shown in no facet is not named (unless the caller named it), as in one grid
@@ -697,12 +701,13 @@ def grid_panels(
         if not sizes[f]:
             continue
         mine = counts[f][np.asarray(keep)]
-        if not (np.nan_to_num(mine) > 0).any():
-            raise DisclosureError(
-                f"{function}: every grid cell of the facet {key!r} is below the threshold or "
-                "hidden so that the facets cannot be differenced from the whole: nothing can "
-                "be shown. Use method='generalize', fewer bins, or merge small facets."
-            )
+        # (hidden cells included: those the ledger hid so that no facet is a difference)
+        refuse_if_nothing_shown(
+            mine,
+            "grid cell",
+            f"(facet {key!r} of {function}) Use method='generalize', fewer bins, or merge "
+            "small facets.",
+        )
         report = replace(
             whole.report,
             n=pol.round_count(int(sizes[f])),

@@ -22,7 +22,7 @@ style) and :func:`scatter` matplotlib's call.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import matplotlib as mpl
@@ -43,7 +43,7 @@ from ..marks.boxes import MERGE_NOTE_GID, draw_boxes
 from ..marks.points import BRIEF_TICKS, draw_semantic
 from ..methods import anonymize_values, available_methods, get_method
 from ..policy import Policy, get_policy
-from ..release import DisclosureReport, PointRelease, guard, release_kind
+from ..release import DisclosureReport, GridRelease, PointRelease, guard, release_kind
 from ._boxes import (
     BoxScatterRelease,
     box_positions,
@@ -73,9 +73,11 @@ __all__ = [
     "box_positions",
     "brief_legend_entries",
     "draw_scatter",
+    "draw_scatter_cells",
     "map_types",
     "release_scatter",
     "scatter",
+    "scatter_cell_panels",
     "scatterplot",
 ]
 
@@ -731,6 +733,25 @@ def _semantic_release(
     )
 
 
+def _cell_combos(cats: pd.DataFrame, categorical: list[str], orders: dict) -> tuple[list, Any]:
+    """Return the (hue, style) combinations present, in order, and each record's (-1: none)."""
+    if not categorical:
+        return [()], None
+    level_lists = [categorical_order(cats[r], orders.get(r)) for r in categorical]
+    present = set(map(tuple, cats[categorical].itertuples(index=False, name=None)))
+    combos = [
+        c
+        for c in pd.MultiIndex.from_product(level_lists).to_list()
+        if (c if isinstance(c, tuple) else (c,)) in present
+    ]
+    combos = [c if isinstance(c, tuple) else (c,) for c in combos]
+    lookup = {c: i for i, c in enumerate(combos)}
+    codes = np.array(
+        [lookup.get(c, -1) for c in cats[categorical].itertuples(index=False, name=None)]
+    )
+    return combos, codes
+
+
 def _grid_semantic_release(
     raw,
     cats,
@@ -752,24 +773,7 @@ def _grid_semantic_release(
     `unlabelled`: rows (x, y) of the records with a missing hue or style,
     linked by the release ledger (:func:`~safeplot.plots.grid.release_grid`).
     """
-    count_col = "count"
-    while count_col in cols.values():
-        count_col += "_"
-    hue = None
-    combos: list[tuple] = [()]
-    if categorical:
-        level_lists = [categorical_order(cats[r], orders.get(r)) for r in categorical]
-        present = set(map(tuple, cats[categorical].itertuples(index=False, name=None)))
-        combos = [
-            c
-            for c in pd.MultiIndex.from_product(level_lists).to_list()
-            if (c if isinstance(c, tuple) else (c,)) in present
-        ]
-        combos = [c if isinstance(c, tuple) else (c,) for c in combos]
-        lookup = {c: i for i, c in enumerate(combos)}
-        hue = np.array(
-            [lookup.get(c, -1) for c in cats[categorical].itertuples(index=False, name=None)]
-        )
+    combos, hue = _cell_combos(cats, categorical, orders)
     grid = release_grid(
         raw[:, 0],
         raw[:, 1],
@@ -786,16 +790,36 @@ def _grid_semantic_release(
         policy=pol,
         unlabelled=unlabelled,
     )
+    return _cells_release(grid, combos, cats, categorical, cols, orders, threshold)
+
+
+def _cells_release(
+    grid: GridRelease,
+    combos: list[tuple],
+    cats: pd.DataFrame,
+    categorical: list[str],
+    cols: dict,
+    orders: dict,
+    threshold: int,
+) -> ScatterRelease:
+    """Return the scatter of a released grid: a row per shown cell of each (hue, style) level.
+
+    `grid`'s levels are indices into `combos`; `cats` holds the drawn records'
+    levels, which tell the levels with no cell shown (left out, unless named).
+    """
+    count_col = "count"
+    while count_col in cols.values():
+        count_col += "_"
     rows = []
-    for i, combo in enumerate(combos):
-        counts = np.nan_to_num(grid.counts[i])
+    for i, counts in zip(grid.levels, grid.counts, strict=True):
+        counts = np.nan_to_num(counts)
         ix, iy = np.nonzero(counts > 0)
         part = {
             cols["x"]: grid.xcentres[ix],
             cols["y"]: grid.ycentres[iy],
             count_col: counts[ix, iy].astype(np.int64),
         }
-        for r, value in zip(categorical, combo, strict=True):
+        for r, value in zip(categorical, combos[0 if i is None else i], strict=True):
             part[cols[r]] = [value] * ix.size
         rows.append(pd.DataFrame(part))
     frame = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
@@ -835,6 +859,173 @@ def _grid_semantic_release(
         cells=True,
         notes=[LEFT_OUT_NOTE] if undrawn else [],
     )
+
+
+def scatter_cell_panels(
+    data: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    hue: str | None = None,
+    style: str | None = None,
+    orders: dict[str, Any] | None = None,
+    facets: Sequence[str] = (),
+    method: str | None = None,
+    bins: int | None = None,
+    threshold: int | None = None,
+    factor: int = 2,
+    policy: Policy | None = None,
+    function: str = "relplot",
+) -> dict[tuple, ScatterRelease]:
+    """Release the grid cells of a faceted scatter plot together, before any is drawn.
+
+    Under the grid methods (``"suppress"``, ``"generalize"``) each facet of
+    ``relplot`` shows the counts of its records in cells, by (hue, style)
+    level. The facets are released on one grid and the release ledger
+    links them as the cells of one table (:func:`~safeplot.plots.grid.grid_panels`),
+    so that the scatter plot without ``row``/``col`` minus the facets shown
+    gives no suppressed cell.
+
+    Parameters
+    ----------
+    data : DataFrame
+        The records: the variables and the facet columns.
+    x, y, hue, style : str
+        Column names (`hue` and `style` categorical, optional).
+    orders : dict, optional
+        ``{"hue": hue_order, "style": style_order}``.
+    facets : sequence of str
+        The facet columns (``row``, ``col``), naming the facetings for the ledger.
+    method, bins, threshold, factor, policy, function
+        As in :func:`scatterplot` (`bins`: cells per axis before
+        generalisation; None chooses by the number of records).
+
+    Returns
+    -------
+    dict
+        Facet key (tuple of its `facets` values) -> :class:`ScatterRelease`
+        of cells, for every facet with complete records.
+
+    Examples
+    --------
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> panels = scatter_cell_panels(penguins, x="bill_length_mm", y="bill_depth_mm",
+    ...                              hue="species", facets=["sex"], method="suppress")
+    >>> sorted(panels), list(panels[("Male",)].frame.columns)
+    ([('Female',), ('Male',)], ['bill_length_mm', 'bill_depth_mm', 'count', 'species'])
+    """
+    from .grid import grid_panels
+
+    pol = get_policy(policy)
+    m = get_method(pol.check_method(method, "scatter"))
+    orders = dict(orders or {})
+    roles = {"x": x, "y": y, "hue": hue, "style": style}
+    pdata = plot_data(data, {r: v for r, v in roles.items() if v is not None}, function=function)
+    categorical = [r for r in ("hue", "style") if pdata.has(r)]
+    cols = _column_names(pdata, ["x", "y", *categorical])
+    frame = pdata.frame
+    xy = frame[["x", "y"]].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    complete = np.isfinite(xy).all(axis=1)
+    has_levels = ~frame[categorical].isna().any(axis=1).to_numpy() if categorical else complete
+    drawn = complete & has_levels
+    cats = frame.loc[drawn, categorical].reset_index(drop=True)
+    combos, codes = _cell_combos(cats, categorical, orders)
+    # each record's (hue, style) combination: NaN for a missing level (dropped, still linked)
+    combo = np.full(len(frame), np.nan)
+    combo[drawn] = 0 if codes is None else codes
+    table = pd.DataFrame({cols["x"]: xy[:, 0], cols["y"]: xy[:, 1], "level": combo})
+    for tag in facets:
+        table[tag] = np.asarray(data[tag])
+    partition = " x ".join(f"{r}={pdata.label(r)}" for r in categorical) or None
+    grids = grid_panels(
+        table,
+        x=cols["x"],
+        y=cols["y"],
+        hue="level" if categorical else None,
+        hue_order=list(range(len(combos))) if categorical else None,
+        facets=list(facets),
+        method=m.name,
+        bins=bins,
+        threshold=threshold,
+        factor=factor,
+        function=function,
+        policy=pol,
+        partition=partition,
+        kind="scatter",
+    )
+    facet_of = table.loc[drawn, list(facets)].reset_index(drop=True)
+    out = {}
+    for key, grid in grids.items():
+        mine = np.ones(len(cats), dtype=bool)
+        for tag, value in zip(facets, key, strict=True):
+            mine &= (facet_of[tag] == value).to_numpy()
+        levels = [None if lev is None else int(lev) for lev in grid.levels]
+        out[key] = _cells_release(
+            replace(grid, levels=levels),
+            combos,
+            cats[mine].reset_index(drop=True),
+            categorical,
+            cols,
+            orders,
+            pol.check_threshold(threshold),
+        )
+    return out
+
+
+def draw_scatter_cells(
+    rel: ScatterRelease,
+    *,
+    ax: Axes,
+    palette: Any = None,
+    hue_order: Any = None,
+    hue_norm: Any = None,
+    sizes: Any = None,
+    size_order: Any = None,
+    size_norm: Any = None,
+    markers: Any = True,
+    style_order: Any = None,
+    legend: Any = "auto",
+    annotate: bool | None = None,
+    policy: Policy | None = None,
+    **kwargs: Any,
+) -> Axes:
+    """Draw released scatter cells (:func:`scatter_cell_panels`) as :func:`scatterplot` does.
+
+    Marker areas are proportional to the cells' counts; the keywords are
+    :func:`seaborn.scatterplot`'s. Nothing here sees a record.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import safeplot
+    >>> penguins = safeplot.load_dataset("penguins")
+    >>> panels = scatter_cell_panels(penguins, x="bill_length_mm", y="bill_depth_mm",
+    ...                              facets=["sex"], method="suppress")
+    >>> ax = draw_scatter_cells(panels[("Male",)], ax=plt.figure().subplots())
+    >>> ax.get_xlabel()
+    'bill_length_mm'
+    """
+    pol = get_policy(policy)
+    draw_semantic(
+        ax,
+        rel,
+        palette=palette,
+        hue_order=hue_order,
+        hue_norm=hue_norm,
+        sizes=sizes,
+        size_order=size_order,
+        size_norm=size_norm,
+        markers=markers,
+        style_order=style_order,
+        legend=legend,
+        mark_coincident=False,
+        kwargs=kwargs,
+        legend_entries=brief_legend_entries,
+    )
+    if rel.notes:
+        note_below(ax, "\n".join(rel.notes), LEFT_OUT_GID)
+    return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
 
 
 @takes_method_options
