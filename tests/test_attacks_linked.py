@@ -1463,6 +1463,19 @@ def test_without_the_link_the_missing_hue_would_be_counted():
     assert t - 1 in _rests(whole, [split])
 
 
+def _differenced(facets_first: bool, faceted, whole, t: int) -> None:
+    """Draw the faceted figure and the whole in the order given, and subtract as a reader:
+    each shown cell of the whole minus the facets' there is 0 or at least `t`, and the
+    ledger had to hide something for it."""
+    if facets_first:
+        parts, total = faceted(), whole()
+    else:
+        total, parts = whole(), faceted()
+    rests = _rests(total, parts)
+    assert rests and all(rest == 0 or rest >= t for rest in rests), (total, parts)
+    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+
+
 # -- count plots by facet against the whole -----------------------------------------------
 
 
@@ -1508,13 +1521,7 @@ def test_a_count_plots_whole_minus_its_facets_shown_recovers_no_small_count(face
         _, ax = plt.subplots()
         return _count_bars(safeplot.countplot(df, x="c", hue=hue, ax=ax))
 
-    if facets_first:
-        parts, total = faceted(), whole()
-    else:
-        total, parts = whole(), faceted()
-    rests = _rests(total, parts)
-    assert rests and all(rest == 0 or rest >= t for rest in rests), (total, parts)
-    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+    _differenced(facets_first, faceted, whole, t)
 
 
 def test_without_the_link_a_count_facet_would_be_the_whole_minus_the_others():
@@ -1568,13 +1575,7 @@ def test_a_bivariate_histograms_whole_minus_its_facets_recovers_no_small_count(f
         _, ax = plt.subplots()
         return _grid_cells(safeplot.histplot(df, x="x", y="y", hue=hue, bins=3, ax=ax))
 
-    if facets_first:
-        parts, total = faceted(), whole()
-    else:
-        total, parts = whole(), faceted()
-    rests = _rests(total, parts)
-    assert rests and all(rest == 0 or rest >= t for rest in rests), (total, parts)
-    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+    _differenced(facets_first, faceted, whole, t)
 
 
 def test_the_facets_of_a_bivariate_histogram_share_the_wholes_cells():
@@ -1615,10 +1616,4 @@ def test_a_scatter_plots_cells_minus_its_facets_recovers_no_small_count(facets_f
         safeplot.scatterplot(df, ax=ax, **kws)
         return _released_cells(safeplot.audit.entries()[-1])
 
-    if facets_first:
-        parts, total = faceted(), whole()
-    else:
-        total, parts = whole(), faceted()
-    rests = _rests(total, parts)
-    assert rests and all(rest == 0 or rest >= t for rest in rests), (total, parts)
-    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+    _differenced(facets_first, faceted, whole, t)

@@ -1788,6 +1788,19 @@ def relplot(
             policy=pol,
         )
 
+    # how every facet is drawn, whether released here (cells) or by scatterplot
+    style = dict(
+        palette=palette,
+        hue_order=hue_levels,
+        hue_norm=hue_norm,
+        sizes=sizes,
+        size_order=size_order,
+        size_norm=size_norm,
+        markers=True if markers is None else markers,
+        style_order=style_levels,
+        legend=legend,
+    )
+
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
         key = tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)
         if panels is not None and key in panels:
@@ -1795,17 +1808,9 @@ def relplot(
             draw_scatter_cells(
                 rel,
                 ax=axes_for(ax, rel.report, rel),
-                palette=palette,
-                hue_order=hue_levels,
-                hue_norm=hue_norm,
-                sizes=sizes,
-                size_order=size_order,
-                size_norm=size_norm,
-                markers=True if markers is None else markers,
-                style_order=style_levels,
-                legend=legend,
                 annotate=annotate,
                 policy=pol,
+                **style,
                 **{name: v for name, v in kwargs.items() if name != "bins"},
             )
             return
@@ -1817,15 +1822,7 @@ def relplot(
             hue=names.get("hue"),
             size=names.get("size"),
             style=names.get("style"),
-            palette=palette,
-            hue_order=hue_levels,
-            hue_norm=hue_norm,
-            sizes=sizes,
-            size_order=size_order,
-            size_norm=size_norm,
-            markers=True if markers is None else markers,
-            style_order=style_levels,
-            legend=legend,
+            **style,
             ax=ax,
             method=method,
             threshold=threshold,
