@@ -1617,3 +1617,44 @@ def test_a_scatter_plots_cells_minus_its_facets_recovers_no_small_count(facets_f
         return _released_cells(safeplot.audit.entries()[-1])
 
     _differenced(facets_first, faceted, whole, t)
+
+
+@pytest.mark.parametrize(
+    "order",
+    [np.array(["p", "q", "r"]), pd.Index(["p", "q", "r"]), ["p", "q", "r"]],
+    ids=["numpy-str", "index", "list"],
+)
+def test_a_count_facet_is_linked_whatever_type_holds_its_order(order):
+    """The ledger names a category by its value: order= given as numpy strings (or the
+    Timestamps of df.day.unique()) is the same category as the data's own values."""
+    t = safeplot.get_policy().threshold
+    df = _count_facet_frame(t)
+
+    def faceted():
+        grid = safeplot.catplot(df, x="c", col="f", kind="count", order=order, height=2)
+        return [_count_bars(ax) for ax in grid.axes.flat]
+
+    def whole():
+        _, ax = plt.subplots()
+        return _count_bars(safeplot.countplot(df, x="c", ax=ax))
+
+    _differenced(False, faceted, whole, t)
+
+
+def test_count_plots_of_dates_are_linked_across_their_types():
+    t = safeplot.get_policy().threshold
+    df = _count_facet_frame(t)
+    df["d"] = pd.to_datetime("2024-01-01") + pd.to_timedelta(
+        df["c"].map({"p": 0, "q": 1, "r": 2}), "D"
+    )
+
+    def faceted():
+        order = df["d"].unique()  # a DatetimeArray of Timestamps, not the data's datetimes
+        grid = safeplot.catplot(df, x="d", col="f", kind="count", order=order, height=2)
+        return [_count_bars(ax) for ax in grid.axes.flat]
+
+    def whole():
+        _, ax = plt.subplots()
+        return _count_bars(safeplot.countplot(df, x="d", ax=ax))
+
+    _differenced(True, faceted, whole, t)

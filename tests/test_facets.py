@@ -1056,3 +1056,28 @@ def test_a_level_missing_from_a_facet_keeps_its_colour(kind):
         assert drawn <= colours
         assert drawn == {to_rgb(f"C{order.index(s)}") for s in present}, island
     plt.close("all")
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+def test_facets_of_one_grid_report_their_own_dropped_rows(method):
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame(
+        {"x": rng.normal(size=200), "y": rng.normal(size=200), "f": ["u"] * 100 + ["v"] * 100}
+    )
+    df.loc[:9, "x"] = np.nan  # ten rows of facet u
+    g = safeplot.displot(df, x="x", y="y", col="f", bins=4, method=method, height=2)
+    dropped = {ax.get_title(): ax.safeplot_report.n_dropped for ax in g.axes.flat}
+    assert dropped == {"f = u": 10, "f = v": 0}
+    warned = ["dropped" in " ".join(ax.safeplot_report.warnings) for ax in g.axes.flat]
+    assert warned == [True, False]
+
+
+def test_a_facet_without_complete_records_is_a_clear_error():
+    df = pd.DataFrame({"x": np.arange(60.0), "y": np.arange(60.0), "f": ["u"] * 30 + ["v"] * 30})
+    df.loc[df.f == "v", "x"] = np.nan
+    for call in (
+        lambda: safeplot.displot(df, x="x", y="y", col="f", bins=3, height=2),
+        lambda: safeplot.relplot(df, x="x", y="y", col="f", method="suppress", height=2),
+    ):
+        with pytest.raises(ValueError, match=r"facet .*'v'.* has no record with both"):
+            call()

@@ -261,7 +261,8 @@ def _ranks(
     # the starts, taken at the tied rows only)
     run = np.searchsorted(np.flatnonzero(np.r_[True, ~tied]), rows, side="right")
     sub = order[rows]
-    # the order np.lexsort([sub, *reversed(others), run]) gives, from one sort of integers:
+    # the order np.lexsort([sub, *reversed(others), run]) gives, from one sort of integers
+    # (of finite values: add_keyed_noise refuses NaN first, which would rank apart here):
     # each key as its dense rank, the ranks combined into one number, then the row
     key = run.astype(np.int64)
     limit = 2**62 // max(arr.shape[0], 1)

@@ -19,6 +19,7 @@ draw seaborn's figures, but only of released numbers:
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import math
 from collections.abc import Sequence
@@ -1500,13 +1501,32 @@ def _category_keys(levels: Sequence[Any]) -> np.ndarray:
 
     The release ledger recognises records by their values; a category has
     no number of its own (its position depends on ``order=``), so it is
-    named by a 48-bit hash of its value (numbers by their float value, so
-    that ``1`` and ``1.0`` are one category, as pandas takes them).
+    named by a 48-bit hash of its value, whatever type holds it: numbers by
+    their float value (``1``, ``1.0`` and ``np.int64(1)`` are one category,
+    as pandas takes them), dates and times by their instant (a
+    ``Timestamp``, a ``datetime`` or a ``datetime64``), text as text (a
+    ``str`` or a ``np.str_``).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> a = _category_keys([1, "p", pd.Timestamp("2024-01-01")])
+    >>> b = _category_keys([np.float64(1.0), np.str_("p"), np.datetime64("2024-01-01")])
+    >>> bool((a == b).all())
+    True
     """
     out = np.empty(len(levels))
     for i, level in enumerate(levels):
-        is_number = isinstance(level, (int, float, np.number)) and not isinstance(level, bool)
-        text = f"n{float(level)!r}" if is_number else f"{type(level).__name__}:{level}"
+        if isinstance(level, np.generic) and not isinstance(level, np.datetime64):
+            level = level.item()  # numpy scalars as the Python values pandas gives
+        if isinstance(level, (datetime.date, np.datetime64, pd.Timestamp)):
+            text = f"t{pd.Timestamp(level).isoformat()}"
+        elif isinstance(level, bool):
+            text = f"b{level}"
+        elif isinstance(level, (int, float)):
+            text = f"n{float(level)!r}"
+        else:
+            text = f"s{level}"
         digest = hashlib.blake2b(text.encode(), digest_size=6).digest()
         out[i] = float(int.from_bytes(digest, "little"))
     return out

@@ -39,7 +39,12 @@ from ..methods import (
 from ..policy import Policy, get_policy
 from ..release import GridRelease, guard
 from ..sources.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
-from ._common import check_positive_int, make_report, refuse_if_nothing_shown
+from ._common import (
+    check_positive_int,
+    dropped_warning,
+    make_report,
+    refuse_if_nothing_shown,
+)
 from ._data import categorical_order, facet_codes
 
 __all__ = [
@@ -694,6 +699,18 @@ def grid_panels(
     named = set(hue_order or ())
     keep = [(np.nan_to_num(counts[:, h]) > 0).any() or levels[h] in named for h in range(n_hue)]
     sizes = np.bincount(fcodes[labelled & (fcodes >= 0)], minlength=len(keys))
+    # per facet, its rows dropped for a missing value (x, y or the hue), as one grid reports
+    lost = np.bincount(fcodes[~labelled & (fcodes >= 0)], minlength=len(keys))
+    rows = np.bincount(fcodes[fcodes >= 0], minlength=len(keys))
+    for f in np.flatnonzero((rows > 0) & (sizes == 0)):
+        raise ValueError(
+            f"{function}: the facet {keys[f]!r} has no record with both {x!r} and {y!r}"
+            + (f" and a {hue!r}" if hue is not None else "")
+            + ": nothing to plot in it. Drop its rows, or fill the missing values."
+        )
+    # the whole grid's warning of rows dropped is replaced by each facet's own
+    whole_dropped = dropped_warning(int(np.count_nonzero(~labelled)), pol)
+    others = [w for w in whole.report.warnings if w != whole_dropped]
     hidden = np.asarray(whole.report.details.pop("cells_suppressed_per_level"))
     hidden = hidden.reshape(len(keys), n_hue).sum(axis=1)
     out = {}
@@ -711,8 +728,9 @@ def grid_panels(
         report = replace(
             whole.report,
             n=pol.round_count(int(sizes[f])),
+            n_dropped=pol.round_count(int(lost[f])),
             cells_suppressed=int(hidden[f]),
-            warnings=list(whole.report.warnings),
+            warnings=others + ([dropped_warning(int(lost[f]), pol)] if lost[f] else []),
             details=dict(whole.report.details),
         )
         out[key] = replace(
