@@ -649,6 +649,8 @@ def grid_panels(
             f"'generalize'), not method={m.name!r}; release each facet with release_grid."
         )
     frame = pd.DataFrame(data).reset_index(drop=True)
+    # validation only: clear errors for text, booleans, dates, inf, all-missing, constant
+    clean_numeric({c: frame[c] for c in (x, y)}, [x, y])
     fcodes, keys, dims = facet_codes(frame, list(facets))
     if hue is None:
         levels: list[Any] = [None]

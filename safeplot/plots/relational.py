@@ -934,7 +934,10 @@ def scatter_cell_panels(
     # each record's (hue, style) combination: NaN for a missing level (dropped, still linked)
     combo = np.full(len(frame), np.nan)
     combo[drawn] = 0 if codes is None else codes
-    table = pd.DataFrame({cols["x"]: xy[:, 0], cols["y"]: xy[:, 1], "level": combo})
+    # the variables as given: grid_panels validates them (text, dates, booleans are refused)
+    table = pd.DataFrame(
+        {cols["x"]: frame["x"].to_numpy(), cols["y"]: frame["y"].to_numpy(), "level": combo}
+    )
     for tag in facets:
         table[tag] = np.asarray(data[tag])
     partition = " x ".join(f"{r}={pdata.label(r)}" for r in categorical) or None
