@@ -1432,22 +1432,9 @@ def displot(
         if panels is not None:
             panel = panels[tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)]
             if len(data_roles) == 2:  # a bivariate histogram's grid (grid_panels)
-                _call(
-                    draw_grid_histogram,
-                    grid=panel,
-                    ax=axes_for(ax, panel.report, panel),
-                    x=names["x"],
-                    y=names["y"],
-                    hue=names.get("hue"),
-                    legend=legend,
-                    palette=palette,
-                    hue_norm=hue_norm,
-                    color=color,
-                    annotate=annotate,
-                    **kws,
-                )
-                return
-            if kind == "ecdf":
+                draw, released = draw_grid_histogram, panel
+                given = {"grid": panel, "x": names["x"], "y": names["y"], "hue": names.get("hue")}
+            elif kind == "ecdf":
                 from .ecdf import draw_ecdf
 
                 # an ECDF release is drawn whole; a histogram panel's releases are its levels'
@@ -1768,7 +1755,7 @@ def relplot(
     if cells and "size" not in names and types.get("hue", "categorical") == "categorical":
         # every facet's cells on one grid, linked in the ledger to the figure without
         # row=/col= (whose cells minus the facets' would give a suppressed one), then drawn
-        from .relational import draw_scatter_cells, scatter_cell_panels
+        from .relational import draw_scatter_release, scatter_cell_panels
 
         panel_data, tags = _panel_frame(
             frame, names, "x", also=[r for r in ("y", "style") if r in names]
@@ -1805,7 +1792,7 @@ def relplot(
         key = tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)
         if panels is not None and key in panels:
             rel = panels[key]
-            draw_scatter_cells(
+            draw_scatter_release(
                 rel,
                 ax=axes_for(ax, rel.report, rel),
                 annotate=annotate,

@@ -73,7 +73,7 @@ __all__ = [
     "box_positions",
     "brief_legend_entries",
     "draw_scatter",
-    "draw_scatter_cells",
+    "draw_scatter_release",
     "map_types",
     "release_scatter",
     "scatter",
@@ -976,7 +976,7 @@ def scatter_cell_panels(
     return out
 
 
-def draw_scatter_cells(
+def draw_scatter_release(
     rel: ScatterRelease,
     *,
     ax: Axes,
@@ -989,13 +989,16 @@ def draw_scatter_cells(
     markers: Any = True,
     style_order: Any = None,
     legend: Any = "auto",
+    mark_coincident: bool = False,
     annotate: bool | None = None,
     policy: Policy | None = None,
     **kwargs: Any,
 ) -> Axes:
-    """Draw released scatter cells (:func:`scatter_cell_panels`) as :func:`scatterplot` does.
+    """Draw a released scatter (points, or the cells of :func:`scatter_cell_panels`).
 
-    Marker areas are proportional to the cells' counts; the keywords are
+    It is drawn as :func:`scatterplot` draws it. Cells get marker areas
+    proportional to their counts; `mark_coincident` draws points shared by
+    several records in black; the other keywords are
     :func:`seaborn.scatterplot`'s. Nothing here sees a record.
 
     Examples
@@ -1005,7 +1008,7 @@ def draw_scatter_cells(
     >>> penguins = safeplot.load_dataset("penguins")
     >>> panels = scatter_cell_panels(penguins, x="bill_length_mm", y="bill_depth_mm",
     ...                              facets=["sex"], method="suppress")
-    >>> ax = draw_scatter_cells(panels[("Male",)], ax=plt.figure().subplots())
+    >>> ax = draw_scatter_release(panels[("Male",)], ax=plt.figure().subplots())
     >>> ax.get_xlabel()
     'bill_length_mm'
     """
@@ -1022,7 +1025,7 @@ def draw_scatter_cells(
         markers=markers,
         style_order=style_order,
         legend=legend,
-        mark_coincident=False,
+        mark_coincident=mark_coincident,
         kwargs=kwargs,
         legend_entries=brief_legend_entries,
     )
@@ -1280,26 +1283,24 @@ def scatterplot(
         ax.set_ylabel(pdata.label("y"))
         if rel.report.details.get("groups_left_out"):
             note_below(ax, LEFT_OUT_NOTE, LEFT_OUT_GID)
-    else:
-        draw_semantic(
-            ax,
-            rel,
-            palette=palette,
-            hue_order=hue_order,
-            hue_norm=hue_norm,
-            sizes=sizes,
-            size_order=size_order,
-            size_norm=size_norm,
-            markers=markers,
-            style_order=style_order,
-            legend=legend,
-            mark_coincident=mark_coincident and m.marks_coincident,
-            kwargs=kwargs,
-            legend_entries=brief_legend_entries,
-        )
-        if rel.notes:
-            note_below(ax, "\n".join(rel.notes), LEFT_OUT_GID)
-    return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
+        return finish(ax, rel.report, annotate=annotate, policy=pol, released=rel)
+    return draw_scatter_release(
+        rel,
+        ax=ax,
+        palette=palette,
+        hue_order=hue_order,
+        hue_norm=hue_norm,
+        sizes=sizes,
+        size_order=size_order,
+        size_norm=size_norm,
+        markers=markers,
+        style_order=style_order,
+        legend=legend,
+        mark_coincident=mark_coincident and m.marks_coincident,
+        annotate=annotate,
+        policy=pol,
+        **kwargs,
+    )
 
 
 # -- matplotlib-style scatter --------------------------------------------------------------
