@@ -26,6 +26,7 @@ __all__ = [
     "facet_codes",
     "plot_data",
     "refuse_empty_facets",
+    "rows_without_level",
     "wide_to_long",
 ]
 
@@ -184,6 +185,29 @@ def wide_to_long(data: Any, *, function: str) -> PlotData:
     frame = pd.concat(parts, ignore_index=True)
     frame["variable"] = pd.Categorical(frame["variable"], categories=[str(c) for c in numeric])
     return PlotData(frame, {"value": "", "variable": ""})
+
+
+def rows_without_level(
+    frame: pd.DataFrame, values: Sequence[Hashable], levels: Sequence[Hashable]
+) -> np.ndarray:
+    """Rows whose `values` columns are all finite numbers but one of `levels` is missing.
+
+    seaborn leaves such rows out of a figure split by those levels (a
+    missing hue or style), while the same figure without the split counts
+    them; the release ledger links them as records of a level not drawn
+    (:class:`safeplot.release.guard.Unlabelled`). All False without levels.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"x": [1.0, None, 3.0, 4.0], "hue": ["a", None, None, "b"]})
+    >>> rows_without_level(df, ["x"], ["hue"]).tolist()
+    [False, False, True, False]
+    """
+    if not levels:
+        return np.zeros(len(frame), dtype=bool)
+    numbers = frame[list(values)].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+    missing = frame[list(levels)].isna().any(axis=1).to_numpy()
+    return np.isfinite(numbers).all(axis=1) & missing
 
 
 def facet_codes(

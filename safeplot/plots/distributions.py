@@ -59,6 +59,7 @@ from ._data import (
     facet_codes,
     plot_data,
     refuse_empty_facets,
+    rows_without_level,
     wide_to_long,
 )
 from ._dp import dp_epsilon, dp_hue_levels
@@ -1437,7 +1438,7 @@ def histogram_panels(
             allow_constant=m.private,
         )
         complete = _complete_rows(frame, orient)
-        missing_hue = _missing_level(frame, orient)
+        missing_hue = rows_without_level(frame, [orient], ["hue"] if has_hue else [])
         codes, levels = _level_codes(frame.loc[complete], hue_order)
         values, n_clean, n_dropped = clean.values[:, 0], clean.n, clean.n_dropped
         all_codes, keys, dims = facet_codes(frame, facets)
@@ -1861,18 +1862,6 @@ def _complete_rows(frame: pd.DataFrame, column: str) -> np.ndarray:
     if "hue" in frame.columns:
         keep &= frame["hue"].notna()
     return keep.to_numpy()
-
-
-def _missing_level(frame: pd.DataFrame, column: str) -> np.ndarray:
-    """Rows with a finite value in `column` but a missing hue (all False without hue).
-
-    The figure leaves them out, as seaborn does; the release ledger still
-    links them (:class:`safeplot.release.guard.Unlabelled`).
-    """
-    if "hue" not in frame.columns:
-        return np.zeros(len(frame), dtype=bool)
-    values = pd.to_numeric(frame[column], errors="coerce").to_numpy(dtype=float)
-    return np.isfinite(values) & frame["hue"].isna().to_numpy()
 
 
 def _bivariate_histplot(

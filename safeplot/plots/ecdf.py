@@ -44,7 +44,13 @@ from ._common import (
     set_safe_axis,
     takes_method_options,
 )
-from ._data import categorical_order, facet_codes, plot_data, refuse_empty_facets
+from ._data import (
+    categorical_order,
+    facet_codes,
+    plot_data,
+    refuse_empty_facets,
+    rows_without_level,
+)
 from .distributions import release_histograms
 
 __all__ = ["ECDF_METHODS", "EcdfRelease", "draw_ecdf", "ecdf_panels", "ecdfplot", "release_ecdf"]
@@ -332,9 +338,7 @@ def ecdf_panels(
     # facet, its level of each facet variable and its hue level (-1 where not drawn)
     every = (values[present], fcodes[present], [c[present] for c, _ in dims], codes[present])
     # a record with its value but no hue is in the figure without hue: linked, never drawn
-    no_hue = np.zeros(values.size, dtype=bool)
-    if "hue" in frame:
-        no_hue = np.isfinite(values) & frame["hue"].isna().to_numpy()
+    no_hue = rows_without_level(frame, [var], ["hue"] if "hue" in frame else [])
     unlabelled = guard.Unlabelled.select(values, no_hue, dims, facets)
     row_facets = fcodes
     values, codes, fcodes = values[keep], codes[keep], fcodes[keep]

@@ -39,13 +39,14 @@ from ..methods import (
 from ..policy import Policy, get_policy
 from ..release import GridRelease, guard
 from ..sources.dask import DaskColumns, check_dask_method, grid_step, is_dask_collection
+from ._categories import index_of
 from ._common import (
     check_positive_int,
     dropped_warning,
     make_report,
     refuse_if_nothing_shown,
 )
-from ._data import categorical_order, facet_codes
+from ._data import categorical_order, facet_codes, rows_without_level
 
 __all__ = [
     "GRID_BINS",
@@ -245,10 +246,11 @@ def _missing_hue(x: ArrayLike, y: ArrayLike, hue: ArrayLike) -> np.ndarray:
     """
     import pandas as pd
 
-    columns = [pd.to_numeric(pd.Series(np.asarray(v)), errors="coerce") for v in (x, y)]
-    xy = np.column_stack([c.to_numpy(dtype=float) for c in columns])
-    no_hue = pd.isna(pd.Series(np.asarray(hue, dtype=object))).to_numpy()
-    return xy[np.isfinite(xy).all(axis=1) & no_hue]
+    frame = pd.DataFrame(
+        {"x": np.asarray(x), "y": np.asarray(y), "hue": np.asarray(hue, dtype=object)}
+    )
+    rows = rows_without_level(frame, ["x", "y"], ["hue"])
+    return frame.loc[rows, ["x", "y"]].to_numpy(dtype=float)
 
 
 def release_grid(
@@ -658,8 +660,7 @@ def grid_panels(
         no_hue = np.zeros(len(frame), dtype=bool)
     else:
         levels = categorical_order(frame[hue], hue_order)
-        lookup = {lev: i for i, lev in enumerate(levels)}
-        hue_codes = np.array([lookup.get(v, -1) for v in frame[hue]], dtype=int)
+        hue_codes = index_of(frame[hue], levels)  # -1: missing, or left out of hue_order
         no_hue = frame[hue].isna().to_numpy()
     n_hue = len(levels)
     # each record's cell of the table of facets by hue levels; -1 for a level left out of

@@ -63,7 +63,7 @@ from ._common import (
     set_safe_axis,
     takes_method_options,
 )
-from ._data import PlotData, categorical_order, plot_data
+from ._data import PlotData, categorical_order, plot_data, rows_without_level
 from .grid import release_grid
 
 __all__ = [
@@ -613,9 +613,8 @@ def _semantic_release(
         # scatter plot without hue counts them, so the ledger links them
         unlabelled = None
         if categorical:
-            xy = frame[["x", "y"]].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
-            lost = np.isfinite(xy).all(axis=1) & frame[categorical].isna().any(axis=1).to_numpy()
-            unlabelled = xy[lost]
+            lost = rows_without_level(frame, ["x", "y"], categorical)
+            unlabelled = frame.loc[lost, ["x", "y"]].to_numpy(dtype=float)
         return _grid_semantic_release(
             raw,
             cats,
