@@ -1360,7 +1360,7 @@ def release_countplot(
         panel = _CountTable(layout, table, n_dropped, rare_cats, undrawn)
     else:
         layout, rows = resolve(function, data, x, y, hue, order, hue_order, orient, numeric=False)
-        panel = _count_table(layout, rows, rows.n_dropped, threshold)
+        panel = _count_table(layout, rows, rows.n_dropped, rare_categories(rows, threshold))
     if m.private:
         return _private_counts(
             panel.table,
@@ -1417,7 +1417,7 @@ def _count_table(
     layout: Layout,
     rows: Rows,
     n_dropped: int,
-    threshold: int,
+    rare_cats: np.ndarray,
     kept: np.ndarray | None = None,
     undrawn: np.ndarray | None = None,
 ) -> _CountTable:
@@ -1425,6 +1425,8 @@ def _count_table(
 
     `kept` and `undrawn` select this panel's records among `rows`' records
     and among those drawn without their hue (a facet's); None: all of them.
+    `rare_cats` are the categories rare among all the records
+    (:func:`rare_categories`), avoided in every panel.
     """
     cat = rows.cat if kept is None else rows.cat[kept]
     hue_of = rows.hue if kept is None else rows.hue[kept]
@@ -1433,8 +1435,6 @@ def _count_table(
     undrawn_cat = rows.undrawn_cat
     if undrawn_cat is not None and undrawn is not None:
         undrawn_cat = undrawn_cat[undrawn]
-    # a category rare among all the records is avoided in every panel
-    rare_cats = rare_categories(rows, threshold)
     counts = None
     if undrawn_cat is not None and undrawn_cat.size:
         counts = np.bincount(undrawn_cat, minlength=len(layout.levels)).astype(float)
@@ -1718,12 +1718,14 @@ def count_panels(
     fcodes, keys, dims = facet_codes(data.reset_index(drop=True), list(facets))
     kept_facet = fcodes[rows.kept_rows]
     undrawn_rows = np.zeros(fcodes.size, bool) if rows.undrawn_rows is None else rows.undrawn_rows
+    undrawn_facet = fcodes[undrawn_rows]
     lost = np.bincount(fcodes[rows.missing_rows & (fcodes >= 0)], minlength=len(keys))
+    sizes = np.bincount(kept_facet[kept_facet >= 0], minlength=len(keys))
+    rare_cats = rare_categories(rows, threshold)  # rare among all the records: avoided in each
     panels = []
     for f in range(len(keys)):  # every combination of the facets' levels, some empty
-        mine = kept_facet == f
-        undrawn = fcodes[undrawn_rows] == f
-        panel = _count_table(layout, rows, int(lost[f]), threshold, mine, undrawn)
+        mine, undrawn = kept_facet == f, undrawn_facet == f
+        panel = _count_table(layout, rows, int(lost[f]), rare_cats, mine, undrawn)
         _suppress_counts(panel, m, threshold, pol)
         panels.append(panel)
     if not m.raw:
@@ -1749,7 +1751,7 @@ def count_panels(
     return {
         keys[f]: _finish_counts(panel, m, stat, threshold, function, method, pol)
         for f, panel in enumerate(panels)
-        if (kept_facet == f).any()
+        if sizes[f]
     }
 
 

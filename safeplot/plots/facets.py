@@ -998,6 +998,11 @@ def _panels_apply(
     )
 
 
+def _facet_key(sub: pd.DataFrame, names: dict) -> tuple:
+    """Return the key of the facet whose rows are `sub`, as the ``*_panels`` name it."""
+    return tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)
+
+
 def _panel_frame(
     frame: pd.DataFrame, names: dict, role: str, also: Sequence[str] = ()
 ) -> tuple[pd.DataFrame, list[str]]:
@@ -1430,7 +1435,7 @@ def displot(
 
     def draw_facet(ax: Axes, sub: pd.DataFrame) -> None:
         if panels is not None:
-            panel = panels[tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)]
+            panel = panels[_facet_key(sub, names)]
             if len(data_roles) == 2:  # a bivariate histogram's grid (grid_panels)
                 draw, released = draw_grid_histogram, panel
                 given = {"grid": panel, "x": names["x"], "y": names["y"], "hue": names.get("hue")}
@@ -1789,7 +1794,7 @@ def relplot(
     )
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
-        key = tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)
+        key = _facet_key(sub, names)
         if panels is not None and key in panels:
             rel = panels[key]
             draw_scatter_release(
@@ -2318,7 +2323,7 @@ def catplot(
         )
 
     def draw_one(ax: Axes, sub: pd.DataFrame) -> None:
-        key = tuple(sub[names[r]].iloc[0] for r in ("row", "col") if r in names)
+        key = _facet_key(sub, names)
         if panels is not None and key in panels:
             draw_count_release(
                 panels[key],
