@@ -77,6 +77,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from .anonymize.grids import cell_index, closed_bin_index
+from .anonymize.statistics import round_bits
 from .errors import DisclosureError
 from .policy import Policy, get_policy
 
@@ -94,8 +95,9 @@ __all__ = [
 #: Fewest records the keys identify: the shapes and orders of fewer values coincide by chance
 #: too often to tell a transformed copy from another variable.
 _FEWEST = 10
-#: Significant digits kept of standardised values in the shift-and-scale key.
-_STANDARD_DIGITS = 6
+#: Significant bits kept of standardised values in the shift-and-scale key (about 5 digits;
+#: values below 1 in magnitude to the absolute step of those near 1).
+_STANDARD_BITS = 17
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,30 @@ def _digest(*parts: bytes | np.ndarray) -> bytes:
     return h.digest()
 
 
+def _folded_digest(tag: bytes, forward: np.ndarray, backward: np.ndarray) -> bytes:
+    """Digest of the lexicographically smaller of two arrays of one length.
+
+    A key that must not change when the data are reflected (a decreasing
+    transformation, a change of sign) hashes whichever reading comes first:
+    they differ first at one position, found in one pass, and only one of
+    them is hashed.
+    """
+    differ = forward[:64] != backward[:64]  # they usually differ at once: no pass over all
+    if not differ.any():
+        differ = forward != backward
+    at = int(np.argmax(differ))  # the first difference (0 when they are the same)
+    return _digest(tag, forward if forward[at] <= backward[at] else backward)
+
+
+def _monotone(column: np.ndarray) -> bool:
+    """Whether `column` never decreases or never increases (one pass only when it may)."""
+    head = np.diff(column[:64])  # a shuffled column shows both directions at once
+    if (head > 0).any() and (head < 0).any():
+        return False
+    step = np.diff(column)
+    return bool((step >= 0).all() or (step <= 0).all())
+
+
 def _rank_key(
     column: np.ndarray, order: np.ndarray | None = None, sorted_values: np.ndarray | None = None
 ) -> bytes | None:
@@ -153,8 +179,7 @@ def _rank_key(
     None for a column already in (reversed) order: every sorted column of
     ``n`` values has the same rank order, which then identifies nothing.
     """
-    step = np.diff(column)
-    if (step >= 0).all() or (step <= 0).all():
+    if _monotone(column):
         return None
     # tied values share a rank below, so the order a sort gives them does not matter: numpy's
     # default (SIMD) sort, three times as fast as a stable one (or the caller's order)
@@ -162,18 +187,18 @@ def _rank_key(
         order = np.argsort(column)
     if sorted_values is None:
         sorted_values = column[order]
-    ranks = np.empty(column.size, dtype=np.int64)
+    width = "<i4" if column.size < 2**31 else "<i8"  # fewer bytes to hash
     # tied values share a rank, so a transformation that keeps ties keeps the key
     new = np.r_[True, sorted_values[1:] != sorted_values[:-1]]
-    if new.all():  # no ties: the ranks are 0 .. n - 1
-        ranks[order] = np.arange(column.size)
-    else:
-        ranks[order] = np.cumsum(new) - 1
+    if new.all():
+        # no ties: the sorting order is the one permutation that sorts the column (the
+        # inverse of the ranks, which it identifies as well), reversed for a reversed column
+        order = order.astype(width)
+        return _folded_digest(b"order", order, order[::-1])
+    ranks = np.empty(column.size, dtype=width)
+    ranks[order] = np.cumsum(new) - 1
     top = int(ranks.max()) if ranks.size else 0
-    up = _digest(b"rank", ranks.astype("<i8", copy=False))
-    np.subtract(top, ranks, out=ranks)
-    down = _digest(b"rank", ranks.astype("<i8", copy=False))
-    return min(up, down)
+    return _folded_digest(b"rank", ranks, top - ranks)
 
 
 def _standard_key(column: np.ndarray, ordered: np.ndarray | None = None) -> bytes:
@@ -182,34 +207,16 @@ def _standard_key(column: np.ndarray, ordered: np.ndarray | None = None) -> byte
     `ordered`: `column` sorted, when the caller has it.
     """
     values = np.sort(column) if ordered is None else ordered
-    sd = values.std()
-    if not np.isfinite(sd) or sd == 0:
+    z = values - values.mean()
+    sd = math.sqrt(float(np.dot(z, z)) / z.size)
+    if not math.isfinite(sd) or sd == 0:
         return _digest(b"constant", np.int64(values.size).tobytes())
-    rounded = _round_sig((values - values.mean()) / sd)
-    up = _digest(b"standard", (rounded + 0.0).astype("<f8", copy=False))
-    down = _digest(b"standard", (-rounded[::-1] + 0.0).astype("<f8", copy=False))
-    return min(up, down)
-
-
-def _round_sig(z: np.ndarray) -> np.ndarray:
-    """`z` rounded to :data:`_STANDARD_DIGITS` significant digits (vectorised)."""
-    nonzero = z != 0
-    full = bool(nonzero.all())  # the usual case: no mask, no copies of the nonzero values
-    values = z if full else z[nonzero]
-    # in place, the operations of round(z * 10**(D - 1 - floor(log10|z|))) / that scale
-    scale = np.abs(values)
-    np.log10(scale, out=scale)
-    np.floor(scale, out=scale)
-    np.subtract(_STANDARD_DIGITS - 1, scale, out=scale)
-    np.power(10.0, scale, out=scale)
-    rounded = values * scale
-    np.round(rounded, out=rounded)
-    rounded /= scale
-    if full:
-        return rounded
-    out = np.zeros_like(z)
-    out[nonzero] = rounded
-    return out
+    z /= sd
+    # 17 significant bits, small values to a step of 2**-16: exactly single precision, half
+    # the bytes to hash
+    rounded = round_bits(z, _STANDARD_BITS, floor=1).astype("<f4")
+    # a change of sign reverses the sorted values: read backwards, negated, they are the same
+    return _folded_digest(b"standard", rounded, -rounded[::-1] + np.float32(0.0))
 
 
 def records_keys(

@@ -535,15 +535,101 @@ def test_the_rank_order_is_the_lexicographic_order_of_the_rounded_columns(n, p, 
     """Noise goes to records in the order of column j, ties broken by the other columns in
     column order, then by row: the order of one np.lexsort of every record (which the
     faster integer sort of the tied records must reproduce exactly, signed zeros included)."""
-    from safeplot.anonymize.probabilistic import _ranks, _rounded
+    from safeplot.anonymize.probabilistic import _FINGERPRINT_BITS, _ranks
+    from safeplot.anonymize.statistics import round_bits
 
     rng = np.random.default_rng(seed)
     values = np.round(rng.normal(0, 3, (n, p)), decimals)
     values[rng.random((n, p)) < 0.1] *= -0.0
-    rounded = [_rounded(values[:, i]) for i in range(p)]
+    rounded = [
+        round_bits(values[:, i], _FINGERPRINT_BITS, _median_floor(values[:, i])) for i in range(p)
+    ]
     for j in range(p):
         others = [rounded[i] for i in range(p) if i != j]
         expected = np.lexsort([np.arange(n), *reversed(others), rounded[j]])
         order, ranked = _ranks(values, j)
         np.testing.assert_array_equal(order, expected)
         np.testing.assert_array_equal(ranked, rounded[j][expected])
+
+
+def _median_floor(column: np.ndarray) -> int | None:
+    """The rounding's floor as documented: the exponent of the median non-zero |value|."""
+    from safeplot.anonymize.probabilistic import _FINGERPRINT_BITS
+    from safeplot.anonymize.statistics import round_bits
+
+    nonzero = np.abs(column[column != 0])
+    if nonzero.size == 0:
+        return None
+    return int(np.frexp(round_bits(np.median(nonzero), _FINGERPRINT_BITS))[1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(1, 60),
+    negative=st.floats(0, 1),
+    zeros=st.floats(0, 1),
+    scale=st.sampled_from([1e-300, 1e-9, 0.37, 1.0, 2.0, 1e12]),
+    seed=st.integers(0, 2**16),
+)
+def test_the_floor_from_sorted_values_is_the_median_floor(n, negative, zeros, scale, seed):
+    """The noise finds each variable's rounding floor from its sorted values (two sorted runs
+    of absolute values, no copy); it must be the exponent of numpy's median of the non-zero
+    absolute values exactly, powers of two, ties and signed zeros included."""
+    from safeplot.anonymize.probabilistic import _floor
+
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.lognormal(0, 1, n), 1) * scale  # rounded: ties and exact powers of two
+    x[rng.random(n) < negative] *= -1
+    x[rng.random(n) < zeros] = rng.choice([0.0, -0.0])
+    assert _floor(np.sort(x)) == _median_floor(x)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.lists(
+        st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=True), min_size=1
+    ),
+    floor=st.one_of(st.none(), st.integers(-1080, 1024)),  # frexp exponents of doubles
+    bits=st.sampled_from([2, 3, 17, 30, 52]),
+)
+def test_rounding_on_the_bits_is_the_rounding_by_scaling(values, floor, bits):
+    """The fingerprint's rounding clears low mantissa bits (fast); it must give exactly the
+    documented scaling by powers of two: subnormals, signed zeros, carries into the exponent
+    and the largest doubles included."""
+    from safeplot.anonymize.statistics import _round_bits_scaled, round_bits
+
+    x = np.array(values, dtype=float)
+    with np.errstate(over="ignore"):
+        fast, scaled = round_bits(x, bits, floor), _round_bits_scaled(x, bits, floor)
+    np.testing.assert_array_equal(fast, scaled)
+    assert not np.signbit(fast[fast == 0]).any()
+
+
+def test_rounding_on_the_bits_rounds_exact_ties_as_the_scaling_does():
+    """Values exactly half way between two rounded values (where ties-to-even decides), at
+    and below the floor, subnormal ones and the largest double, for many floors and widths."""
+    from safeplot.anonymize.statistics import _round_bits_scaled, round_bits
+
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        bits = int(rng.choice([2, 3, 5, 17, 30, 52]))
+        floor = int(rng.integers(-1100, 1025))
+        k = rng.integers(-50, 50, 60).astype(float)
+        with np.errstate(over="ignore"):
+            x = np.r_[
+                np.ldexp(k + 0.5, floor - bits),  # ties at the floor's step
+                np.ldexp(k + 0.5, floor - bits + 4),  # ties of values above the floor
+                np.ldexp(rng.normal(0, 1, 40), floor - 2),
+                [-0.0, 0.0, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308],
+            ]
+            x = x[np.isfinite(x)]
+            for f in (floor, None):
+                fast, scaled = round_bits(x, bits, f), _round_bits_scaled(x, bits, f)
+                np.testing.assert_array_equal(fast, scaled)
+
+
+def test_rounding_to_one_bit_is_refused():
+    from safeplot.anonymize.statistics import round_bits
+
+    with pytest.raises(ValueError, match="from 2 to 52"):
+        round_bits([1.5], 1)

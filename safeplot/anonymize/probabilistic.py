@@ -49,6 +49,7 @@ from ..errors import DisclosureError
 from ..keys import SecretKey, check_key
 from ..policy import Policy, custodian_policy, get_policy
 from .grids import as_sorted
+from .statistics import round_bits
 
 __all__ = ["add_keyed_noise", "noise_sd"]
 
@@ -110,30 +111,54 @@ def _column_sd(ordered: np.ndarray) -> np.ndarray:
     return np.array([ordered[:, j].std(ddof=1) for j in range(ordered.shape[1])])
 
 
-def _round_bits(values: np.ndarray, floor: int | None = None) -> np.ndarray:
-    """`values` rounded to ``_FINGERPRINT_BITS`` significant bits, ``-0.0`` as ``0.0``.
+def _kth_abs_nonzero(ordered: np.ndarray, k: int) -> float:
+    """Return the `k`-th smallest (from 0) |value| among the non-zero values of sorted `ordered`.
 
-    A value below ``2**floor`` in magnitude is rounded as if it were of that
-    magnitude, i.e. to an absolute step of ``2**(floor - _FINGERPRINT_BITS)``.
-    Scaling by a power of two and rounding to an integer are exact, so every
-    machine rounds the same number to the same result; only a value within a
-    last bit of a rounding boundary can land on either side of it.
+    The absolute values of the negative values, read backwards, and the
+    positive values are two sorted runs: a binary search for how many of the
+    ``k + 1`` smallest come from the first finds it without copying either.
     """
-    if np.ndim(values) == 0:  # one number (a median): the array path, then back
-        return _round_bits(np.reshape(values, 1), floor)[0]
-    _, exponent = np.frexp(values)  # values = mantissa * 2**exponent, mantissa in [0.5, 1)
-    if floor is not None:
-        np.maximum(exponent, floor, out=exponent)
-    # in place (one float and one int array): the same operations as
-    # ldexp(round(ldexp(values, BITS - exponent)), exponent - BITS)
-    np.subtract(_FINGERPRINT_BITS, exponent, out=exponent)
-    digits = np.ldexp(values, exponent)
-    np.round(digits, out=digits)
-    np.negative(exponent, out=exponent)
-    with np.errstate(over="ignore"):  # within 1e-10 of the largest double: inf
-        np.ldexp(digits, exponent, out=digits)
-    digits += 0.0
-    return digits
+    neg = int(np.searchsorted(ordered, 0.0, side="left"))  # -0.0 and 0.0 are zeros
+    pos = int(np.searchsorted(ordered, 0.0, side="right"))
+    n_neg, n_pos = neg, ordered.size - pos
+
+    def a(i: int) -> float:  # the i-th smallest absolute value of a negative value
+        return -float(ordered[neg - 1 - i])
+
+    def b(i: int) -> float:  # the i-th smallest positive value
+        return float(ordered[pos + i])
+
+    lo, hi = max(0, k + 1 - n_pos), min(k + 1, n_neg)
+    while lo < hi:  # the most values from the first run that still come before the rest
+        mid = (lo + hi + 1) // 2
+        if k + 1 - mid == n_pos or a(mid - 1) <= b(k + 1 - mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    taken = k + 1 - lo
+    return max(a(lo - 1) if lo > 0 else -math.inf, b(taken - 1) if taken > 0 else -math.inf)
+
+
+def _floor(ordered: np.ndarray) -> int | None:
+    """Binary exponent of the typical magnitude of sorted `ordered`, None if every value is 0.
+
+    The typical magnitude is the median of the non-zero absolute values (as
+    :func:`numpy.median` computes it), rounded to ``_FINGERPRINT_BITS`` significant bits; its
+    exponent is the floor below which :func:`_rounded` rounds to an absolute
+    step.
+    """
+    m = ordered.size - (
+        int(np.searchsorted(ordered, 0.0, side="right"))
+        - int(np.searchsorted(ordered, 0.0, side="left"))
+    )
+    if m == 0:
+        return None
+    if m % 2:
+        median = _kth_abs_nonzero(ordered, m // 2)
+    else:  # the mean of the two middle values, as numpy.median takes it
+        median = (_kth_abs_nonzero(ordered, m // 2 - 1) + _kth_abs_nonzero(ordered, m // 2)) / 2
+    _, floor = np.frexp(round_bits(median, _FINGERPRINT_BITS))
+    return int(floor)
 
 
 def _rounded(column: np.ndarray) -> np.ndarray:
@@ -148,11 +173,7 @@ def _rounded(column: np.ndarray) -> np.ndarray:
     digits would not be stable across machines; a step relative to the median
     is, and no single large value (an outlier) coarsens it.
     """
-    nonzero = np.abs(column[column != 0])
-    if nonzero.size == 0:
-        return _round_bits(column)
-    _, floor = np.frexp(_round_bits(np.median(nonzero)))
-    return _round_bits(column, int(floor))
+    return round_bits(column, _FINGERPRINT_BITS, _floor(as_sorted(column)))
 
 
 def _fingerprint(column: np.ndarray, rounded: np.ndarray | None = None) -> bytes:
@@ -227,7 +248,11 @@ def _dense_rank(values: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _ranks(
-    arr: np.ndarray, j: int, rounded: list[np.ndarray] | None = None
+    arr: np.ndarray,
+    j: int,
+    floors: Sequence[int | None] | None = None,
+    order: np.ndarray | None = None,
+    ordered: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Row indices sorted by column `j`, ties broken by the other columns; column `j` sorted.
 
@@ -238,24 +263,29 @@ def _ranks(
     differ there from one that is mathematically equal) nor on row order,
     unless two records agree to about 9 significant digits in every column:
     those keep their row order, and swapping their noise changes nothing
-    visible. `rounded`: the caller's ``_rounded`` of each column. The second
-    array returned is column `j` rounded and sorted, which the fingerprint
-    hashes.
+    visible. `floors`: each column's :func:`_floor`; `order`: row indices
+    that sort column `j` (rounding keeps the order of values, so they sort
+    the rounded values too) and column `j` in that order, if the caller has
+    them. The second array
+    returned is column `j` rounded and sorted, which the fingerprint hashes.
     """
     p = arr.shape[1]
-    if rounded is None:
-        rounded = [_rounded(arr[:, i]) for i in range(p)]
-    primary = rounded[j]
-    # numpy's default (SIMD) sort is three times as fast as a stable one; the order it gives
-    # records tied on column j is then made canonical below
-    order = np.argsort(primary)
-    ranked = primary[order]  # reordering within a run of equal values leaves it as it is
+    if floors is None:
+        floors = [_floor(np.sort(arr[:, i])) for i in range(p)]
+    if order is None:
+        # numpy's default (SIMD) sort is three times as fast as a stable one; the order it
+        # gives records tied on column j is made canonical below
+        order = np.argsort(arr[:, j])
+    if ordered is None:
+        ordered = arr[order, j]
+    ranked = round_bits(ordered, _FINGERPRINT_BITS, floors[j])  # sorted: rounding keeps order
     # the other columns matter only among records tied on column j: sort just those (a
     # lexsort of every record by all columns costs ten times as much), by the tied value,
     # then the other columns in column order, then row (the order np.lexsort gives)
     tied = ranked[1:] == ranked[:-1]
     if not tied.any():
         return order, ranked
+    order = order.copy()  # the caller's order is left as it is
     rows = np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])
     # the run of each tied row: the number of runs started up to it (a cumulative sum of
     # the starts, taken at the tied rows only)
@@ -269,7 +299,7 @@ def _ranks(
     for i in range(p):
         if i == j:
             continue
-        dense, size = _dense_rank(rounded[i][sub])
+        dense, size = _dense_rank(round_bits(arr[sub, i], _FINGERPRINT_BITS, floors[i]))
         if int(key.max()) >= limit // size:
             key, _ = _dense_rank(key)
         key = key * size + dense
@@ -426,23 +456,16 @@ def add_keyed_noise(
         repeated = sorted({name for name in names if names.count(name) > 1})
         raise ValueError(f"Variable names must be distinct; repeated: {repeated}.")
 
-    # the rank order of each variable sorts it as well: no second sort for the SD and the
-    # fingerprint unless records tied in the rounding are out of order (then sort)
-    rounded = [_rounded(data[:, j]) for j in range(p)]  # as the fingerprint and ranks see them
-    ranks = [_ranks(data, j, rounded) for j in range(p)]
+    # one sort of each variable (a column of its own, not a strided view) gives its sorted
+    # values (the SD, the ledger's keys, the rare values), its typical magnitude (the
+    # rounding's floor) and, made canonical among ties in the rounding, its rank order
+    columns = [np.ascontiguousarray(data[:, j]) for j in range(p)]
+    sorts = [np.argsort(column) for column in columns]
+    ordered = [column[order] for column, order in zip(columns, sorts, strict=True)]
+    floors = [_floor(column) for column in ordered]
+    ranks = [_ranks(data, j, floors, sorts[j], ordered[j]) for j in range(p)]
     orders = [order for order, _ in ranks]
-    del rounded
-    ordered = np.empty_like(data)
-    sorts = []  # an order that sorts each variable's raw values (the ledger's keys need one)
-    for j, order in enumerate(orders):
-        ordered[:, j] = data[order, j]
-        sorts.append(order)
-        if not (ordered[1:, j] >= ordered[:-1, j]).all():
-            # values tied in the rounding, out of order among themselves: a stable sort of the
-            # nearly sorted values puts them in order
-            sorts[j] = order[np.argsort(ordered[:, j], kind="stable")]
-            ordered[:, j] = data[sorts[j], j]
-    sd = _column_sd(ordered)
+    sd = np.array([column.std(ddof=1) for column in ordered])  # of sorted values: order-free
     constant = [name for name, s in zip(names, sd, strict=True) if not s > 0]
     if constant:
         raise DisclosureError(
@@ -453,17 +476,25 @@ def add_keyed_noise(
     key = policy.key if key is None else check_key(key)
 
     q_ref = custodian_policy().q_min
-    out = np.empty_like(data)
-    fingerprints = [_fingerprint(ordered[:, j], ranked) for j, (_, ranked) in enumerate(ranks)]
+    out = np.empty((p, n))  # a row per variable: each written in one contiguous block
+    fingerprints = [_fingerprint(ordered[j], ranked) for j, (_, ranked) in enumerate(ranks)]
     del ranks
     for j in range(p):
         noise = _keyed_normal(key, fingerprints[j], n, q, q_ref) * sd[j]
         order = orders[j]
-        # the values in rank order: those sorted already, unless ties were put in order
-        noise += ordered[:, j] if sorts[j] is order else data[order, j]
-        out[order, j] = noise
+        # the values in rank order: those sorted already, but for records tied in the
+        # rounding that the rank order put in another order
+        if order is sorts[j]:
+            noise += ordered[j]
+        else:
+            moved = np.flatnonzero(order != sorts[j])
+            in_rank_order = ordered[j].copy()
+            in_rank_order[moved] = columns[j][order[moved]]
+            noise += in_rank_order
+        out[j, order] = noise
     if _work is not None:  # what the caller would otherwise compute again (ledger, rare values)
-        _work["sorted"] = [ordered[:, j] for j in range(p)]
+        _work["sorted"] = ordered
         _work["orders"] = sorts
         _work["fingerprints"] = fingerprints
-    return out[:, 0] if one_dim else out
+        _work["columns"] = columns
+    return out[0] if one_dim else out.T

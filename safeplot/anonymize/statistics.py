@@ -23,6 +23,7 @@ References
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from ..policy import Policy, get_policy
 
 __all__ = [
     "WinsorResult",
+    "round_bits",
     "round_sig",
     "round_to_span",
     "safe_quantiles",
@@ -212,6 +214,97 @@ def round_to_span(
         return np.round(np.round(np.asarray(v, dtype=float) / step) * step, decimals)
 
     return settle(np.asarray(values, dtype=float)), step, settle
+
+
+def round_bits(values: ArrayLike, bits: int, floor: int | None = None) -> np.ndarray:
+    """Round to `bits` significant binary digits, ties to even, ``-0.0`` as ``0.0``.
+
+    Rounding to powers of two is exact, so every machine rounds the same
+    double to the same result, which decimal rounding does not promise: the
+    keys and seeds computed from data use it. A value below ``2**floor`` in
+    magnitude is rounded as if it were of that magnitude, i.e. to an
+    absolute step of ``2**(floor - bits)``: values near zero computed from
+    larger ones (residuals, standardised values) carry errors of the larger
+    ones' size, not of their own.
+
+    Parameters
+    ----------
+    values : array_like
+        Finite numbers (the largest doubles may round up to infinity).
+    bits : int
+        Significant bits kept, 2 to 52.
+    floor : int, optional
+        Binary exponent (as :func:`numpy.frexp` gives it) below which the
+        step stays that of ``2**floor``.
+
+    Returns
+    -------
+    ndarray
+        float64, the shape of `values` (a 0-d array for a number).
+
+    Examples
+    --------
+    >>> round_bits([1.0 / 3.0, -0.0, 1000.7], 4).tolist()
+    [0.34375, 0.0, 1024.0]
+    >>> round_bits([0.001, 3.3], 4, floor=2).tolist()
+    [0.0, 3.25]
+    """
+    x = np.asarray(values, dtype=np.float64)
+    if x.ndim == 0:
+        return round_bits(x.reshape(1), bits, floor).reshape(())
+    x = np.ascontiguousarray(x)
+    if not 2 <= bits <= 52:  # one bit would round ties to an even exponent, not mantissa
+        raise ValueError(f"bits must be from 2 to 52, got {bits}.")
+    dropped = 53 - bits  # mantissa bits cleared
+    # a normal double at or above the floor, rounded on its bits: half a step less one plus
+    # the last kept bit added to the magnitude (ties to even), the low bits cleared; a carry
+    # moves into the exponent as it should. Four times as fast as scaling by powers of two.
+    raw = x.view(np.int64)
+    out = raw >> dropped
+    out &= 1
+    out += (1 << (dropped - 1)) - 1
+    out += raw
+    out &= ~np.int64((1 << dropped) - 1)
+    rounded = out.view(np.float64)
+    # values below the floor to its step; subnormal values (fewer significant bits) and
+    # steps near the ends of the doubles' range by scaling
+    magnitude = np.abs(x)
+    tiny = np.finfo(np.float64).tiny
+    if floor is not None and -1074 <= floor - bits <= 969:
+        under = magnitude < math.ldexp(1.0, floor - 1)
+        if under.any():
+            # to a multiple of 2**step: adding and taking away 1.5 * 2**(step + 52), whose
+            # last bit is 2**step, rounds there (ties to even), as IEEE arithmetic does
+            magic = math.ldexp(1.5, floor - bits + 52)
+            shifted = x + magic
+            shifted -= magic
+            np.copyto(rounded, shifted, where=under)
+        scaled = (magnitude < tiny) & ~under
+    else:
+        below = tiny if floor is None else max(math.ldexp(1.0, floor - 1), tiny)
+        scaled = magnitude < below
+    if scaled.any():
+        rounded[scaled] = _round_bits_scaled(x[scaled], bits, floor)
+    # no -0.0 is left: a zero, like any value below the smallest normal one, was rounded by
+    # one of the two other ways, which both give 0.0; a normal value never rounds to zero
+    return rounded
+
+
+def _round_bits_scaled(values: np.ndarray, bits: int, floor: int | None = None) -> np.ndarray:
+    """:func:`round_bits` by scaling each value by a power of two, rounding, scaling back."""
+    _, exponent = np.frexp(values)  # values = mantissa * 2**exponent, mantissa in [0.5, 1)
+    if floor is not None:
+        np.maximum(exponent, floor, out=exponent)
+    # in place (one float and one int array): the same operations as
+    # ldexp(round(ldexp(values, bits - exponent)), exponent - bits)
+    np.subtract(bits, exponent, out=exponent)
+    digits = np.ldexp(values, exponent)
+    np.round(digits, out=digits)
+    np.negative(exponent, out=exponent)
+    with np.errstate(over="ignore"):  # within a last bit of the largest double: inf
+        np.ldexp(digits, exponent, out=digits)
+    digits += 0.0
+    return digits
 
 
 def round_sig(

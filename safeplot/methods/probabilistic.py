@@ -39,12 +39,13 @@ class Probabilistic(Method):
         ordered = work.get("sorted") or [np.sort(x[:, j]) for j in range(p)]
         orders = work.get("orders") or [None] * p
         prints = work.get("fingerprints") or [_fingerprint(column) for column in ordered]
+        columns = work.get("columns") or [x[:, j] for j in range(p)]  # contiguous: faster keys
         # a transformed copy of the same records draws new noise: the ledger counts it (after
         # the noise is made, so bad input gets its own error first; nothing is released yet)
         names = list(c.names) if c.names is not None else [None] * x.shape[1]
         for j in range(x.shape[1]):
             guard.charge_noise(
-                x[:, j],
+                columns[j],
                 prints[j],
                 c.q,
                 name=names[j],
