@@ -233,7 +233,7 @@ def test_catplot_count_facets_equal_countplot():
         assert all(h >= 3 for h in heights)
 
 
-@pytest.mark.parametrize("method", ["deterministic", "probabilistic", "suppress"])
+@pytest.mark.parametrize("method", ["deterministic", "probabilistic"])
 def test_lmplot_facets_equal_regplot_of_each_subset(method):
     df = SHAPES["outliers"]
     g = lmplot(df, x="x", y="y", col="g", method=method, height=2, n_boot=50, seed=0)
@@ -243,6 +243,68 @@ def test_lmplot_facets_equal_regplot_of_each_subset(method):
         np.testing.assert_allclose(_offsets(ax), _offsets(ref), rtol=1e-12)
         # the fitted line: same fit, drawn over the released range
         np.testing.assert_allclose(ax.lines[0].get_xydata(), ref.lines[0].get_xydata())
+
+
+@pytest.mark.parametrize("method", ["suppress", "generalize"])
+@pytest.mark.parametrize("hue", [None, "sex"])
+def test_lmplot_cells_of_every_facet_and_level_are_on_one_grid(method, hue):
+    """Under the grid methods lmplot releases every facet and hue level together on one
+    grid, as relplot does: each regplot draws its level's cells of grid_panels (exact
+    centres and counts), the fit is regplot's over that released range, and the cell
+    centres of all facets lie on one lattice."""
+    from safeplot.plots.facets import _panel_frame  # the facet names the ledger sees
+    from safeplot.plots.grid import grid_panels
+    from safeplot.plots.relational import grid_points
+    from safeplot.release import guard
+
+    df = safeplot.load_dataset("penguins").rename(
+        columns={"bill_length_mm": "x", "bill_depth_mm": "y", "island": "g"}
+    )
+    df = df.dropna(subset=["x", "y", "g", "sex"])
+    hue_order = ["Female", "Male"] if hue else None
+    with guard.capturing() as seen:
+        g = lmplot(
+            df,
+            x="x",
+            y="y",
+            col="g",
+            hue=hue,
+            hue_order=hue_order,
+            method=method,
+            bins=8,
+            height=2,
+            n_boot=20,
+            seed=0,
+        )
+    names = {"x": "x", "y": "y", "col": "g"} | ({"hue": hue} if hue else {})
+    with ledger.using(ledger.Ledger()):
+        panels = grid_panels(
+            _panel_frame(df, names, "x", also=["y"])[0],
+            x="x",
+            y="y",
+            hue=hue,
+            hue_order=hue_order,
+            facets=["col=g"],
+            method=method,
+            bins=8,
+            function="lmplot",
+            kind="scatter",
+        )
+    released = [rel["release"] for _, _, rel in seen if isinstance(rel, dict)]
+    expected = [
+        grid_points(panels[(col,)], level)
+        for col in g.col_names
+        for level in (hue_order or [None])
+    ]
+    assert len(released) == len(expected) >= 3
+    for got, want in zip(released, expected, strict=True):
+        np.testing.assert_array_equal(got.x, want.x)
+        np.testing.assert_array_equal(got.sizes, want.sizes)
+    for j in range(2):
+        centres = np.unique(np.concatenate([_offsets(ax)[:, j] for ax in g.axes.flat]))
+        step = np.diff(centres).min()
+        lattice = (centres - centres[0]) / step
+        assert np.allclose(lattice, np.round(lattice), atol=1e-6)
 
 
 def test_lmplot_hue_one_release_per_facet_and_level():

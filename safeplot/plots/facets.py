@@ -2446,7 +2446,12 @@ def lmplot(
     Every facet, and every hue level within it, is drawn by
     :func:`~safeplot.plots.regression.regplot` on those records: the points
     are released under the method, and the line is fitted to the raw records
-    (an aggregate) but drawn only over the released range of x.
+    (an aggregate) but drawn only over the released range of x. Under
+    ``"suppress"`` and ``"generalize"`` the cells of every facet and hue
+    level are released first, together, on one grid
+    (:func:`~safeplot.plots.grid.grid_panels`), and linked in the release
+    ledger to the scatter plot without facets; each regplot then draws its
+    level's cells.
 
     Parameters
     ----------
@@ -2596,6 +2601,37 @@ def lmplot(
         marker_list = [by_level[lev] for lev in hue_levels]
     tracker = _Axes({"x": names["x"], "y": names["y"]}, threshold, m.raw)
     tracker.leave_out(shown.dropped)
+    cells = None
+    if m.counts_only and scatter and x_estimator is None and x_bins is None:
+        # every facet's and hue level's cells on one grid, linked in the ledger to the scatter
+        # plot without row=/col= (whose cells minus the facets' would give a suppressed one),
+        # released before any is drawn; each regplot then draws its level's cells
+        from .grid import grid_panels
+        from .relational import grid_points
+
+        panel_data, tags = _panel_frame(frame, names, "x", also=["y"])
+        cells = grid_panels(
+            panel_data,
+            x=names["x"],
+            y=names["y"],
+            hue=names.get("hue"),
+            hue_order=hue_levels,
+            facets=tags,
+            method=m.name,
+            bins=bins,
+            threshold=threshold,
+            factor=factor,
+            function="lmplot",
+            policy=pol,
+            kind="scatter",
+        )
+
+    def points_of(sub: pd.DataFrame, h: int) -> Any:
+        """Return the released cells of one facet and hue level, if released above."""
+        facet = None if cells is None else cells.get(_facet_key(sub, names))
+        if facet is None:
+            return None
+        return grid_points(facet, None if hue_levels is None else hue_levels[h])
 
     with all_or_nothing():
         grid = _facet_grid(
@@ -2668,6 +2704,7 @@ def lmplot(
                     c=c,
                     discretizer=discretizer,
                     annotate=annotate,
+                    release=points_of(sub, h),
                 )
             tracker.after(ax)
         if legend and "hue" in names and names["hue"] not in (names.get("row"), names.get("col")):

@@ -29,6 +29,7 @@ drawing, of Q-Q plots and of the lines, bands and markers here, is
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import warnings
 from collections.abc import Callable
@@ -1413,6 +1414,7 @@ def regplot(
     c: int | str = 10,
     discretizer: str = "ewd",
     annotate: bool | None = None,
+    release: PointRelease | None = None,
 ) -> Axes:
     """Plot data and a regression model fit, released safely (seaborn's ``regplot``).
 
@@ -1498,6 +1500,12 @@ def regplot(
         How ``"rounding"`` forms its intervals.
     annotate : bool, optional
         Add the note naming the method (default: the policy's setting).
+    release : PointRelease, optional
+        The scatter's points, released already (by a figure that releases
+        every panel before drawing any: :func:`~safeplot.plots.facets.lmplot`
+        puts the cells of every facet and hue level on one grid, linked in
+        the release ledger). None: the points of `x` and `y` are released
+        here under `method`. The fit is computed here either way.
 
     Returns
     -------
@@ -1611,6 +1619,10 @@ def regplot(
         )
         rel = None
         xrange = _span(estimates.x)
+    elif release is not None:
+        rel = release
+        report = copy.deepcopy(rel.report)  # a figure's release may be drawn more than once
+        xrange = _release_range(rel)
     else:
         rel = release_scatter(
             px,

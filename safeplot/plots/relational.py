@@ -74,6 +74,7 @@ __all__ = [
     "brief_legend_entries",
     "draw_scatter",
     "draw_scatter_release",
+    "grid_points",
     "map_types",
     "release_scatter",
     "scatter",
@@ -256,8 +257,39 @@ def _grid_release(raw, method, names, threshold, factor, bins, n_dropped, functi
         function=function,
         policy=pol,
     )
-    total = np.nan_to_num(grid.total)
-    ix, iy = np.nonzero(total > 0)
+    return grid_points(grid)
+
+
+def grid_points(grid: GridRelease, level: Any = None) -> PointRelease:
+    """Return the shown cells of a released grid as points sized by their counts.
+
+    Parameters
+    ----------
+    grid : GridRelease
+        A released grid (:func:`~safeplot.plots.grid.release_grid`, or a
+        facet of :func:`~safeplot.plots.grid.grid_panels`).
+    level : optional
+        One of ``grid.levels``: that level's cells; None: every level's
+        cells summed.
+
+    Returns
+    -------
+    PointRelease
+        A point at the centre of each cell with a count, the count as its
+        size; the grid's limits, ticks and report.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from safeplot.plots.grid import release_grid
+    >>> x, y = np.random.default_rng(0).normal(size=(2, 500))
+    >>> points = grid_points(release_grid(x, y, method="suppress", bins=5))
+    >>> bool((points.sizes >= 3).all())
+    True
+    """
+    counts = grid.total if level is None else grid.counts[grid.levels.index(level)]
+    counts = np.nan_to_num(counts)
+    ix, iy = np.nonzero(counts > 0)
     return PointRelease(
         grid.xcentres[ix],
         grid.ycentres[iy],
@@ -266,7 +298,7 @@ def _grid_release(raw, method, names, threshold, factor, bins, n_dropped, functi
         grid.xticks,
         grid.yticks,
         grid.report,
-        sizes=total[ix, iy],
+        sizes=counts[ix, iy],
     )
 
 
