@@ -342,6 +342,16 @@ def grid_keys(
     yv = np.asarray(y, dtype=float).reshape(-1)
     if cells is None:
         cells = cell_index(xv, yv, xedges, yedges)
+    h, scratch = _pair_hashes(xv, yv)
+    m = (len(xedges) - 1) * (len(yedges) - 1)
+    if cells.size and cells.min() < 0:
+        inside = cells >= 0
+        cells, h, scratch = cells[inside], h[inside], None
+    return _cell_keys(b"cell", cells, h, m, scratch=scratch)
+
+
+def _pair_hashes(xv: np.ndarray, yv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One hash per record mixing both its values, and a scratch array of its shape."""
     # two arrays for the whole computation: at millions of records, touching new memory
     # costs more than the arithmetic
     h = np.add(xv, 0.0).view(np.uint64)  # -0.0 as 0.0
@@ -349,11 +359,7 @@ def grid_keys(
     _mix(h, out=h, scratch=scratch)
     h ^= np.add(yv, 0.0, out=scratch.view(float)).view(np.uint64)
     _mix(h, out=h, scratch=scratch)
-    m = (len(xedges) - 1) * (len(yedges) - 1)
-    if cells.size and cells.min() < 0:
-        inside = cells >= 0
-        cells, h, scratch = cells[inside], h[inside], None
-    return _cell_keys(b"cell", cells, h, m, scratch=scratch)
+    return h, scratch
 
 
 def _cell_keys(
@@ -363,6 +369,20 @@ def _cell_keys(
 
     `scratch`: a uint64 array of the shape of `h` the caller no longer needs.
     """
+    table = _cell_sums(index, h, m, scratch)
+    return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
+
+
+def _cell_sums(
+    index: np.ndarray, h: np.ndarray, m: int, scratch: np.ndarray | None = None
+) -> np.ndarray:
+    """Per cell: the count and three exact sums of 20-bit chunks of the records' hashes.
+
+    Each sum is of integers below ``2**20`` (fewer than ``2**33`` records), so
+    it is exact in floating point whatever the order of the rows; the sums of
+    several cells add up to the sums of their records together. Shape
+    ``(m, 4)``, little-endian float64.
+    """
     sums = [np.bincount(index, minlength=m).astype(float)]
     chunk = np.empty(h.shape, dtype=np.uint64) if scratch is None else scratch
     weights = np.empty(h.shape, dtype=float)
@@ -371,8 +391,13 @@ def _cell_keys(
         chunk &= np.uint64(0xFFFFF)
         np.copyto(weights, chunk, casting="unsafe")  # exact: below 2**20
         sums.append(np.bincount(index, weights=weights, minlength=m))
-    table = np.column_stack(sums).astype("<f8")
-    return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
+    return np.column_stack(sums).astype("<f8")
+
+
+def _records_key(sums: np.ndarray) -> bytes | None:
+    """Key of a set of records from the :func:`_cell_sums` of cells that hold them all."""
+    total = sums.sum(axis=0).astype("<f8")  # exact: sums of integers below 2**53
+    return _digest(b"records", total.tobytes()) if total[0] else None
 
 
 def _within(lo: np.ndarray, hi: np.ndarray, olo: np.ndarray, ohi: np.ndarray) -> np.ndarray:
@@ -384,6 +409,32 @@ def _within(lo: np.ndarray, hi: np.ndarray, olo: np.ndarray, ohi: np.ndarray) ->
             ohi[None, :, d] <= hi[:, None, d] + tol
         )
     return inside
+
+
+#: Pairs of boxes compared at once when bins of two releases are matched (memory bound).
+_BOX_PAIRS = 1 << 21
+
+
+def _inside_sums(
+    lo: np.ndarray, hi: np.ndarray, olo: np.ndarray, ohi: np.ndarray, ototals: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return, per box, whether shown boxes of the other release lie inside it, and their sum.
+
+    The other release's boxes (`olo`, `ohi`) have counts `ototals` (NaN
+    where hidden). Boxes are compared a block of rows at a time, so that
+    grids of many cells never build an (m, m') matrix at once.
+    """
+    oshown = np.isfinite(ototals)
+    values = np.where(oshown, ototals, 0.0)
+    known = np.zeros(lo.shape[0], dtype=bool)
+    sums = np.zeros(lo.shape[0])
+    step = max(1, _BOX_PAIRS // max(olo.shape[0], 1))
+    for start in range(0, lo.shape[0], step):
+        part = slice(start, start + step)
+        inside = _within(lo[part], hi[part], olo, ohi) & oshown[None, :]
+        known[part] = inside.any(axis=1)
+        sums[part] = inside @ values  # counts: exact in any order
+    return known, sums
 
 
 def _nested_small(
@@ -404,22 +455,22 @@ def _nested_small(
     shown = np.isfinite(totals)
     for olo, ohi, ototals in earlier:
         oshown = np.isfinite(ototals)
-        # inside[i, j]: earlier bin j lies inside this bin i
-        inside = _within(lo, hi, olo, ohi)
-        known = inside & oshown[None, :]
-        rest = totals - (known * np.nan_to_num(ototals)[None, :]).sum(axis=1)
-        bad = shown & known.any(axis=1) & (rest > 0) & (rest < threshold)
+        # this release's bins holding earlier shown bins
+        known, inner = _inside_sums(lo, hi, olo, ohi, ototals)
+        rest = totals - inner
+        bad = shown & known & (rest > 0) & (rest < threshold)
         if bad.any():
             return int(np.flatnonzero(bad)[0])
-        # this release's bins inside an earlier shown bin
-        mine = _within(olo, ohi, lo, hi) & shown[None, :]
-        rest = ototals - (mine * np.nan_to_num(totals)[None, :]).sum(axis=1)
-        bad = oshown & mine.any(axis=1) & (rest > 0) & (rest < threshold)
+        # earlier shown bins holding this release's shown bins
+        known, inner = _inside_sums(olo, ohi, lo, hi, totals)
+        rest = ototals - inner
+        bad = oshown & known & (rest > 0) & (rest < threshold)
         if bad.any():
             j = int(np.flatnonzero(bad)[0])
-            candidates = np.flatnonzero(mine[j] & (totals > 0))
+            mine = _within(olo[j : j + 1], ohi[j : j + 1], lo, hi)[0] & shown
+            candidates = np.flatnonzero(mine & (totals > 0))
             if candidates.size == 0:
-                return int(np.flatnonzero(mine[j])[0])
+                return int(np.flatnonzero(mine)[0])
             return int(candidates[np.argmin(totals[candidates])])
     return None
 
@@ -1013,22 +1064,24 @@ class Ledger:
         h = _mix(v.view(np.uint64))  # one hash per record, for the bins and for the whole
         out = self._link(_bin_keys(v, h, edges), counts, partition, function)
         e = np.asarray(edges, dtype=float).ravel()
-        return self._link_intervals(h[np.isfinite(v)], e[:-1, None], e[1:, None], out, function)
+        finite = h[np.isfinite(v)]
+        key = _records_key(_cell_sums(np.zeros(finite.size, dtype=np.intp), finite, 1))
+        return self._link_intervals(key, e[:-1, None], e[1:, None], out, function)
 
     def _link_intervals(
-        self, record_hash: np.ndarray, lo: np.ndarray, hi: np.ndarray, counts: dict, function: str
+        self, key: bytes | None, lo: np.ndarray, hi: np.ndarray, counts: dict, function: str
     ) -> dict[Any, np.ndarray]:
         """Secondary suppression against counts of the same records on other bins.
 
         A bin of one histogram holds the bins of another that lie inside it
         (bins of half the width, a shifted range, edges given by hand): its
         count minus theirs is the count of the rest of it, which must be 0
-        or at least ``threshold``. Bins are boxes of any dimension (the cells
-        of 2-D grids are not linked this way yet; see security.rst). The
-        records are recognised as a whole (a multiset hash of all their
-        values, `record_hash` per record, whatever bins or range), and each
-        bin by its box (`lo`, `hi`: shape ``(m, d)``, one
-        column per variable). Where a difference would be small, one more
+        or at least ``threshold``. Bins are boxes of any dimension: the bins
+        of histograms, the cells of 2-D grids (a heat map at 8 x 8 cells
+        beside one at 4 x 4). The records are recognised as a whole (`key`:
+        :func:`_records_key`, a multiset hash of all their values, whatever
+        bins or range), and each bin by its box (`lo`, `hi`: shape
+        ``(m, d)``, one column per variable). Where a difference would be small, one more
         bin of this release is hidden: the outer one, or the smallest inner
         one (a shown bin holds at least ``threshold`` records, so the
         difference then does too). For a release split by a grouping
@@ -1036,7 +1089,6 @@ class Ledger:
         and hiding a bin hides it in every level.
         """
         threshold = int(self.policy.threshold)
-        key = _cell_keys(b"records", np.zeros(record_hash.size, dtype=np.intp), record_hash, 1)[0]
         if key is None:
             return counts
         levels = list(counts)
@@ -1098,8 +1150,28 @@ class Ledger:
         ([[nan, 0.0], [0.0, 4.0]], [[nan, 0.0], [0.0, 0.0]])
         """
         flat = {level: np.asarray(c, dtype=float).ravel() for level, c in counts.items()}
-        keys = grid_keys(x, y, xedges, yedges, cells=cells)
+        xv = np.asarray(x, dtype=float).reshape(-1)
+        yv = np.asarray(y, dtype=float).reshape(-1)
+        xe = np.asarray(xedges, dtype=float).ravel()
+        ye = np.asarray(yedges, dtype=float).ravel()
+        if cells is None:
+            cells = cell_index(xv, yv, xe, ye)
+        m = (xe.size - 1) * (ye.size - 1)
+        h, scratch = _pair_hashes(xv, yv)
+        # the records outside the grid (a range cut short) in one more cell: the whole's key
+        # is every record's, as for a histogram
+        index = np.where(cells >= 0, cells, m)
+        finite = np.isfinite(xv) & np.isfinite(yv)
+        if not finite.all():
+            index, h, scratch = index[finite], h[finite], None
+        sums = _cell_sums(index, h, m + 1, scratch)
+        keys = [_digest(b"cell", row.tobytes()) if row[0] else None for row in sums[:m]]
         out = self._link(keys, flat, partition, function)
+        # cells of other grids of the same records inside these cells, or holding them
+        ny = ye.size - 1
+        lo = np.column_stack([np.repeat(xe[:-1], ny), np.tile(ye[:-1], xe.size - 1)])
+        hi = np.column_stack([np.repeat(xe[1:], ny), np.tile(ye[1:], xe.size - 1)])
+        out = self._link_intervals(_records_key(sums), lo, hi, out, function)
         return {level: out[level].reshape(np.shape(counts[level])) for level in out}
 
     def _link(

@@ -1620,6 +1620,81 @@ def test_a_scatter_plots_cells_minus_its_facets_recovers_no_small_count(facets_f
     _differenced(facets_first, faceted, whole, t)
 
 
+# -- 2-D grids on nested cells ---------------------------------------------------------------
+
+
+def _nested_cells_frame(t: int) -> pd.DataFrame:
+    """3t records at the centre of each cell of an 8 x 8 grid on [0, 4]^2, but t - 1 in one:
+    a 4 x 4 grid's cell holds four fine cells, so it shows 10t - 1 where the fine grid shows
+    three cells of 3t and hides the fourth."""
+    rows = []
+    for i in range(8):
+        for j in range(8):
+            rows += [(0.25 + 0.5 * i, 0.25 + 0.5 * j)] * (t - 1 if (i, j) == (1, 1) else 3 * t)
+    return pd.DataFrame(rows, columns=["x", "y"])
+
+
+_GRIDS = {
+    "heatmap": lambda df, bins, method: safeplot.heatmap(
+        df, x="x", y="y", bins=bins, method=method, ax=plt.subplots()[1]
+    ),
+    "histplot": lambda df, bins, method: safeplot.histplot(
+        df, x="x", y="y", bins=bins, method=method, ax=plt.subplots()[1]
+    ),
+}
+
+
+def _released_grid(draw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The edges and shown totals of a 2-D grid, as released to the analyst (NaN: hidden)."""
+    with guard.capturing() as seen:
+        draw()
+    grids = [r for _, _, r in seen if hasattr(r, "xedges")]
+    assert len(grids) == 1
+    total = np.asarray(grids[0].total, dtype=float)
+    return np.asarray(grids[0].xedges), np.asarray(grids[0].yedges), total
+
+
+@pytest.mark.parametrize(
+    "fine, coarse",
+    [
+        (("heatmap", 8, "suppress"), ("heatmap", 4, "suppress")),
+        (("heatmap", 8, "suppress"), ("heatmap", 8, "generalize")),  # 2 x 2 cells merged
+        (("histplot", 8, "suppress"), ("heatmap", 4, "suppress")),
+    ],
+    ids=["8x8-4x4", "suppress-generalize", "histogram-heatmap"],
+)
+@pytest.mark.parametrize("fine_first", [False, True], ids=["coarse-first", "fine-first"])
+def test_a_coarse_grid_cell_minus_the_fine_cells_inside_recovers_no_small_count(
+    fine_first, fine, coarse
+):
+    """A reader subtracts the shown fine cells inside a coarse cell from it: the rest must be
+    0 or at least t (the fine cell of t - 1 records), in either order of release."""
+    t = safeplot.get_policy().threshold
+    df = _nested_cells_frame(t)
+
+    def release(spec):
+        func, bins, method = spec
+        return _released_grid(lambda: _GRIDS[func](df, bins, method))
+
+    first, second = (fine, coarse) if fine_first else (coarse, fine)
+    got = {id(first): release(first)}
+    got[id(second)] = release(second)
+    fx, fy, ftot = got[id(fine)]
+    cx, cy, ctot = got[id(coarse)]
+    fcx, fcy = (fx[:-1] + fx[1:]) / 2, (fy[:-1] + fy[1:]) / 2
+    rests = []
+    for i in range(cx.size - 1):
+        for j in range(cy.size - 1):
+            if not np.isfinite(ctot[i, j]):
+                continue
+            inx = (fcx > cx[i]) & (fcx < cx[i + 1])
+            iny = (fcy > cy[j]) & (fcy < cy[j + 1])
+            inner = ftot[np.ix_(inx, iny)]
+            rests.append(ctot[i, j] - np.nansum(inner))
+    assert rests and all(rest == 0 or rest >= t for rest in rests), rests
+    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+
+
 def _lmplot_cells(seen, per_facet: int) -> list[dict[tuple, float]]:
     """lmplot's cells per facet, as released to the analyst (summed over its hue levels)."""
     points = [release["release"] for _, _, release in seen if isinstance(release, dict)]

@@ -12,6 +12,8 @@ from safeplot.datasets import simulate
 from safeplot.demo import demo_policy
 from safeplot.plots.kde import kdeplot
 
+from .ledgers import alone
+
 BASELINE = "../baseline_images"
 METHODS = ("suppress", "generalize", "deterministic", "probabilistic", "confidential")
 
@@ -25,7 +27,8 @@ def test_kdeplot_methods():
     with safeplot.policy(demo_policy()):
         fig, axes = plt.subplots(2, len(METHODS), figsize=(17, 8), layout="constrained")
         for col, method in enumerate(METHODS):
-            kdeplot(data=df, x="x", method=method, fill=True, ax=axes[0, col])
-            kdeplot(data=df, x="x", y="y", method=method, ax=axes[1, col])
+            with alone():
+                kdeplot(data=df, x="x", method=method, fill=True, ax=axes[0, col])
+                kdeplot(data=df, x="x", y="y", method=method, ax=axes[1, col])
             axes[0, col].set_title(method, fontsize=10)
     return fig

@@ -11,6 +11,8 @@ import safeplot
 from safeplot.demo import demo_policy
 from safeplot.plots.matrix import crosstab, heatmap
 
+from .ledgers import alone
+
 BASELINE = "../baseline_images"
 METHODS = ("suppress", "generalize", "deterministic", "probabilistic")
 
@@ -25,7 +27,8 @@ def test_heatmap_methods():
     fig, axes = plt.subplots(1, 5, figsize=(20, 4), layout="constrained")
     with safeplot.policy(demo_policy()):
         for ax, method in zip(axes, METHODS, strict=False):
-            heatmap(data=df, x="x", y="y", method=method, bins=30, ax=ax)
+            with alone():
+                heatmap(data=df, x="x", y="y", method=method, bins=30, ax=ax)
             ax.set_title(method, fontsize=10)
         table = crosstab(tips, "day", "size", margins=True)
         heatmap(table, annot=True, fmt=".0f", cmap="mako", ax=axes[-1])

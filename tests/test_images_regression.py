@@ -13,6 +13,8 @@ from safeplot.datasets import simulate
 from safeplot.demo import demo_policy
 from safeplot.plots.regression import qqplot, regplot, residplot
 
+from .ledgers import alone
+
 BASELINE = "../baseline_images"
 METHODS = ("none", "suppress", "generalize", "deterministic", "probabilistic", "confidential")
 COMPARE = {"baseline_dir": BASELINE, "style": "default", "savefig_kwargs": {"dpi": 50}}
@@ -30,7 +32,8 @@ def test_qqplot_methods():
     with safeplot.policy(demo_policy()):
         fig, axes = _panels()
         for ax, method in zip(axes, METHODS, strict=True):
-            qqplot(df["y"], line="s", method=method, ax=ax)
+            with alone():
+                qqplot(df["y"], line="s", method=method, ax=ax)
             ax.set_title(method, fontsize=10)
     return fig
 
@@ -42,7 +45,8 @@ def test_residplot_methods():
     with safeplot.policy(demo_policy()):
         fig, axes = _panels()
         for ax, method in zip(axes, METHODS, strict=True):
-            residplot(data=df, x="x", y="y", lowess=True, method=method, ax=ax)
+            with alone():
+                residplot(data=df, x="x", y="y", lowess=True, method=method, ax=ax)
             ax.set_title(method, fontsize=10)
     return fig
 
@@ -54,6 +58,7 @@ def test_regplot_methods():
     with safeplot.policy(demo_policy()):
         fig, axes = _panels()
         for ax, method in zip(axes, METHODS, strict=True):
-            regplot(data=df, x="x", y="y", method=method, n_boot=200, seed=0, ax=ax)
+            with alone():
+                regplot(data=df, x="x", y="y", method=method, n_boot=200, seed=0, ax=ax)
             ax.set_title(method, fontsize=10)
     return fig

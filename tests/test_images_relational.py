@@ -12,6 +12,8 @@ from safeplot.datasets import simulate
 from safeplot.demo import demo_policy
 from safeplot.plots.relational import scatterplot
 
+from .ledgers import alone
+
 BASELINE = "../baseline_images"
 METHODS = ("suppress", "generalize", "deterministic", "probabilistic", "confidential")
 
@@ -25,6 +27,7 @@ def test_scatterplot_methods():
     with safeplot.policy(demo_policy()):
         fig, axes = plt.subplots(1, len(METHODS), figsize=(17, 4.6), layout="constrained")
         for ax, method in zip(axes, METHODS, strict=True):
-            scatterplot(data=df, x="x", y="y", method=method, mark_coincident=True, ax=ax)
+            with alone():
+                scatterplot(data=df, x="x", y="y", method=method, mark_coincident=True, ax=ax)
             ax.set_title(method, fontsize=10)
     return fig

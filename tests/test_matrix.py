@@ -19,6 +19,7 @@ from safeplot.plots.matrix import crosstab, heatmap, is_safe_matrix, mark_safe_m
 from safeplot.release import DisclosureReport
 
 from .leakscan import scan_figure
+from .ledgers import alone
 
 GRID_METHODS = ["suppress", "generalize", "deterministic", "probabilistic", "confidential"]
 
@@ -105,8 +106,13 @@ def test_suppress_grid_counts_equal_histogram2d_with_small_cells_blank():
 
 def test_generalize_grid_is_15_by_15_with_double_cells():
     df = safeplot.datasets.simulate("D2", n=500, seed=1234)
-    fine = heatmap(data=df, x="x", y="y", method="suppress", bins=30, ax=plt.figure().gca())
-    coarse = heatmap(data=df, x="x", y="y", method="generalize", bins=30, ax=plt.figure().gca())
+    # each grid on its own: drawn together, the ledger hides more of the coarse grid
+    with alone():
+        fine = heatmap(data=df, x="x", y="y", method="suppress", bins=30, ax=plt.figure().gca())
+    with alone():
+        coarse = heatmap(
+            data=df, x="x", y="y", method="generalize", bins=30, ax=plt.figure().gca()
+        )
     _, fx, fy = mesh_of(fine)
     _, cx, cy = mesh_of(coarse)
     np.testing.assert_allclose(np.diff(cx), 2 * (fx[1] - fx[0]))
@@ -397,8 +403,10 @@ def test_default_grid_is_chosen_by_the_complete_records():
 
 def test_penguins_default_grid_blanks_far_fewer_cells_than_30_by_30():
     df = safeplot.load_dataset("penguins")
-    by_n = heatmap(df, x="bill_length_mm", y="bill_depth_mm", ax=plt.figure().gca())
-    paper = heatmap(df, x="bill_length_mm", y="bill_depth_mm", bins=30, ax=plt.figure().gca())
+    with alone():  # each grid on its own: drawn together, the ledger links their cells
+        by_n = heatmap(df, x="bill_length_mm", y="bill_depth_mm", ax=plt.figure().gca())
+    with alone():
+        paper = heatmap(df, x="bill_length_mm", y="bill_depth_mm", bins=30, ax=plt.figure().gca())
     assert paper.safeplot_report.params["bins"] == 30
 
     def blank_share(ax):
@@ -415,9 +423,11 @@ def test_penguins_default_grid_blanks_far_fewer_cells_than_30_by_30():
 @pytest.mark.parametrize("bins", [8, 30])
 def test_explicit_bins_are_respected(bins):
     df = outlier_data()
-    ax = heatmap(data=df, x="x", y="y", bins=bins, method="generalize")
+    with alone():  # each grid on its own: drawn together, the ledger links their cells
+        ax = heatmap(data=df, x="x", y="y", bins=bins, method="generalize")
     assert ax.safeplot_report.params["bins"] == -(-bins // 2)
-    ax = heatmap(data=df, x="x", y="y", bins=bins, ax=plt.figure().gca())
+    with alone():
+        ax = heatmap(data=df, x="x", y="y", bins=bins, ax=plt.figure().gca())
     assert ax.safeplot_report.params["bins"] == bins
     assert_grid_matches(ax, df.x, df.y)
 

@@ -611,3 +611,18 @@ def test_qq_grid_is_chosen_by_n_for_points_on_a_curve():
     data = np.random.default_rng(1).normal(size=500)
     assert release_qq(data, method="suppress", bins=12).report.params["bins"] == 12
     assert release_qq(data, method="generalize", bins=12).report.params["bins"] == 6
+
+
+def test_a_value_held_only_by_a_row_missing_x_is_avoided_too():
+    """A y held by one record whose x is missing: the record is dropped from the fit, but the
+    value is still rare, and a fitted line rounded onto it would show it (found by the
+    seaborn-script scan of mpg, where a bootstrap band landed on such a value now and then).
+    The line of y = x + 0.001 is rounded to steps of 0.01 and passes 5.451 at x = 5.45."""
+    x = np.repeat(np.linspace(0.05, 9.95, 100), 3)
+    frame = pd.DataFrame({"x": np.r_[x, np.nan], "y": np.r_[x + 0.001, 5.45]})
+    _, ax = plt.subplots()
+    safeplot.regplot(data=frame, x="x", y="y", ci=None, ax=ax)
+    drawn = np.round(ax.lines[0].get_ydata(), 9)
+    assert 5.44 in drawn or 5.46 in drawn  # the line steps over where 5.45 would be
+    assert 5.45 not in drawn
+    assert not scan_figure(ax.figure, frame).leaks

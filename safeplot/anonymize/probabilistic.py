@@ -265,9 +265,9 @@ def _ranks(
     those keep their row order, and swapping their noise changes nothing
     visible. `floors`: each column's :func:`_floor`; `order`: row indices
     that sort column `j` (rounding keeps the order of values, so they sort
-    the rounded values too) and column `j` in that order, if the caller has
-    them. The second array
-    returned is column `j` rounded and sorted, which the fingerprint hashes.
+    the rounded values too); `ordered`: column `j` in that order; each if
+    the caller has it. The second array returned is column `j` rounded and
+    sorted, which the fingerprint hashes.
     """
     p = arr.shape[1]
     if floors is None:

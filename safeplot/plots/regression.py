@@ -650,6 +650,24 @@ class _FitData:
     xname: str
     yname: str
     n_dropped: int
+    #: every finite value of x and of y, those of rows dropped for a missing value of the
+    #: other variable too: a value held only by such rows is rare all the same
+    x_all: np.ndarray | None = None
+    y_all: np.ndarray | None = None
+
+    def rare(self, x: np.ndarray, y: np.ndarray, threshold: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return the rare values a drawn x and y must avoid.
+
+        Those of `x` and `y` as plotted (partialled, or residuals), of the
+        complete rows, and of every row that has the value.
+        """
+        out = []
+        for drawn, complete, every in ((x, self.x, self.x_all), (y, self.y, self.y_all)):
+            parts = [rare_values(drawn, threshold), rare_values(complete, threshold)]
+            if every is not None and every.size > complete.size:
+                parts.append(rare_values(every, threshold))
+            out.append(_union(*parts))
+        return out[0], out[1]
 
 
 def _regression_data(data, x, y, x_partial, y_partial, units, function: str) -> _FitData:
@@ -672,6 +690,10 @@ def _regression_data(data, x, y, x_partial, y_partial, units, function: str) -> 
     clean = clean_numeric(columns, [cols[r] for r in numeric], strata=strata)
     vals = {r: clean.values[:, j] for j, r in enumerate(numeric)}
     unit_codes = clean.strata if strata else None
+    every = {}
+    for r in ("x", "y"):
+        column = pd.to_numeric(frame[r], errors="coerce").to_numpy(dtype=float)
+        every[r] = column[np.isfinite(column)]
     return _FitData(
         vals["x"],
         vals["y"],
@@ -681,6 +703,8 @@ def _regression_data(data, x, y, x_partial, y_partial, units, function: str) -> 
         pdata.label("x"),
         pdata.label("y"),
         clean.n_dropped,
+        every["x"],
+        every["y"],
     )
 
 
@@ -998,8 +1022,7 @@ def residual_rare_values(
     fd: _FitData, px: np.ndarray, resid: np.ndarray, threshold: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Rare values a residual plot's x and residual axes avoid (those of x and y too)."""
-    rare_x = _union(rare_values(px, threshold), rare_values(fd.x, threshold))
-    rare_r = _union(rare_values(resid, threshold), rare_values(fd.y, threshold))
+    rare_x, rare_r = fd.rare(px, resid, threshold)
     return rare_x, rare_r
 
 
@@ -1584,8 +1607,7 @@ def regplot(
     threshold = pol.check_threshold(threshold)
     px, py = _partialled(fd)
     _check_order(order, px, threshold)
-    rare_x = _union(rare_values(px, threshold), rare_values(fd.x, threshold))
-    rare_y = _union(rare_values(py, threshold), rare_values(fd.y, threshold))
+    rare_x, rare_y = fd.rare(px, py, threshold)
     estimates = None
     if x_estimator is not None or x_bins is not None:
         estimates = _release_estimates(
