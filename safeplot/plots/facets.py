@@ -1023,6 +1023,26 @@ def _panel_frame(
     return pd.DataFrame(columns), tags
 
 
+def _facet_grids(frame: pd.DataFrame, names: dict, hue_order: list | None, **kws: Any) -> dict:
+    """Release the 2-D grid of (x, y) of every facet and hue level together.
+
+    :func:`~safeplot.plots.grid.grid_panels` on the figure's records, the
+    facet columns named for the ledger (:func:`_panel_frame`); `kws` go to it.
+    """
+    from .grid import grid_panels
+
+    panel_data, tags = _panel_frame(frame, names, "x", also=["y"])
+    return grid_panels(
+        panel_data,
+        x=names["x"],
+        y=names["y"],
+        hue=names.get("hue"),
+        hue_order=hue_order,
+        facets=tags,
+        **kws,
+    )
+
+
 def _facet_panels(
     kind: str,
     frame: pd.DataFrame,
@@ -1363,17 +1383,12 @@ def displot(
     elif _grid_panels_apply(kind, data_roles, frame, names, weights, m):
         # a bivariate histogram of counts: every facet on one grid, all linked in the ledger
         from .distributions import draw_grid_histogram
-        from .grid import grid_panels
 
-        panel_data, tags = _panel_frame(frame, names, "x", also=["y"])
         bins = kws.pop("bins", "auto")
-        panels = grid_panels(
-            panel_data,
-            x=names["x"],
-            y=names["y"],
-            hue=names.get("hue"),
-            hue_order=hue_levels,
-            facets=tags,
+        panels = _facet_grids(
+            frame,
+            names,
+            hue_levels,
             method=method,
             bins=None if isinstance(bins, str) else bins,
             threshold=threshold,
@@ -2606,17 +2621,12 @@ def lmplot(
         # every facet's and hue level's cells on one grid, linked in the ledger to the scatter
         # plot without row=/col= (whose cells minus the facets' would give a suppressed one),
         # released before any is drawn; each regplot then draws its level's cells
-        from .grid import grid_panels
         from .relational import grid_points
 
-        panel_data, tags = _panel_frame(frame, names, "x", also=["y"])
-        cells = grid_panels(
-            panel_data,
-            x=names["x"],
-            y=names["y"],
-            hue=names.get("hue"),
-            hue_order=hue_levels,
-            facets=tags,
+        cells = _facet_grids(
+            frame,
+            names,
+            hue_levels,
             method=m.name,
             bins=bins,
             threshold=threshold,
