@@ -307,14 +307,12 @@ def bin_keys(values: Any, edges: Any) -> list[bytes | None]:
     (True, False)
     """
     v = np.asarray(values, dtype=float).ravel() + 0.0  # -0.0 as 0.0
-    return _bin_keys(v, _mix(v.view(np.uint64)), edges)
+    return _row_keys(b"bin", _bin_sums(v, _mix(v.view(np.uint64)), edges)[:-1])
 
 
-def _bin_keys(v: np.ndarray, h: np.ndarray, edges: Any) -> list[bytes | None]:
-    """:func:`bin_keys` of values `v` whose hashes `h` are made already."""
-    index = closed_bin_index(v, edges)
-    inside = index >= 0
-    return _cell_keys(b"bin", index[inside], h[inside], len(edges) - 1)
+def _bin_sums(v: np.ndarray, h: np.ndarray, edges: Any) -> np.ndarray:
+    """:func:`_indexed_sums` of values `v` (hashes `h`) on the bins of `edges`."""
+    return _indexed_sums(closed_bin_index(v, edges), h, np.isfinite(v), len(edges) - 1)
 
 
 def grid_keys(
@@ -338,16 +336,46 @@ def grid_keys(
     >>> keys == grid_keys(x[::-1], y[::-1], [0, 1, 2], [0, 1, 2])
     True
     """
+    return _row_keys(b"cell", _grid_sums(x, y, xedges, yedges, cells)[:-1])
+
+
+def _grid_sums(
+    x: Any, y: Any, xedges: Any, yedges: Any, cells: np.ndarray | None = None
+) -> np.ndarray:
+    """:func:`_indexed_sums` of the records' pairs on the cells of a 2-D grid."""
     xv = np.asarray(x, dtype=float).reshape(-1)
     yv = np.asarray(y, dtype=float).reshape(-1)
     if cells is None:
         cells = cell_index(xv, yv, xedges, yedges)
     h, scratch = _pair_hashes(xv, yv)
     m = (len(xedges) - 1) * (len(yedges) - 1)
-    if cells.size and cells.min() < 0:
-        inside = cells >= 0
-        cells, h, scratch = cells[inside], h[inside], None
-    return _cell_keys(b"cell", cells, h, m, scratch=scratch)
+    return _indexed_sums(cells, h, np.isfinite(xv) & np.isfinite(yv), m, scratch)
+
+
+def _indexed_sums(
+    index: np.ndarray,
+    h: np.ndarray,
+    finite: np.ndarray,
+    m: int,
+    scratch: np.ndarray | None = None,
+) -> np.ndarray:
+    """:func:`_cell_sums` of `m` cells, and one more row for the finite records in none.
+
+    `index`: each record's cell, negative for none (outside the bins, or
+    missing). The rows of the cells are their keys' (:func:`_row_keys`); all
+    the rows together are the records' key (:func:`_records_key`), whatever
+    bins or range, so one pass over the records gives both.
+    """
+    if index.size and index.min() < 0:
+        index = np.where(index >= 0, index, m)
+        if not finite.all():
+            index, h, scratch = index[finite], h[finite], None
+    return _cell_sums(index, h, m + 1, scratch)
+
+
+def _row_keys(tag: bytes, sums: np.ndarray) -> list[bytes | None]:
+    """One key per row of :func:`_cell_sums`, its sums digested (None: an empty cell)."""
+    return [_digest(tag, row.tobytes()) if row[0] else None for row in sums]
 
 
 def _pair_hashes(xv: np.ndarray, yv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -360,17 +388,6 @@ def _pair_hashes(xv: np.ndarray, yv: np.ndarray) -> tuple[np.ndarray, np.ndarray
     h ^= np.add(yv, 0.0, out=scratch.view(float)).view(np.uint64)
     _mix(h, out=h, scratch=scratch)
     return h, scratch
-
-
-def _cell_keys(
-    tag: bytes, index: np.ndarray, h: np.ndarray, m: int, scratch: np.ndarray | None = None
-) -> list[bytes | None]:
-    """Count and three exact sums of 20-bit hash chunks per cell, digested (None: empty).
-
-    `scratch`: a uint64 array of the shape of `h` the caller no longer needs.
-    """
-    table = _cell_sums(index, h, m, scratch)
-    return [_digest(tag, row.tobytes()) if row[0] else None for row in table]
 
 
 def _cell_sums(
@@ -1061,12 +1078,10 @@ class Ledger:
         (array([nan,  4.]), array([nan,  0.]))
         """
         v = np.asarray(values, dtype=float).ravel() + 0.0  # -0.0 as 0.0
-        h = _mix(v.view(np.uint64))  # one hash per record, for the bins and for the whole
-        out = self._link(_bin_keys(v, h, edges), counts, partition, function)
+        sums = _bin_sums(v, _mix(v.view(np.uint64)), edges)  # the bins' and the whole's keys
+        out = self._link(_row_keys(b"bin", sums[:-1]), counts, partition, function)
         e = np.asarray(edges, dtype=float).ravel()
-        finite = h[np.isfinite(v)]
-        key = _records_key(_cell_sums(np.zeros(finite.size, dtype=np.intp), finite, 1))
-        return self._link_intervals(key, e[:-1, None], e[1:, None], out, function)
+        return self._link_intervals(_records_key(sums), e[:-1, None], e[1:, None], out, function)
 
     def _link_intervals(
         self, key: bytes | None, lo: np.ndarray, hi: np.ndarray, counts: dict, function: str
@@ -1150,23 +1165,10 @@ class Ledger:
         ([[nan, 0.0], [0.0, 4.0]], [[nan, 0.0], [0.0, 0.0]])
         """
         flat = {level: np.asarray(c, dtype=float).ravel() for level, c in counts.items()}
-        xv = np.asarray(x, dtype=float).reshape(-1)
-        yv = np.asarray(y, dtype=float).reshape(-1)
         xe = np.asarray(xedges, dtype=float).ravel()
         ye = np.asarray(yedges, dtype=float).ravel()
-        if cells is None:
-            cells = cell_index(xv, yv, xe, ye)
-        m = (xe.size - 1) * (ye.size - 1)
-        h, scratch = _pair_hashes(xv, yv)
-        # the records outside the grid (a range cut short) in one more cell: the whole's key
-        # is every record's, as for a histogram
-        index = np.where(cells >= 0, cells, m)
-        finite = np.isfinite(xv) & np.isfinite(yv)
-        if not finite.all():
-            index, h, scratch = index[finite], h[finite], None
-        sums = _cell_sums(index, h, m + 1, scratch)
-        keys = [_digest(b"cell", row.tobytes()) if row[0] else None for row in sums[:m]]
-        out = self._link(keys, flat, partition, function)
+        sums = _grid_sums(x, y, xe, ye, cells)  # the cells' keys and the whole's
+        out = self._link(_row_keys(b"cell", sums[:-1]), flat, partition, function)
         # cells of other grids of the same records inside these cells, or holding them
         ny = ye.size - 1
         lo = np.column_stack([np.repeat(xe[:-1], ny), np.tile(ye[:-1], xe.size - 1)])

@@ -96,19 +96,18 @@ def noise_sd(values: ArrayLike, q: float | None = None) -> float | np.ndarray:
     if not np.isfinite(q) or q <= 0:
         raise ValueError(f"q must be a positive finite number, got {q}.")
     data = arr[:, None] if arr.ndim == 1 else arr
-    sd = q * _column_sd(np.sort(data, axis=0))
+    sd = q * _column_sd(list(np.sort(data, axis=0).T))
     return float(sd[0]) if arr.ndim == 1 else sd
 
 
-def _column_sd(ordered: np.ndarray) -> np.ndarray:
-    """Sample SD (``ddof=1``) of each column of column-sorted data.
+def _column_sd(ordered: Sequence[np.ndarray]) -> np.ndarray:
+    """Sample SD (``ddof=1``) of each variable, from its sorted values (one array each).
 
-    Each column is reduced on its own so that a variable's SD, and hence its
-    noise, depends only on its own values: floating-point sums depend on the
-    order of the terms, and neither row order nor the other columns may
-    change it.
+    Each variable is reduced on its own so that its SD, and hence its noise,
+    depends only on its own values: floating-point sums depend on the order
+    of the terms, and neither row order nor the other columns may change it.
     """
-    return np.array([ordered[:, j].std(ddof=1) for j in range(ordered.shape[1])])
+    return np.array([column.std(ddof=1) for column in ordered])
 
 
 def _kth_abs_nonzero(ordered: np.ndarray, k: int) -> float:
@@ -465,7 +464,7 @@ def add_keyed_noise(
     floors = [_floor(column) for column in ordered]
     ranks = [_ranks(data, j, floors, sorts[j], ordered[j]) for j in range(p)]
     orders = [order for order, _ in ranks]
-    sd = np.array([column.std(ddof=1) for column in ordered])  # of sorted values: order-free
+    sd = _column_sd(ordered)
     constant = [name for name, s in zip(names, sd, strict=True) if not s > 0]
     if constant:
         raise DisclosureError(
