@@ -76,6 +76,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from .anonymize._sorting import stable_sort
 from .anonymize.grids import cell_index, closed_bin_index
 from .anonymize.statistics import round_bits
 from .errors import DisclosureError
@@ -181,11 +182,10 @@ def _rank_key(
     """
     if _monotone(column):
         return None
-    # tied values share a rank below, so the order a sort gives them does not matter: numpy's
-    # default (SIMD) sort, three times as fast as a stable one (or the caller's order)
+    # tied values share a rank below, so any order a sort gives them will do (the caller's)
     if order is None:
-        order = np.argsort(column)
-    if sorted_values is None:
+        order, sorted_values = stable_sort(column)
+    elif sorted_values is None:
         sorted_values = column[order]
     width = "<i4" if column.size < 2**31 else "<i8"  # fewer bytes to hash
     # tied values share a rank, so a transformation that keeps ties keeps the key

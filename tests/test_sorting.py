@@ -1,4 +1,4 @@
-"""stable_sort: numpy's stable order of records, from its default sort."""
+"""stable_sort: numpy's stable order of records, from a sort of integers."""
 
 import numpy as np
 from hypothesis import given, settings
@@ -56,3 +56,35 @@ def test_integers_and_short_arrays():
     np.testing.assert_array_equal(stable_argsort(x), [1, 4, 3, 0, 2])
     assert stable_argsort(np.array([])).size == 0
     assert stable_argsort(np.array([5.0])).tolist() == [0]
+
+
+def test_values_closer_than_the_keys_resolution_are_sorted_again():
+    # pairs one last bit apart share a key and come out in row order; the later row holds
+    # the smaller value, so each pair is inverted until it is sorted again
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=40_000)
+    first, later = np.arange(0, 400), np.arange(20_000, 20_400)
+    x[later] = np.nextafter(x[first], -np.inf)
+    keys = _sorting._keys(x, centre=float(np.median(x)), row_bits=(x.size - 1).bit_length())
+    assert (keys[later] == keys[first]).mean() > 0.9  # the case under test does occur
+    np.testing.assert_array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
+
+
+def test_an_array_of_many_values_that_share_integers_takes_numpys_stable_sort(monkeypatch):
+    x = np.random.default_rng(6).normal(size=30_000)
+    monkeypatch.setattr(_sorting, "_TIED_SHARE", 0.0)  # any inversion: the fallback
+    x[1] = np.nextafter(x[0], -np.inf)  # a later row one last bit below an earlier one
+    np.testing.assert_array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
+
+
+def test_extreme_values():
+    big = np.array([2**62 + 3, 2**62 + 1, 2**62 + 3, -(2**62), 2**62 + 2], dtype=np.int64)
+    np.testing.assert_array_equal(stable_argsort(big), np.argsort(big, kind="stable"))
+    for x in (
+        np.array([1.0, np.inf, -np.inf, 0.0, np.inf]),
+        np.array([np.inf, np.inf, 1.0, -np.inf, 2.0, np.inf, 0.5, np.inf]),  # median inf
+        np.array([-1e308, 1e308, 0.0, 1e308]),  # a range beyond the largest double
+        np.full(5, 2.5),
+        np.array([5e-324, 0.0, 5e-324, -0.0]),  # a subnormal range
+    ):
+        np.testing.assert_array_equal(stable_argsort(x), np.argsort(x, kind="stable"))

@@ -1,11 +1,21 @@
-"""Sorting records: the order of a stable sort, at the speed of numpy's default sort.
+"""Sorting records: the order of a stable sort, at the speed of numpy's sort of integers.
 
 The anonymisers break ties between equal values by row order, so they need
-the order a stable sort gives. numpy's stable sort (radix or timsort) of ten
-million floats takes about three times as long as its default (SIMD
-quicksort), which differs from it only in how it orders equal values. Where
-few values are equal, sorting with the default and then putting each run of
-equal values back in row order gives the stable order for less.
+the order a stable sort gives. numpy's argsort of ten million floats takes
+about 1.1 s on a 2-core machine (2.2 s stable), where its sort of as many
+64-bit integers, which moves values rather than indices, takes 0.17 s. So
+each value is mapped to an integer that keeps its order, with its row
+number in the low bits, and those integers are sorted: the row numbers come
+out in the stable order. The integer is the top bits of the value's
+distance from a typical value (the median of a sample), as a double whose
+bit pattern is made to sort as the number does; at ten million rows it
+keeps 28 of the 52 bits of the mantissa. Two values that differ by less
+than that share an integer and come out in row order; where that puts them
+out of value order, those few are sorted again.
+
+New memory costs more than arithmetic here (each page touched for the first
+time is a fault): the integers are computed in blocks into one array, which
+after the sort holds the order itself.
 """
 
 from __future__ import annotations
@@ -14,9 +24,15 @@ import numpy as np
 
 __all__ = ["stable_sort"]
 
-#: Above this share of values equal to their neighbour in sorted order, the runs of equal
-#: values are many and long: numpy's stable sort is then the faster way.
+#: Above this share of values out of order after the sort of integers (data that are
+#: mostly distinct numbers closer than the integers resolve), numpy's stable sort is the
+#: faster way.
 _TIED_SHARE = 0.05
+
+#: Values per block of the integers' computation: small enough to stay in cache.
+_BLOCK = 1 << 16
+_SIGN = np.uint64(1 << 63)
+_ALL = np.uint64((1 << 64) - 1)
 
 
 def stable_sort(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -24,8 +40,8 @@ def stable_sort(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Equal values (``-0.0`` and ``0.0`` among them) come in increasing row
     order, as from a stable sort; the order is the same array. The sorted
-    values come with it because finding the ties needs them: the callers
-    need not gather them a second time.
+    values come with it: the callers need them and need not gather them a
+    second time.
 
     Parameters
     ----------
@@ -45,23 +61,95 @@ def stable_sort(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ([3, 1, 4, 0, 2], [0.0, 1.0, 1.0, 2.0, 2.0])
     """
     values = np.asarray(values)
-    if values.ndim != 1 or values.size < 2:
+    n = values.size
+    if values.ndim != 1 or n < 2 or np.dtype(np.intp).itemsize != 8:
         order = np.argsort(values, kind="stable")
         return order, values[order]
-    order = np.argsort(values)
+    row_bits = (n - 1).bit_length()
+    # a typical value, from a sample: any number keeps the order, one amid the values
+    # resolves them best
+    centre = float(np.median(values[:: max(1, n // 4096)].astype(np.float64)))
+    if not np.isfinite(centre):  # infinite values minus an infinite centre would be NaN
+        centre = 0.0
+    keys = np.empty(n, dtype=np.uint64)
+    rows = np.arange(_BLOCK, dtype=np.uint64)
+    for start in range(0, n, _BLOCK):
+        block = keys[start : start + _BLOCK]
+        _keys(values[start : start + _BLOCK], centre, row_bits, out=block)
+        block |= rows[: block.size]
+        block += np.uint64(start)  # the row numbers: below 2**row_bits, no carry
+    keys.sort()  # in place: a new array of this size costs its page faults again
+    keys &= np.uint64((1 << row_bits) - 1)
+    order = keys.view(np.intp)
     ordered = values[order]
-    tied = ordered[1:] == ordered[:-1]
-    n_tied = int(np.count_nonzero(tied))
-    if n_tied == 0:
+    # values that shared an integer came in row order, which may not be their order
+    inverted = np.flatnonzero(ordered[1:] < ordered[:-1])
+    if inverted.size == 0:
         return order, ordered
-    if n_tied > _TIED_SHARE * values.size:
+    if inverted.size > _TIED_SHARE * n:
         order = np.argsort(values, kind="stable")
         return order, values[order]
-    # the rows of each run of equal values, put back in increasing row order (a run may mix
-    # -0.0 and 0.0, so its values are gathered again with its rows)
-    in_run = np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])
-    run = np.cumsum(np.r_[True, ~tied])[in_run]  # the run each of those positions is in
-    rows = order[in_run]
-    order[in_run] = rows = rows[np.lexsort((rows, run))]
-    ordered[in_run] = values[rows]
+    _sort_shared_runs(values, order, ordered, inverted, centre, row_bits)
     return order, ordered
+
+
+def _keys(
+    values: np.ndarray, centre: float, row_bits: int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """Each value's integer, its low `row_bits` bits clear (`out`: a uint64 array).
+
+    ``value - centre`` (``-0.0`` made ``0.0``, so that equal values share an
+    integer) as a double whose bit pattern, the sign bit set for a positive
+    number and every bit flipped for a negative one, sorts as the number
+    does; each step keeps the order, as rounding is monotone.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        shifted = values.astype(np.float64, copy=False) - centre
+    shifted += 0.0
+    bits = shifted.view(np.uint64)
+    bits ^= np.where(bits >= _SIGN, _ALL, _SIGN)
+    bits >>= np.uint64(row_bits)
+    bits <<= np.uint64(row_bits)
+    if out is None:
+        return bits
+    out[...] = bits
+    return out
+
+
+def _sort_shared_runs(
+    values: np.ndarray,
+    order: np.ndarray,
+    ordered: np.ndarray,
+    inverted: np.ndarray,
+    centre: float,
+    row_bits: int,
+) -> None:
+    """Sort again, in place, each run of positions that share an integer and hold an inversion.
+
+    `inverted`: the positions ``i`` with ``ordered[i + 1] < ordered[i]``.
+    Each run is found by widening from its inversions while the integer
+    stays the same, then sorted by value and row (a run may mix ``-0.0``
+    and ``0.0``, so its values are gathered again with its rows).
+    """
+
+    def key(at: np.ndarray) -> np.ndarray:
+        return _keys(ordered[at], centre, row_bits)
+
+    first, last = inverted.copy(), inverted + 1
+    while True:  # each pass widens every run not yet whole by one position on each side
+        left = first > 0
+        left[left] = key(first[left] - 1) == key(first[left])
+        right = last < ordered.size - 1
+        right[right] = key(last[right] + 1) == key(last[right])
+        if not (left.any() or right.any()):
+            break
+        first -= left
+        last += right
+    first, at = np.unique(first, return_index=True)  # one entry per run
+    last = np.maximum.reduceat(last, at) if at.size else last[:0]
+    size = last - first + 1
+    run = np.repeat(np.arange(first.size), size)
+    at = np.repeat(first - np.cumsum(size) + size, size) + np.arange(int(size.sum()))
+    rows = order[at]
+    order[at] = rows = rows[np.lexsort((rows, values[rows], run))]
+    ordered[at] = values[rows]

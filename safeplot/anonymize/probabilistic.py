@@ -48,6 +48,7 @@ from .._validate import finite_array
 from ..errors import DisclosureError
 from ..keys import SecretKey, check_key
 from ..policy import Policy, custodian_policy, get_policy
+from ._sorting import stable_sort
 from .grids import as_sorted
 from .statistics import round_bits
 
@@ -272,10 +273,9 @@ def _ranks(
     if floors is None:
         floors = [_floor(np.sort(arr[:, i])) for i in range(p)]
     if order is None:
-        # numpy's default (SIMD) sort is three times as fast as a stable one; the order it
-        # gives records tied on column j is made canonical below
-        order = np.argsort(arr[:, j])
-    if ordered is None:
+        # the order of records tied on column j is made canonical below
+        order, ordered = stable_sort(np.ascontiguousarray(arr[:, j]))
+    elif ordered is None:
         ordered = arr[order, j]
     ranked = round_bits(ordered, _FINGERPRINT_BITS, floors[j])  # sorted: rounding keeps order
     # the other columns matter only among records tied on column j: sort just those (a
@@ -459,8 +459,7 @@ def add_keyed_noise(
     # values (the SD, the ledger's keys, the rare values), its typical magnitude (the
     # rounding's floor) and, made canonical among ties in the rounding, its rank order
     columns = [np.ascontiguousarray(data[:, j]) for j in range(p)]
-    sorts = [np.argsort(column) for column in columns]
-    ordered = [column[order] for column, order in zip(columns, sorts, strict=True)]
+    sorts, ordered = map(list, zip(*map(stable_sort, columns), strict=True))
     floors = [_floor(column) for column in ordered]
     ranks = [_ranks(data, j, floors, sorts[j], ordered[j]) for j in range(p)]
     orders = [order for order, _ in ranks]
