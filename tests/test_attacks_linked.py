@@ -1771,3 +1771,38 @@ def test_count_plots_of_dates_are_linked_across_their_types():
         return _count_bars(safeplot.countplot(df, x="d", ax=ax))
 
     _differenced(True, faceted, whole, t)
+
+
+# -- a count plot of a number beside its histogram ----------------------------------------
+
+
+@pytest.mark.parametrize("counts_first", [False, True], ids=["hist-then-counts", "counts-first"])
+def test_a_count_plot_of_a_number_beside_its_histogram_recovers_no_small_count(counts_first):
+    """countplot(x="age") hides age 25 (t - 1 records); a histogram of age shows bin
+    [20, 30): its count minus the ages 20 to 29 that the count plot shows would be t - 1,
+    unless the ledger knows a category of a number is the records of that value."""
+    t = safeplot.get_policy().threshold
+    ages = np.repeat(np.arange(20, 40), 2 * t)
+    df = pd.DataFrame({"age": np.r_[ages[ages != 25], np.full(t - 1, 25)]})
+
+    def counts() -> dict[float, float]:
+        _, ax = plt.subplots()
+        drawn = _count_bars(safeplot.countplot(df, x="age", ax=ax))
+        return {float(age): count for age, count in drawn.items()}
+
+    def histogram() -> dict[float, float]:
+        _, ax = plt.subplots()
+        return _bars(safeplot.histplot(df, x="age", binwidth=10, binrange=(19.5, 39.5), ax=ax))
+
+    if counts_first:
+        levels, bins = counts(), histogram()
+    else:
+        bins, levels = histogram(), counts()
+    assert 25.0 not in levels and bins  # what the attack needs: a hidden age, a bin over it
+    rests = [  # a hidden bin is drawn 0 high: only the bins drawn with records are read
+        total - sum(c for age, c in levels.items() if left <= age < left + 10)
+        for left, total in bins.items()
+        if total > 0
+    ]
+    assert all(rest == 0 or rest >= t for rest in rests), (bins, levels)
+    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())

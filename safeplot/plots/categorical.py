@@ -1499,13 +1499,16 @@ def _suppress_counts(panel: _CountTable, m: Method, threshold: int, pol: Policy)
 def _category_keys(levels: Sequence[Any]) -> np.ndarray:
     """Return a number per category, the same in every release of a session.
 
-    The release ledger recognises records by their values; a category has
-    no number of its own (its position depends on ``order=``), so it is
-    named by a 48-bit hash of its value, whatever type holds it: numbers by
-    their float value (``1``, ``1.0`` and ``np.int64(1)`` are one category,
-    as pandas takes them), dates and times by their instant (a
-    ``Timestamp``, a ``datetime`` or a ``datetime64``), text as text (a
-    ``str`` or a ``np.str_``).
+    The release ledger recognises records by their values. A category that
+    is a number is that number (``1``, ``1.0`` and ``np.int64(1)`` are one
+    category, as pandas takes them): its records are then the same records
+    as in a histogram of the variable, whose bins hold the categories. Other
+    categories have no number of their own (their position depends on
+    ``order=``), so each is named by a 48-bit hash of its value, whatever
+    type holds it: dates and times by their instant (a ``Timestamp``, a
+    ``datetime`` or a ``datetime64``), text as text (a ``str`` or a
+    ``np.str_``). If the numbers are not all finite and distinct as floats
+    (integers beyond 2**53), every category is hashed.
 
     Examples
     --------
@@ -1516,6 +1519,10 @@ def _category_keys(levels: Sequence[Any]) -> np.ndarray:
     True
     """
     out = np.empty(len(levels))
+    numbers = [_as_number(level) for level in levels]
+    if all(v is not None for v in numbers) and np.unique(numbers).size == len(numbers):
+        out[:] = numbers
+        return out
     for i, level in enumerate(levels):
         if isinstance(level, np.generic) and not isinstance(level, np.datetime64):
             level = level.item()  # numpy scalars as the Python values pandas gives
@@ -1532,6 +1539,16 @@ def _category_keys(levels: Sequence[Any]) -> np.ndarray:
     return out
 
 
+def _as_number(level: Any) -> float | None:
+    """Return a category's finite float value if it is a real number (not a bool), else None."""
+    if isinstance(level, np.generic) and not isinstance(level, np.datetime64):
+        level = level.item()
+    if isinstance(level, (int, float)) and not isinstance(level, bool):
+        value = float(level)
+        return value + 0.0 if math.isfinite(value) else None  # -0.0 as 0.0
+    return None
+
+
 def _link_count_tables(
     panels: list[_CountTable],
     layout: Layout,
@@ -1542,9 +1559,9 @@ def _link_count_tables(
 ) -> None:
     """Apply the release ledger's secondary suppression to the panels' counts (in place).
 
-    Each category is a bin of its own (:func:`_category_keys`, bins half a
-    unit wide with empty gaps between, so that no bin holds another's
-    category). The panels' hue levels are the levels of one release,
+    Each category is a bin of its own (:func:`_category_keys`, a bin that
+    holds its value alone, with empty bins between, so that no bin holds
+    another's category). The panels' hue levels are the levels of one release,
     linked by :func:`safeplot.release.guard.link_levels` to the figure
     without hue, to each panel alone and (with `facets`: one panel per
     facet, every combination of the facet variables' levels in order) to
@@ -1557,7 +1574,9 @@ def _link_count_tables(
     order = np.argsort(keys, kind="stable")
     rank = np.empty(keys.size, dtype=int)
     rank[order] = np.arange(keys.size)
-    edges = np.repeat(keys[order], 2) + np.tile([-0.25, 0.25], keys.size)
+    # each category's bin holds its value alone, with an empty bin up to the next
+    edges = np.repeat(keys[order], 2)
+    edges[1::2] = np.nextafter(edges[1::2], np.inf)
     n_hue = layout.n_hue
     per = []
     for panel in panels:
