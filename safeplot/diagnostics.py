@@ -313,6 +313,37 @@ Examples
 """
 
 
+def _panel_method(which: str, summary: str, description: str, example_method: str):
+    """Return the method that releases and draws one diagnostic panel, with its docstring."""
+
+    def plot(
+        self,
+        ax: Axes | None = None,
+        *,
+        method: str | None = None,
+        k: int | None = None,
+        q: float | None = None,
+        threshold: int | None = None,
+        factor: int = 2,
+        bins: int | None = None,
+        metric: str = "euclidean",
+        algorithm: str = "mdav_multivariate",
+        c: int = 10,
+        discretizer: str = "ewd",
+        annotate: bool | None = None,
+        policy: Policy | None = None,
+    ) -> Axes:
+        return self._single(
+            which, ax, method, k, q, threshold, factor, bins, metric,
+            algorithm, c, discretizer, annotate, policy,
+        )  # fmt: skip
+
+    plot.__name__ = f"plot_{which}"
+    plot.__qualname__ = f"_SafeFitResults.plot_{which}"
+    plot.__doc__ = _panel_doc(plot.__name__, summary, description, example_method)
+    return plot
+
+
 class _SafeFitResults:
     """Shared machinery of :class:`SafeOLSResults` and :class:`SafeGLMResults`."""
 
@@ -780,30 +811,8 @@ class _SafeFitResults:
         _draw_panel(ax, panel)
         return finish(ax, panel.report, annotate=annotate, policy=pol)
 
-    def plot_resid_fitted(
-        self,
-        ax: Axes | None = None,
-        *,
-        method: str | None = None,
-        k: int | None = None,
-        q: float | None = None,
-        threshold: int | None = None,
-        factor: int = 2,
-        bins: int | None = None,
-        metric: str = "euclidean",
-        algorithm: str = "mdav_multivariate",
-        c: int = 10,
-        discretizer: str = "ewd",
-        annotate: bool | None = None,
-        policy: Policy | None = None,
-    ) -> Axes:
-        return self._single(
-            "resid_fitted", ax, method, k, q, threshold, factor, bins, metric,
-            algorithm, c, discretizer, annotate, policy,
-        )  # fmt: skip
-
-    plot_resid_fitted.__doc__ = _panel_doc(
-        "plot_resid_fitted",
+    plot_resid_fitted = _panel_method(
+        "resid_fitted",
         "Plot residuals against fitted values, released safely (R's first panel).",
         """The released points, a dotted line at zero, and a lowess trend line with
 winsorised, rounded ends: a flat line around zero says the mean is
@@ -811,30 +820,8 @@ modelled well.""",
         "deterministic",
     )
 
-    def plot_qq(
-        self,
-        ax: Axes | None = None,
-        *,
-        method: str | None = None,
-        k: int | None = None,
-        q: float | None = None,
-        threshold: int | None = None,
-        factor: int = 2,
-        bins: int | None = None,
-        metric: str = "euclidean",
-        algorithm: str = "mdav_multivariate",
-        c: int = 10,
-        discretizer: str = "ewd",
-        annotate: bool | None = None,
-        policy: Policy | None = None,
-    ) -> Axes:
-        return self._single(
-            "qq", ax, method, k, q, threshold, factor, bins, metric,
-            algorithm, c, discretizer, annotate, policy,
-        )  # fmt: skip
-
-    plot_qq.__doc__ = _panel_doc(
-        "plot_qq",
+    plot_qq = _panel_method(
+        "qq",
         "Plot a normal Q-Q plot of the standardised residuals, released safely (R's second).",
         """The standardised residuals are the internally studentised ones,
 ``e_i / (s * sqrt(1 - h_ii))``; the points are released by
@@ -842,30 +829,8 @@ modelled well.""",
         "probabilistic",
     )
 
-    def plot_scale_location(
-        self,
-        ax: Axes | None = None,
-        *,
-        method: str | None = None,
-        k: int | None = None,
-        q: float | None = None,
-        threshold: int | None = None,
-        factor: int = 2,
-        bins: int | None = None,
-        metric: str = "euclidean",
-        algorithm: str = "mdav_multivariate",
-        c: int = 10,
-        discretizer: str = "ewd",
-        annotate: bool | None = None,
-        policy: Policy | None = None,
-    ) -> Axes:
-        return self._single(
-            "scale_location", ax, method, k, q, threshold, factor, bins, metric,
-            algorithm, c, discretizer, annotate, policy,
-        )  # fmt: skip
-
-    plot_scale_location.__doc__ = _panel_doc(
-        "plot_scale_location",
+    plot_scale_location = _panel_method(
+        "scale_location",
         "Plot the root absolute standardised residuals against fitted values (R's third).",
         """``sqrt(|r_i|)`` of the standardised residuals against the fitted values,
 with a lowess trend line: a rising line says the spread grows with
@@ -873,30 +838,8 @@ the mean.""",
         "suppress",
     )
 
-    def plot_resid_leverage(
-        self,
-        ax: Axes | None = None,
-        *,
-        method: str | None = None,
-        k: int | None = None,
-        q: float | None = None,
-        threshold: int | None = None,
-        factor: int = 2,
-        bins: int | None = None,
-        metric: str = "euclidean",
-        algorithm: str = "mdav_multivariate",
-        c: int = 10,
-        discretizer: str = "ewd",
-        annotate: bool | None = None,
-        policy: Policy | None = None,
-    ) -> Axes:
-        return self._single(
-            "resid_leverage", ax, method, k, q, threshold, factor, bins, metric,
-            algorithm, c, discretizer, annotate, policy,
-        )  # fmt: skip
-
-    plot_resid_leverage.__doc__ = _panel_doc(
-        "plot_resid_leverage",
+    plot_resid_leverage = _panel_method(
+        "resid_leverage",
         "Plot standardised residuals against leverage with Cook's distance contours (R's fifth).",
         """The contours at Cook's distance 0.5 and 1 are the curves
 ``r = +/- sqrt(c * p * (1 - h) / h)`` (p coefficients) over the
