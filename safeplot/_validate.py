@@ -237,7 +237,7 @@ def finite_array(values: Any, *, min_rows: int = 1, what: str = "values") -> np.
             f"{what} contains NaN or infinite values. Drop incomplete rows and replace "
             "infinite values first (safeplot._validate.clean_numeric does both)."
         )
-    if arr.size and np.abs(arr).max() > 1e150:
+    if max(-float(extremes[0]), float(extremes[1])) > 1e150:  # the largest magnitude
         raise ValueError(
             f"{what} are too large in magnitude (beyond about 1e150) to compute a standard "
             "deviation. Rescale them (e.g. change units) first."
