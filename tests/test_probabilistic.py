@@ -628,6 +628,18 @@ def test_rounding_on_the_bits_rounds_exact_ties_as_the_scaling_does():
                 np.testing.assert_array_equal(fast, scaled)
 
 
+def test_rounding_on_the_bits_keeps_the_shape_of_a_table():
+    """Values below the floor are found by flat position: in a 2-D array each is rounded
+    where it stands, as each value of the flattened array is."""
+    from safeplot.anonymize.statistics import round_bits
+
+    x = np.random.default_rng(8).normal(0, 1, (7, 5)) * np.logspace(-4, 2, 5)
+    for floor in (None, -3, 2):
+        out = round_bits(x, 4, floor)
+        assert out.shape == x.shape
+        np.testing.assert_array_equal(out.ravel(), round_bits(x.ravel(), 4, floor))
+
+
 def test_rounding_to_one_bit_is_refused():
     from safeplot.anonymize.statistics import round_bits
 

@@ -88,3 +88,13 @@ def test_extreme_values():
         np.array([5e-324, 0.0, 5e-324, -0.0]),  # a subnormal range
     ):
         np.testing.assert_array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
+
+
+def test_a_long_run_of_one_integer_with_few_inversions_is_sorted_again_at_once():
+    # one integer held by half the values, a few of them one last bit apart: the run is
+    # found in one step, not widened a position at a time
+    n = 200_000
+    x = np.zeros(n)
+    x[n // 2 :] = 1e6
+    x[n // 2 + np.arange(0, n // 2, n // 40)] = np.nextafter(1e6, 2e6)
+    np.testing.assert_array_equal(stable_argsort(x), np.argsort(x, kind="stable"))

@@ -29,6 +29,10 @@ __all__ = ["stable_sort"]
 #: faster way.
 _TIED_SHARE = 0.05
 
+#: Steps of widening the runs that hold an inversion a position at a time, before their
+#: bounds are found from every sorted value's integer instead.
+_WIDEN_STEPS = 16
+
 #: Values per block of the integers' computation: small enough to stay in cache.
 _BLOCK = 1 << 16
 _SIGN = np.uint64(1 << 63)
@@ -68,7 +72,8 @@ def stable_sort(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     row_bits = (n - 1).bit_length()
     # a typical value, from a sample: any number keeps the order, one amid the values
     # resolves them best
-    centre = float(np.median(values[:: max(1, n // 4096)].astype(np.float64)))
+    with np.errstate(over="ignore", invalid="ignore"):  # values beyond the doubles' range
+        centre = float(np.median(values[:: max(1, n // 4096)].astype(np.float64)))
     if not np.isfinite(centre):  # infinite values minus an infinite centre would be NaN
         centre = 0.0
     keys = np.empty(n, dtype=np.uint64)
@@ -126,17 +131,20 @@ def _sort_shared_runs(
 ) -> None:
     """Sort again, in place, each run of positions that share an integer and hold an inversion.
 
-    `inverted`: the positions ``i`` with ``ordered[i + 1] < ordered[i]``.
-    Each run is found by widening from its inversions while the integer
-    stays the same, then sorted by value and row (a run may mix ``-0.0``
-    and ``0.0``, so its values are gathered again with its rows).
+    `inverted`: the positions ``i`` with ``ordered[i + 1] < ordered[i]``
+    (each within a run). Runs are short where values merely coincide to
+    many digits: each is found by widening from its inversions while the
+    integer stays the same. A run still growing after a few steps is found
+    from the integers of every sorted value instead. Each run is then
+    sorted by value and row (a run may mix ``-0.0`` and ``0.0``, so its
+    values are gathered again with its rows).
     """
 
     def key(at: np.ndarray) -> np.ndarray:
         return _keys(ordered[at], centre, row_bits)
 
     first, last = inverted.copy(), inverted + 1
-    while True:  # each pass widens every run not yet whole by one position on each side
+    for _ in range(_WIDEN_STEPS):  # each step widens every run not yet whole by one
         left = first > 0
         left[left] = key(first[left] - 1) == key(first[left])
         right = last < ordered.size - 1
@@ -145,8 +153,13 @@ def _sort_shared_runs(
             break
         first -= left
         last += right
+    else:  # long runs: their bounds from where the integers change
+        shared = _keys(ordered, centre, row_bits)
+        starts = np.flatnonzero(np.r_[True, shared[1:] != shared[:-1]])
+        run = np.searchsorted(starts, inverted, side="right") - 1
+        first, last = starts[run], np.r_[starts[1:], ordered.size][run] - 1
     first, at = np.unique(first, return_index=True)  # one entry per run
-    last = np.maximum.reduceat(last, at) if at.size else last[:0]
+    last = np.maximum.reduceat(last, at)
     size = last - first + 1
     run = np.repeat(np.arange(first.size), size)
     at = np.repeat(first - np.cumsum(size) + size, size) + np.arange(int(size.sum()))

@@ -293,11 +293,11 @@ def round_bits(values: ArrayLike, bits: int, floor: int | None = None) -> np.nda
     if under is not None and under.any():
         # to a multiple of 2**step: adding and taking away 1.5 * 2**(step + 52), whose
         # last bit is 2**step, rounds there (ties to even), as IEEE arithmetic does
-        at = np.flatnonzero(under)
+        at = np.flatnonzero(under)  # positions in the flattened values
         magic = math.ldexp(1.5, floor - bits + 52)
-        shifted = x[at] + magic
+        shifted = x.reshape(-1)[at] + magic
         shifted -= magic
-        rounded[at] = shifted
+        rounded.reshape(-1)[at] = shifted  # a view: both arrays are contiguous
     if scaled.any():
         rounded[scaled] = _round_bits_scaled(x[scaled], bits, floor)
     # no -0.0 is left: a zero, like any value below the smallest normal one, was rounded by
