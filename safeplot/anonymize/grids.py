@@ -377,21 +377,44 @@ _SORT_POINTS = 1 << 14
 
 
 def _sorted_hits(points: np.ndarray, avoid: np.ndarray, rtol: float) -> np.ndarray:
-    """:func:`hit_mask` for `avoid` sorted and not empty."""
-    hit = np.zeros(points.shape, dtype=bool)
-    pos = np.searchsorted(avoid, points)
-    mag = np.abs(points)
-    near, gap = np.empty(points.shape), np.empty(points.shape)  # in place: no temporaries
-    for shift in (-1, 0):
-        # the neighbour below (pos - 1), then above (pos), clipped to the list
-        np.take(avoid, pos + shift if shift else pos, out=near, mode="clip")
-        np.subtract(points, near, out=gap)
-        np.abs(gap, out=gap)
-        np.abs(near, out=near)
-        np.maximum(near, mag, out=near)
-        near *= rtol
-        hit |= gap <= near
-    return hit & np.isfinite(points)
+    """:func:`hit_mask` for `avoid` sorted and not empty.
+
+    Worked in blocks of points with the same few small arrays: at millions
+    of points, new memory costs more than the arithmetic.
+    """
+    flat = points.reshape(-1)
+    hit = np.zeros(flat.shape, dtype=bool)
+    size = min(flat.size, _HIT_BLOCK)
+    pos = np.empty(size, dtype=np.intp)
+    mag, near, gap = np.empty(size), np.empty(size), np.empty(size)
+    close = np.empty(size, dtype=bool)
+    for start in range(0, flat.size, _HIT_BLOCK):
+        block = flat[start : start + _HIT_BLOCK]
+        m = block.size
+        p, a, g, c, out = pos[:m], mag[:m], gap[:m], close[:m], hit[start : start + m]
+        p[...] = np.searchsorted(avoid, block)
+        np.abs(block, out=a)
+        for shift in (-1, 0):
+            # the neighbour below (pos - 1), then above (pos), clipped to the list
+            if shift:
+                p -= 1
+            else:
+                p += 1
+            b = near[:m]
+            np.take(avoid, p, out=b, mode="clip")
+            np.subtract(block, b, out=g)
+            np.abs(g, out=g)
+            np.abs(b, out=b)
+            np.maximum(b, a, out=b)
+            b *= rtol
+            np.less_equal(g, b, out=c)
+            out |= c
+        out &= np.isfinite(block)
+    return hit.reshape(points.shape)
+
+
+#: Points per block of :func:`_sorted_hits`.
+_HIT_BLOCK = 1 << 16
 
 
 def _avoid(avoid: ArrayLike | RareValues | None) -> np.ndarray | RareValues:
