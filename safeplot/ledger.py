@@ -417,9 +417,21 @@ def _records_key(sums: np.ndarray) -> bytes | None:
     return _digest(b"records", total.tobytes()) if total[0] else None
 
 
+def _tolerance(*bounds: np.ndarray) -> float:
+    """Return how far apart two bin edges may be and still be the same edge."""
+    return 1e-12 * max(1.0, float(np.abs(np.concatenate([b.ravel() for b in bounds])).max()))
+
+
+def _end_to_end(lo: np.ndarray, hi: np.ndarray) -> bool:
+    """Tell whether bins, taken in order, each begin where the one before ends (no overlap)."""
+    order = np.argsort(lo, kind="stable")
+    lo, hi = lo[order], hi[order]
+    return bool(np.abs(hi[:-1] - lo[1:]).max(initial=0.0) <= _tolerance(lo, hi))
+
+
 def _within(lo: np.ndarray, hi: np.ndarray, olo: np.ndarray, ohi: np.ndarray) -> np.ndarray:
     """``out[i, j]``: box j (`olo`, `ohi`) lies inside box i (`lo`, `hi`); boxes are rows."""
-    tol = 1e-12 * max(1.0, float(np.abs(np.concatenate([lo, hi, olo, ohi])).max()))
+    tol = _tolerance(lo, hi, olo, ohi)
     inside = np.ones((lo.shape[0], olo.shape[0]), dtype=bool)
     for d in range(lo.shape[1]):
         inside &= (olo[None, :, d] >= lo[:, None, d] - tol) & (
@@ -467,10 +479,19 @@ def _nested_small(
     inside it is what a reader computes; it must be 0 or at least
     `threshold`. Checked both ways against each earlier release; the bin to
     hide is this release's outer bin, or its smallest shown inner bin. Bins
-    are boxes: `lo` and `hi` of shape ``(m, d)``.
+    are boxes: `lo` and `hi` of shape ``(m, d)``. Histogram bins (one
+    dimension, end to end) are checked with runs of consecutive shown bins
+    as the outer count too (:func:`_runs_small`).
     """
     shown = np.isfinite(totals)
     for olo, ohi, ototals in earlier:
+        if lo.shape[1] == 1 and _end_to_end(lo[:, 0], hi[:, 0]) and _end_to_end(*olo.T, *ohi.T):
+            hide = _runs_small(
+                lo[:, 0], hi[:, 0], totals, olo[:, 0], ohi[:, 0], ototals, threshold
+            )
+            if hide is None:
+                continue
+            return hide
         oshown = np.isfinite(ototals)
         # this release's bins holding earlier shown bins
         known, inner = _inside_sums(lo, hi, olo, ohi, ototals)
@@ -489,6 +510,101 @@ def _nested_small(
             if candidates.size == 0:
                 return int(np.flatnonzero(mine)[0])
             return int(candidates[np.argmin(totals[candidates])])
+    return None
+
+
+#: Consecutive bins in a run of shown ones, at most, that :func:`_runs_small` adds up
+#: (every run, however long, when a release has at most ``_ALL_RUNS`` bins).
+_RUN_BINS = 64
+_ALL_RUNS = 512
+
+
+def _runs(lo: np.ndarray, hi: np.ndarray, totals: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Every run of consecutive shown bins of one release: its bounds, count, first and last bin.
+
+    `lo`, `hi`: the bins, sorted and each ending where the next begins (the
+    bins of a histogram); `totals`: their counts, NaN where hidden. A run of
+    shown bins is a count a reader knows as well as a bin's: the run from
+    bin ``i`` to bin ``j`` holds the records of ``[lo[i], hi[j])``.
+    """
+    m = lo.size
+    if m == 0:
+        none = np.zeros(0, dtype=np.intp)
+        return lo[none], hi[none], np.zeros(0), none, none
+    shown = np.isfinite(totals)
+    hidden = np.r_[0, np.cumsum(~shown)]  # hidden bins before each bin
+    longest = m if m <= _ALL_RUNS else _RUN_BINS
+    first, last = [], []
+    for length in range(1, min(longest, m) + 1):  # runs of each length, all at once
+        i = np.arange(m - length + 1)
+        ok = hidden[i + length] - hidden[i] == 0  # no bin of the run hidden
+        first.append(i[ok])
+        last.append(i[ok] + length - 1)
+        if not ok.any():
+            break  # no run of this length: none longer either
+    first_a, last_a = np.concatenate(first), np.concatenate(last)
+    counts = np.r_[0.0, np.cumsum(np.where(shown, totals, 0.0))]
+    return lo[first_a], hi[last_a], counts[last_a + 1] - counts[first_a], first_a, last_a
+
+
+def _runs_small(
+    lo: np.ndarray,
+    hi: np.ndarray,
+    totals: np.ndarray,
+    olo: np.ndarray,
+    ohi: np.ndarray,
+    ototals: np.ndarray,
+    threshold: int,
+) -> int | None:
+    """:func:`_nested_small` of one-dimensional bins against one earlier release, with runs.
+
+    The outer count is a run of consecutive shown bins (a single bin among
+    them), not only a bin: bins shifted by half a width, ``[0, 2), [2, 4)``
+    beside ``[1, 3)``, give ``[0, 4)`` minus ``[1, 3)``, the records of
+    ``[0, 1)`` and ``[3, 4)``, which must be 0 or at least `threshold`. The
+    bin to hide is this release's smallest shown bin with records, in the
+    outer run (its count is then not known) or inside the earlier outer run
+    (the difference then holds it, at least `threshold`). The bins of each
+    release lie end to end (:func:`_end_to_end`), as a histogram's do.
+    """
+    mine, theirs = np.argsort(lo, kind="stable"), np.argsort(olo, kind="stable")
+    lo, hi, totals = lo[mine], hi[mine], totals[mine]
+    olo, ohi, ototals = olo[theirs], ohi[theirs], ototals[theirs]
+    tol = _tolerance(lo, hi, olo, ohi)
+    shown = np.isfinite(totals)
+
+    def inside(lo_, hi_, totals_, left, right) -> tuple[np.ndarray, np.ndarray]:
+        """Whether shown bins lie inside each run ``[left, right)``, and their sum."""
+        ok = np.isfinite(totals_)
+        counts = np.r_[0.0, np.cumsum(np.where(ok, totals_, 0.0))]
+        number = np.r_[0, np.cumsum(ok)]
+        start = np.searchsorted(lo_, left - tol, side="left")
+        stop = np.searchsorted(hi_, right + tol, side="right")
+        stop = np.maximum(stop, start)
+        return number[stop] - number[start] > 0, counts[stop] - counts[start]
+
+    def smallest(within: np.ndarray) -> int:
+        candidates = np.flatnonzero(within & shown & (totals > 0))
+        if candidates.size == 0:
+            candidates = np.flatnonzero(within & shown)
+        return int(mine[candidates[np.argmin(totals[candidates])]])
+
+    # runs of this release holding earlier shown bins
+    left, right, count, first, last = _runs(lo, hi, totals)
+    known, inner = inside(olo, ohi, ototals, left, right)
+    rest = count - inner
+    bad = np.flatnonzero(known & (rest > 0) & (rest < threshold))
+    if bad.size:
+        k = bad[0]
+        return smallest((np.arange(lo.size) >= first[k]) & (np.arange(lo.size) <= last[k]))
+    # runs of the earlier release holding this release's shown bins
+    left, right, count, _, _ = _runs(olo, ohi, ototals)
+    known, inner = inside(lo, hi, totals, left, right)
+    rest = count - inner
+    bad = np.flatnonzero(known & (rest > 0) & (rest < threshold))
+    if bad.size:
+        k = bad[0]
+        return smallest((lo >= left[k] - tol) & (hi <= right[k] + tol))
     return None
 
 

@@ -1806,3 +1806,72 @@ def test_a_count_plot_of_a_number_beside_its_histogram_recovers_no_small_count(c
     ]
     assert all(rest == 0 or rest >= t for rest in rests), (bins, levels)
     assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+
+
+# -- histograms on shifted bins ------------------------------------------------------------
+
+
+def _shown_bins(ax) -> list[tuple[float, float, float]]:
+    """The bins drawn with records, as a reader measures them: (left, right, count)."""
+    return sorted(
+        (round(p.get_x(), 9), round(p.get_x() + p.get_width(), 9), float(p.get_height()))
+        for p in ax.patches
+        if np.isfinite(p.get_height()) and p.get_height() > 0
+    )
+
+
+def _runs_of(bins: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """Every run of drawn bins end to end: its left and right edge and its count."""
+    runs = []
+    for i in range(len(bins)):
+        total = 0.0
+        for j in range(i, len(bins)):
+            if j > i and not np.isclose(bins[j][0], bins[j - 1][1]):
+                break
+            total += bins[j][2]
+            runs.append((bins[i][0], bins[j][1], total))
+    return runs
+
+
+def _run_differences(first, second) -> list[float]:
+    """Each run of drawn bins of one histogram less the drawn bins of the other inside it."""
+    rests = []
+    for outer, inner in ((first, second), (second, first)):
+        for left, right, total in _runs_of(outer):
+            inside = [c for lo, hi, c in inner if lo >= left - 1e-9 and hi <= right + 1e-9]
+            if inside:
+                rests.append(total - sum(inside))
+    return rests
+
+
+def test_histograms_on_bins_shifted_by_half_a_width_give_no_small_count():
+    """[0, 2) and [2, 4) hold t + 1 and t records, [1, 3) holds 2t: [0, 4) less [1, 3)
+    is the one record of [0, 1), which the second histogram hides in its bin [-1, 1)."""
+    t = safeplot.get_policy().threshold
+    df = pd.DataFrame({"x": np.r_[0.5, np.full(t, 1.5), np.full(t, 2.5), np.full(t, 4.5)]})
+    drawn = []
+    for bins in ([0, 2, 4, 6], [-1, 1, 3, 5]):
+        _, ax = plt.subplots()
+        drawn.append(_shown_bins(safeplot.histplot(df, x="x", bins=bins, ax=ax)))
+    rests = _run_differences(*drawn)
+    assert rests and all(r == 0 or r >= t for r in rests), drawn
+    assert any(d.action == "secondary suppression" for d in ledger.current().decisions())
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_no_two_histograms_on_shifted_bins_difference_to_a_small_count(seed):
+    """Random counts of whole numbers, binned twice on random widths and offsets: every
+    run of drawn bins of either, less the drawn bins of the other inside it, is 0 or at
+    least the threshold."""
+    t = safeplot.get_policy().threshold
+    rng = np.random.default_rng(seed)
+    values = np.repeat(np.arange(20), rng.choice([0, 1, 2, t, 2 * t], 20))
+    df = pd.DataFrame({"x": values + 0.5})
+    drawn = []
+    for _ in range(2):
+        width, offset = int(rng.integers(1, 5)), float(rng.integers(0, 4))
+        _, ax = plt.subplots()
+        edges = np.arange(-offset, 24 + width, width)
+        drawn.append(_shown_bins(safeplot.histplot(df, x="x", bins=edges, ax=ax)))
+    rests = _run_differences(*drawn)
+    assert all(r == 0 or r >= t for r in rests), drawn

@@ -82,3 +82,23 @@ def test_records_keys_see_through_monotone_and_affine_transforms():
     assert records_keys(np.log(x))[0] == rank  # the rank order survives a monotone map
     assert records_keys(3.0 * x[::-1] - 7.0)[1] == standard  # rescaled, shifted, reordered
     assert records_keys(x + np.r_[1e-3, np.zeros(199)]) != (rank, standard)
+
+
+def test_the_runs_of_shown_bins_are_every_sum_a_reader_knows():
+    from safeplot.ledger import _runs
+
+    lo = np.arange(5.0)
+    left, right, count, first, last = _runs(lo, lo + 1, np.array([3.0, np.nan, 4, 5, 0]))
+    runs = set(zip(left.tolist(), right.tolist(), count.tolist(), strict=True))
+    assert runs == {
+        (0.0, 1.0, 3.0),
+        (2.0, 3.0, 4.0),
+        (3.0, 4.0, 5.0),
+        (4.0, 5.0, 0.0),
+        (2.0, 4.0, 9.0),
+        (3.0, 5.0, 5.0),
+        (2.0, 5.0, 9.0),
+    }
+    np.testing.assert_array_equal(lo[first], left)
+    np.testing.assert_array_equal(lo[last] + 1, right)
+    assert _runs(lo[:0], lo[:0], lo[:0])[0].size == 0
