@@ -412,14 +412,20 @@ held at 1e7 to the ratio it reached at 1e6, even below 1.
 
 What the misses cost, as profiled on this machine: keyed noise gives each
 variable its noise in rank order (so that reordering the rows permutes the
-noise), which takes a sort of each variable and look-ups in that order;
-for a heat map's two variables this costs more than the whole raw heat map,
-one pass of numpy's two-dimensional histogram. Microaggregation and the
-deterministic method sort every variable (n log n, where the raw plots are
-linear). The diagnostic plots of ``safe_ols`` search the neighbours of every
-point in each of four panels (the deterministic method; the Q-Q panel's
-points lie on a monotone chain and are searched in a window instead), which
-alone costs more than statsmodels and matplotlib together.
+noise), which takes a sort of each variable (one per variable: the same
+sort gives the sorted values, the rounding's scale, the fingerprint and the
+ledger's keys) and look-ups in that order. The sort is numpy's sort of
+64-bit integers that hold each value's order-keeping bits above its row
+number: 0.8 s for ten million values, where numpy's stable argsort takes
+2.4 s. At 1e6 rows the heat map, whose raw version is one pass of numpy's
+two-dimensional histogram, comes close to its target; at 1e7 rows the two
+sorts, with the new memory they touch, still take longer than the whole
+raw heat map. Microaggregation and the deterministic method sort every
+variable (n log n, where the raw plots are linear). The diagnostic plots
+of ``safe_ols`` search the neighbours of every point in each of four
+panels (the deterministic method; the Q-Q panel's points lie on a
+monotone chain and are searched in a window instead), which alone costs
+more than statsmodels and matplotlib together.
 
 At ten million rows new memory costs more than arithmetic: each page a
 process touches for the first time is a fault. On this machine numpy asks
