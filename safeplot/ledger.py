@@ -589,23 +589,20 @@ def _runs_small(
             candidates = np.flatnonzero(within & shown)
         return int(mine[candidates[np.argmin(totals[candidates])]])
 
-    # runs of this release holding earlier shown bins
-    left, right, count, first, last = _runs(lo, hi, totals)
-    known, inner = inside(olo, ohi, ototals, left, right)
-    rest = count - inner
-    bad = np.flatnonzero(known & (rest > 0) & (rest < threshold))
-    if bad.size:
-        k = bad[0]
-        return smallest((np.arange(lo.size) >= first[k]) & (np.arange(lo.size) <= last[k]))
-    # runs of the earlier release holding this release's shown bins
-    left, right, count, _, _ = _runs(olo, ohi, ototals)
-    known, inner = inside(lo, hi, totals, left, right)
-    rest = count - inner
-    bad = np.flatnonzero(known & (rest > 0) & (rest < threshold))
-    if bad.size:
-        k = bad[0]
-        return smallest((lo >= left[k] - tol) & (hi <= right[k] + tol))
-    return None
+    def small_run(outer: tuple, inner: tuple) -> tuple[float, float] | None:
+        """Return the first run of `outer`'s bins whose count less `inner`'s is small."""
+        left, right, count, _, _ = _runs(*outer)
+        known, sums = inside(*inner, left, right)
+        rest = count - sums
+        bad = np.flatnonzero(known & (rest > 0) & (rest < threshold))
+        return (left[bad[0]], right[bad[0]]) if bad.size else None
+
+    this, other = (lo, hi, totals), (olo, ohi, ototals)
+    # runs of this release holding earlier shown bins, then the other way round
+    found = small_run(this, other) or small_run(other, this)
+    if found is None:
+        return None
+    return smallest((lo >= found[0] - tol) & (hi <= found[1] + tol))
 
 
 def _nested_by_few(only_a: Any, only_b: Any, threshold: int) -> Any:
