@@ -515,9 +515,13 @@ def test_eight_concurrent_clients_get_identical_results(server):
 # -- federation ---------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def sites(tmp_path_factory):
-    """Two servers, each holding half of the records (alternate rows in order of age)."""
+    """Two servers, each holding half of the records (alternate rows in order of age).
+
+    New servers for each test: a site's release ledger remembers what it released, and
+    links a test's histograms to another test's on other bins (as it must an analyst's).
+    """
     whole = pd.read_csv(ROOT / "safeplot" / "data" / "titanic.csv")
     whole = whole.sort_values("age", kind="stable").reset_index(drop=True)
     halves = [whole.iloc[0::2], whole.iloc[1::2]]
