@@ -419,7 +419,8 @@ def _records_key(sums: np.ndarray) -> bytes | None:
 
 def _tolerance(*bounds: np.ndarray) -> float:
     """Return how far apart two bin edges may be and still be the same edge."""
-    return 1e-12 * max(1.0, float(np.abs(np.concatenate([b.ravel() for b in bounds])).max()))
+    edges = np.concatenate([b.ravel() for b in bounds])
+    return 1e-12 * max(1.0, float(np.abs(edges).max(initial=0.0)))
 
 
 def _end_to_end(lo: np.ndarray, hi: np.ndarray) -> bool:
@@ -485,13 +486,13 @@ def _nested_small(
     """
     shown = np.isfinite(totals)
     for olo, ohi, ototals in earlier:
-        if lo.shape[1] == 1 and _end_to_end(lo[:, 0], hi[:, 0]) and _end_to_end(*olo.T, *ohi.T):
-            hide = _runs_small(
-                lo[:, 0], hi[:, 0], totals, olo[:, 0], ohi[:, 0], ototals, threshold
-            )
-            if hide is None:
-                continue
-            return hide
+        if lo.shape[1] == 1:
+            bins, other = (lo[:, 0], hi[:, 0]), (olo[:, 0], ohi[:, 0])
+            if _end_to_end(*bins) and _end_to_end(*other):
+                hide = _runs_small(*bins, totals, *other, ototals, threshold)
+                if hide is None:
+                    continue
+                return hide
         oshown = np.isfinite(ototals)
         # this release's bins holding earlier shown bins
         known, inner = _inside_sums(lo, hi, olo, ohi, ototals)
