@@ -394,12 +394,9 @@ def _sorted_hits(points: np.ndarray, avoid: np.ndarray, rtol: float) -> np.ndarr
         p, a, g, c, out = pos[:m], mag[:m], gap[:m], close[:m], hit[start : start + m]
         p[...] = np.searchsorted(avoid, block)
         np.abs(block, out=a)
-        for shift in (-1, 0):
+        for step in (-1, 1):
             # the neighbour below (pos - 1), then above (pos), clipped to the list
-            if shift:
-                p -= 1
-            else:
-                p += 1
+            p += step
             b = near[:m]
             np.take(avoid, p, out=b, mode="clip")
             np.subtract(block, b, out=g)

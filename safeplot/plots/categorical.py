@@ -1523,9 +1523,7 @@ def _category_keys(levels: Sequence[Any]) -> np.ndarray:
     if all(v is not None for v in numbers) and np.unique(numbers).size == len(numbers):
         out[:] = numbers
         return out
-    for i, level in enumerate(levels):
-        if isinstance(level, np.generic) and not isinstance(level, np.datetime64):
-            level = level.item()  # numpy scalars as the Python values pandas gives
+    for i, level in enumerate(map(_python_value, levels)):
         if isinstance(level, (datetime.date, np.datetime64, pd.Timestamp)):
             text = f"t{pd.Timestamp(level).isoformat()}"
         elif isinstance(level, bool):
@@ -1539,10 +1537,16 @@ def _category_keys(levels: Sequence[Any]) -> np.ndarray:
     return out
 
 
+def _python_value(level: Any) -> Any:
+    """Return a numpy scalar as the Python value pandas gives (a datetime64 as it is)."""
+    if isinstance(level, np.generic) and not isinstance(level, np.datetime64):
+        return level.item()
+    return level
+
+
 def _as_number(level: Any) -> float | None:
     """Return a category's finite float value if it is a real number (not a bool), else None."""
-    if isinstance(level, np.generic) and not isinstance(level, np.datetime64):
-        level = level.item()
+    level = _python_value(level)
     if isinstance(level, (int, float)) and not isinstance(level, bool):
         value = float(level)
         return value + 0.0 if math.isfinite(value) else None  # -0.0 as 0.0
